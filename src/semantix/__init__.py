@@ -1,0 +1,116 @@
+"""semantix: test what an LLM means, not just what it typed.
+
+```python
+from semantix import Intent, assert_semantic
+
+class Polite(Intent):
+    \"\"\"The text must be polite and professional.\"\"\"
+
+assert_semantic("Thank you for your patience.", Polite)
+```
+
+Importing semantix is cheap: judges import onnxruntime, torch, transformers or openai only
+when they are first used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from semantix.assertions import LeafResult, SemanticResult, assert_semantic, evaluate_semantic
+from semantix.cache import clear_cache
+from semantix.errors import (
+    ConfigurationError,
+    CorruptVerdictError,
+    JudgeError,
+    JudgeTimeoutError,
+    JudgeUnavailableError,
+    ModelNotFoundError,
+    SemanticAssertionError,
+    SemantixError,
+    UnknownModelError,
+    VerdictNotRecordedError,
+    VerdictStoreError,
+)
+from semantix.intent import DEFAULT_THRESHOLD, Intent, IntentDescription
+from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
+
+if TYPE_CHECKING:
+    from semantix.judges.embedding import EmbeddingJudge
+    from semantix.judges.llm import LLMJudge
+    from semantix.judges.quantized import QuantizedNLIJudge
+    from semantix.judges.transformers import NLIJudge
+    from semantix.verdicts import CachingJudge, VerdictStore
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "CachingJudge",
+    "ConfigurationError",
+    "CorruptVerdictError",
+    "EmbeddingJudge",
+    "FakeJudge",
+    "Intent",
+    "IntentDescription",
+    "Judge",
+    "JudgeError",
+    "JudgeIdentity",
+    "JudgeTimeoutError",
+    "JudgeUnavailableError",
+    "LLMJudge",
+    "LeafResult",
+    "ModelNotFoundError",
+    "NLIJudge",
+    "QuantizedNLIJudge",
+    "SemanticAssertionError",
+    "SemanticResult",
+    "SemantixError",
+    "TokenUsage",
+    "UnknownModelError",
+    "Verdict",
+    "VerdictNotRecordedError",
+    "VerdictStore",
+    "VerdictStoreError",
+    "__version__",
+    "assert_semantic",
+    "clear_cache",
+    "evaluate_semantic",
+    "set_default_judge",
+]
+
+# Public names whose modules import heavy libraries: loaded on first attribute access.
+_LAZY = {
+    "QuantizedNLIJudge": "semantix.judges.quantized",
+    "NLIJudge": "semantix.judges.transformers",
+    "EmbeddingJudge": "semantix.judges.embedding",
+    "LLMJudge": "semantix.judges.llm",
+    "CachingJudge": "semantix.verdicts",
+    "VerdictStore": "semantix.verdicts",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'semantix' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def set_default_judge(judge: Judge | None) -> None:
+    """Use ``judge`` wherever no judge is passed (``None`` restores the built-in default).
+
+    The pytest plugin's ``--semantic-judge`` option calls this for the whole run.
+    """
+    from semantix.cache import model_cache
+
+    if judge is not None and not callable(getattr(judge, "evaluate", None)):
+        raise TypeError(
+            f"set_default_judge() needs a judge with an evaluate(...) method, got "
+            f"{type(judge).__name__}"
+        )
+    model_cache.set_default_judge(judge)

@@ -1,0 +1,39 @@
+"""Optional dependencies: check for them cheaply, import them late, name the extra when missing."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from types import ModuleType
+
+from semantix.errors import JudgeUnavailableError
+
+__all__ = ["ensure_installed", "require"]
+
+
+def _missing(modules: tuple[str, ...]) -> list[str]:
+    return [name for name in modules if importlib.util.find_spec(name) is None]
+
+
+def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> None:
+    """Raise :class:`JudgeUnavailableError` unless every module is importable.
+
+    Uses ``find_spec`` only, so nothing heavy is imported.
+    """
+    missing = _missing(modules)
+    if missing:
+        raise JudgeUnavailableError(
+            f"{feature} needs {', '.join(missing)}, which is not installed; "
+            f"run: pip install 'semantix-judge[{extra}]'"
+        )
+
+
+def require(module: str, *, extra: str, feature: str) -> ModuleType:
+    """Import ``module`` or raise :class:`JudgeUnavailableError` naming the extra to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise JudgeUnavailableError(
+            f"{feature} needs {module}, which cannot be imported ({exc}); "
+            f"run: pip install 'semantix-judge[{extra}]'"
+        ) from exc

@@ -1,0 +1,122 @@
+"""The exceptions semantix raises.
+
+Every error names the value at fault, says what was expected and what to do next.
+
+```
+SemantixError                      base of everything below
+├── SemanticAssertionError         the output does not mean what the intent asks (also AssertionError)
+├── JudgeError                     a judge raised, timed out or returned garbage: never a pass
+│   └── JudgeTimeoutError          the judge did not answer in time
+├── ConfigurationError             semantix cannot run as configured (also ValueError)
+│   ├── JudgeUnavailableError      a judge's optional dependencies are missing (names the extra)
+│   ├── UnknownModelError          a model name is neither a known model, a repo id nor a directory
+│   └── ModelNotFoundError         the model is not on disk and cannot be downloaded (offline)
+└── VerdictStoreError              the frozen-verdict store cannot answer
+    ├── VerdictNotRecordedError    replay/strict mode and no verdict stored for this check
+    └── CorruptVerdictError        a stored verdict file cannot be read
+```
+
+`SemanticAssertionError` is the only one that means "the test failed"; everything else means
+"the test could not be judged" and surfaces as an error in every test runner.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from semantix.assertions import SemanticResult
+
+__all__ = [
+    "ConfigurationError",
+    "CorruptVerdictError",
+    "JudgeError",
+    "JudgeTimeoutError",
+    "JudgeUnavailableError",
+    "ModelNotFoundError",
+    "SemanticAssertionError",
+    "SemantixError",
+    "UnknownModelError",
+    "VerdictNotRecordedError",
+    "VerdictStoreError",
+]
+
+
+class SemantixError(Exception):
+    """Base class of every exception semantix raises on purpose."""
+
+
+class SemanticAssertionError(SemantixError, AssertionError):
+    """The output does not satisfy the intent.
+
+    Carries the full :class:`~semantix.SemanticResult` (every leaf verdict) as ``result``, and
+    the verdicts as ``verdicts``.
+    """
+
+    __module__ = "semantix"
+
+    def __init__(self, message: str, result: SemanticResult) -> None:
+        super().__init__(message)
+        self.result = result
+
+    @property
+    def verdicts(self) -> tuple[Any, ...]:
+        """The verdict of every leaf intent, in the order the intent names them."""
+        return tuple(leaf.verdict for leaf in self.result.leaves)
+
+
+class JudgeError(SemantixError):
+    """A judge raised, timed out or returned something that is not a verdict.
+
+    The original exception is chained as ``__cause__``. A judge error is never a pass.
+    """
+
+    __module__ = "semantix"
+
+
+class JudgeTimeoutError(JudgeError):
+    """The judge did not answer within its timeout."""
+
+    __module__ = "semantix"
+
+
+class ConfigurationError(SemantixError, ValueError):
+    """semantix cannot run as configured: a bad argument, option or environment variable."""
+
+    __module__ = "semantix"
+
+
+class JudgeUnavailableError(ConfigurationError, ImportError):
+    """A judge's optional dependencies are not installed; the message names the extra."""
+
+    __module__ = "semantix"
+
+
+class UnknownModelError(ConfigurationError):
+    """A model name that is neither a supported model, a Hugging Face repo id nor a directory."""
+
+    __module__ = "semantix"
+
+
+class ModelNotFoundError(ConfigurationError):
+    """The model is not on disk and cannot be downloaded (offline, or no network)."""
+
+    __module__ = "semantix"
+
+
+class VerdictStoreError(SemantixError):
+    """The frozen-verdict store cannot answer."""
+
+    __module__ = "semantix"
+
+
+class VerdictNotRecordedError(VerdictStoreError):
+    """Replay or strict mode, and no verdict is stored for this check."""
+
+    __module__ = "semantix"
+
+
+class CorruptVerdictError(VerdictStoreError):
+    """A stored verdict file exists but cannot be read."""
+
+    __module__ = "semantix"

@@ -1,0 +1,297 @@
+"""Intents: requirements written as classes whose docstring is the description.
+
+```python
+class Polite(Intent):
+    \"\"\"The text must be polite and professional.\"\"\"
+
+~Polite                 # passes exactly when Polite fails
+Polite & ~Rude          # every part must hold
+Polite | Apologetic     # at least one part must hold
+```
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from semantix.judges.base import check_threshold
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "AllOf",
+    "AnyOf",
+    "Intent",
+    "IntentDescription",
+    "IntentLike",
+    "Not",
+    "as_intent",
+    "iter_leaves",
+]
+
+#: Threshold used when neither the call, the intent nor the judge sets one.
+DEFAULT_THRESHOLD = 0.8
+
+
+class IntentDescription(str):
+    """The description of an intent, as handed to a judge.
+
+    It *is* the description string, so judges written against ``str`` work unchanged; judges that
+    know more read the extra attributes: ``hypothesis`` (explicit NLI phrasing or None),
+    ``examples`` and ``counterexamples`` (tuples of example outputs).
+    """
+
+    hypothesis: str | None
+    examples: tuple[str, ...]
+    counterexamples: tuple[str, ...]
+
+    def __new__(
+        cls,
+        description: str,
+        *,
+        hypothesis: str | None = None,
+        examples: tuple[str, ...] = (),
+        counterexamples: tuple[str, ...] = (),
+    ) -> IntentDescription:
+        self = super().__new__(cls, description)
+        self.hypothesis = hypothesis
+        self.examples = examples
+        self.counterexamples = counterexamples
+        return self
+
+
+class IntentMeta(type):
+    """Metaclass that gives intent classes ``~``, ``&``, ``|`` and a readable repr."""
+
+    def __invert__(cls) -> IntentMeta:
+        if issubclass(cls, Not):
+            return cls.operand
+        return _make_composite(Not, f"~{_operand_name(cls)}", (cls,))
+
+    def __and__(cls, other: object) -> IntentMeta:
+        return _combine(AllOf, cls, other)
+
+    def __rand__(cls, other: object) -> IntentMeta:
+        return _combine(AllOf, other, cls)
+
+    def __or__(cls, other: object) -> IntentMeta:  # type: ignore[override]
+        return _combine(AnyOf, cls, other)
+
+    def __ror__(cls, other: object) -> IntentMeta:  # type: ignore[override]
+        return _combine(AnyOf, other, cls)
+
+    def __repr__(cls) -> str:
+        return cls.__name__
+
+    @property
+    def description(cls) -> str:
+        """The requirement in words: the class docstring, cleaned with ``inspect.cleandoc``."""
+        if issubclass(cls, _Composite):
+            return cls.__name__
+        description = _find_description(cls)
+        if description is None:
+            raise TypeError(
+                f"intent {cls.__name__} is abstract and has no description; "
+                "use one of its subclasses with a docstring"
+            )
+        return description
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            f"intents are used as classes, not instances: pass {cls.__name__}, "
+            f"not {cls.__name__}()"
+        )
+
+    def __bool__(cls) -> bool:
+        return True
+
+
+class Intent(metaclass=IntentMeta):
+    """Base class of every intent. Write the requirement as the docstring.
+
+    Optional class attributes:
+
+    - ``threshold``: the score this intent needs (0-1); see the threshold order in the docs.
+    - ``hypothesis``: an explicit NLI phrasing, used instead of the automatic one.
+    - ``examples`` / ``counterexamples``: outputs that do / do not satisfy the intent
+      (used by the embedding judge).
+
+    Declare ``class Strict(Intent, abstract=True)`` for a base class that only shares attributes
+    and has no description of its own.
+    """
+
+    threshold: ClassVar[float] = DEFAULT_THRESHOLD
+    hypothesis: ClassVar[str | None] = None
+    examples: ClassVar[tuple[str, ...]] = ()
+    counterexamples: ClassVar[tuple[str, ...]] = ()
+    #: True for base classes that carry no description (``abstract=True``) and for composites.
+    abstract: ClassVar[bool] = True
+
+    def __init_subclass__(cls, *, abstract: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.abstract = abstract
+        if "threshold" in cls.__dict__:
+            cls.threshold = check_threshold(
+                cls.__dict__["threshold"], what=f"{cls.__name__}.threshold"
+            )
+        if "hypothesis" in cls.__dict__:
+            hypothesis = cls.__dict__["hypothesis"]
+            if hypothesis is not None and (not isinstance(hypothesis, str) or not hypothesis.strip()):
+                raise TypeError(
+                    f"{cls.__name__}.hypothesis must be a non-empty str or None, got {hypothesis!r}"
+                )
+        for name in ("examples", "counterexamples"):
+            if name in cls.__dict__:
+                setattr(cls, name, _check_examples(cls, name, cls.__dict__[name]))
+        if not abstract and not issubclass(cls, _Composite) and _find_description(cls) is None:
+            raise TypeError(
+                f"intent {cls.__name__} has no description: write the requirement as its "
+                f'docstring, e.g. class {cls.__name__}(Intent): """The text is polite.""" '
+                f"(or declare class {cls.__name__}(Intent, abstract=True) for a base class "
+                "that only shares attributes such as threshold)"
+            )
+
+    @classmethod
+    def judge_description(cls) -> IntentDescription:
+        """The description with the hypothesis and examples attached, as judges receive it."""
+        return IntentDescription(
+            cls.description,
+            hypothesis=cls.hypothesis,
+            examples=tuple(cls.examples),
+            counterexamples=tuple(cls.counterexamples),
+        )
+
+    @classmethod
+    def explicit_threshold(cls) -> float | None:
+        """The threshold set by the user on this class or a user base class, else None.
+
+        The library's own ``Intent.threshold`` default does not count: it is the last resort
+        of the threshold order, after the judge's recommended threshold.
+        """
+        for klass in cls.__mro__:
+            if klass is Intent:
+                return None
+            if "threshold" in klass.__dict__:
+                return float(klass.__dict__["threshold"])
+        return None
+
+
+def _find_description(cls: type) -> str | None:
+    for klass in cls.__mro__:
+        if klass is Intent or klass is object:
+            return None
+        doc = klass.__dict__.get("__doc__")
+        if isinstance(doc, str) and doc.strip():
+            return inspect.cleandoc(doc)
+    return None
+
+
+def _check_examples(cls: type, name: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise TypeError(
+            f"{cls.__name__}.{name} must be a list or tuple of example outputs (str), "
+            f"got {value!r}"
+        )
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise TypeError(f"{cls.__name__}.{name} must hold non-empty strings, got {item!r}")
+    return tuple(value)
+
+
+class _Composite(Intent, abstract=True):
+    """Base of the classes built by ``~``, ``&`` and ``|``."""
+
+    operands: ClassVar[tuple[IntentMeta, ...]] = ()
+
+
+class Not(_Composite, abstract=True):
+    """``~X``: passes exactly when X fails. ``operand`` is X."""
+
+    operand: ClassVar[IntentMeta]
+
+
+class AllOf(_Composite, abstract=True):
+    """``X & Y``: passes when every operand passes."""
+
+
+class AnyOf(_Composite, abstract=True):
+    """``X | Y``: passes when at least one operand passes."""
+
+
+IntentLike = type[Intent] | str
+
+
+def as_intent(value: object) -> type[Intent]:
+    """Turn an intent class or a plain description string into an intent class."""
+    if isinstance(value, IntentMeta):
+        if value.abstract and not issubclass(value, _Composite):
+            raise TypeError(
+                f"intent {value.__name__} is abstract (no description); pass one of its "
+                "subclasses that has a docstring"
+            )
+        return value  # type: ignore[return-value]
+    if isinstance(value, str):
+        if not value.strip():
+            raise ValueError(
+                "the intent description is empty; pass a requirement such as "
+                "'The text is polite.' or an Intent class"
+            )
+        text = value.strip()
+        name = repr(text if len(text) <= 40 else text[:37] + "...")
+        return IntentMeta(name, (Intent,), {"__doc__": text, "__module__": "semantix"})  # type: ignore[return-value]
+    if isinstance(value, type):
+        raise TypeError(
+            f"{value.__name__} is a class but not an Intent; subclass semantix.Intent "
+            "and write the requirement as its docstring"
+        )
+    raise TypeError(
+        f"intent must be an Intent class or a description str, got {type(value).__name__} "
+        f"{value!r:.80}"
+    )
+
+
+def _operand_name(cls: type) -> str:
+    name = cls.__name__
+    return f"({name})" if issubclass(cls, (AllOf, AnyOf)) else name
+
+
+def _combine(kind: type[_Composite], left: object, right: object) -> IntentMeta:
+    operands: list[IntentMeta] = []
+    for side in (left, right):
+        intent = as_intent(side)
+        if issubclass(intent, kind):
+            operands.extend(intent.operands)  # flatten (A & B) & C into A & B & C
+        else:
+            operands.append(intent)  # type: ignore[arg-type]
+    symbol = " & " if kind is AllOf else " | "
+    name = symbol.join(_operand_name(operand) for operand in operands)
+    return _make_composite(kind, name, tuple(operands))
+
+
+def _make_composite(
+    kind: type[_Composite], name: str, operands: tuple[IntentMeta, ...]
+) -> IntentMeta:
+    namespace: dict[str, Any] = {"operands": operands, "__module__": "semantix", "__doc__": None}
+    if kind is Not:
+        namespace["operand"] = operands[0]
+    return IntentMeta(name, (kind,), namespace, abstract=True)
+
+
+def iter_leaves(intent: type[Intent]) -> Iterator[type[Intent]]:
+    """Yield the leaf intents of a (possibly composite) intent, depth first, each once."""
+    seen: set[type[Intent]] = set()
+
+    def walk(node: type[Intent]) -> Iterator[type[Intent]]:
+        if issubclass(node, _Composite):
+            for operand in node.operands:
+                yield from walk(operand)  # type: ignore[arg-type]
+        elif node not in seen:
+            seen.add(node)
+            yield node
+
+    yield from walk(intent)
+
+
+for _public in (Intent, IntentDescription, Not, AllOf, AnyOf):
+    _public.__module__ = "semantix"

@@ -1,0 +1,78 @@
+"""``assertSemantic`` for ``unittest.TestCase``.
+
+```python
+import unittest
+from semantix import Intent
+from semantix.unittest import SemanticAssertionsMixin
+
+class Polite(Intent):
+    \"\"\"The text must be polite and professional.\"\"\"
+
+class ReplyTests(SemanticAssertionsMixin, unittest.TestCase):
+    def test_reply_is_polite(self):
+        self.assertSemantic("Thank you for your patience.", Polite)
+```
+"""
+
+from __future__ import annotations
+
+from semantix.assertions import SemanticResult, evaluate_semantic, notify_observers
+from semantix.errors import SemanticAssertionError
+from semantix.intent import IntentLike
+from semantix.judges.base import Judge
+
+# Hides this module's frames from unittest tracebacks (unittest.result._is_relevant_tb_level).
+__unittest = True
+
+__all__ = ["SemanticAssertionsMixin"]
+
+
+class SemanticAssertionsMixin:
+    """Mix into a ``unittest.TestCase`` to get ``self.assertSemantic(...)``.
+
+    Set ``semantic_judge`` on the test class to use one judge for all its assertions.
+    """
+
+    failureException: type[BaseException]
+    #: The judge for this test case's assertions; None means the default judge.
+    semantic_judge: Judge | None = None
+
+    def assertSemantic(  # noqa: N802 - unittest naming
+        self,
+        output: object,
+        intent: IntentLike,
+        *,
+        judge: Judge | None = None,
+        threshold: float | None = None,
+        msg: str | None = None,
+    ) -> SemanticResult:
+        """Fail the test unless ``output`` satisfies ``intent``; see ``assert_semantic``."""
+        result = evaluate_semantic(
+            output, intent, judge=judge if judge is not None else self.semantic_judge,
+            threshold=threshold,
+        )
+        notify_observers(result)
+        if not result.passed:
+            message = result.explain()
+            if msg:
+                message = f"{msg}\n{message}"
+            if issubclass(SemanticAssertionError, self.failureException):
+                raise SemanticAssertionError(message, result)
+            raise self.failureException(message)
+        return result
+
+    def assertNotSemantic(  # noqa: N802 - unittest naming
+        self,
+        output: object,
+        intent: IntentLike,
+        *,
+        judge: Judge | None = None,
+        threshold: float | None = None,
+        msg: str | None = None,
+    ) -> SemanticResult:
+        """Fail the test if ``output`` satisfies ``intent`` (the same as ``~intent``)."""
+        from semantix.intent import as_intent
+
+        return self.assertSemantic(
+            output, ~as_intent(intent), judge=judge, threshold=threshold, msg=msg
+        )
