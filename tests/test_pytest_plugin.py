@@ -1,0 +1,480 @@
+"""The pytest plugin, run end to end on small projects with pytester (in subprocesses)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest_plugins = "pytester"
+
+# The three ways the plugin must work: no xdist flags, two xdist workers, xdist disabled.
+PLUGIN_ARGS = [
+    pytest.param([], id="plain"),
+    pytest.param(["-n", "2"], id="xdist-2"),
+    pytest.param(["-p", "no:xdist"], id="no-xdist"),
+]
+
+JUDGES = '''
+import os
+from semantix import FakeJudge, Verdict
+
+def score(output, description):
+    text = output.lower()
+    if "rude" in description.lower():
+        return 0.9 if "go away" in text else 0.1
+    return 0.9 if "thank" in text else 0.2
+
+judge = FakeJudge(score, name="KeywordJudge")
+other = FakeJudge(lambda output, description: 0.6, name="OtherJudge")
+strict = FakeJudge(score, name="StrictJudge", recommended_threshold=0.95)
+
+def make_judge():
+    """A factory that leaves a trace of every build, to prove the judge is built lazily."""
+    with open(os.environ["BUILD_LOG"], "a") as log:
+        log.write("built\\n")
+    return FakeJudge(score, name="CountedJudge")
+'''
+
+SUITE = '''
+import pytest
+from semantix import Intent, assert_semantic
+
+class Polite(Intent):
+    """The text is polite."""
+    threshold = 0.5
+
+class Rude(Intent):
+    """The text is rude."""
+
+def test_polite(semantic):
+    semantic("Thank you for waiting.", Polite)
+
+def test_plain_call():
+    assert_semantic("Thank you!", Polite & ~Rude, threshold=0.5)
+
+def test_rude_fails(semantic):
+    semantic("Go away.", Polite)
+
+def test_not_semantic():
+    assert 1 + 1 == 2
+'''
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    pytester.makepyfile(judges_mod=JUDGES)
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+    monkeypatch.setenv("BUILD_LOG", str(pytester.path / "builds.log"))
+    monkeypatch.delenv("SEMANTIX_JUDGE", raising=False)
+    return pytester
+
+
+def run(project: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return project.runpytest_subprocess("-p", "no:cacheprovider", *args)
+
+
+@pytest.mark.parametrize("plugin_args", PLUGIN_ARGS)
+def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: list[str]) -> None:
+    project.makepyfile(test_suite=SUITE)
+    result = run(
+        project,
+        *plugin_args,
+        "--semantic-judge=judges_mod:judge",
+        "--semantic-report",
+        "--semantic-report-json=out/report.json",
+        "--junitxml=junit.xml",
+    )
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.re_match_lines(
+        [
+            r"-+ semantic report -+",
+            r"test +intent +judge +score +threshold +verdict +time",
+            r"test_suite\.py::test_plain_call +Polite & ~Rude +KeywordJudge +PASS +-",
+            r" +Polite +0\.90 +0\.50 +ok",
+            r" +~Rude +0\.10 +0\.50 +ok",
+            r"test_suite\.py::test_polite +Polite +KeywordJudge +0\.90 +0\.50 +PASS +-",
+            r"test_suite\.py::test_rude_fails +Polite +KeywordJudge +0\.20 +0\.50 +FAIL +-",
+            r"3 semantic assertions: 2 passed, 1 failed",
+        ]
+    )
+    # Workers never print the report; the controller prints it once.
+    assert result.stdout.str().count("semantic report -") == 1
+
+    report = json.loads((project.path / "out" / "report.json").read_text())
+    assert report["version"] == 1
+    assert report["summary"] == {"total": 3, "passed": 2, "failed": 1}
+    nodeids = [entry["nodeid"] for entry in report["assertions"]]
+    assert nodeids == [
+        "test_suite.py::test_plain_call",
+        "test_suite.py::test_polite",
+        "test_suite.py::test_rude_fails",
+    ]
+    failing = report["assertions"][2]
+    assert failing["passed"] is False
+    assert failing["judge"] == "KeywordJudge"
+    assert failing["leaves"] == [
+        {
+            "intent": "Polite",
+            "description": "The text is polite.",
+            "expected": True,
+            "score": 0.2,
+            "threshold": 0.5,
+            "satisfied": False,
+            "ok": False,
+            "reason": "fake score 0.200",
+            "latency_ms": None,
+        }
+    ]
+
+    tree = ET.parse(project.path / "junit.xml")
+    properties = {
+        case.get("name"): [
+            json.loads(prop.get("value", ""))
+            for prop in case.iter("property")
+            if prop.get("name") == "semantic"
+        ]
+        for case in tree.iter("testcase")
+    }
+    assert properties["test_not_semantic"] == []
+    [polite] = properties["test_polite"]
+    assert (polite["intent"], polite["passed"]) == ("Polite", True)
+    assert polite["leaves"][0]["score"] == 0.9
+    [rude] = properties["test_rude_fails"]
+    assert (rude["passed"], rude["leaves"][0]["score"]) == (False, 0.2)
+    [composite] = properties["test_plain_call"]
+    assert [leaf["intent"] for leaf in composite["leaves"]] == ["Polite", "~Rude"]
+
+
+@pytest.mark.parametrize("plugin_args", PLUGIN_ARGS)
+def test_no_report_when_nothing_happened(project: pytest.Pytester, plugin_args: list[str]) -> None:
+    project.makepyfile(test_other="def test_math():\n    assert 1 + 1 == 2\n")
+    result = run(project, *plugin_args, "--semantic-report", "--semantic-report-json=r.json")
+    result.assert_outcomes(passed=1)
+    assert "semantic report" not in result.stdout.str()
+    report = json.loads((project.path / "r.json").read_text())
+    assert report["summary"] == {"total": 0, "passed": 0, "failed": 0}
+
+
+def test_report_is_off_by_default(project: pytest.Pytester) -> None:
+    project.makepyfile(test_suite=SUITE)
+    result = run(project, "--semantic-judge=judges_mod:judge")
+    result.assert_outcomes(passed=3, failed=1)
+    assert "semantic report" not in result.stdout.str()
+
+
+def test_ini_keys_configure_the_run(project: pytest.Pytester) -> None:
+    project.makeini(
+        """
+        [pytest]
+        semantic_judge = judges_mod:other
+        semantic_report = true
+        semantic_report_json = from-ini.json
+        """
+    )
+    project.makepyfile(
+        test_one="def test_one(semantic):\n    semantic('hi', 'The text is kind.')\n"
+    )
+    result = run(project)
+    result.assert_outcomes(passed=0, failed=1)  # OtherJudge scores 0.6 < the default 0.8
+    result.stdout.re_match_lines([r"test_one\.py::test_one +'The text is kind\.' +OtherJudge"])
+    assert json.loads((project.path / "from-ini.json").read_text())["summary"]["total"] == 1
+
+
+def test_command_line_beats_ini(project: pytest.Pytester) -> None:
+    project.makeini(
+        """
+        [pytest]
+        semantic_judge = judges_mod:other
+        semantic_report_json = from-ini.json
+        """
+    )
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(
+        project,
+        "--semantic-judge=judges_mod:judge",
+        "--semantic-report",
+        "--semantic-report-json=from-cli.json",
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.re_match_lines([r"test_one\.py::test_one +'kind' +KeywordJudge +0\.90"])
+    assert (project.path / "from-cli.json").exists()
+    assert not (project.path / "from-ini.json").exists()
+
+
+def test_bad_ini_boolean_is_a_usage_error(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\nsemantic_report = sometimes\n")
+    result = run(project)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*semantic_report = 'sometimes' is not a boolean; write true or false*"]
+    )
+
+
+def test_bad_verdicts_mode_is_a_usage_error(project: pytest.Pytester) -> None:
+    result = run(project, "--semantic-verdicts=record")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            (
+                "*semantic_verdicts = 'record' is not a verdict store mode; use one of off, replay, "
+                "update, strict*"
+            )
+        ]
+    )
+
+
+def test_bad_judge_name_is_a_usage_error(project: pytest.Pytester) -> None:
+    result = run(project, "--semantic-judge=gpt")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            (
+                "*semantic_judge = 'gpt' is not a judge; use one of quantized, nli, embedding, llm or "
+                "an import path 'package.module:judge'*"
+            )
+        ]
+    )
+
+
+def test_unimportable_judge_errors_every_test_that_uses_it(project: pytest.Pytester) -> None:
+    project.makepyfile(test_suite=SUITE)
+    result = run(project, "--semantic-judge=no_such_module:judge")
+    result.assert_outcomes(passed=1, errors=2, failed=1)
+    result.stdout.fnmatch_lines(["*cannot import 'no_such_module' for judge*"])
+
+
+def test_judge_is_built_lazily_once_per_process(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_a="def test_a(semantic):\n    semantic('thank you', 'kind')\n",
+        test_b="from semantix import assert_semantic\n"
+        "def test_b():\n    assert_semantic('thank you', 'kind')\n",
+        test_c="def test_c(semantic_judge):\n    assert repr(semantic_judge) == 'CountedJudge()'\n",
+    )
+    log = project.path / "builds.log"
+    result = run(
+        project, "--semantic-judge=judges_mod:make_judge", "test_a.py", "test_b.py", "test_c.py"
+    )
+    result.assert_outcomes(passed=3)
+    assert log.read_text().splitlines() == ["built"]
+
+    log.unlink()
+    project.makepyfile(test_d="def test_d():\n    pass\n")
+    result = run(project, "--semantic-judge=judges_mod:make_judge", "test_d.py")
+    result.assert_outcomes(passed=1)
+    assert not log.exists()
+
+
+def test_judge_loads_once_per_xdist_worker(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        **{
+            f"test_{n}": f"def test_{n}(semantic):\n    semantic('thank you', 'kind')\n"
+            for n in range(6)
+        }
+    )
+    result = run(project, "-n", "2", "--semantic-judge=judges_mod:make_judge")
+    result.assert_outcomes(passed=6)
+    assert 1 <= len((project.path / "builds.log").read_text().splitlines()) <= 2
+
+
+def test_marker_chooses_judge_and_default_threshold(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_marked='''
+        import pytest
+        import judges_mod
+        from semantix import Intent
+
+        class Lenient(Intent):
+            """The text is kind."""
+            threshold = 0.5
+
+        @pytest.mark.semantic(judge="judges_mod:other")
+        def test_judge_by_spec(semantic):
+            semantic("anything", "kind", threshold=0.5)
+
+        @pytest.mark.semantic(judge=judges_mod.other)
+        def test_judge_object(semantic):
+            semantic("anything", "kind", threshold=0.5)
+
+        @pytest.mark.semantic(threshold=0.95)
+        def test_threshold_is_the_default(semantic):
+            semantic("thank you", "kind")  # 0.9 < 0.95: fails
+
+        @pytest.mark.semantic(threshold=0.95)
+        def test_intent_threshold_wins(semantic):
+            semantic("thank you", Lenient)  # Lenient says 0.5: passes
+
+        @pytest.mark.semantic(threshold=0.95)
+        def test_explicit_threshold_wins(semantic):
+            semantic("thank you", "kind", threshold=0.5)
+
+        @pytest.mark.semantic("judges_mod:other")
+        def test_positional_is_an_error(semantic):
+            pass
+
+        @pytest.mark.semantic(threshold=1.5)
+        def test_bad_threshold(semantic):
+            pass
+        '''
+    )
+    result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-report", "-v")
+    result.assert_outcomes(passed=4, failed=1, errors=2)
+    result.stdout.re_match_lines(
+        [
+            r"test_marked\.py::test_explicit_threshold_wins +'kind' +KeywordJudge +0\.90 +0\.50 +PASS",
+            r"test_marked\.py::test_intent_threshold_wins +Lenient +KeywordJudge +0\.90 +0\.50 +PASS",
+            r"test_marked\.py::test_judge_by_spec +'kind' +OtherJudge +0\.60 +0\.50 +PASS",
+            r"test_marked\.py::test_judge_object +'kind' +OtherJudge +0\.60 +0\.50 +PASS",
+            r"test_marked\.py::test_threshold_is_the_default +'kind' +KeywordJudge +0\.90 +0\.95 +FAIL",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*@pytest.mark.semantic takes keywords only*",
+            "*semantic marker threshold must be between 0 and 1 inclusive, got 1.5*",
+        ]
+    )
+
+
+def test_run_option_never_overrides_intent_thresholds(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_t='''
+        from semantix import Intent
+
+        class Kind(Intent):
+            """The text is kind."""
+            threshold = 0.5
+
+        def test_intent(semantic):
+            semantic("thank you", Kind)
+
+        def test_recommended(semantic):
+            semantic("thank you", "kind")
+        '''
+    )
+    result = run(project, "--semantic-judge=judges_mod:strict", "--semantic-report")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.re_match_lines(
+        [
+            r"test_t\.py::test_intent +Kind +StrictJudge +0\.90 +0\.50 +PASS",
+            r"test_t\.py::test_recommended +'kind' +StrictJudge +0\.90 +0\.95 +FAIL",
+        ]
+    )
+
+
+def test_assertions_in_fixtures_and_unittest_are_recorded(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_mixed="""
+        import unittest
+        import pytest
+        from semantix import assert_semantic
+        from semantix.unittest import SemanticAssertionsMixin
+
+        @pytest.fixture
+        def checked_reply():
+            reply = "thank you"
+            assert_semantic(reply, "kind")
+            return reply
+
+        def test_uses_fixture(checked_reply):
+            pass
+
+        class Replies(SemanticAssertionsMixin, unittest.TestCase):
+            def test_kind(self):
+                self.assertSemantic("rude words", "kind")
+        """
+    )
+    result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-report")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.re_match_lines(
+        [
+            r"test_mixed\.py::Replies::test_kind +'kind' +KeywordJudge +0\.20 +0\.80 +FAIL",
+            r"test_mixed\.py::test_uses_fixture +'kind' +KeywordJudge +0\.90 +0\.80 +PASS",
+        ]
+    )
+
+
+VERDICTS_CONFTEST = """
+import sys
+import types
+
+calls = []
+
+def wrap_judge(judge, *, mode=None, path=None):
+    calls.append(mode)
+    with open("wrapped.log", "a") as log:
+        log.write(f"{mode} {judge!r}\\n")
+    return judge
+
+fake = types.ModuleType("semantix.verdicts")
+fake.wrap_judge = wrap_judge
+sys.modules["semantix.verdicts"] = fake
+"""
+
+
+def test_verdicts_mode_wraps_the_run_judge(project: pytest.Pytester) -> None:
+    project.makeconftest(VERDICTS_CONFTEST)
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-verdicts=replay")
+    result.assert_outcomes(passed=1)
+    assert (project.path / "wrapped.log").read_text() == "replay KeywordJudge()\n"
+
+
+def test_verdicts_mode_from_ini(project: pytest.Pytester) -> None:
+    project.makeconftest(VERDICTS_CONFTEST)
+    project.makeini("[pytest]\nsemantic_judge = judges_mod:judge\nsemantic_verdicts = strict\n")
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project)
+    result.assert_outcomes(passed=1)
+    assert (project.path / "wrapped.log").read_text() == "strict KeywordJudge()\n"
+    result.stdout.fnmatch_lines(["semantix: judge=judges_mod:judge, verdicts=strict"])
+
+
+def test_verdicts_off_does_not_wrap(project: pytest.Pytester) -> None:
+    project.makeconftest(VERDICTS_CONFTEST)
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-verdicts=off")
+    result.assert_outcomes(passed=1)
+    assert not (project.path / "wrapped.log").exists()
+
+
+def test_verdicts_without_the_store_module_says_so(project: pytest.Pytester) -> None:
+    project.makeconftest("import sys\nsys.modules['semantix.verdicts'] = None\n")
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-verdicts=update")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        ["*--semantic-verdicts update needs semantix.verdicts, which this installation*"]
+    )
+
+
+def test_plugin_imports_nothing_heavy(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_light="""
+        import sys
+
+        HEAVY = {"onnxruntime", "torch", "transformers", "openai", "numpy", "tokenizers",
+                 "huggingface_hub"}
+
+        def test_nothing_heavy_loaded(request):
+            assert request.config.pluginmanager.hasplugin("semantix")
+            assert sorted(HEAVY & set(sys.modules)) == []
+        """
+    )
+    result = run(project, "-p", "semantix", "--semantic-report")
+    result.assert_outcomes(passed=1)
+
+
+def test_options_are_documented_in_help(project: pytest.Pytester) -> None:
+    result = run(project, "--help")
+    result.stdout.fnmatch_lines(
+        [
+            "semantic assertions (semantix):",
+            "*--semantic-judge=SPEC*",
+            "*--semantic-verdicts=MODE*",
+            "*--semantic-report *",
+            "*--semantic-report-json=PATH*",
+        ]
+    )
+    result.stdout.fnmatch_lines(["*semantic_judge (string):*"])
