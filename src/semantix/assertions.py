@@ -13,9 +13,9 @@ Threshold order, per leaf intent, first that applies:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+
 from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
 from semantix.intent import (
     DEFAULT_THRESHOLD,
@@ -102,9 +102,7 @@ def resolve_threshold(intent: type[Intent], judge: object, explicit: object = No
         return from_intent
     recommended = getattr(judge, "recommended_threshold", None)
     if recommended is not None:
-        return check_threshold(
-            recommended, what=f"{type(judge).__name__}.recommended_threshold"
-        )
+        return check_threshold(recommended, what=f"{type(judge).__name__}.recommended_threshold")
     return DEFAULT_THRESHOLD
 
 
@@ -152,10 +150,10 @@ def evaluate_semantic(
     else:
         requests = [
             (text, leaf.judge_description(), leaf_threshold)
-            for leaf, leaf_threshold in zip(leaves, thresholds)
+            for leaf, leaf_threshold in zip(leaves, thresholds, strict=True)
         ]
         verdicts = _ask_judge(judge, requests, leaves)
-    by_leaf = dict(zip(leaves, zip(verdicts, thresholds)))
+    by_leaf = dict(zip(leaves, zip(verdicts, thresholds, strict=True), strict=True))
     leaf_results: list[LeafResult] = []
     passed = _combine(intent_class, by_leaf, expected=True, out=leaf_results)
     return SemanticResult(
@@ -207,7 +205,7 @@ def notify_observers(result: SemanticResult) -> None:
 
 
 def _ask_judge(
-    judge: Judge, requests: list[JudgeRequest], leaves: Sequence[type[Intent]]
+    judge: Judge, requests: Sequence[JudgeRequest], leaves: Sequence[type[Intent]]
 ) -> list[Verdict]:
     name = judge_name(judge)
     batch = getattr(judge, "evaluate_batch", None)
@@ -229,7 +227,7 @@ def _ask_judge(
             f"judge {name}.evaluate_batch returned {len(verdicts)} verdicts for "
             f"{len(requests)} requests; it must return one Verdict per request, in order"
         )
-    for leaf, verdict in zip(leaves, verdicts):
+    for leaf, verdict in zip(leaves, verdicts, strict=True):
         if not isinstance(verdict, Verdict):
             raise JudgeError(
                 f"judge {name} returned {type(verdict).__name__} ({verdict!r:.80}) for "
@@ -247,11 +245,10 @@ def _combine(
     out: list[LeafResult],
 ) -> bool:
     if issubclass(node, Not):
-        return not _combine(node.operand, by_leaf, expected=not expected, out=out)  # type: ignore[arg-type]
+        return not _combine(node.operand, by_leaf, expected=not expected, out=out)
     if issubclass(node, (AllOf, AnyOf)):
         results = [
-            _combine(operand, by_leaf, expected=expected, out=out)  # type: ignore[arg-type]
-            for operand in node.operands
+            _combine(operand, by_leaf, expected=expected, out=out) for operand in node.operands
         ]
         return all(results) if issubclass(node, AllOf) else any(results)
     verdict, leaf_threshold = by_leaf[node]
@@ -264,7 +261,9 @@ def _format_message(result: SemanticResult) -> str:
     intent = result.intent
     lines = []
     if result.empty:
-        lines.append(f"semantic assertion failed: the output is empty, so it cannot satisfy {intent.__name__}")
+        lines.append(
+            f"semantic assertion failed: the output is empty, so it cannot satisfy {intent.__name__}"
+        )
     else:
         lines.append(f"semantic assertion failed: the output does not satisfy {intent.__name__}")
     lines.append(f"  judge: {result.judge}")

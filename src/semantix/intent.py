@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from semantix.judges.base import check_threshold
 
@@ -53,7 +53,7 @@ class IntentDescription(str):
         hypothesis: str | None = None,
         examples: tuple[str, ...] = (),
         counterexamples: tuple[str, ...] = (),
-    ) -> IntentDescription:
+    ) -> IntentDescription:  # noqa: PYI034 - typing.Self needs Python 3.11
         self = super().__new__(cls, description)
         self.hypothesis = hypothesis
         self.examples = examples
@@ -64,21 +64,21 @@ class IntentDescription(str):
 class IntentMeta(type):
     """Metaclass that gives intent classes ``~``, ``&``, ``|`` and a readable repr."""
 
-    def __invert__(cls) -> IntentMeta:
+    def __invert__(cls) -> type[Intent]:
         if issubclass(cls, Not):
             return cls.operand
-        return _make_composite(Not, f"~{_operand_name(cls)}", (cls,))
+        return _make_composite(Not, f"~{_operand_name(cls)}", (as_intent(cls),))
 
-    def __and__(cls, other: object) -> IntentMeta:
+    def __and__(cls, other: object) -> type[Intent]:
         return _combine(AllOf, cls, other)
 
-    def __rand__(cls, other: object) -> IntentMeta:
+    def __rand__(cls, other: object) -> type[Intent]:
         return _combine(AllOf, other, cls)
 
-    def __or__(cls, other: object) -> IntentMeta:  # type: ignore[override]
+    def __or__(cls, other: object) -> type[Intent]:
         return _combine(AnyOf, cls, other)
 
-    def __ror__(cls, other: object) -> IntentMeta:  # type: ignore[override]
+    def __ror__(cls, other: object) -> type[Intent]:
         return _combine(AnyOf, other, cls)
 
     def __repr__(cls) -> str:
@@ -99,8 +99,7 @@ class IntentMeta(type):
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(
-            f"intents are used as classes, not instances: pass {cls.__name__}, "
-            f"not {cls.__name__}()"
+            f"intents are used as classes, not instances: pass {cls.__name__}, not {cls.__name__}()"
         )
 
     def __bool__(cls) -> bool:
@@ -137,7 +136,9 @@ class Intent(metaclass=IntentMeta):
             )
         if "hypothesis" in cls.__dict__:
             hypothesis = cls.__dict__["hypothesis"]
-            if hypothesis is not None and (not isinstance(hypothesis, str) or not hypothesis.strip()):
+            if hypothesis is not None and (
+                not isinstance(hypothesis, str) or not hypothesis.strip()
+            ):
                 raise TypeError(
                     f"{cls.__name__}.hypothesis must be a non-empty str or None, got {hypothesis!r}"
                 )
@@ -190,8 +191,7 @@ def _find_description(cls: type) -> str | None:
 def _check_examples(cls: type, name: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise TypeError(
-            f"{cls.__name__}.{name} must be a list or tuple of example outputs (str), "
-            f"got {value!r}"
+            f"{cls.__name__}.{name} must be a list or tuple of example outputs (str), got {value!r}"
         )
     for item in value:
         if not isinstance(item, str) or not item.strip():
@@ -202,13 +202,13 @@ def _check_examples(cls: type, name: str, value: object) -> tuple[str, ...]:
 class _Composite(Intent, abstract=True):
     """Base of the classes built by ``~``, ``&`` and ``|``."""
 
-    operands: ClassVar[tuple[IntentMeta, ...]] = ()
+    operands: ClassVar[tuple[type[Intent], ...]] = ()
 
 
 class Not(_Composite, abstract=True):
     """``~X``: passes exactly when X fails. ``operand`` is X."""
 
-    operand: ClassVar[IntentMeta]
+    operand: ClassVar[type[Intent]]
 
 
 class AllOf(_Composite, abstract=True):
@@ -224,13 +224,13 @@ IntentLike = type[Intent] | str
 
 def as_intent(value: object) -> type[Intent]:
     """Turn an intent class or a plain description string into an intent class."""
-    if isinstance(value, IntentMeta):
+    if isinstance(value, type) and issubclass(value, Intent):
         if value.abstract and not issubclass(value, _Composite):
             raise TypeError(
                 f"intent {value.__name__} is abstract (no description); pass one of its "
                 "subclasses that has a docstring"
             )
-        return value  # type: ignore[return-value]
+        return value
     if isinstance(value, str):
         if not value.strip():
             raise ValueError(
@@ -239,7 +239,8 @@ def as_intent(value: object) -> type[Intent]:
             )
         text = value.strip()
         name = repr(text if len(text) <= 40 else text[:37] + "...")
-        return IntentMeta(name, (Intent,), {"__doc__": text, "__module__": "semantix"})  # type: ignore[return-value]
+        namespace = {"__doc__": text, "__module__": "semantix"}
+        return cast("type[Intent]", IntentMeta(name, (Intent,), namespace))
     if isinstance(value, type):
         raise TypeError(
             f"{value.__name__} is a class but not an Intent; subclass semantix.Intent "
@@ -256,26 +257,26 @@ def _operand_name(cls: type) -> str:
     return f"({name})" if issubclass(cls, (AllOf, AnyOf)) else name
 
 
-def _combine(kind: type[_Composite], left: object, right: object) -> IntentMeta:
-    operands: list[IntentMeta] = []
+def _combine(kind: type[_Composite], left: object, right: object) -> type[Intent]:
+    operands: list[type[Intent]] = []
     for side in (left, right):
         intent = as_intent(side)
         if issubclass(intent, kind):
             operands.extend(intent.operands)  # flatten (A & B) & C into A & B & C
         else:
-            operands.append(intent)  # type: ignore[arg-type]
+            operands.append(intent)
     symbol = " & " if kind is AllOf else " | "
     name = symbol.join(_operand_name(operand) for operand in operands)
     return _make_composite(kind, name, tuple(operands))
 
 
 def _make_composite(
-    kind: type[_Composite], name: str, operands: tuple[IntentMeta, ...]
-) -> IntentMeta:
+    kind: type[_Composite], name: str, operands: tuple[type[Intent], ...]
+) -> type[Intent]:
     namespace: dict[str, Any] = {"operands": operands, "__module__": "semantix", "__doc__": None}
     if kind is Not:
         namespace["operand"] = operands[0]
-    return IntentMeta(name, (kind,), namespace, abstract=True)
+    return cast("type[Intent]", IntentMeta(name, (kind,), namespace, abstract=True))
 
 
 def iter_leaves(intent: type[Intent]) -> Iterator[type[Intent]]:
@@ -285,7 +286,7 @@ def iter_leaves(intent: type[Intent]) -> Iterator[type[Intent]]:
     def walk(node: type[Intent]) -> Iterator[type[Intent]]:
         if issubclass(node, _Composite):
             for operand in node.operands:
-                yield from walk(operand)  # type: ignore[arg-type]
+                yield from walk(operand)
         elif node not in seen:
             seen.add(node)
             yield node

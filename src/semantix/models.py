@@ -177,8 +177,7 @@ def resolve_model(
                     "directory (see `semantix export`) or unset it to use the default model"
                 )
             return ResolvedModel(directory)
-        info = default_model(kind)
-        model = info.repo_id
+        model = default_model(kind).repo_id
     if isinstance(model, os.PathLike) or Path(str(model)).expanduser().is_dir():
         directory = Path(model).expanduser()
         if not directory.is_dir():
@@ -188,7 +187,7 @@ def resolve_model(
             )
         return ResolvedModel(directory)
     name = str(model)
-    info = _lookup(name)
+    info: ModelInfo | None = _lookup(name)
     if info is not None:
         repo_id, revision = info.repo_id, revision or info.revision
     elif _REPO_ID.match(name):

@@ -9,7 +9,7 @@ chat message with a ``content`` field, and the plain-dict forms of all of these
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["ACCEPTED_OUTPUTS", "output_text"]
 
@@ -101,10 +101,12 @@ def _text_parts(content: object) -> list[str]:
     for block in content:
         if isinstance(block, str):
             parts.append(block)
-        elif _get(block, "type") in ("text", "output_text") and isinstance(_get(block, "text"), str):
+        elif _get(block, "type") in ("text", "output_text") and isinstance(
+            _get(block, "text"), str
+        ):
             parts.append(_get(block, "text"))
     return parts
 
 
-def _is_list(value: object) -> bool:
+def _is_list(value: object) -> TypeGuard[Sequence[Any]]:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))

@@ -10,4 +10,10 @@ from semantix.assertions import SemanticResult, assert_semantic, evaluate_semant
 from semantix.errors import SemanticAssertionError
 from semantix.judges.base import FakeJudge
 
-__all__ = ["FakeJudge", "SemanticAssertionError", "SemanticResult", "assert_semantic", "evaluate_semantic"]
+__all__ = [
+    "FakeJudge",
+    "SemanticAssertionError",
+    "SemanticResult",
+    "assert_semantic",
+    "evaluate_semantic",
+]

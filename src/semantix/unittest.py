@@ -17,7 +17,6 @@ class ReplyTests(SemanticAssertionsMixin, unittest.TestCase):
 from __future__ import annotations
 
 from semantix.assertions import SemanticResult, evaluate_semantic, notify_observers
-from semantix.errors import SemanticAssertionError
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
 
@@ -30,14 +29,16 @@ __all__ = ["SemanticAssertionsMixin"]
 class SemanticAssertionsMixin:
     """Mix into a ``unittest.TestCase`` to get ``self.assertSemantic(...)``.
 
-    Set ``semantic_judge`` on the test class to use one judge for all its assertions.
+    Set ``semantic_judge`` on the test class to use one judge for all its assertions. A failure
+    raises ``self.failureException`` (so unittest hides semantix's frames) with the
+    :class:`~semantix.SemanticResult` attached as ``semantic_result``.
     """
 
     failureException: type[BaseException]
     #: The judge for this test case's assertions; None means the default judge.
     semantic_judge: Judge | None = None
 
-    def assertSemantic(  # noqa: N802 - unittest naming
+    def assertSemantic(
         self,
         output: object,
         intent: IntentLike,
@@ -48,7 +49,9 @@ class SemanticAssertionsMixin:
     ) -> SemanticResult:
         """Fail the test unless ``output`` satisfies ``intent``; see ``assert_semantic``."""
         result = evaluate_semantic(
-            output, intent, judge=judge if judge is not None else self.semantic_judge,
+            output,
+            intent,
+            judge=judge if judge is not None else self.semantic_judge,
             threshold=threshold,
         )
         notify_observers(result)
@@ -56,12 +59,13 @@ class SemanticAssertionsMixin:
             message = result.explain()
             if msg:
                 message = f"{msg}\n{message}"
-            if issubclass(SemanticAssertionError, self.failureException):
-                raise SemanticAssertionError(message, result)
-            raise self.failureException(message)
+            # Exactly self.failureException: unittest trims our frames only for that type.
+            error = self.failureException(message)
+            error.semantic_result = result  # type: ignore[attr-defined]
+            raise error
         return result
 
-    def assertNotSemantic(  # noqa: N802 - unittest naming
+    def assertNotSemantic(
         self,
         output: object,
         intent: IntentLike,

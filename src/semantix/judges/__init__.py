@@ -61,7 +61,8 @@ def judge_from_spec(spec: str, **kwargs: Any) -> Judge:
     if spec in JUDGE_NAMES:
         module_name, attr = JUDGE_NAMES[spec]
         judge_class = getattr(importlib.import_module(module_name), attr)
-        return judge_class(**kwargs)  # type: ignore[no-any-return]
+        built: Judge = judge_class(**kwargs)
+        return built
     if ":" not in spec:
         raise ConfigurationError(
             f"unknown judge {spec!r}; use one of {', '.join(JUDGE_NAMES)} "
@@ -80,9 +81,11 @@ def judge_from_spec(spec: str, **kwargs: Any) -> Judge:
         raise ConfigurationError(
             f"module {module_name!r} has no attribute {attr!r} (judge {spec!r})"
         ) from None
-    judge = target(**kwargs) if isinstance(target, type) or (
-        callable(target) and not hasattr(target, "evaluate")
-    ) else target
+    judge = (
+        target(**kwargs)
+        if isinstance(target, type) or (callable(target) and not hasattr(target, "evaluate"))
+        else target
+    )
     if not hasattr(judge, "evaluate"):
         raise ConfigurationError(
             f"{spec!r} gave {type(judge).__name__}, which has no evaluate(output, "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, dataclass
 from typing import Protocol, runtime_checkable
 
 __all__ = [
@@ -26,7 +26,8 @@ __all__ = [
 def check_threshold(value: object, *, what: str = "threshold") -> float:
     """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(
+        # A ValueError, not TypeError: the documented contract for every invalid threshold.
+        raise ValueError(  # noqa: TRY004
             f"{what} must be a number between 0 and 1, got {value!r} "
             f"({type(value).__name__}); pass e.g. threshold=0.8"
         )

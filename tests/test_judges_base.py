@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from semantix import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
+
+
+def test_verdict_needs_only_passed_score_reason() -> None:
+    verdict = Verdict(passed=True, score=0.9, reason="entailed")
+    assert (verdict.passed, verdict.score, verdict.reason) == (True, 0.9, "entailed")
+    assert verdict.threshold is None and verdict.judge is None
+
+
+def test_verdict_is_frozen() -> None:
+    verdict = Verdict(passed=True)
+    with pytest.raises(AttributeError):
+        verdict.passed = False  # type: ignore[misc]
+
+
+def test_verdict_repr_shows_the_decision() -> None:
+    verdict = Verdict(
+        passed=False,
+        score=0.41,
+        reason="neutral",
+        threshold=0.8,
+        judge=JudgeIdentity("QuantizedNLIJudge", model="org/model", revision="0123456789abcdef"),
+    )
+    assert repr(verdict) == (
+        "<Verdict FAIL score=0.410 < 0.80 judge=QuantizedNLIJudge(org/model@0123456789ab) "
+        "reason='neutral'>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "pattern"),
+    [
+        ({"passed": 1}, TypeError, "passed must be a bool"),
+        ({"passed": True, "score": 1.2}, ValueError, "score must be between 0 and 1"),
+        ({"passed": True, "score": math.nan}, ValueError, "score must be between 0 and 1"),
+        ({"passed": True, "score": "0.5"}, TypeError, "score must be a float"),
+        ({"passed": True, "reason": None}, TypeError, "reason must be a str"),
+        ({"passed": True, "threshold": 2}, ValueError, "Verdict.threshold must be between"),
+    ],
+)
+def test_verdict_rejects_garbage(kwargs: dict[str, object], error: type, pattern: str) -> None:
+    with pytest.raises(error, match=pattern):
+        Verdict(**kwargs)  # type: ignore[arg-type]
+
+
+def test_token_usage_total() -> None:
+    assert TokenUsage(prompt_tokens=12, completion_tokens=5).total_tokens == 17
+
+
+def test_fake_judge_records_calls_and_compares_to_threshold() -> None:
+    judge = FakeJudge(lambda output, intent: 0.6)
+    assert judge.evaluate("out", "intent", 0.5).passed is True
+    assert judge.evaluate("out", "intent", 0.7).passed is False
+    assert judge.calls == [("out", "intent"), ("out", "intent")]
+
+
+def test_fake_judge_from_mapping_and_verdict() -> None:
+    judge = FakeJudge({"a": 0.9})
+    assert judge.evaluate("x", "a", 0.8).score == 0.9
+    fixed = Verdict(passed=True, score=0.1, reason="custom")
+    assert FakeJudge(lambda o, i: fixed).evaluate("x", "a", 0.8) is fixed
+
+
+def test_fake_judge_rejects_non_callables() -> None:
+    with pytest.raises(TypeError, match="FakeJudge needs a function"):
+        FakeJudge(42)  # type: ignore[arg-type]
+
+
+def test_protocol_is_structural() -> None:
+    class Minimal:
+        recommended_threshold = None
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=1.0, reason="")
+
+    assert isinstance(Minimal(), Judge)
+    assert not isinstance(object(), Judge)
