@@ -1,0 +1,493 @@
+"""LLMJudge through the real openai SDK, against a scripted OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from llm_server import (
+    FakeOpenAIServer,
+    RecordedRequest,
+    Reply,
+    Script,
+    completion,
+    error,
+    verdict,
+)
+from semantix import (
+    ConfigurationError,
+    Intent,
+    JudgeError,
+    JudgeTimeoutError,
+    JudgeUnavailableError,
+    SemanticAssertionError,
+    assert_semantic,
+)
+from semantix.judges.llm import PROMPT_VERSION, LLMJudge, mask_url, parse_verdict
+
+SECRET = "sk-test-Very-Secret-Key-0123456789"
+
+
+class Polite(Intent):
+    """The text must be polite and professional."""
+
+
+@pytest.fixture(autouse=True)
+def no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., FakeOpenAIServer]]:
+    servers: list[FakeOpenAIServer] = []
+
+    def start(*script: Script, default: Script | None = None) -> FakeOpenAIServer:
+        server = FakeOpenAIServer(script, default=default).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def make_judge() -> Iterator[Callable[..., LLMJudge]]:
+    judges: list[LLMJudge] = []
+
+    def make(server: FakeOpenAIServer | None = None, **kwargs: Any) -> LLMJudge:
+        if server is not None:
+            kwargs.setdefault("base_url", server.base_url)
+        kwargs.setdefault("backoff", 0.001)
+        judge = LLMJudge(**kwargs)
+        judges.append(judge)
+        return judge
+
+    yield make
+    for judge in judges:
+        judge.close()
+
+
+# --- verdicts ---------------------------------------------------------------------------------
+
+
+def test_good_json_gives_a_full_verdict(serve: Any, make_judge: Any) -> None:
+    server = serve(verdict(0.92, "Courteous and professional."))
+    judge = make_judge(server)
+    result = judge.evaluate("Thank you for your patience.", "polite", 0.5)
+    assert result.passed is True
+    assert result.score == pytest.approx(0.92)
+    assert result.threshold == 0.5
+    assert result.reason == "Courteous and professional."
+    assert str(result.judge) == f"LLMJudge(gpt-4o-mini@{PROMPT_VERSION})"
+    assert result.judge is not None and result.judge.revision == PROMPT_VERSION
+    assert result.usage is not None
+    assert (result.usage.prompt_tokens, result.usage.completion_tokens) == (42, 7)
+    assert result.latency_ms is not None and result.latency_ms > 0
+
+
+def test_request_asks_for_structured_output_deterministically(serve: Any, make_judge: Any) -> None:
+    server = serve(verdict(0.9))
+    make_judge(server, model="my-model", seed=7).evaluate("Thanks!", "polite", 0.5)
+    [request] = server.requests
+    assert request.path == "/v1/chat/completions"
+    body = request.json
+    assert body["model"] == "my-model"
+    assert body["temperature"] == 0
+    assert body["seed"] == 7
+    assert body["response_format"]["type"] == "json_schema"
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert list(schema["properties"]) == ["reason", "score"]
+    user = body["messages"][-1]["content"]
+    assert "REQUIREMENT:\npolite" in user
+    assert "Thanks!" in user
+
+
+def test_temperature_and_seed_none_are_omitted(serve: Any, make_judge: Any) -> None:
+    server = serve(verdict(0.9))
+    make_judge(server, temperature=None, seed=None).evaluate("Thanks!", "polite", 0.5)
+    assert "temperature" not in server.requests[0].json
+    assert "seed" not in server.requests[0].json
+
+
+def test_intent_examples_reach_the_prompt(serve: Any, make_judge: Any) -> None:
+    class Greeting(Intent):
+        """The text greets the reader."""
+
+        examples = ("Hello there!",)
+        counterexamples = ("Goodbye.",)
+
+    server = serve(verdict(0.9))
+    assert_semantic("Hi!", Greeting, judge=make_judge(server))
+    user = server.requests[0].json["messages"][-1]["content"]
+    assert "- Hello there!" in user
+    assert "do NOT satisfy it:\n- Goodbye." in user
+
+
+@pytest.mark.parametrize(
+    ("content", "score", "reason"),
+    [
+        ('{"score": 0.8, "reason": "fine"}', 0.8, "fine"),
+        ('Here is my verdict: {"reason": "fine", "score": 0.75}. Hope it helps!', 0.75, "fine"),
+        ('```json\n{"score": 1, "reason": "clearly"}\n```', 1.0, "clearly"),
+        ('```\n{"score": "0.3", "reason": "meh"}\n```', 0.3, "meh"),
+        ('{"note": {"a": 1}} then {"score": 0, "reason": "no"}', 0.0, "no"),
+        ('{"score": 0.6}', 0.6, "(the judge gave no reason)"),
+        ('{"score": 0.6, "reason": "two\n  lines"}', 0.6, "two lines"),
+    ],
+)
+def test_tolerant_parsing(content: str, score: float, reason: str) -> None:
+    parsed = parse_verdict(content)
+    assert (parsed.score, parsed.reason) == (pytest.approx(score), reason)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "empty"),
+        (None, "empty"),
+        ("The text is polite.", "no JSON object with a 'score'"),
+        ('{"score": 0.8, "reason": "unterminated', "no JSON object"),
+        ('{"verdict": "pass"}', "no JSON object with a 'score'"),
+        ('{"score": 1.5, "reason": "x"}', "outside [0, 1]"),
+        ('{"score": 85, "reason": "x"}', "outside [0, 1]"),
+        ('{"score": -0.1, "reason": "x"}', "outside [0, 1]"),
+        ('{"score": "high", "reason": "x"}', "not a number"),
+        ('{"score": true, "reason": "x"}', "not a number"),
+        ('{"score": null, "reason": "x"}', "not a number"),
+        ('{"score": NaN, "reason": "x"}', "outside [0, 1]"),
+    ],
+)
+def test_unusable_replies_are_errors(content: str | None, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        parse_verdict(content)
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["I think it is polite.", '{"score": 0.9, "reason": ', '{"score": 1.7, "reason": "very"}'],
+)
+def test_unparseable_reply_is_a_judge_error_never_a_pass(
+    serve: Any, make_judge: Any, content: str
+) -> None:
+    server = serve(completion(content))
+    with pytest.raises(JudgeError, match="unusable verdict") as raised:
+        assert_semantic("Thank you.", Polite, judge=make_judge(server))
+    assert not isinstance(raised.value, SemanticAssertionError)
+    assert "never a pass" in str(raised.value)
+    assert len(server.requests) == 1
+
+
+def test_cut_off_reply_says_so(serve: Any, make_judge: Any) -> None:
+    server = serve(completion('{"reason": "The text is', finish_reason="length"))
+    with pytest.raises(JudgeError, match="finish_reason=length"):
+        make_judge(server).evaluate("x", "polite", 0.5)
+
+
+def test_refusal_is_a_judge_error(serve: Any, make_judge: Any) -> None:
+    server = serve(completion(None, refusal="I can't help with that."))
+    with pytest.raises(JudgeError, match='refused to judge: "I can\'t help with that."'):
+        make_judge(server).evaluate("x", "polite", 0.5)
+
+
+def test_no_choices_is_a_judge_error(serve: Any, make_judge: Any) -> None:
+    server = serve(Reply(200, {**completion("x").body, "choices": []}))
+    with pytest.raises(JudgeError, match="no choices"):
+        make_judge(server).evaluate("x", "polite", 0.5)
+
+
+# --- through assert_semantic -------------------------------------------------------------------
+
+
+def test_reason_reaches_the_failure_message(serve: Any, make_judge: Any) -> None:
+    server = serve(verdict(0.1, "The reply insults the customer."))
+    with pytest.raises(SemanticAssertionError) as raised:
+        assert_semantic("Go away, idiot.", Polite, judge=make_judge(server))
+    message = str(raised.value)
+    assert "reason: The reply insults the customer." in message
+    assert "LLMJudge(gpt-4o-mini@v1)" in message
+    assert "0.10" in message and "0.50" in message  # the score against the recommended threshold
+
+
+def test_recommended_threshold_applies(serve: Any, make_judge: Any) -> None:
+    server = serve(verdict(0.55))
+    result = assert_semantic("Thanks.", Polite, judge=make_judge(server))
+    assert LLMJudge.recommended_threshold == 0.5
+    assert result.leaves[0].threshold == 0.5
+
+
+def test_composite_intents_are_judged_leaf_by_leaf_in_order(serve: Any, make_judge: Any) -> None:
+    class Apologetic(Intent):
+        """The text apologises."""
+
+    def by_intent(request: RecordedRequest) -> Reply:
+        user = request.json["messages"][-1]["content"]
+        return verdict(0.9, "polite") if "polite" in user else verdict(0.2, "no apology")
+
+    server = serve(default=by_intent)
+    judge = make_judge(server, max_concurrency=2)
+    with pytest.raises(SemanticAssertionError) as raised:
+        assert_semantic("Thank you.", Polite & Apologetic, judge=judge)
+    scores = [verdict_.score for verdict_ in raised.value.verdicts]
+    assert scores == [pytest.approx(0.9), pytest.approx(0.2)]
+    assert len(server.requests) == 2
+
+
+def test_seed_example_through_openai_base_url(serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = serve(verdict(0.97, "A courteous reply."))
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    response = "Thank you for reaching out. I'm happy to help with your order."
+
+    with LLMJudge(model="gpt-4o-mini") as judge:
+        assert_semantic(response, "polite", judge=judge)
+
+    [request] = server.requests
+    assert request.json["model"] == "gpt-4o-mini"
+    assert request.headers["authorization"] == "Bearer semantix-no-key"  # a local server: no key
+
+
+# --- retries -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "first", [error(500), error(502), error(503), error(429, "slow down"), error(408)]
+)
+def test_transient_failure_is_retried(serve: Any, make_judge: Any, first: Reply) -> None:
+    server = serve(first, verdict(0.9, "fine"))
+    result = make_judge(server).evaluate("Thanks.", "polite", 0.5)
+    assert result.passed and result.reason == "fine"
+    assert len(server.requests) == 2
+
+
+def test_persistent_500_is_a_judge_error_after_the_retries(serve: Any, make_judge: Any) -> None:
+    server = serve(default=error(500, "upstream exploded"))
+    with pytest.raises(JudgeError) as raised:
+        assert_semantic("Thanks.", Polite, judge=make_judge(server, max_retries=3))
+    assert not isinstance(raised.value, (SemanticAssertionError, JudgeTimeoutError))
+    assert len(server.requests) == 4
+    message = str(raised.value)
+    assert "failed 4 times" in message and "upstream exploded" in message
+    assert "SEMANTIX_VERDICTS=replay" in message
+    assert type(raised.value.__cause__).__name__ == "InternalServerError"
+
+
+def test_max_retries_zero_tries_once(serve: Any, make_judge: Any) -> None:
+    server = serve(default=error(503))
+    with pytest.raises(JudgeError, match="failed 1 times"):
+        make_judge(server, max_retries=0).evaluate("x", "polite", 0.5)
+    assert len(server.requests) == 1
+
+
+def test_backoff_grows_exponentially(
+    serve: Any, make_judge: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleeps: list[float] = []
+    monkeypatch.setattr("semantix.judges.llm.time.sleep", sleeps.append)
+    server = serve(default=error(500))
+    with pytest.raises(JudgeError):
+        make_judge(server, max_retries=3, backoff=0.25).evaluate("x", "polite", 0.5)
+    assert sleeps == [0.25, 0.5, 1.0]
+
+
+def test_retry_after_is_honoured_up_to_the_cap(
+    serve: Any, make_judge: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleeps: list[float] = []
+    monkeypatch.setattr("semantix.judges.llm.time.sleep", sleeps.append)
+    server = serve(
+        error(429, headers={"retry-after": "3"}),
+        error(429, headers={"retry-after": "3600"}),
+        verdict(0.9),
+    )
+    make_judge(server, max_retries=2, backoff=0.01).evaluate("x", "polite", 0.5)
+    assert sleeps == [3.0, 20.0]
+
+
+def test_slow_server_is_a_timeout_error(serve: Any, make_judge: Any) -> None:
+    server = serve(default=completion('{"score": 1, "reason": "late"}', delay=5))
+    judge = make_judge(server, timeout=0.2, max_retries=1)
+    with pytest.raises(JudgeTimeoutError, match=r"did not answer within 0.2s .*\(2 attempts\)"):
+        assert_semantic("Thanks.", Polite, judge=judge)
+    assert len(server.requests) == 2
+
+
+def test_server_down_is_a_judge_error(make_judge: Any) -> None:
+    judge = make_judge(base_url="http://127.0.0.1:9/v1", max_retries=1)
+    with pytest.raises(JudgeError, match="failed 2 times at http://127.0.0.1:9/v1"):
+        judge.evaluate("x", "polite", 0.5)
+
+
+@pytest.mark.parametrize(("status", "what"), [(401, "API key was refused"), (403, "denied")])
+def test_auth_error_is_not_retried(serve: Any, make_judge: Any, status: int, what: str) -> None:
+    server = serve(default=error(status, f"Incorrect API key provided: {SECRET}"))
+    judge = make_judge(server, api_key=SECRET)
+    with pytest.raises(JudgeError, match=what) as raised:
+        assert_semantic("Thanks.", Polite, judge=judge)
+    assert len(server.requests) == 1
+    assert "OPENAI_API_KEY" in str(raised.value)
+    _assert_no_secret(raised.value)
+
+
+# --- response_format fallback -----------------------------------------------------------------
+
+
+def _rejects(*formats: str) -> Callable[[RecordedRequest], Reply]:
+    def reply(request: RecordedRequest) -> Reply:
+        kind = request.json.get("response_format", {}).get("type", "prompt")
+        if kind in formats:
+            return error(400, f"response_format {kind} is not supported by this server")
+        return verdict(0.9, f"answered in {kind} mode")
+
+    return reply
+
+
+def test_falls_back_to_json_object(serve: Any, make_judge: Any) -> None:
+    server = serve(default=_rejects("json_schema"))
+    judge = make_judge(server)
+    assert judge.evaluate("x", "polite", 0.5).reason == "answered in json_object mode"
+    assert judge.evaluate("x", "polite", 0.5).reason == "answered in json_object mode"
+    kinds = [r.json.get("response_format", {}).get("type") for r in server.requests]
+    assert kinds == ["json_schema", "json_object", "json_object"]  # the working mode is kept
+
+
+def test_falls_back_to_the_prompt_alone(serve: Any, make_judge: Any) -> None:
+    server = serve(default=_rejects("json_schema", "json_object"))
+    judge = make_judge(server)
+    assert judge.evaluate("x", "polite", 0.5).reason == "answered in prompt mode"
+    assert "response_format" not in server.requests[-1].json
+    assert "JSON object" in server.requests[-1].json["messages"][0]["content"]
+    assert len(server.requests) == 3
+
+
+def test_bad_request_everywhere_is_a_judge_error(serve: Any, make_judge: Any) -> None:
+    server = serve(default=error(400, "model 'nope' does not exist"))
+    with pytest.raises(JudgeError) as raised:
+        make_judge(server, model="nope").evaluate("x", "polite", 0.5)
+    message = str(raised.value)
+    assert "after the server rejected response_format json_schema (400), json_object (400)" in (
+        message
+    )
+    assert "model 'nope' does not exist" in message
+    assert len(server.requests) == 3
+
+
+# --- secrets -------------------------------------------------------------------------------------
+
+
+def _assert_no_secret(exc: BaseException) -> None:
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        assert SECRET not in str(current)
+        assert SECRET not in repr(current)
+        current = current.__cause__ or current.__context__
+
+
+def test_key_never_in_repr(make_judge: Any) -> None:
+    judge = make_judge(base_url="http://user:hunter2@127.0.0.1:1/v1", api_key=SECRET)
+    text = repr(judge)
+    assert SECRET not in text and "hunter2" not in text
+    assert text == (
+        "LLMJudge(model='gpt-4o-mini', base_url='http://user:********@127.0.0.1:1/v1', "
+        "api_key='********')"
+    )
+
+
+def test_key_from_environment_is_sent_but_never_shown(
+    serve: Any, make_judge: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    server = serve(
+        error(500, f"echo {SECRET}"),
+        default=error(500, f"still failing for key {SECRET}"),
+    )
+    judge = make_judge(server, max_retries=1)
+    with caplog.at_level(logging.DEBUG), pytest.raises(JudgeError) as raised:
+        assert_semantic("Thanks.", Polite, judge=judge)
+    assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
+    assert SECRET not in repr(judge)
+    _assert_no_secret(raised.value)
+    assert "retry 1/1" in caplog.text
+    assert SECRET not in caplog.text
+
+
+def test_mask_url() -> None:
+    assert mask_url("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000/v1"
+    assert mask_url("https://me:pw@proxy.example/v1") == "https://me:********@proxy.example/v1"
+    assert mask_url(None) is None
+
+
+# --- construction --------------------------------------------------------------------------------
+
+
+def test_injected_client(serve: Any) -> None:
+    import openai
+
+    server = serve(error(500), verdict(0.9))
+    with openai.OpenAI(base_url=server.base_url, api_key="x", max_retries=5) as client:
+        judge = LLMJudge(client=client, backoff=0.001, max_retries=1)
+        assert judge.evaluate("x", "polite", 0.5).passed
+    assert len(server.requests) == 2  # our retries, not the SDK's five
+
+
+def test_client_and_base_url_together_is_an_error() -> None:
+    with pytest.raises(ConfigurationError, match="either client=... or base_url="):
+        LLMJudge(client=object(), base_url="http://127.0.0.1:1/v1")
+
+
+def test_no_key_for_openai_is_a_configuration_error_on_first_use() -> None:
+    judge = LLMJudge()  # constructing is fine (e.g. at import time of a test module)
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY or pass api_key=") as raised:
+        assert_semantic("Thanks.", Polite, judge=judge)
+    assert "OPENAI_BASE_URL" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"model": ""}, "model must be a model name"),
+        ({"timeout": 0}, "timeout must be a positive number"),
+        ({"max_retries": -1}, "max_retries must be an integer >= 0"),
+        ({"max_retries": 1.5}, "max_retries must be an integer >= 0"),
+        ({"backoff": -1}, "backoff must be a number of seconds >= 0"),
+        ({"max_concurrency": 0}, "max_concurrency must be at least 1"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        LLMJudge(**kwargs)
+
+
+def test_missing_sdk_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "openai", None)
+    with pytest.raises(JudgeUnavailableError, match=r"pip install 'semantix-judge\[openai\]'"):
+        LLMJudge(base_url="http://127.0.0.1:1/v1")
+
+
+def test_importing_semantix_does_not_import_openai() -> None:
+    code = (
+        "import sys, semantix, semantix.judges.llm, semantix.verdicts; "
+        "semantix.LLMJudge; print(sorted(m for m in sys.modules if m.split('.')[0] == 'openai'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert json.loads(out.strip().replace("'", '"')) == []
+
+
+def test_close_is_idempotent(serve: Any) -> None:
+    server = serve(verdict(0.9), verdict(0.9))
+    judge = LLMJudge(base_url=server.base_url)
+    judge.evaluate("x", "polite", 0.5)
+    judge.close()
+    judge.close()
+    assert judge.evaluate("x", "polite", 0.5).passed  # a closed judge builds a new client
+    judge.close()
