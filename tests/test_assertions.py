@@ -261,12 +261,25 @@ def test_passing_assertion_returns_the_result() -> None:
     assert result.leaves[0].verdict.score == 0.95
 
 
-def test_tracebackhide_is_set_for_pytest() -> None:
-    assert assert_semantic.__code__.co_varnames[: assert_semantic.__code__.co_argcount] == (
-        "output",
-        "intent",
+def test_pytest_traceback_hides_our_frames(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        '''
+        from semantix import FakeJudge, Intent, assert_semantic
+
+        class Polite(Intent):
+            """The text must be polite and professional."""
+
+        def test_reply():
+            assert_semantic("Go away.", Polite, judge=FakeJudge(lambda o, i: 0.2))
+        '''
     )
-    assert "__tracebackhide__" in assert_semantic.__code__.co_varnames
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*SemanticAssertionError: semantic assertion failed*"])
+    output = result.stdout.str()
+    assert 'assert_semantic("Go away."' in output
+    assert "def assert_semantic(" not in output
+    assert "raise SemanticAssertionError" not in output
 
 
 # --- empty outputs ---------------------------------------------------------------------------

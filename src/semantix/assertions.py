@@ -311,3 +311,7 @@ def _preview(text: str, limit: int) -> str:
     if len(flat) <= limit:
         return repr(flat)
     return repr(flat[: limit - 1] + "…") + f" (truncated, {len(text)} chars in all)"
+
+
+for _public in (LeafResult, SemanticResult):
+    _public.__module__ = "semantix"

@@ -45,6 +45,8 @@ __all__ = [
 class SemantixError(Exception):
     """Base class of every exception semantix raises on purpose."""
 
+    __module__ = "semantix"
+
 
 class SemanticAssertionError(SemantixError, AssertionError):
     """The output does not satisfy the intent.
