@@ -1,0 +1,139 @@
+"""Agreement metrics and threshold search, checked against values worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from semantix.calibration import (
+    Calibration,
+    accuracy,
+    balanced_accuracy,
+    best_threshold,
+    calibrate,
+    cohens_kappa,
+    evaluate_threshold,
+    predict,
+)
+
+T, F = True, False
+
+
+def test_accuracy_is_the_fraction_of_agreement() -> None:
+    assert accuracy([T, T, F, F], [T, F, F, T]) == 0.5
+    assert accuracy([T, F, T], [T, F, T]) == 1.0
+    assert accuracy([T], [F]) == 0.0
+
+
+def test_balanced_accuracy_is_not_flattered_by_skew() -> None:
+    expected = [T] * 9 + [F]
+    always_pass = [T] * 10
+    assert accuracy(expected, always_pass) == 0.9
+    assert balanced_accuracy(expected, always_pass) == 0.5
+    # recall on positives 2/3, on negatives 1/2
+    assert balanced_accuracy([T, T, T, F, F], [T, T, F, F, T]) == pytest.approx((2 / 3 + 1 / 2) / 2)
+
+
+def test_balanced_accuracy_with_one_class_uses_the_class_present() -> None:
+    assert balanced_accuracy([T, T, T, T], [T, T, F, F]) == 0.5
+
+
+def test_cohens_kappa_worked_example() -> None:
+    # 50 items: both yes 20, expected yes / predicted no 5, expected no / predicted yes 10,
+    # both no 15 (the Wikipedia example). p_o = 0.7, p_e = 0.5 * 0.6 + 0.5 * 0.4 = 0.5.
+    expected = [T] * 20 + [T] * 5 + [F] * 10 + [F] * 15
+    predicted = [T] * 20 + [F] * 5 + [T] * 10 + [F] * 15
+    assert cohens_kappa(expected, predicted) == pytest.approx(0.4)
+
+
+def test_cohens_kappa_extremes() -> None:
+    assert cohens_kappa([T, F, T, F], [T, F, T, F]) == 1.0
+    assert cohens_kappa([T, F, T, F], [F, T, F, T]) == -1.0
+    assert cohens_kappa([T, T, F, F], [T, F, T, F]) == 0.0
+    # Everything in one class on both sides: chance agreement is 1; defined as perfect.
+    assert cohens_kappa([T, T], [T, T]) == 1.0
+
+
+def test_metrics_reject_mismatched_and_non_bool_labels() -> None:
+    with pytest.raises(ValueError, match="expected has 2 labels but predicted has 1"):
+        accuracy([T, F], [T])
+    with pytest.raises(ValueError, match="no labels given"):
+        cohens_kappa([], [])
+    with pytest.raises(
+        TypeError, match=r"predicted\[1\] is 1 \(int\); labels must be True or False"
+    ):
+        balanced_accuracy([T, F], [T, 1])  # type: ignore[list-item]
+
+
+def test_predict_uses_score_at_least_threshold() -> None:
+    assert predict([0.2, 0.5, 0.8], 0.5) == [F, T, T]
+
+
+def test_best_threshold_sits_in_the_middle_of_the_gap() -> None:
+    assert best_threshold([0.1, 0.2, 0.8, 0.9], [F, F, T, T]) == pytest.approx(0.5)
+    # Order of the inputs does not matter.
+    assert best_threshold([0.9, 0.1, 0.8, 0.2], [T, F, T, F]) == pytest.approx(0.5)
+
+
+def test_best_threshold_maximises_agreement_when_not_separable() -> None:
+    scores = [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    labels = [F, F, T, F, T, T]
+    threshold = best_threshold(scores, labels)
+    best = accuracy(labels, predict(scores, threshold))
+    assert best == pytest.approx(5 / 6)  # at 0.35 only the 0.6 negative passes
+    for candidate in [i / 100 for i in range(101)]:
+        assert accuracy(labels, predict(scores, candidate)) <= best + 1e-12
+
+
+def test_best_threshold_all_positive_and_all_negative() -> None:
+    assert predict([0.2, 0.7], best_threshold([0.2, 0.7], [T, T])) == [T, T]
+    assert predict([0.2, 0.7], best_threshold([0.2, 0.7], [F, F])) == [F, F]
+    assert best_threshold([0.0, 0.0], [T, T]) == 0.0
+
+
+def test_best_threshold_with_another_metric() -> None:
+    # 8 positives scoring high and 2 negatives in the middle: accuracy prefers passing
+    # everything above 0.25, kappa prefers separating the negatives out.
+    scores = [0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97]
+    labels = [T, F, F, T, T, T, T, T, T, T]
+    by_kappa = best_threshold(scores, labels, metric=cohens_kappa)
+    kappa = cohens_kappa(labels, predict(scores, by_kappa))
+    for candidate in [i / 200 for i in range(201)]:
+        assert cohens_kappa(labels, predict(scores, candidate)) <= kappa + 1e-12
+
+
+@pytest.mark.parametrize(
+    ("scores", "labels", "message"),
+    [
+        ([0.5], [T, F], "got 1 scores but 2 labels"),
+        ([], [], "no scores given"),
+        ([1.5], [T], r"scores\[0\] is 1.5; scores must be numbers in \[0, 1\]"),
+        ([math.nan], [T], r"scores\[0\] is nan"),
+    ],
+)
+def test_best_threshold_rejects_bad_input(
+    scores: list[float], labels: list[bool], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        best_threshold(scores, labels)
+
+
+def test_calibrate_and_evaluate_threshold() -> None:
+    scores = [0.12, 0.35, 0.61, 0.78, 0.93]
+    labels = [F, F, T, T, T]
+    result = calibrate(scores, labels)
+    assert result == Calibration(
+        threshold=pytest.approx(0.48),  # type: ignore[arg-type]
+        accuracy=1.0,
+        balanced_accuracy=1.0,
+        kappa=1.0,
+        n=5,
+        positives=3,
+    )
+    assert repr(result) == (
+        "<Calibration threshold=0.480 accuracy=1.000 balanced_accuracy=1.000 kappa=1.000 n=5>"
+    )
+    at_default = evaluate_threshold(scores, labels, 0.8)
+    assert (at_default.accuracy, at_default.positives) == (0.6, 3)
+    assert at_default.balanced_accuracy == pytest.approx((1 / 3 + 1) / 2)
