@@ -479,34 +479,21 @@ def _record(state: _State, result: SemanticResult) -> None:
 
 def result_record(result: SemanticResult, nodeid: str) -> Record:
     """A JSON-able record of one assertion (the JSON report, JUnit properties, xdist)."""
-    leaves: list[dict[str, Any]] = []
-    for leaf in result.leaves:
-        verdict = leaf.verdict
-        leaves.append(
-            {
-                "intent": leaf.intent.__name__ if leaf.expected else f"~{leaf.intent.__name__}",
-                "description": leaf.intent.description,
-                "expected": leaf.expected,
-                "score": verdict.score,
-                "threshold": leaf.threshold,
-                "satisfied": verdict.passed,
-                "ok": leaf.ok,
-                "reason": verdict.reason,
-                "latency_ms": verdict.latency_ms,
-            }
-        )
+    from semantix.cli import result_to_dict
+
+    summary = result_to_dict(result)
     duration = getattr(result, "duration_ms", None)
     if duration is None:
-        latencies = [leaf["latency_ms"] for leaf in leaves]
+        latencies = [leaf["latency_ms"] for leaf in summary["leaves"]]
         if latencies and all(value is not None for value in latencies):
             duration = float(sum(latencies))
     return {
         "nodeid": nodeid,
-        "intent": result.intent.__name__,
-        "judge": result.judge,
-        "passed": result.passed,
+        "intent": summary["intent"],
+        "judge": summary["judge"],
+        "passed": summary["passed"],
         "duration_ms": duration,
-        "leaves": leaves,
+        "leaves": summary["leaves"],
     }
 
 
