@@ -7,8 +7,6 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-pytest_plugins = "pytester"
-
 # The three ways the plugin must work: no xdist flags, two xdist workers, xdist disabled.
 PLUGIN_ARGS = [
     pytest.param([], id="plain"),
@@ -478,3 +476,31 @@ def test_options_are_documented_in_help(project: pytest.Pytester) -> None:
         ]
     )
     result.stdout.fnmatch_lines(["*semantic_judge (string):*"])
+
+
+def test_verdicts_update_then_replay_with_the_real_store(project: pytest.Pytester) -> None:
+    pytest.importorskip("semantix.verdicts")
+    project.makepyfile(
+        judges_replay="""
+from semantix import FakeJudge
+
+def refuse(output, description):
+    raise RuntimeError("replay must not call the judge")
+
+never_called = FakeJudge(refuse, name="KeywordJudge")
+"""
+    )
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-verdicts=update")
+    result.assert_outcomes(passed=1)
+    assert list((project.path / ".semantix" / "verdicts").rglob("*.json"))
+    result = run(
+        project,
+        "--semantic-judge=judges_replay:never_called",
+        "--semantic-verdicts=replay",
+        "--semantic-report",
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.re_match_lines(
+        [r"test_one\.py::test_one +'kind' +KeywordJudge +0\.90 +0\.80 +PASS"]
+    )
