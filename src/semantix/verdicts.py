@@ -321,7 +321,7 @@ class StoredVerdict:
         verdict = _require(document, "verdict", dict)
         judge = _require(document, "judge", dict)
         output = document.get("output") or {}
-        return cls(
+        stored = cls(
             fingerprint=expected_key,
             passed=_require(verdict, "passed", bool),
             score=_optional_number(verdict, "score"),
@@ -344,6 +344,8 @@ class StoredVerdict:
             recorded_at=str(document.get("recorded_at", "")),
             semantix_version=str(document.get("semantix_version", "")),
         )
+        stored.to_verdict(stored.threshold or 0.0)  # Verdict's own checks: score, threshold
+        return stored
 
 
 def _same_threshold(recorded: float | None, current: float) -> bool:
