@@ -1,0 +1,206 @@
+"""Export any Hugging Face sequence-classification NLI model to the layout the quantized judge loads.
+
+```
+out_dir/
+  model.onnx              fp32, dynamic batch and sequence axes
+  model_quantized.onnx    int8 weights (dynamic quantization, per-channel by default)
+  config.json             id2label tells the judge which output is entailment
+  tokenizer.json          the fast tokenizer (written from the model's tokenizer if missing)
+  tokenizer_config.json, special_tokens_map.json, ... (copied when present)
+```
+
+The exporter is ``torch.onnx.export(dynamo=False)`` (the TorchScript exporter): it works with
+transformers 4.x and 5.x alike, needs nothing beyond transformers + torch, and handles BERT,
+RoBERTa and DeBERTa-v2/v3. (optimum-onnx 0.1 also works with transformers 4.57, but not with
+5.x.) Quantization is ``onnxruntime.quantization.quantize_dynamic`` with 8-bit weights,
+per-channel by default: per-tensor int8 is known to wreck DeBERTa-v3 accuracy.
+
+Needs the ``export`` extra: ``pip install 'semantix-judge[export]'``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any
+
+from semantix.deps import require
+from semantix.errors import ConfigurationError
+
+__all__ = ["QUANTIZED_FILE", "export_model"]
+
+#: The int8 file written next to ``model.onnx``; the quantized judge picks it first.
+QUANTIZED_FILE = "model_quantized.onnx"
+#: Tokenizer and config files copied from the source model when present.
+COPIED_FILES = (
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "vocab.txt",
+    "vocab.json",
+    "merges.txt",
+    "spm.model",
+    "added_tokens.json",
+    "sentencepiece.bpe.model",
+)
+OPSET = 17
+
+
+def export_model(
+    model: str,
+    out_dir: str | os.PathLike[str],
+    *,
+    revision: str | None = None,
+    quantize: bool = True,
+    per_channel: bool = True,
+) -> Path:
+    """Export ``model`` (a repo id or a local directory) to ONNX (+ int8) in ``out_dir``.
+
+    Args:
+        model: a Hugging Face repo id or a directory holding a transformers
+            sequence-classification model and its tokenizer.
+        out_dir: where to write the layout above (created if needed).
+        revision: the Hub revision to export (repo ids only).
+        quantize: also write ``model_quantized.onnx`` (int8 weights).
+        per_channel: quantize weights per output channel (recommended; per-tensor int8
+            collapses DeBERTa-v3).
+
+    Returns:
+        ``out_dir`` as a :class:`~pathlib.Path`.
+    """
+    transformers = require("transformers", extra="export", feature="semantix export")
+    torch = require("torch", extra="export", feature="semantix export")
+    require("onnx", extra="export", feature="semantix export")
+    out = Path(out_dir).expanduser()
+    out.mkdir(parents=True, exist_ok=True)
+    source = _source_dir(model, revision)
+
+    with warnings.catch_warnings():
+        # Tracing transformers models emits TracerWarnings and deprecation notices that say
+        # nothing about the exported graph; keep them out of the user's -W error runs.
+        warnings.simplefilter("ignore")
+        config = transformers.AutoConfig.from_pretrained(source)
+        _check_labels(config, model)
+        network = transformers.AutoModelForSequenceClassification.from_pretrained(
+            source, dtype=torch.float32
+        )
+        network.eval()
+        tokenizer = transformers.AutoTokenizer.from_pretrained(source, use_fast=True)
+        sample = tokenizer(
+            ["A man is eating food.", "Someone eats."],
+            ["A person eats.", "Nobody is eating anything at all."],
+            padding=True,
+            return_tensors="pt",
+        )
+        names = ["input_ids", "attention_mask"]
+        if "token_type_ids" in sample and (getattr(config, "type_vocab_size", 0) or 0) > 0:
+            names.append("token_type_ids")
+        args = tuple(sample[name] for name in names)
+        axes: dict[str, dict[int, str]] = {name: {0: "batch", 1: "sequence"} for name in names}
+        axes["logits"] = {0: "batch"}
+        fp32 = out / "model.onnx"
+        torch.onnx.export(
+            _Wrapper(network, names),
+            args,
+            str(fp32),
+            input_names=names,
+            output_names=["logits"],
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            do_constant_folding=True,
+            dynamo=False,
+        )
+        _copy_support_files(source, out, tokenizer)
+    if quantize:
+        quantize_model(fp32, out / QUANTIZED_FILE, per_channel=per_channel)
+    return out
+
+
+def quantize_model(source: Path, target: Path, *, per_channel: bool = True) -> Path:
+    """Dynamic int8 quantization of ``source`` into ``target``.
+
+    Weights are unsigned 8-bit (u8 activations x u8 weights): the u8 x s8 kernels of x86 CPUs
+    without AVX512-VNNI can saturate, the u8 x u8 ones cannot; this is also what the
+    sentence-transformers ``avx2`` exports use.
+    """
+    quantization = require("onnxruntime.quantization", extra="export", feature="int8 quantization")
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # quantize_dynamic logs a pre-processing hint at WARNING
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            quantization.quantize_dynamic(
+                str(source),
+                str(target),
+                per_channel=per_channel,
+                weight_type=quantization.QuantType.QUInt8,
+            )
+    finally:
+        root.setLevel(level)
+    return target
+
+
+class _Wrapper:
+    """Call the model with named inputs and return only the logits (a clean ONNX output)."""
+
+    def __new__(cls, network: Any, names: list[str]) -> Any:
+        import torch
+
+        class Wrapped(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.network = network
+
+            def forward(self, *inputs: Any) -> Any:
+                return self.network(
+                    **dict(zip(names, inputs, strict=True)), return_dict=True
+                ).logits
+
+        return Wrapped()
+
+
+def _source_dir(model: str, revision: str | None) -> str:
+    path = Path(str(model)).expanduser()
+    if path.is_dir():
+        return str(path)
+    from semantix.models import resolve_model
+
+    return str(resolve_model(model, kind="nli", revision=revision).path)
+
+
+def _check_labels(config: Any, model: str) -> None:
+    from semantix.judges.nli import label_map_from_config
+
+    id2label = getattr(config, "id2label", None) or {}
+    label_map_from_config(
+        {"id2label": {int(k): v for k, v in id2label.items()}}, source=f"{model} config"
+    )
+    if not getattr(config, "architectures", None) or not any(
+        "SequenceClassification" in name for name in config.architectures
+    ):
+        raise ConfigurationError(
+            f"{model} is a {getattr(config, 'architectures', None)!r} model; `semantix export` "
+            "needs a sequence-classification NLI model (e.g. cross-encoder/nli-deberta-v3-xsmall)"
+        )
+
+
+def _copy_support_files(source: str, out: Path, tokenizer: Any) -> None:
+    src = Path(source)
+    for name in COPIED_FILES:
+        if (src / name).is_file() and src.resolve() != out.resolve():
+            shutil.copyfile(src / name, out / name)
+    if not (out / "tokenizer.json").is_file():
+        backend = getattr(tokenizer, "backend_tokenizer", None)
+        if backend is None:
+            raise ConfigurationError(
+                f"{source} has no tokenizer.json and no fast tokenizer to write one; the "
+                "quantized judge needs tokenizer.json"
+            )
+        backend.save(str(out / "tokenizer.json"))
+    if not (out / "tokenizer_config.json").is_file():
+        tokenizer.save_pretrained(str(out))

@@ -1,0 +1,491 @@
+"""The NLI logic both NLI judges share, so they cannot drift apart.
+
+A judge supplies only a ``forward(batch) -> logits`` function (onnxruntime or torch); everything
+else lives here:
+
+- **labels** — :func:`label_map_from_config` finds entailment / neutral / contradiction (or the
+  two-label entail / not-entail pair) in ``config.json`` ``id2label`` *by name*, any casing;
+- **probabilities** — softmax over the labels, sigmoid for a single-logit head;
+- **hypothesis** — an intent's explicit ``hypothesis`` wins, else
+  :func:`semantix.hypothesis.to_hypothesis` rewrites the description;
+- **windows** — an output that does not fit the model together with the hypothesis is cut into
+  sentence-aligned windows that do (counted with the model's real tokenizer; a sentence longer
+  than a window is cut between tokens). Nothing is ever truncated silently;
+- **aggregation** — every window is scored; the verdict's score is the *best* window's
+  entailment probability and that window is reported as ``evidence`` (the output satisfies
+  the intent if some part of it does; ``~Intent`` therefore fails if any part satisfies it);
+- **batching** — pairs are sorted by length, padded per batch of ``batch_size``, and the
+  verdicts come back in request order.
+
+Nothing heavy is imported at module import: the tokenizer module is imported when a model is
+loaded.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
+from semantix.hypothesis import to_hypothesis
+from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict, check_threshold
+
+if TYPE_CHECKING:
+    from tokenizers import Encoding, Tokenizer
+
+__all__ = [
+    "EncodedBatch",
+    "LabelMap",
+    "NLICore",
+    "Window",
+    "hypothesis_for",
+    "label_map_from_config",
+    "load_json",
+    "model_max_length",
+    "probabilities",
+]
+
+_ENTAILMENT = {"entailment", "entail", "entails", "entailed"}
+_CONTRADICTION = {"contradiction", "contradict", "contradicts", "contradictory"}
+_NEUTRAL = {"neutral"}
+_NOT_ENTAILMENT = {
+    "not_entailment",
+    "non_entailment",
+    "not_entail",
+    "no_entailment",
+    "not_entailed",
+}
+_GENERIC_LABEL = re.compile(r"^label_?0$")
+
+#: Tokens kept free in each window for tokenizers whose counts shift at a window's edge
+#: (byte-level BPE merges a leading space); every window is re-checked after encoding anyway.
+_WINDOW_MARGIN = 2
+
+
+@dataclass(frozen=True, slots=True)
+class LabelMap:
+    """The model's labels in output order, with the entailment index found by name."""
+
+    labels: tuple[str, ...]
+    entailment: int
+    sigmoid: bool = False
+
+    @property
+    def num_labels(self) -> int:
+        return len(self.labels)
+
+
+def _canonical(name: str) -> str:
+    norm = re.sub(r"[\s-]+", "_", name.strip().lower())
+    if norm in _ENTAILMENT:
+        return "entailment"
+    if norm in _CONTRADICTION:
+        return "contradiction"
+    if norm in _NEUTRAL:
+        return "neutral"
+    if norm in _NOT_ENTAILMENT:
+        return "not_entailment"
+    return norm
+
+
+def label_map_from_config(config: Mapping[str, Any], *, source: str = "config.json") -> LabelMap:
+    """Read ``id2label`` and find the entailment label by name.
+
+    Accepts entailment / neutral / contradiction in any order and casing, two-label models
+    (``entailment`` / ``not_entailment``) and single-logit heads (sigmoid; the one logit is
+    read as entailment). Raises :class:`~semantix.ConfigurationError` naming the labels found
+    when there is no entailment label.
+    """
+    raw = config.get("id2label")
+    if not isinstance(raw, Mapping) or not raw:
+        num = config.get("num_labels")
+        raise ConfigurationError(
+            f"{source} has no id2label mapping (num_labels={num!r}); an NLI model needs labels "
+            "such as {0: 'contradiction', 1: 'entailment', 2: 'neutral'} in its config.json"
+        )
+    try:
+        items = sorted((int(key), str(value)) for key, value in raw.items())
+    except (TypeError, ValueError):
+        raise ConfigurationError(
+            f"{source} id2label keys must be integers, got {list(raw)!r}"
+        ) from None
+    if [index for index, _ in items] != list(range(len(items))):
+        raise ConfigurationError(
+            f"{source} id2label must number its labels 0..{len(items) - 1}, got "
+            f"{[index for index, _ in items]!r}"
+        )
+    names = [name for _, name in items]
+    canonical = tuple(_canonical(name) for name in names)
+    if len(canonical) == 1 and (canonical[0] == "entailment" or _GENERIC_LABEL.match(canonical[0])):
+        return LabelMap(("entailment",), 0, sigmoid=True)
+    if len(set(canonical)) != len(canonical):
+        raise ConfigurationError(
+            f"{source} id2label names the same label twice: {names!r}; fix the model's config"
+        )
+    if "entailment" not in canonical:
+        raise ConfigurationError(
+            f"the model's {source} has no entailment label: id2label is {dict(items)!r}. An NLI "
+            "judge needs a label named 'entailment' (any casing; 'entail' works too) next to "
+            "'neutral'/'contradiction' or 'not_entailment'. Fix id2label in config.json if "
+            "the names are generic (LABEL_0, ...), or use a model trained for NLI"
+        )
+    return LabelMap(canonical, canonical.index("entailment"))
+
+
+def probabilities(logits: Sequence[float], label_map: LabelMap) -> dict[str, float]:
+    """Per-label probabilities from one row of logits (softmax; sigmoid for one logit)."""
+    values = [float(value) for value in logits]
+    if len(values) != label_map.num_labels:
+        raise JudgeError(
+            f"the model returned {len(values)} logits per pair but config.json names "
+            f"{label_map.num_labels} labels {list(label_map.labels)!r}; the ONNX file and the "
+            "config do not belong together"
+        )
+    if any(math.isnan(value) for value in values):
+        raise JudgeError(f"the model returned NaN logits {values!r}; the model file is broken")
+    if label_map.sigmoid:
+        (value,) = values
+        prob = (
+            1.0 / (1.0 + math.exp(-value))
+            if value >= 0
+            else math.exp(value) / (1.0 + math.exp(value))
+        )
+        return {"entailment": prob}
+    top = max(values)
+    exps = [math.exp(value - top) for value in values]
+    total = sum(exps)
+    return {label: exp / total for label, exp in zip(label_map.labels, exps, strict=True)}
+
+
+def hypothesis_for(intent_description: str) -> str:
+    """The hypothesis to test: the intent's explicit ``hypothesis``, else the rewrite."""
+    explicit = getattr(intent_description, "hypothesis", None)
+    if isinstance(explicit, str) and explicit.strip():
+        return explicit.strip()
+    return to_hypothesis(str(intent_description))
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    """A JSON object from ``path``, or ``{}`` when the file does not exist."""
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"cannot read {path}: {exc}; re-download or re-export") from exc
+    if not isinstance(data, dict):
+        raise ConfigurationError(f"{path} must hold a JSON object, got {type(data).__name__}")
+    return data
+
+
+#: Model types whose position ids start after the padding index (RoBERTa family).
+_OFFSET_POSITIONS = {"roberta", "xlm-roberta", "camembert", "longformer", "bart", "mpnet"}
+
+
+def model_max_length(
+    config: Mapping[str, Any],
+    tokenizer_config: Mapping[str, Any],
+    tokenizer_truncation: int | None = None,
+) -> int:
+    """The longest sequence (special tokens included) the model accepts.
+
+    The smallest of: ``max_position_embeddings`` (minus the RoBERTa-family offset),
+    ``model_max_length`` from tokenizer_config.json (ignoring the "no limit" sentinel) and the
+    truncation length stored in tokenizer.json. 512 when none is given.
+    """
+    candidates: list[int] = []
+    positions = config.get("max_position_embeddings")
+    if isinstance(positions, int) and positions > 0:
+        if config.get("model_type") in _OFFSET_POSITIONS:
+            pad = config.get("pad_token_id")
+            positions -= (pad if isinstance(pad, int) else 1) + 1
+        candidates.append(positions)
+    declared = tokenizer_config.get("model_max_length")
+    if isinstance(declared, (int, float)) and 0 < declared < 1_000_000:
+        candidates.append(int(declared))
+    if tokenizer_truncation:
+        candidates.append(tokenizer_truncation)
+    return min(candidates) if candidates else 512
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One piece of an output the model sees whole: ``output[start:end]``."""
+
+    text: str
+    start: int
+    end: int
+    encoding: Encoding
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedBatch:
+    """A padded batch of (premise, hypothesis) pairs, as plain lists (rows x tokens)."""
+
+    input_ids: list[list[int]]
+    attention_mask: list[list[int]]
+    token_type_ids: list[list[int]]
+
+
+Forward = Callable[[EncodedBatch], Sequence[Sequence[float]]]
+
+_SENTENCE_BOUNDARY = re.compile(r"[.!?\u3002]+[\"'\u201d\u2019)\]]*\s+|\n\s*")
+
+
+def _starts_word(text: str, position: int) -> bool:
+    return position == 0 or not (text[position - 1].isalnum() and text[position].isalnum())
+
+
+def _pad_id(
+    tokenizer: Tokenizer, config: Mapping[str, Any], tokenizer_config: Mapping[str, Any]
+) -> int:
+    padding = tokenizer.padding
+    if padding and isinstance(padding.get("pad_id"), int):
+        return int(padding["pad_id"])
+    token = tokenizer_config.get("pad_token")
+    if isinstance(token, Mapping):
+        token = token.get("content")
+    if isinstance(token, str):
+        found = tokenizer.token_to_id(token)
+        if found is not None:
+            return int(found)
+    pad = config.get("pad_token_id")
+    return pad if isinstance(pad, int) else 0
+
+
+class NLICore:
+    """Tokenizer, labels, windows, batching and verdicts for one NLI model directory.
+
+    Build it with :meth:`from_dir`; judges share one per model through the model cache.
+    The tokenizer is configured explicitly: no padding (batches are padded here, to the
+    longest pair of each batch) and no truncation (windows guarantee every pair fits; a pair
+    that would not fit is an error, never cut).
+    """
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        label_map: LabelMap,
+        max_length: int,
+        pad_id: int,
+    ) -> None:
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+        self.tokenizer = tokenizer
+        self.label_map = label_map
+        self.max_length = max_length
+        self.pad_id = pad_id
+        self.pair_specials = tokenizer.num_special_tokens_to_add(True)
+
+    @classmethod
+    def from_dir(cls, path: Path, tokenizer: Tokenizer | None = None) -> NLICore:
+        """Load ``config.json``, ``tokenizer.json`` and ``tokenizer_config.json`` from ``path``."""
+        config_path = path / "config.json"
+        if not config_path.is_file():
+            raise ModelNotFoundError(
+                f"{path} has no config.json; an NLI model directory holds config.json, "
+                "tokenizer.json and an ONNX file (create one with `semantix export MODEL DIR`)"
+            )
+        config = load_json(config_path)
+        tokenizer_config = load_json(path / "tokenizer_config.json")
+        if tokenizer is None:
+            tokenizer_file = path / "tokenizer.json"
+            if not tokenizer_file.is_file():
+                raise ModelNotFoundError(
+                    f"{path} has no tokenizer.json; the quantized judge needs the fast-tokenizer "
+                    "file (`semantix export MODEL DIR` writes one)"
+                )
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        truncation = tokenizer.truncation
+        stored = int(truncation["max_length"]) if truncation else None
+        pad_id = _pad_id(tokenizer, config, tokenizer_config)
+        return cls(
+            tokenizer,
+            label_map_from_config(config, source=str(config_path)),
+            model_max_length(config, tokenizer_config, stored),
+            pad_id,
+        )
+
+    # -- windows -----------------------------------------------------------------------------
+
+    def windows(self, output: str, hypothesis: str) -> list[Window]:
+        """The output as pieces that each fit the model together with ``hypothesis``.
+
+        One window (the whole output) when it fits. Otherwise sentence-aligned windows of at
+        most ``max_length - specials - len(hypothesis)`` tokens (minus a small margin), filled
+        greedily with whole sentences; a sentence longer than that is cut between tokens.
+        Windows do not overlap and cover every token of the output.
+        """
+        whole = self.tokenizer.encode(output, hypothesis)
+        if len(whole.ids) <= self.max_length:
+            return [Window(output, 0, len(output), whole)]
+        hypothesis_tokens = len(self.tokenizer.encode(hypothesis, add_special_tokens=False).ids)
+        budget = self.max_length - self.pair_specials - hypothesis_tokens - _WINDOW_MARGIN
+        if budget < 8:
+            raise ConfigurationError(
+                f"the hypothesis {hypothesis!r} is {hypothesis_tokens} tokens long, which leaves "
+                f"no room for the output in the model's {self.max_length}-token input; shorten "
+                "the intent's description or hypothesis"
+            )
+        tokens = self.tokenizer.encode(output, add_special_tokens=False)
+        offsets = tokens.offsets
+        count = len(offsets)
+        starts = self._sentence_starts(output, offsets)
+        ranges: list[tuple[int, int]] = []
+        begin = 0
+        while begin < count:
+            limit = begin + budget
+            index = bisect.bisect_right(starts, limit) - 1
+            if index >= 0 and starts[index] > begin:
+                end = starts[index]
+            else:  # one sentence longer than a window: cut before a word, never inside one
+                end = min(limit, count)
+                if end < count:
+                    word_start = end
+                    while word_start > begin and not _starts_word(output, offsets[word_start][0]):
+                        word_start -= 1
+                    end = word_start if word_start > begin else end
+            ranges.append((begin, end))
+            begin = end
+        result: list[Window] = []
+        pending = ranges
+        while pending:
+            texts = [output[offsets[a][0] : offsets[b - 1][1]] for a, b in pending]
+            encodings = self.tokenizer.encode_batch(
+                list(zip(texts, [hypothesis] * len(texts), strict=True))
+            )
+            retry: list[tuple[int, int]] = []
+            for (a, b), text, encoding in zip(pending, texts, encodings, strict=True):
+                if len(encoding.ids) <= self.max_length:
+                    result.append(Window(text, offsets[a][0], offsets[b - 1][1], encoding))
+                elif b - a > 1:
+                    middle = (a + b) // 2
+                    retry.extend([(a, middle), (middle, b)])
+                else:  # pragma: no cover - one token cannot exceed a budget of >= 8
+                    raise JudgeError(f"cannot fit the token {text!r} into the model input")
+            pending = retry
+        result.sort(key=lambda window: window.start)
+        return result
+
+    @staticmethod
+    def _sentence_starts(output: str, offsets: Sequence[tuple[int, int]]) -> list[int]:
+        """Indices of tokens that begin a sentence (always 0), plus the token count."""
+        boundaries = [match.end() for match in _SENTENCE_BOUNDARY.finditer(output)]
+        token_starts = [start for start, _ in offsets]
+        starts = [0]
+        for boundary in boundaries:
+            index = bisect.bisect_left(token_starts, boundary)
+            if starts[-1] < index < len(offsets):
+                starts.append(index)
+        starts.append(len(offsets))
+        return starts
+
+    # -- batches -----------------------------------------------------------------------------
+
+    def pad(self, encodings: Sequence[Encoding]) -> EncodedBatch:
+        """Right-pad ``encodings`` to the longest of them."""
+        width = max(len(encoding.ids) for encoding in encodings)
+        ids, mask, types = [], [], []
+        for encoding in encodings:
+            missing = width - len(encoding.ids)
+            ids.append(encoding.ids + [self.pad_id] * missing)
+            mask.append(encoding.attention_mask + [0] * missing)
+            types.append(encoding.type_ids + [0] * missing)
+        return EncodedBatch(ids, mask, types)
+
+    def run(
+        self,
+        requests: Sequence[JudgeRequest],
+        forward: Forward,
+        *,
+        batch_size: int,
+        identity: JudgeIdentity,
+    ) -> list[Verdict]:
+        """Judge every request; verdicts come back in request order.
+
+        ``latency_ms`` of each verdict is the wall time of the whole call divided by the number
+        of requests (one request: its own wall time).
+        """
+        started = time.perf_counter()
+        thresholds = [check_threshold(threshold) for _, _, threshold in requests]
+        per_request: list[list[Window]] = []
+        hypotheses: list[str] = []
+        for output, description, _ in requests:
+            if not isinstance(output, str):
+                raise TypeError(
+                    f"an NLI judge scores text, got output of type {type(output).__name__}"
+                )
+            hypothesis = hypothesis_for(description)
+            hypotheses.append(hypothesis)
+            per_request.append(self.windows(output, hypothesis))
+        flat = [window for windows in per_request for window in windows]
+        order = sorted(range(len(flat)), key=lambda i: len(flat[i].encoding.ids))
+        rows: list[Sequence[float]] = [()] * len(flat)
+        for begin in range(0, len(order), batch_size):
+            chunk = order[begin : begin + batch_size]
+            logits = forward(self.pad([flat[i].encoding for i in chunk]))
+            if len(logits) != len(chunk):
+                raise JudgeError(
+                    f"the model returned {len(logits)} rows of logits for a batch of {len(chunk)}"
+                )
+            for i, row in zip(chunk, logits, strict=True):
+                rows[i] = row
+        elapsed_ms = (time.perf_counter() - started) * 1000.0 / max(1, len(requests))
+        verdicts: list[Verdict] = []
+        position = 0
+        for windows, hypothesis, threshold in zip(per_request, hypotheses, thresholds, strict=True):
+            scored = [
+                probabilities(rows[position + k], self.label_map) for k in range(len(windows))
+            ]
+            position += len(windows)
+            best = max(range(len(windows)), key=lambda k: scored[k]["entailment"])
+            verdicts.append(
+                self._verdict(
+                    scored[best], windows, best, hypothesis, threshold, identity, elapsed_ms
+                )
+            )
+        return verdicts
+
+    def _verdict(
+        self,
+        probs: dict[str, float],
+        windows: Sequence[Window],
+        best: int,
+        hypothesis: str,
+        threshold: float,
+        identity: JudgeIdentity,
+        latency_ms: float,
+    ) -> Verdict:
+        score = min(1.0, max(0.0, probs["entailment"]))
+        others = ", ".join(
+            f"{label} {value:.2f}" for label, value in probs.items() if label != "entailment"
+        )
+        reason = f"entailment {score:.2f}" + (f" ({others})" if others else "")
+        reason += f" for {hypothesis!r}"
+        evidence = None
+        if len(windows) > 1:
+            window = windows[best]
+            reason += (
+                f"; best of {len(windows)} windows: #{best + 1}, "
+                f"characters {window.start}-{window.end}"
+            )
+            evidence = window.text
+        return Verdict(
+            passed=score >= threshold,
+            score=score,
+            reason=reason,
+            threshold=threshold,
+            probabilities=probs,
+            evidence=evidence,
+            judge=identity,
+            latency_ms=latency_ms,
+        )

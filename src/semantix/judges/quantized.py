@@ -1,0 +1,259 @@
+"""The default judge: an NLI cross-encoder, int8 ONNX, run by onnxruntime.
+
+Runtime: onnxruntime + tokenizers + numpy, nothing else (no torch, no transformers).
+
+```python
+from semantix import Intent, QuantizedNLIJudge, assert_semantic
+
+class Polite(Intent):
+    \"\"\"The text must be polite.\"\"\"
+
+judge = QuantizedNLIJudge()                      # the default model, from the HF cache
+assert_semantic("Thank you so much for your patience!", Polite, judge=judge)
+```
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from semantix.deps import ensure_installed
+from semantix.errors import ConfigurationError, ModelNotFoundError
+from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.nli import EncodedBatch, NLICore
+
+ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="QuantizedNLIJudge")
+
+if TYPE_CHECKING:
+    import onnxruntime
+
+__all__ = ["QuantizedNLIJudge"]
+
+#: ONNX files looked for, in order, in a model directory that no registry entry describes.
+ONNX_CANDIDATES = (
+    "model_quantized.onnx",
+    "onnx/model_quantized.onnx",
+    "onnx/model_quint8_avx2.onnx",
+    "onnx/model_qint8_avx512.onnx",
+    "model.onnx",
+    "onnx/model.onnx",
+)
+#: Files the judge needs besides the ONNX file (fetched from the Hub).
+SUPPORT_FILES = (
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+)
+
+
+def _build_session(path: Path, threads: int) -> onnxruntime.InferenceSession:
+    import onnxruntime as ort
+
+    provider = "CPUExecutionProvider"
+    available = ort.get_available_providers()
+    if provider not in available:
+        raise ConfigurationError(
+            f"onnxruntime provider {provider} is not available; available providers: "
+            f"{', '.join(available)}. Reinstall onnxruntime (pip install onnxruntime)"
+        )
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), sess_options=options, providers=[provider])
+
+
+class QuantizedNLIJudge:
+    """NLI judge on onnxruntime: scores P(entailment) of the intent's hypothesis.
+
+    Args:
+        model: a model directory, a short name from ``semantix.models.list_supported_models()``,
+            a Hugging Face repo id, or None for the default (``SEMANTIX_MODEL_DIR`` if set).
+        revision: the Hub revision (default: the registry's pinned commit, else "main").
+        file: the ONNX file inside the model (default: the registry's int8 file, else the first
+            of ``model_quantized.onnx``, ``onnx/model_quantized.onnx``, ``model.onnx``, ...).
+        cache_dir: a Hugging Face cache directory instead of ``HF_HUB_CACHE``/``HF_HOME``.
+        threads: onnxruntime intra-op threads (default: ``semantix.config.default_threads()``).
+        batch_size: pairs per onnxruntime call in :meth:`evaluate_batch`.
+        lazy_load: load on first use (True) or now (False).
+
+    The session is shared by every judge on the same (model file, threads) in the process.
+    """
+
+    #: Entailment probability above 0.5 means the model prefers entailment to all other labels
+    #: together; see docs/judges/nli.md for why this, not 0.8, is the calibrated default.
+    recommended_threshold: ClassVar[float | None] = 0.5
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None = None,
+        *,
+        revision: str | None = None,
+        file: str | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+        batch_size: int = 16,
+        lazy_load: bool = True,
+    ) -> None:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if threads is not None and (
+            isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+        ):
+            raise ValueError(
+                f"threads must be a positive integer or None (all available cores), got {threads!r}"
+            )
+        self.model = model
+        self.revision = revision
+        self.file = file
+        self.cache_dir = cache_dir
+        self.threads = threads
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+        self._loaded: tuple[NLICore, Any, tuple[str, ...], JudgeIdentity] | None = None
+        if not lazy_load:
+            self._load()
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def _load(self) -> tuple[NLICore, Any, tuple[str, ...], JudgeIdentity]:
+        loaded = self._loaded
+        if loaded is not None:
+            return loaded
+        with self._lock:
+            if self._loaded is None:
+                self._loaded = self._load_now()
+            return self._loaded
+
+    def _load_now(self) -> tuple[NLICore, Any, tuple[str, ...], JudgeIdentity]:
+        from semantix.cache import model_cache
+        from semantix.config import default_threads
+        from semantix.models import resolve_model
+
+        patterns = list(SUPPORT_FILES)
+        registry_file = self.file
+        uses_env_dir = self.model is None and bool(os.environ.get("SEMANTIX_MODEL_DIR"))
+        if registry_file is None and not uses_env_dir and not _is_dir(self.model):
+            registry_file = _registry_file(self.model)
+        patterns.append(registry_file or "*.onnx")
+        if registry_file is None:
+            patterns.append("onnx/*.onnx")
+        resolved = resolve_model(
+            self.model,
+            kind="nli",
+            revision=self.revision,
+            cache_dir=self.cache_dir,
+            allow_patterns=patterns,
+        )
+        file = self.file or registry_file or _find_onnx(resolved.path)
+        onnx_path = resolved.path / file
+        if not onnx_path.is_file():
+            found = sorted(str(p.relative_to(resolved.path)) for p in resolved.path.rglob("*.onnx"))
+            raise ModelNotFoundError(
+                f"ONNX file {file!r} is not in {resolved.path}; ONNX files there: "
+                f"{', '.join(found) or 'none'}. Pass file=... or export the model with "
+                "`semantix export MODEL DIR`"
+            )
+        threads = self.threads or default_threads()
+        directory = str(resolved.path.resolve())
+        core = model_cache.get_or_create(
+            ("nli-core", directory), lambda: NLICore.from_dir(resolved.path)
+        )
+        session = model_cache.get_or_create(
+            ("onnx-session", directory, file, threads),
+            lambda: _build_session(onnx_path, threads),
+        )
+        input_names = tuple(node.name for node in session.get_inputs())
+        known = {"input_ids", "attention_mask", "token_type_ids"}
+        unknown = [name for name in input_names if name not in known]
+        if unknown or "input_ids" not in input_names:
+            raise ConfigurationError(
+                f"{onnx_path} takes inputs {list(input_names)!r}; the quantized NLI judge feeds "
+                "input_ids, attention_mask and token_type_ids. Re-export the model with "
+                "`semantix export MODEL DIR`"
+            )
+        identity = JudgeIdentity(
+            type(self).__name__,
+            model=resolved.repo_id or directory,
+            revision=resolved.revision,
+            file=file,
+        )
+        return core, session, input_names, identity
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        """Who this judge is (loads the model)."""
+        return self._load()[3]
+
+    @property
+    def core(self) -> NLICore:
+        """The shared NLI logic for this judge's model (loads the model)."""
+        return self._load()[0]
+
+    # -- judging -----------------------------------------------------------------------------
+
+    def _forward(self, batch: EncodedBatch) -> Sequence[Sequence[float]]:
+        import numpy as np
+
+        _, session, input_names, _ = self._load()
+        columns = {
+            "input_ids": batch.input_ids,
+            "attention_mask": batch.attention_mask,
+            "token_type_ids": batch.token_type_ids,
+        }
+        feed = {name: np.asarray(columns[name], dtype=np.int64) for name in input_names}
+        logits = session.run(None, feed)[0]
+        return logits.tolist()  # type: ignore[no-any-return]
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        """P(entailment) of the intent's hypothesis given ``output``, against ``threshold``."""
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+
+    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """Judge many (output, description, threshold) requests in padded, length-sorted batches."""
+        if not requests:
+            return []
+        core, _, _, identity = self._load()
+        return core.run(requests, self._forward, batch_size=self.batch_size, identity=identity)
+
+    def __repr__(self) -> str:
+        loaded = self._loaded
+        if loaded is not None:
+            return f"QuantizedNLIJudge({loaded[3]})"
+        return f"QuantizedNLIJudge(model={self.model!r})"
+
+
+def _registry_file(model: str | os.PathLike[str] | None) -> str | None:
+    from semantix.models import default_model, list_supported_models
+
+    if model is None:
+        return default_model("nli").onnx_file
+    for info in list_supported_models("nli"):
+        if str(model) in (info.name, info.repo_id):
+            return info.onnx_file
+    return None
+
+
+def _is_dir(model: str | os.PathLike[str] | None) -> bool:
+    if model is None:
+        return False
+    return Path(os.fspath(model)).expanduser().is_dir()
+
+
+def _find_onnx(path: Path) -> str:
+    for candidate in ONNX_CANDIDATES:
+        if (path / candidate).is_file():
+            return candidate
+    found = sorted(str(p.relative_to(path)) for p in path.rglob("*.onnx"))
+    raise ModelNotFoundError(
+        f"no ONNX model in {path} (looked for {', '.join(ONNX_CANDIDATES)}; found "
+        f"{', '.join(found) or 'none'}). Pass file=... or create the layout with "
+        "`semantix export MODEL DIR`"
+    )
