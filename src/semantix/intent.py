@@ -46,14 +46,14 @@ class IntentDescription(str):
     examples: tuple[str, ...]
     counterexamples: tuple[str, ...]
 
-    def __new__(
+    def __new__(  # noqa: PYI034 - typing.Self needs Python 3.11
         cls,
         description: str,
         *,
         hypothesis: str | None = None,
         examples: tuple[str, ...] = (),
         counterexamples: tuple[str, ...] = (),
-    ) -> IntentDescription:  # noqa: PYI034 - typing.Self needs Python 3.11
+    ) -> IntentDescription:
         self = super().__new__(cls, description)
         self.hypothesis = hypothesis
         self.examples = examples
