@@ -1,13 +1,16 @@
 """Frozen verdicts: record a judge's verdicts once, replay them in CI bit for bit.
 
 ```python
+import tempfile
+
 from semantix import FakeJudge, assert_semantic
 from semantix.verdicts import CachingJudge
 
-judge = CachingJudge(FakeJudge(lambda output, intent: 0.9), mode="update", store=".verdicts")
-assert_semantic("Thank you!", "polite", judge=judge)   # judged, stored in .verdicts/
-replay = CachingJudge(FakeJudge(lambda o, i: 0.0), mode="replay", store=".verdicts")
-assert_semantic("Thank you!", "polite", judge=replay)  # read from .verdicts/, judge not called
+store = tempfile.mkdtemp()  # default: .semantix/verdicts in the current directory
+judge = CachingJudge(FakeJudge(lambda output, intent: 0.9), mode="update", store=store)
+assert_semantic("Thank you!", "polite", judge=judge)   # judged, and stored in `store`
+replay = CachingJudge(FakeJudge(lambda o, i: 0.0), mode="replay", store=store)
+assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judge not called
 ```
 
 **Fingerprint.** A verdict is stored under ``sha256`` of: the judge's identity (every field of
