@@ -378,6 +378,20 @@ def test_bad_request_everywhere_is_a_judge_error(serve: Any, make_judge: Any) ->
     assert len(server.requests) == 3
 
 
+def test_a_failed_fallback_is_not_remembered(serve: Any, make_judge: Any) -> None:
+    server = serve(
+        error(400, "context length exceeded"),
+        error(400, "context length exceeded"),
+        error(400, "context length exceeded"),
+        default=verdict(0.9),
+    )
+    judge = make_judge(server)
+    with pytest.raises(JudgeError, match="context length exceeded"):
+        judge.evaluate("a very long output", "polite", 0.5)
+    assert judge.evaluate("short", "polite", 0.5).passed
+    assert server.requests[-1].json["response_format"]["type"] == "json_schema"
+
+
 # --- secrets -------------------------------------------------------------------------------------
 
 
@@ -436,6 +450,18 @@ def test_injected_client(serve: Any) -> None:
         judge = LLMJudge(client=client, backoff=0.001, max_retries=1)
         assert judge.evaluate("x", "polite", 0.5).passed
     assert len(server.requests) == 2  # our retries, not the SDK's five
+
+
+def test_injected_clients_key_is_scrubbed_too(serve: Any) -> None:
+    import openai
+
+    server = serve(default=error(401, f"Incorrect API key provided: {SECRET}"))
+    with openai.OpenAI(base_url=server.base_url, api_key=SECRET) as client:
+        judge = LLMJudge(client=client)
+        with pytest.raises(JudgeError, match="API key was refused") as raised:
+            judge.evaluate("x", "polite", 0.5)
+    _assert_no_secret(raised.value)
+    assert SECRET not in repr(judge)
 
 
 def test_client_and_base_url_together_is_an_error() -> None:

@@ -434,6 +434,36 @@ def test_garbage_from_the_judge_is_a_judge_error(store: VerdictStore) -> None:
     assert stored_files(store) == []
 
 
+def test_a_verdict_without_threshold_keeps_the_judges_own_decision(
+    store: VerdictStore,
+) -> None:
+    class OwnRule:
+        """Passes on its own rule, not score >= threshold, and does not fill Verdict.threshold."""
+
+        recommended_threshold = None
+        calls = 0
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            OwnRule.calls += 1
+            return Verdict(passed=True, score=0.3, reason="close to the examples")
+
+    assert_semantic("x", Polite, judge=CachingJudge(OwnRule(), store=store, mode="update"))
+    [file] = stored_files(store)
+    assert json.loads(file.read_text())["verdict"]["threshold"] == 0.8  # the one it was asked at
+    replay = CachingJudge(OwnRule(), store=store, mode="replay")
+    assert assert_semantic("x", Polite, judge=replay).passed  # same threshold: as recorded
+    assert OwnRule.calls == 1
+
+
+def test_output_with_a_lone_surrogate_roundtrips(store: VerdictStore) -> None:
+    output = "broken \udcff bytes"
+    assert_semantic(output, Polite, judge=CachingJudge(scorer(), store=store, mode="update"))
+    [file] = stored_files(store)
+    file.read_text(encoding="utf-8")  # valid UTF-8
+    replay = CachingJudge(exploding(), store=store, mode="replay")
+    assert assert_semantic(output, Polite, judge=replay).passed
+
+
 # --- environment and wrap_judge ----------------------------------------------------------------
 
 

@@ -175,7 +175,7 @@ def fingerprint(judge: object, output: str, intent_description: str) -> str:
         "intent": _intent_fields(intent_description),
     }
     canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # --- one stored verdict ------------------------------------------------------------------------
@@ -211,9 +211,19 @@ class StoredVerdict:
 
     @classmethod
     def from_verdict(
-        cls, key: str, verdict: Verdict, judge: object, output: str, intent_description: str
+        cls,
+        key: str,
+        verdict: Verdict,
+        judge: object,
+        output: str,
+        intent_description: str,
+        *,
+        threshold: float | None = None,
     ) -> StoredVerdict:
-        """Capture a fresh verdict of ``judge`` for storing."""
+        """Capture a fresh verdict of ``judge`` for storing.
+
+        ``threshold`` is the one the judge was asked at, kept when the verdict does not say.
+        """
         from semantix import __version__
 
         text = normalise_text(output)
@@ -221,7 +231,7 @@ class StoredVerdict:
             fingerprint=key,
             passed=verdict.passed,
             score=verdict.score,
-            threshold=verdict.threshold,
+            threshold=verdict.threshold if verdict.threshold is not None else threshold,
             reason=verdict.reason,
             judge=verdict.judge or identity_of(judge),
             prompt_version=_prompt_version(judge),
@@ -309,7 +319,9 @@ class StoredVerdict:
             "recorded_at": self.recorded_at,
             "semantix_version": self.semantix_version,
         }
-        return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        # A lone surrogate cannot be UTF-8: write it as the JSON escape it reads back as.
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
     @classmethod
     def from_json(cls, text: str, *, expected_key: str) -> StoredVerdict:
@@ -612,10 +624,12 @@ class CachingJudge:
         fresh: dict[str, StoredVerdict] = {}
         if missing:
             asked = [requests[index] for index in missing.values()]
-            for key, (output, intent, _), verdict in zip(
+            for key, (output, intent, threshold), verdict in zip(
                 missing, asked, self._ask(asked), strict=True
             ):
-                record = StoredVerdict.from_verdict(key, verdict, self.judge, output, intent)
+                record = StoredVerdict.from_verdict(
+                    key, verdict, self.judge, output, intent, threshold=threshold
+                )
                 if self.mode == "update":
                     self.store.put(record)
                     self._count(recorded=1)

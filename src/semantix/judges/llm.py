@@ -222,8 +222,8 @@ def mask_url(url: str | None) -> str | None:
 class _Scrubber:
     """Removes one secret from text and from exceptions (their args and ``message``)."""
 
-    def __init__(self, secret: str | None) -> None:
-        self._secret = secret if secret and len(secret) >= 4 else None
+    def __init__(self, secret: object) -> None:
+        self._secret = secret if isinstance(secret, str) and len(secret) >= 4 else None
 
     def text(self, value: str) -> str:
         return value.replace(self._secret, _MASK) if self._secret else value
@@ -291,7 +291,7 @@ class LLMJudge:
         self.model = model
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         self._api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
-        self._scrub = _Scrubber(self._api_key)
+        self._scrub = _Scrubber(self._api_key or getattr(client, "api_key", None))
         self.timeout = float(timeout)
         self.max_retries = max_retries
         self.backoff = float(backoff)
@@ -359,16 +359,20 @@ class LLMJudge:
         openai = require("openai", extra="openai", feature="LLMJudge")
         client = self._get_client()
         rejected: list[str] = []
+        index = self._format_index
         while True:
-            mode = _FORMATS[self._format_index]
+            mode = _FORMATS[index]
             try:
-                return self._with_retries(client, messages, mode)
+                response = self._with_retries(client, messages, mode)
             except openai.APIStatusError as exc:
-                if exc.status_code not in (400, 422) or mode == _FORMATS[-1]:
+                if exc.status_code not in (400, 422) or index == len(_FORMATS) - 1:
                     raise self._status_error(exc, rejected) from self._scrub.exception(exc)
                 rejected.append(f"{mode} ({exc.status_code})")
                 logger.info("server rejected response_format %s; trying the next mode", mode)
-                self._format_index = min(_FORMATS.index(mode) + 1, len(_FORMATS) - 1)
+                index += 1
+                continue
+            self._format_index = index  # remembered only once a mode has worked
+            return response
 
     def _with_retries(self, client: Any, messages: list[dict[str, str]], mode: str) -> Any:
         openai = require("openai", extra="openai", feature="LLMJudge")
