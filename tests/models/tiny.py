@@ -188,12 +188,35 @@ def build_tiny_hf_model(
         max_length: the model's position limit (and ``model_max_length``), small so tests
             can exercise windows with short texts.
     """
+    with warnings.catch_warnings():
+        # transformers/torch emit deprecation notices on import and init that are not ours.
+        warnings.simplefilter("ignore")
+        return _build_hf_model(
+            Path(out_dir),
+            arch,
+            dict(id2label or DEFAULT_ID2LABEL),
+            head,
+            bias_label,
+            head_std,
+            max_length,
+            seed,
+        )
+
+
+def _build_hf_model(
+    out: Path,
+    arch: Arch,
+    labels: dict[int, str],
+    head: str,
+    bias_label: str | None,
+    head_std: float,
+    max_length: int,
+    seed: int,
+) -> Path:
     import torch
     import transformers
 
-    out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    labels = dict(id2label or DEFAULT_ID2LABEL)
     tokenizer = train_tokenizer(arch)
     tokenizer.save(str(out / "tokenizer.json"))
     (out / "tokenizer_config.json").write_text(
@@ -253,9 +276,7 @@ def build_tiny_hf_model(
         elif head == "wide":
             final.weight.normal_(0.0, head_std)
             final.bias.zero_()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model.save_pretrained(out)
+    model.save_pretrained(out)
     return out
 
 

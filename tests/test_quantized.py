@@ -1,0 +1,294 @@
+"""QuantizedNLIJudge on tiny models built at test time: the real onnxruntime path."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from models.fixtures import *  # session fixtures: the tiny models
+from models.fixtures import PERMUTED, copy_model
+from models.tiny import make_hf_cache
+from semantix import (
+    ConfigurationError,
+    Intent,
+    IntentDescription,
+    ModelNotFoundError,
+    SemanticAssertionError,
+    assert_semantic,
+)
+from semantix.cache import clear_cache, model_cache
+from semantix.judges.quantized import QuantizedNLIJudge
+
+REPO = "acme/tiny-nli"
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+class Polite(Intent):
+    """The text must be polite."""
+
+
+@pytest.fixture
+def offline_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty HF cache with the hub offline."""
+    hub = tmp_path / "hf" / "hub"
+    hub.mkdir(parents=True)
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return hub
+
+
+def test_follows_permuted_labels_and_passes(entailing_model: Path) -> None:
+    judge = QuantizedNLIJudge(entailing_model)
+    verdict = judge.evaluate("Thank you for your patience.", "The text must be polite.", 0.5)
+    assert verdict.passed
+    assert verdict.probabilities is not None
+    assert set(verdict.probabilities) == {"neutral", "contradiction", "entailment"}
+    assert verdict.probabilities["entailment"] == pytest.approx(0.9647, abs=0.01)
+    assert verdict.score == verdict.probabilities["entailment"]
+    assert verdict.reason.startswith("entailment 0.96 (neutral 0.02, contradiction 0.02)")
+    assert "'The text is polite.'" in verdict.reason
+    assert verdict.evidence is None
+    assert verdict.judge is not None
+    assert verdict.judge.name == "QuantizedNLIJudge"
+    assert verdict.judge.file == "model_quantized.onnx"
+    assert verdict.latency_ms is not None and verdict.latency_ms > 0
+
+
+def test_contradiction_model_fails(contradicting_model: Path) -> None:
+    verdict = QuantizedNLIJudge(contradicting_model).evaluate("Go away.", "polite", 0.5)
+    assert not verdict.passed
+    assert verdict.probabilities is not None
+    assert verdict.probabilities["contradiction"] == pytest.approx(0.9647, abs=0.01)
+    assert verdict.score is not None and verdict.score < 0.05
+    assert "contradiction 0.96" in verdict.reason
+
+
+def test_two_label_model(two_label_model: Path) -> None:
+    verdict = QuantizedNLIJudge(two_label_model).evaluate("Hello.", "polite", 0.5)
+    assert verdict.passed
+    assert verdict.probabilities is not None
+    assert set(verdict.probabilities) == {"entailment", "not_entailment"}
+    assert verdict.probabilities["entailment"] == pytest.approx(0.982, abs=0.01)
+
+
+def test_model_without_entailment_label_is_a_clear_error(
+    entailing_model: Path, tmp_path: Path
+) -> None:
+    model = copy_model(entailing_model, tmp_path / "model")
+    config = json.loads((model / "config.json").read_text())
+    config["id2label"] = {"0": "LABEL_0", "1": "LABEL_1", "2": "LABEL_2"}
+    (model / "config.json").write_text(json.dumps(config))
+    clear_cache()
+    with pytest.raises(ConfigurationError, match="no entailment label") as info:
+        QuantizedNLIJudge(model).evaluate("Hello.", "polite", 0.5)
+    assert "LABEL_2" in str(info.value)
+
+
+def test_explicit_hypothesis_is_used(entailing_model: Path) -> None:
+    description = IntentDescription("The text must be polite.", hypothesis="Someone is kind.")
+    verdict = QuantizedNLIJudge(entailing_model).evaluate("Hello.", description, 0.5)
+    assert "'Someone is kind.'" in verdict.reason
+
+
+def test_assert_semantic_without_a_judge_uses_the_model_dir(
+    entailing_model: Path, contradicting_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Done-when of issue 3: ``assert_semantic(out, Polite)`` runs the quantized judge."""
+    monkeypatch.setenv("SEMANTIX_MODEL_DIR", str(entailing_model))
+    clear_cache()
+    assert_semantic("Thank you so much!", Polite)
+    with pytest.raises(SemanticAssertionError):
+        assert_semantic("Thank you so much!", ~Polite)
+    monkeypatch.setenv("SEMANTIX_MODEL_DIR", str(contradicting_model))
+    clear_cache()
+    with pytest.raises(SemanticAssertionError, match="QuantizedNLIJudge"):
+        assert_semantic("Thank you so much!", Polite)
+    clear_cache()
+
+
+def test_loads_from_a_prepopulated_hf_cache_offline(
+    entailing_model: Path, offline_cache: Path
+) -> None:
+    make_hf_cache(offline_cache, REPO, entailing_model, revision=COMMIT)
+    judge = QuantizedNLIJudge(REPO)
+    verdict = judge.evaluate("Hello.", "polite", 0.5)
+    assert verdict.passed
+    assert judge.identity.model == REPO
+    assert judge.identity.revision == "main"
+    assert judge.identity.file == "model_quantized.onnx"
+    pinned = QuantizedNLIJudge(REPO, revision=COMMIT, file="model.onnx", cache_dir=offline_cache)
+    assert pinned.evaluate("Hello.", "polite", 0.5).passed
+    assert pinned.identity.revision == COMMIT
+    assert pinned.identity.file == "model.onnx"
+
+
+def test_offline_without_the_model_fails_fast_and_says_what_to_do(
+    offline_cache: Path,
+) -> None:
+    judge = QuantizedNLIJudge("acme/not-downloaded")  # lazy: nothing happens yet
+    started = time.perf_counter()
+    with pytest.raises(ModelNotFoundError) as info:
+        judge.evaluate("Hello.", "polite", 0.5)
+    elapsed = time.perf_counter() - started
+    print(f"offline error after {elapsed * 1000:.0f} ms")
+    message = str(info.value)
+    assert "acme/not-downloaded" in message
+    assert str(offline_cache) in message
+    assert "semantix download" in message
+    assert "local directory" in message
+    assert "SEMANTIX_MODEL_DIR" in message
+    assert elapsed < 5.0
+
+
+def test_offline_default_model_error_names_the_default(offline_cache: Path) -> None:
+    with pytest.raises(ModelNotFoundError, match="cross-encoder/"):
+        QuantizedNLIJudge(lazy_load=False)
+
+
+def test_lazy_load(offline_cache: Path, entailing_model: Path) -> None:
+    QuantizedNLIJudge("acme/not-downloaded")  # nothing loaded, no error
+    with pytest.raises(ModelNotFoundError):
+        QuantizedNLIJudge("acme/not-downloaded", lazy_load=False)
+    eager = QuantizedNLIJudge(entailing_model, lazy_load=False)
+    assert "model_quantized.onnx" in repr(eager)
+
+
+def test_missing_onnx_file_lists_what_is_there(entailing_model: Path) -> None:
+    with pytest.raises(
+        ModelNotFoundError, match="ONNX files there: model.onnx, model_quantized.onnx"
+    ):
+        QuantizedNLIJudge(entailing_model, file="nope.onnx").evaluate("x", "polite", 0.5)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"batch_size": 0}, "batch_size"),
+        ({"threads": 0}, "threads"),
+        ({"threads": True}, "threads"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        QuantizedNLIJudge(**kwargs)  # type: ignore[arg-type]
+
+
+def test_two_judges_share_one_session(wide_bert_model: Path) -> None:
+    clear_cache()
+    before = model_cache.builds
+    first = QuantizedNLIJudge(wide_bert_model, threads=1)
+    second = QuantizedNLIJudge(str(wide_bert_model), threads=1)
+    first.evaluate("Hello.", "polite", 0.5)
+    second.evaluate("Hello.", "polite", 0.5)
+    assert model_cache.builds - before == 2  # one NLI core + one ORT session
+    assert first._load()[1] is second._load()[1]
+    QuantizedNLIJudge(wide_bert_model, threads=2).evaluate("Hello.", "polite", 0.5)
+    assert model_cache.builds - before == 3  # another thread count is another session
+
+
+OUTPUTS = [
+    "The agent is polite.",
+    "Go away!",
+    "The reply mentions the refund and apologizes for the delay. It seems calm and kind.",
+    "The customer is angry.",
+    " ".join(["The agent offers a discount. The reply is formal."] * 10),
+    "Sorry.",
+]
+
+
+@pytest.mark.parametrize("file", ["model.onnx", "model_quantized.onnx"])
+def test_batch_equals_one_by_one(wide_bert_model: Path, file: str) -> None:
+    judge = QuantizedNLIJudge(wide_bert_model, file=file, batch_size=4)
+    requests = [(o, d, 0.5) for o in OUTPUTS for d in ("polite", "Mentions the refund.")]
+    batched = judge.evaluate_batch(requests)
+    single = [judge.evaluate(*request) for request in requests]
+    assert len({v.score for v in batched}) > 3  # the scores really vary by input
+    # fp32: padding and batch composition change nothing. int8: activations are quantized per
+    # batch tensor (dynamic quantization), which moves scores a little.
+    tolerance = 1e-5 if file == "model.onnx" else 0.03
+    for b, s in zip(batched, single, strict=True):
+        assert b.score == pytest.approx(s.score, abs=tolerance)
+        if file == "model.onnx":  # int8 may pick another of several equal windows
+            assert b.evidence == s.evidence
+
+
+def test_scores_are_deterministic(wide_bert_model: Path) -> None:
+    judge = QuantizedNLIJudge(wide_bert_model)
+    first = [judge.evaluate(o, "polite", 0.5).score for o in OUTPUTS]
+    second = [judge.evaluate(o, "polite", 0.5).score for o in OUTPUTS]
+    assert first == second
+
+
+def test_long_output_is_windowed_with_evidence(wide_bert_model: Path) -> None:
+    judge = QuantizedNLIJudge(wide_bert_model)
+    output = " ".join(OUTPUTS * 6)
+    verdict = judge.evaluate(output, "polite", 0.5)
+    assert verdict.evidence is not None
+    assert verdict.evidence in output and len(verdict.evidence) < len(output)
+    assert "best of" in verdict.reason
+    windows = judge.core.windows(output, "The text is polite.")
+    best = max(judge.evaluate(w.text, "polite", 0.5).score or 0.0 for w in windows)
+    assert verdict.score == pytest.approx(best, abs=0.03)
+
+
+def test_hundred_thousand_characters(wide_bert_model: Path) -> None:
+    output = ("The agent mentions the refund. " * 4000)[:100_000]
+    verdict = QuantizedNLIJudge(wide_bert_model, batch_size=64).evaluate(output, "polite", 0.5)
+    assert verdict.score is not None
+    assert verdict.evidence is not None and len(verdict.evidence) < 400
+
+
+@pytest.mark.parametrize("fixture", ["wide_deberta_model", "wide_roberta_model"])
+def test_models_without_token_types(fixture: str, request: pytest.FixtureRequest) -> None:
+    model: Path = request.getfixturevalue(fixture)
+    judge = QuantizedNLIJudge(model)
+    verdict = judge.evaluate("The agent is polite.", "polite", 0.5)
+    assert verdict.score is not None
+    assert "token_type_ids" not in judge._load()[2]
+    long = judge.evaluate(" ".join(OUTPUTS * 6), "polite", 0.5)
+    assert long.evidence is not None
+
+
+def test_recommended_threshold() -> None:
+    assert QuantizedNLIJudge.recommended_threshold == 0.5
+
+
+def test_runtime_imports_neither_torch_nor_transformers(entailing_model: Path) -> None:
+    code = textwrap.dedent(
+        f"""
+        import sys
+        from semantix import Intent, assert_semantic
+        from semantix.judges.quantized import QuantizedNLIJudge
+
+        class Polite(Intent):
+            '''The text must be polite.'''
+
+        assert_semantic("Hello.", Polite, judge=QuantizedNLIJudge({str(entailing_model)!r}))
+        heavy = sorted(m for m in ("torch", "transformers", "optimum") if m in sys.modules)
+        print("heavy:", heavy)
+        assert not heavy, heavy
+        """
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SEMANTIX_")}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "heavy: []" in result.stdout
+
+
+def test_permuted_labels_are_not_the_default_order() -> None:
+    """Guard for the fixtures: the permuted order differs from every usual one."""
+    assert PERMUTED[1] != "entailment"
