@@ -484,7 +484,7 @@ def test_no_key_for_openai_is_a_configuration_error_on_first_use() -> None:
         ({"max_retries": -1}, "max_retries must be an integer >= 0"),
         ({"max_retries": 1.5}, "max_retries must be an integer >= 0"),
         ({"backoff": -1}, "backoff must be a number of seconds >= 0"),
-        ({"max_concurrency": 0}, "max_concurrency must be at least 1"),
+        ({"max_concurrency": 0}, "max_concurrency must be an integer >= 1"),
     ],
 )
 def test_bad_arguments(kwargs: dict[str, Any], message: str) -> None:

@@ -3,7 +3,8 @@
 ```python
 from semantix import LLMJudge, assert_semantic
 
-judge = LLMJudge(model="gpt-4o-mini")  # OPENAI_API_KEY / OPENAI_BASE_URL as the SDK reads them
+# Needs OPENAI_API_KEY, or an OpenAI-compatible server in OPENAI_BASE_URL (then no key).
+judge = LLMJudge(model="gpt-4o-mini")
 assert_semantic("Thank you for your patience.", "polite", judge=judge)
 ```
 
@@ -284,8 +285,10 @@ class LLMJudge:
         max_concurrency: int = 4,
     ) -> None:
         _check_arguments(model, client, base_url, api_key, timeout, max_retries, backoff)
-        if max_concurrency < 1:
-            raise ConfigurationError(f"max_concurrency must be at least 1, got {max_concurrency!r}")
+        if not _is_int(max_concurrency) or max_concurrency < 1:
+            raise ConfigurationError(
+                f"max_concurrency must be an integer >= 1, got {max_concurrency!r}"
+            )
         if client is None:
             ensure_installed(("openai",), extra="openai", feature="LLMJudge")
         self.model = model
@@ -513,10 +516,14 @@ def _check_arguments(
         )
     if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0:
         raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}")
-    if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
+    if not _is_int(max_retries) or max_retries < 0:  # type: ignore[operator]
         raise ConfigurationError(f"max_retries must be an integer >= 0, got {max_retries!r}")
     if not isinstance(backoff, (int, float)) or isinstance(backoff, bool) or not backoff >= 0:
         raise ConfigurationError(f"backoff must be a number of seconds >= 0, got {backoff!r}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _without_sdk_retries(client: Any) -> Any:
