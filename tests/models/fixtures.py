@@ -78,16 +78,16 @@ def two_label_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def wide_bert_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """BERT with a wide random head: scores vary with the input."""
-    return _build(tmp_path_factory, "wide-bert", head="wide", head_std=1.0, seed=1)
+    return _build(tmp_path_factory, "wide-bert", head="wide", seed=1)
 
 
 @pytest.fixture(scope="session")
 def wide_deberta_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """DeBERTa-v2/v3 architecture (no token types) with a wide random head."""
-    return _build(tmp_path_factory, "wide-deberta", "deberta", head="wide", head_std=1.0, seed=2)
+    return _build(tmp_path_factory, "wide-deberta", "deberta", head="wide", seed=2)
 
 
 @pytest.fixture(scope="session")
 def wide_roberta_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """RoBERTa architecture (byte-level BPE, no token types) with a wide random head."""
-    return _build(tmp_path_factory, "wide-roberta", "roberta", head="wide", head_std=1.0, seed=3)
+    return _build(tmp_path_factory, "wide-roberta", "roberta", head="wide", seed=3)
