@@ -489,7 +489,12 @@ def test_wrap_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert wrap_judge(inner, memo=False) is inner
     memo_only = wrap_judge(inner)
     assert isinstance(memo_only, CachingJudge) and memo_only.mode == "off"
-    assert wrap_judge(memo_only, mode="replay") is memo_only
+    assert wrap_judge(memo_only) is memo_only
+    assert wrap_judge(memo_only, mode="off", path=memo_only.store.path) is memo_only
+    rewrapped = wrap_judge(memo_only, mode="replay")  # an explicit, different mode wins
+    assert isinstance(rewrapped, CachingJudge) and rewrapped.judge is inner
+    assert rewrapped.mode == "replay"
+    assert wrap_judge(memo_only, mode="off", memo=False) is inner
 
     replay = wrap_judge(inner, mode="replay", path=tmp_path / "v")
     assert isinstance(replay, CachingJudge)

@@ -716,8 +716,12 @@ def wrap_judge(
     ``SEMANTIX_VERDICTS_PATH``, else ``.semantix/verdicts`` in the current directory) are those
     of :class:`CachingJudge`. Returns:
 
-    - ``judge`` itself, unchanged, when it already is a :class:`CachingJudge`, or when the mode
-      resolves to ``off`` and ``memo`` is False;
+    - ``judge`` itself, unchanged, when the mode resolves to ``off`` and ``memo`` is False, or
+      when ``judge`` already is a :class:`CachingJudge` and neither ``mode``, ``path`` nor
+      ``memo`` asks for something else (so wrapping twice is harmless);
+    - the judge inside a :class:`CachingJudge`, wrapped afresh, when ``mode``, ``path`` or
+      ``memo`` differ from its own (an explicit ``--semantic-verdicts`` wins over an earlier
+      wrapping);
     - otherwise ``CachingJudge(judge, mode=..., store=path, memo=memo)`` — with mode ``off`` that
       is the memo alone: nothing is read or written on disk.
 
@@ -725,10 +729,22 @@ def wrap_judge(
         ConfigurationError: the mode (argument or ``SEMANTIX_VERDICTS``) is not one of
             ``off``, ``replay``, ``update``, ``strict``.
     """
+    if isinstance(judge, CachingJudge):
+        if _same_settings(judge, mode, path, memo):
+            return judge
+        judge = judge.judge
     resolved = resolve_mode(mode)
-    if isinstance(judge, CachingJudge) or (resolved == "off" and not memo):
+    if resolved == "off" and not memo:
         return judge
     return CachingJudge(judge, store=path, mode=resolved, memo=memo)
+
+
+def _same_settings(
+    judge: CachingJudge, mode: str | None, path: str | os.PathLike[str] | None, memo: bool
+) -> bool:
+    same_mode = mode is None or resolve_mode(mode) == judge.mode
+    same_path = path is None or VerdictStore(path).path == judge.store.path
+    return same_mode and same_path and memo == judge.memo
 
 
 for _public in (CachingJudge, VerdictStore):
