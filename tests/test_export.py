@@ -1,0 +1,85 @@
+"""semantix.export: a transformers NLI model -> the ONNX (+ int8) layout the quantized judge loads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from models.tiny import build_tiny_hf_model
+from semantix import ConfigurationError
+from semantix.export import QUANTIZED_FILE, export_model
+from semantix.judges.quantized import QuantizedNLIJudge
+from semantix.judges.transformers import NLIJudge
+
+
+def _scales(path: Path) -> list[list[int]]:
+    import onnx
+
+    model = onnx.load(str(path))
+    return [
+        list(init.dims)
+        for init in model.graph.initializer
+        if init.name.endswith("_scale") and "MatMul" in init.name
+    ]
+
+
+def _inputs(path: Path) -> list[str]:
+    import onnx
+
+    return [node.name for node in onnx.load(str(path)).graph.input]
+
+
+@pytest.fixture(scope="module")
+def hf_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_tiny_hf_model(
+        tmp_path_factory.mktemp("hf") / "model",
+        id2label={0: "ENTAILMENT", 1: "neutral", 2: "contradiction"},
+        head="wide",
+        seed=4,
+    )
+
+
+def test_export_writes_the_layout_the_judge_loads(hf_model: Path, tmp_path: Path) -> None:
+    out = export_model(str(hf_model), tmp_path / "out")
+    assert out == tmp_path / "out"
+    names = {p.name for p in out.iterdir()}
+    assert {"model.onnx", QUANTIZED_FILE, "config.json", "tokenizer.json"} <= names
+    assert "tokenizer_config.json" in names
+    assert json.loads((out / "config.json").read_text())["id2label"]["0"] == "ENTAILMENT"
+    assert _inputs(out / "model.onnx") == ["input_ids", "attention_mask", "token_type_ids"]
+    # Per-channel: every MatMul weight has one scale per output column.
+    scales = _scales(out / QUANTIZED_FILE)
+    assert scales and all(len(dims) == 1 and dims[0] > 1 for dims in scales)
+
+    judge = QuantizedNLIJudge(out)
+    assert judge.identity.file == QUANTIZED_FILE
+    reference = NLIJudge(hf_model)
+    requests = [
+        ("The agent is polite.", "polite", 0.5),
+        ("Go away, the customer is angry!", "The reply must mention the refund.", 0.5),
+    ]
+    int8 = [v.score for v in judge.evaluate_batch(requests)]
+    fp32 = [v.score for v in reference.evaluate_batch(requests)]
+    assert int8 == pytest.approx(fp32, abs=0.05)
+
+
+def test_per_tensor_and_no_quantization(hf_model: Path, tmp_path: Path) -> None:
+    per_tensor = export_model(str(hf_model), tmp_path / "per-tensor", per_channel=False)
+    assert all(dims == [] for dims in _scales(per_tensor / QUANTIZED_FILE))
+    plain = export_model(str(hf_model), tmp_path / "plain", quantize=False)
+    assert not (plain / QUANTIZED_FILE).exists()
+    assert QuantizedNLIJudge(plain).identity.file == "model.onnx"
+
+
+def test_deberta_export_has_no_token_types(tmp_path: Path) -> None:
+    source = build_tiny_hf_model(tmp_path / "deberta", arch="deberta")
+    out = export_model(str(source), tmp_path / "out")
+    assert _inputs(out / "model.onnx") == ["input_ids", "attention_mask"]
+
+
+def test_export_refuses_a_model_without_nli_labels(tmp_path: Path) -> None:
+    source = build_tiny_hf_model(tmp_path / "sentiment", id2label={0: "negative", 1: "positive"})
+    with pytest.raises(ConfigurationError, match="no entailment label"):
+        export_model(str(source), tmp_path / "out")
