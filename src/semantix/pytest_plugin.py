@@ -237,7 +237,7 @@ def _build_run_judge(spec: str | None, mode: str | None) -> Judge:
     if mode is None or mode == "off":
         return judge
     try:
-        from semantix.verdicts import wrap_judge  # type: ignore[import-not-found,unused-ignore]
+        from semantix.verdicts import wrap_judge
     except ModuleNotFoundError as exc:
         if exc.name != "semantix.verdicts":
             raise
@@ -247,7 +247,7 @@ def _build_run_judge(spec: str | None, mode: str | None) -> Judge:
             f"--semantic-verdicts {mode} needs semantix.verdicts, which this installation of "
             "semantix does not have; upgrade semantix or drop --semantic-verdicts"
         ) from exc
-    return wrap_judge(judge, mode=mode)  # type: ignore[no-any-return]
+    return wrap_judge(judge, mode=mode)
 
 
 # --- judges --------------------------------------------------------------------------------
