@@ -356,6 +356,18 @@ def test_miss_is_an_error_that_says_how_to_record(store: VerdictStore, mode: str
     assert ("never calls the judge" in message) is (mode == "strict")
 
 
+def test_fresh_verdicts_keep_latency_and_usage_replays_do_not(store: VerdictStore) -> None:
+    server = FakeOpenAIServer(default=verdict(0.9, "kind"))
+    with server, LLMJudge(base_url=server.base_url, backoff=0) as llm:
+        judge = CachingJudge(llm, store=store, mode="update")
+        fresh = judge.evaluate("Thanks!", "polite", 0.5)
+        again = judge.evaluate("Thanks!", "polite", 0.5)
+    assert fresh.usage is not None and fresh.latency_ms is not None
+    assert again.usage is None and again.latency_ms is None  # no tokens spent on a replay
+    assert (again.passed, again.score, again.reason) == (fresh.passed, fresh.score, fresh.reason)
+    assert len(server.requests) == 1
+
+
 def test_replay_with_the_llm_server_down(store: VerdictStore) -> None:
     """Record through the real SDK and test server, stop it, replay: passes without a server."""
     with FakeOpenAIServer([verdict(0.95, "A warm, courteous reply.")]) as server:

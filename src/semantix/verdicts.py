@@ -579,11 +579,12 @@ class CachingJudge:
         keys = [fingerprint(self.judge, output, intent) for output, intent, _ in requests]
         with self._locked(keys):
             found = self._lookup(keys, requests)
-            records = self._judge_missing(keys, requests, found)
+            records, fresh = self._judge_missing(keys, requests, found)
         exact = self.mode == "strict"
         return [
-            record.to_verdict(threshold, exact=exact)
-            for record, (_, _, threshold) in zip(records, requests, strict=True)
+            # the judge's own verdict as it returned it (latency, usage), else a replay
+            fresh[index] if index in fresh else record.to_verdict(threshold, exact=exact)
+            for index, (record, (_, _, threshold)) in enumerate(zip(records, requests, strict=True))
         ]
 
     # -- steps --
@@ -615,30 +616,35 @@ class CachingJudge:
         keys: list[str],
         requests: Sequence[JudgeRequest],
         found: list[StoredVerdict | None],
-    ) -> list[StoredVerdict]:
-        """``found`` with the gaps filled by the judge (each distinct check asked once)."""
+    ) -> tuple[list[StoredVerdict], dict[int, Verdict]]:
+        """``found`` with the gaps filled by the judge (each distinct check asked once).
+
+        Also returns the judge's verdicts by request index, for the request that asked.
+        """
         missing: dict[str, int] = {}
         for index, (key, record) in enumerate(zip(keys, found, strict=True)):
             if record is None:
                 missing.setdefault(key, index)
-        fresh: dict[str, StoredVerdict] = {}
-        if missing:
-            asked = [requests[index] for index in missing.values()]
-            for key, (output, intent, threshold), verdict in zip(
-                missing, asked, self._ask(asked), strict=True
-            ):
-                record = StoredVerdict.from_verdict(
-                    key, verdict, self.judge, output, intent, threshold=threshold
-                )
-                if self.mode == "update":
-                    self.store.put(record)
-                    self._count(recorded=1)
-                self._remember(key, record)
-                fresh[key] = record
-        return [
-            record if record is not None else fresh[key]
+        if not missing:
+            return [record for record in found if record is not None], {}
+        asked = [requests[index] for index in missing.values()]
+        verdicts = dict(zip(missing.values(), self._ask(asked), strict=True))
+        judged: dict[str, StoredVerdict] = {}
+        for key, index in missing.items():
+            output, intent, threshold = requests[index]
+            record = StoredVerdict.from_verdict(
+                key, verdicts[index], self.judge, output, intent, threshold=threshold
+            )
+            if self.mode == "update":
+                self.store.put(record)
+                self._count(recorded=1)
+            self._remember(key, record)
+            judged[key] = record
+        records = [
+            record if record is not None else judged[key]
             for key, record in zip(keys, found, strict=True)
         ]
+        return records, verdicts
 
     def _ask(self, requests: list[JudgeRequest]) -> list[Verdict]:
         batch = getattr(self.judge, "evaluate_batch", None)
