@@ -504,3 +504,28 @@ never_called = FakeJudge(refuse, name="KeywordJudge")
     result.stdout.re_match_lines(
         [r"test_one\.py::test_one +'kind' +KeywordJudge +0\.90 +0\.80 +PASS"]
     )
+
+
+def test_verdicts_mode_from_the_environment(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makeconftest(VERDICTS_CONFTEST)
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "replay")
+    result = run(project, "--semantic-judge=judges_mod:judge")
+    result.assert_outcomes(passed=1)
+    assert (project.path / "wrapped.log").read_text() == "replay KeywordJudge()\n"
+    # The command line wins over the environment.
+    (project.path / "wrapped.log").unlink()
+    result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-verdicts=off")
+    result.assert_outcomes(passed=1)
+    assert not (project.path / "wrapped.log").exists()
+
+
+def test_bad_verdicts_mode_in_the_environment(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "always")
+    result = run(project)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*SEMANTIX_VERDICTS = 'always' is not a verdict store mode*"])

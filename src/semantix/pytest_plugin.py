@@ -11,7 +11,7 @@ command line wins over the ini file):
 - ``--semantic-judge SPEC``: the run's default judge (``quantized``, ``nli``, ``embedding``,
   ``llm`` or ``module:attr``), built on first use, once per process (once per xdist worker).
 - ``--semantic-verdicts off|replay|update|strict``: pass the run's judge through the frozen
-  verdict store (:func:`semantix.verdicts.wrap_judge`).
+  verdict store (:func:`semantix.verdicts.wrap_judge`); else ``SEMANTIX_VERDICTS``.
 - ``--semantic-report``: a table of every semantic assertion at the end of the session.
 - ``--semantic-report-json PATH``: the same records as JSON.
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -157,9 +158,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if judge_spec is not None:
         _check_spec(judge_spec)
     mode = _option(config, "semantic_verdicts")
+    source = "--semantic-verdicts / semantic_verdicts"
+    if mode is None and os.environ.get("SEMANTIX_VERDICTS", "").strip():
+        mode, source = os.environ["SEMANTIX_VERDICTS"].strip(), "SEMANTIX_VERDICTS"
     if mode is not None and mode not in VERDICT_MODES:
         raise pytest.UsageError(
-            f"--semantic-verdicts / semantic_verdicts = {mode!r} is not a verdict store mode; "
+            f"{source} = {mode!r} is not a verdict store mode; "
             f"use one of {', '.join(VERDICT_MODES)}"
         )
     report_option = config.getoption("semantic_report")
