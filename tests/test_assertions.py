@@ -4,6 +4,7 @@ import math
 import sys
 import types
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -491,3 +492,23 @@ def test_no_backend_at_all_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> N
     )
     with pytest.raises(JudgeUnavailableError, match=r"pip install 'semantix-judge\[onnx\]'"):
         build_default_judge()
+
+
+def test_default_judge_honours_the_frozen_verdict_mode(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from semantix import VerdictNotRecordedError
+
+    module = types.ModuleType("my_replay_judges")
+    module.judge = scores(Polite=0.99)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "my_replay_judges", module)
+    monkeypatch.setenv("SEMANTIX_JUDGE", "my_replay_judges:judge")
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "replay")
+    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", str(tmp_path))
+    semantix.clear_cache()
+    try:
+        with pytest.raises(VerdictNotRecordedError):
+            assert_semantic("Thanks!", Polite)
+        assert module.judge.calls == []  # type: ignore[attr-defined]
+    finally:
+        semantix.clear_cache()

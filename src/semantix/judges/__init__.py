@@ -118,7 +118,12 @@ def build_default_judge() -> Judge:
 
 
 def default_judge() -> Judge:
-    """The process's default judge, built on first use and then reused (thread-safe)."""
-    from semantix.cache import model_cache
+    """The process's default judge, built on first use and then reused (thread-safe).
 
-    return model_cache.default_judge(build_default_judge)
+    It sits behind the frozen-verdict store configured by ``SEMANTIX_VERDICTS`` (default
+    ``off``: only the in-process memo, so the same check is judged once per run).
+    """
+    from semantix.cache import model_cache
+    from semantix.verdicts import wrap_judge
+
+    return model_cache.default_judge(lambda: wrap_judge(build_default_judge()))
