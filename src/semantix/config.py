@@ -6,6 +6,9 @@
 | ``SEMANTIX_THREADS`` | threads per model session (default: cores available / xdist workers) |
 | ``SEMANTIX_CACHE_PATH`` | where semantix keeps exported models and its own files |
 | ``SEMANTIX_MODEL_DIR`` | a local directory holding the default NLI model (air-gapped CI) |
+| ``SEMANTIX_EMBEDDING_MODEL_DIR`` | a local directory holding the default embedding model |
+| ``SEMANTIX_VERDICTS`` | frozen-verdict mode: ``off`` (default), ``replay``, ``update``, ``strict`` |
+| ``SEMANTIX_VERDICTS_PATH`` | the frozen-verdict store (default ``.semantix/verdicts`` in the cwd) |
 """
 
 from __future__ import annotations
