@@ -176,24 +176,24 @@ def metrics(scored: Sequence[Scored], threshold: float) -> tuple[float, float]:
     return correct / len(labels), sum(recall) / len(recall)
 
 
-# -- pytest fixtures -------------------------------------------------------------------------------
+# -- pytest fixtures (import the *_fixture functions into a test module to use them) ---------------
 
 
-@pytest.fixture(scope="session")
-def minilm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="session", name="minilm_dir")
+def minilm_dir_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """all-MiniLM-L6-v2 exported once per session (fp32 + per-channel int8), hub layout."""
     return export_minilm(tmp_path_factory.mktemp("all-MiniLM-L6-v2"))
 
 
-@pytest.fixture(scope="session")
-def minilm_judge(minilm_dir: Path) -> Iterator[Any]:
+@pytest.fixture(scope="session", name="minilm_judge")
+def minilm_judge_fixture(minilm_dir: Path) -> Iterator[Any]:
     from semantix.judges.embedding import EmbeddingJudge
 
     yield EmbeddingJudge(minilm_dir, threads=2)
 
 
-@pytest.fixture(scope="session")
-def reference_model() -> Any:
+@pytest.fixture(scope="session", name="reference_model")
+def reference_model_fixture() -> Any:
     """sentence-transformers on torch, the reference the ONNX scores must match."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

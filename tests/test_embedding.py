@@ -15,16 +15,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from embedding_fixtures import (  # noqa: F401  (pytest fixtures)
+from embedding_fixtures import (
     FP32_FILE,
     INT8_FILE,
     ROOT_FILES,
     load_calibration,
     load_examples,
     metrics,
-    minilm_dir,
-    minilm_judge,
-    reference_model,
+    minilm_dir_fixture,  # noqa: F401  (the session fixtures minilm_dir, minilm_judge and
+    minilm_judge_fixture,  # noqa: F401  reference_model)
+    reference_model_fixture,  # noqa: F401
     score_rows,
 )
 from semantix import (
@@ -437,5 +437,5 @@ def test_recommended_threshold_reaches_the_documented_agreement(
 def test_the_docs_state_the_measured_figures() -> None:
     text = DOCS.read_text(encoding="utf-8")
     assert f"recommended_threshold = {EmbeddingJudge.recommended_threshold}" in text
-    for accuracy, balanced in DOCUMENTED.values():
+    for _accuracy, balanced in DOCUMENTED.values():
         assert f"{balanced:.3f}" in text
