@@ -529,3 +529,25 @@ def test_bad_verdicts_mode_in_the_environment(
     result = run(project)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*SEMANTIX_VERDICTS = 'always' is not a verdict store mode*"])
+
+
+def test_no_semantic_report_beats_ini(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\nsemantic_judge = judges_mod:judge\nsemantic_report = true\n")
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "--no-semantic-report")
+    result.assert_outcomes(passed=1)
+    assert "semantic report" not in result.stdout.str()
+    result = run(project)
+    result.stdout.fnmatch_lines(["*- semantic report -*"])
+
+
+def test_ini_json_path_is_relative_to_the_ini_file(project: pytest.Pytester) -> None:
+    config_dir = project.mkdir("config")
+    (config_dir / "pytest.ini").write_text(
+        "[pytest]\nsemantic_judge = judges_mod:judge\nsemantic_report_json = out/r.json\n"
+    )
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "-c", "config/pytest.ini", "--rootdir", str(project.path), "test_one.py")
+    result.assert_outcomes(passed=1)
+    assert (config_dir / "out" / "r.json").exists()
+    assert not (project.path / "out").exists()

@@ -87,6 +87,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="print a table of every semantic assertion at the end of the session",
     )
     group.addoption(
+        "--no-semantic-report",
+        dest="semantic_report",
+        action="store_false",
+        default=None,
+        help="do not print the semantic report (overrides semantic_report = true)",
+    )
+    group.addoption(
         "--semantic-report-json",
         dest="semantic_report_json",
         default=None,
@@ -172,14 +179,11 @@ def pytest_configure(config: pytest.Config) -> None:
         if report_option is not None
         else _parse_bool("semantic_report", config.getini("semantic_report"))
     )
-    json_path = _option(config, "semantic_report_json")
     state = _State(
         judge_spec=judge_spec,
         verdicts_mode=mode,
         report=bool(report),
-        report_json=(
-            Path(config.invocation_params.dir, json_path).resolve() if json_path else None
-        ),
+        report_json=_json_path(config),
         is_worker=hasattr(config, "workerinput"),
     )
     config.stash[_STATE] = state
@@ -221,6 +225,18 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if state.verdicts_mode is not None:
         parts.append(f"verdicts={state.verdicts_mode}")
     return "semantix: " + ", ".join(parts)
+
+
+def _json_path(config: pytest.Config) -> Path | None:
+    """``--semantic-report-json`` relative to the current directory, the ini key to the ini file."""
+    option = config.getoption("semantic_report_json")
+    if option:
+        return Path(config.invocation_params.dir, option).resolve()
+    ini = config.getini("semantic_report_json")
+    if isinstance(ini, str) and ini.strip():
+        base = config.inipath.parent if config.inipath is not None else config.rootpath
+        return Path(base, ini.strip()).resolve()
+    return None
 
 
 def _check_spec(spec: str) -> None:
