@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from semantix import FakeJudge, Intent
+from semantix import FakeJudge, Intent, JudgeIdentity
 from semantix.cli import main
 
 SEMANTIX = Path(sys.executable).parent / "semantix"
@@ -252,25 +252,44 @@ def test_console_script_runs() -> None:
 
 @pytest.fixture
 def downloads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, Any]]:
+    """Record what would be fetched: judges loaded (by spec) and repositories downloaded."""
     calls: list[dict[str, Any]] = []
 
     def fake_download(model: str | None = None, **kwargs: Any) -> Path:
         calls.append({"model": model, **kwargs})
-        return tmp_path / (model or f"default-{kwargs['kind']}").replace("/", "--")
+        return tmp_path / str(model).replace("/", "--")
+
+    def fake_judge_from_spec(spec: str, **kwargs: Any) -> FakeJudge:
+        calls.append({"judge": spec, **kwargs})
+        judge = FakeJudge(_score, name=f"{spec.title()}Judge")
+        judge.identity = JudgeIdentity(f"{spec.title()}Judge", model="org/model", revision="abc")
+        return judge
 
     monkeypatch.setattr("semantix.models.download_model", fake_download)
+    monkeypatch.setattr("semantix.judges.judge_from_spec", fake_judge_from_spec)
     return calls
 
 
 def test_download_defaults_to_the_default_judge(
-    capsys: pytest.CaptureFixture[str], downloads: list[dict[str, Any]], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], downloads: list[dict[str, Any]]
 ) -> None:
     status, out, err = run(capsys, "download")
     assert status == 0
-    assert downloads == [{"model": None, "kind": "nli", "revision": None, "cache_dir": None}]
-    assert out == f"quantized judge's default nli model: {tmp_path / 'default-nli'}\n"
-    assert "[1/1] fetching quantized judge's default nli model ..." in err
+    assert downloads == [{"judge": "quantized", "lazy_load": False}]
+    assert out == "quantized: QuantizedJudge(org/model@abc)\n"
+    assert "[1/1] fetching the quantized judge's model ..." in err
     assert "copy the cache (HF_HOME) to offline machines and set HF_HUB_OFFLINE=1" in err
+
+
+def test_download_follows_semantix_judge(
+    capsys: pytest.CaptureFixture[str],
+    downloads: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SEMANTIX_JUDGE", "embedding")
+    status, _, _ = run(capsys, "download")
+    assert status == 0
+    assert downloads == [{"judge": "embedding", "lazy_load": False}]
 
 
 def test_download_judges_and_models(
@@ -283,6 +302,8 @@ def test_download_judges_and_models(
         "embedding",
         "--judge",
         "llm",
+        "--judge",
+        "nli",
         "--model",
         "cross-encoder/nli-deberta-v3-small",
         "--model",
@@ -295,7 +316,8 @@ def test_download_judges_and_models(
     assert status == 0
     cache = str(tmp_path / "hf")
     assert downloads == [
-        {"model": None, "kind": "embedding", "revision": None, "cache_dir": cache},
+        {"judge": "embedding", "lazy_load": False, "cache_dir": cache},
+        {"judge": "nli", "lazy_load": False, "cache_dir": cache},
         {
             "model": "cross-encoder/nli-deberta-v3-small",
             "kind": "nli",
@@ -310,8 +332,13 @@ def test_download_judges_and_models(
         },
     ]
     assert "llm: nothing to download (the judge calls a server)" in err
-    assert "[3/3] fetching all-MiniLM-L6-v2 ..." in err
-    assert len(out.splitlines()) == 3
+    assert "[4/4] fetching all-MiniLM-L6-v2 ..." in err
+    assert out.splitlines() == [
+        "embedding: EmbeddingJudge(org/model@abc)",
+        "nli: NliJudge(org/model@abc)",
+        f"cross-encoder/nli-deberta-v3-small: {tmp_path / 'cross-encoder--nli-deberta-v3-small'}",
+        f"all-MiniLM-L6-v2: {tmp_path / 'all-MiniLM-L6-v2'}",
+    ]
 
 
 def test_download_errors_are_one_line(

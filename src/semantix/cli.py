@@ -49,6 +49,15 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "y", "pass", "passed", "t"})
 FALSE_WORDS = frozenset({"0", "false", "no", "n", "fail", "failed", "f"})
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Wraps descriptions like the default formatter, but keeps example epilogs as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("example"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 class CommandError(Exception):
     """A problem the user can fix; printed as one line, exit status 2."""
 
@@ -102,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
         '  semantix check "Thank you for waiting." "The text is polite."\n'
         "  llm-app | semantix check - myapp.intents:Polite --json\n",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     check.add_argument("text", metavar="TEXT", help="the output to judge; '-' reads stdin")
     check.add_argument(
@@ -123,28 +132,30 @@ def build_parser() -> argparse.ArgumentParser:
     download = commands.add_parser(
         "download",
         help="pre-fetch models into the Hugging Face cache (for offline CI)",
-        description="Download the models the given judges use (default: the default judge's), "
-        "and any models named with --model, into the Hugging Face cache (HF_HOME / "
-        "HF_HUB_CACHE, or --cache-dir). Run it on a connected machine, then copy the cache.",
+        description="Fetch the model each given judge loads (default: the default judge's; "
+        "exactly the files the judge reads), and every repository named with --model, into "
+        "the Hugging Face cache (HF_HOME / HF_HUB_CACHE, or --cache-dir). Run it on a "
+        "connected machine, then copy the cache to offline ones.",
         epilog="examples:\n"
         "  semantix download\n"
         "  semantix download --judge quantized --judge embedding\n"
         "  HF_HOME=./hf semantix download --model cross-encoder/nli-deberta-v3-small\n",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     download.add_argument(
         "--judge",
         action="append",
         choices=sorted(DOWNLOAD_KINDS),
         default=[],
-        help="a judge whose default model to fetch (repeatable)",
+        help="a judge whose model to fetch, by loading it once (repeatable)",
     )
     download.add_argument(
         "--model",
         action="append",
         default=[],
         metavar="NAME",
-        help="a supported model name or a Hugging Face repo id owner/name (repeatable)",
+        help="a supported model name or a Hugging Face repo id owner/name: the whole "
+        "repository (repeatable)",
     )
     download.add_argument("--revision", help="commit, branch or tag for --model (default: pinned)")
     download.add_argument("--cache-dir", metavar="DIR", help="download into this HF cache")
@@ -158,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         "QuantizedNLIJudge(model=OUT_DIR) or SEMANTIX_MODEL_DIR=OUT_DIR. Needs "
         "pip install 'semantix-judge[export]'.",
         epilog="example:\n  semantix export cross-encoder/nli-deberta-v3-small ./models/nli-small\n",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     export.add_argument("model", metavar="MODEL", help="Hugging Face repo id or local directory")
     export.add_argument("out_dir", metavar="OUT_DIR", help="directory to write the model to")
@@ -173,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         "intent, accuracy, balanced accuracy and Cohen's kappa at the current threshold and at "
         "the threshold that maximises agreement; then print the thresholds as lines to paste.",
         epilog="example:\n  semantix calibrate labels.csv --judge quantized --intent myapp:Polite\n",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     calibrate.add_argument("labels", metavar="LABELS.csv", help="CSV file: output,intent,expected")
     calibrate.add_argument("--judge", metavar="SPEC", help=JUDGE_HELP)
@@ -290,32 +301,42 @@ def _pass_line(result: SemanticResult) -> str:
 
 
 def cmd_download(args: argparse.Namespace) -> int:
+    from semantix.assertions import judge_name
+    from semantix.judges import judge_from_spec
     from semantix.models import download_model, list_supported_models
 
-    jobs: list[tuple[str, str | None, str]] = []  # (label, model or None for default, kind)
     judges = list(args.judge)
     if not judges and not args.model:
         configured = os.environ.get("SEMANTIX_JUDGE", "").strip()
         judges = [configured if configured in DOWNLOAD_KINDS else "quantized"]
+    jobs: list[tuple[str, str]] = []  # ("judge" | "model", name)
     for name in dict.fromkeys(judges):
-        kind = DOWNLOAD_KINDS[name]
-        if kind is None:
+        if DOWNLOAD_KINDS[name] is None:
             print(f"{name}: nothing to download (the judge calls a server)", file=sys.stderr)
-            continue
-        jobs.append((f"{name} judge's default {kind} model", None, kind))
+        else:
+            jobs.append(("judge", name))
+    jobs.extend(("model", model) for model in dict.fromkeys(args.model))
     kinds = {info.name: info.kind for info in list_supported_models()}
     kinds.update({info.repo_id: info.kind for info in list_supported_models()})
-    for model in dict.fromkeys(args.model):
-        jobs.append((model, model, kinds.get(model, "nli")))
-    for number, (label, model, kind) in enumerate(jobs, 1):
-        print(f"[{number}/{len(jobs)}] fetching {label} ...", file=sys.stderr, flush=True)
-        path = download_model(
-            model,
-            kind=kind,  # type: ignore[arg-type]
-            revision=args.revision if model is not None else None,
-            cache_dir=args.cache_dir,
-        )
-        print(f"{model or label}: {path}")
+    for number, (what, name) in enumerate(jobs, 1):
+        step = f"[{number}/{len(jobs)}]"
+        if what == "judge":
+            # Loading the judge fetches exactly the files it needs (not the whole repository).
+            print(f"{step} fetching the {name} judge's model ...", file=sys.stderr, flush=True)
+            options: dict[str, Any] = {"lazy_load": False}
+            if args.cache_dir is not None:
+                options["cache_dir"] = args.cache_dir
+            judge = judge_from_spec(name, **options)
+            print(f"{name}: {judge_name(judge)}")
+        else:
+            print(f"{step} fetching {name} ...", file=sys.stderr, flush=True)
+            path = download_model(
+                name,
+                kind=kinds.get(name, "nli"),
+                revision=args.revision,
+                cache_dir=args.cache_dir,
+            )
+            print(f"{name}: {path}")
     if jobs:
         print(
             f"done: {len(jobs)} model{'s' if len(jobs) != 1 else ''} cached; copy the cache "
