@@ -193,10 +193,22 @@ def test_batch_equals_one_by_one(minilm_judge: EmbeddingJudge) -> None:
     assert [v.reason[:40] for v in batch] == [v.reason[:40] for v in single]
 
 
-def test_descriptions_are_embedded_once_per_judge(minilm_dir: Path) -> None:
+def test_a_batch_is_one_model_pass_and_descriptions_are_embedded_once(
+    minilm_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     judge = EmbeddingJudge(minilm_dir)
+    passes: list[int] = []
+    run = judge._run
+
+    def counting_run(model: object, sequences: list[tuple[int, ...]]) -> object:
+        passes.append(len(sequences))
+        return run(model, sequences)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(judge, "_run", counting_run)
     judge.evaluate_batch([("one", "a number", 0.1), ("two", "a number", 0.1)])
+    assert passes == [3]  # two outputs and the description, together
     judge.evaluate("three", "a number", 0.1)
+    assert passes == [3, 1]  # the description comes from the judge's cache
     assert list(judge._references) == ["a number"]
 
 

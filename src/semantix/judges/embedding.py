@@ -294,14 +294,18 @@ class EmbeddingJudge:
                 )
             check_threshold(threshold)
         model = self._load()
-        outputs = self._embed_texts(model, list(dict.fromkeys(o for o, _, _ in requests)))
-        references = self._embed_references(
-            model,
-            [text for _, description, _ in requests for text in _reference_texts(description)],
-        )
+        output_texts = list(dict.fromkeys(output for output, _, _ in requests))
+        reference_texts = [
+            text for _, description, _ in requests for text in _reference_texts(description)
+        ]
+        references, missing = self._cached_references(reference_texts)
+        # one pass over the model for the outputs and the references not cached yet
+        embedded = self._embed_texts(model, [*output_texts, *missing])
+        self._remember_references({text: embedded[text] for text in missing})
+        references.update((text, embedded[text]) for text in missing)
         latency = (time.perf_counter() - started) * 1000 / max(1, len(requests))
         return [
-            self._verdict(model, outputs[output], description, threshold, references, latency)
+            self._verdict(model, embedded[output], description, threshold, references, latency)
             for output, description, threshold in requests
         ]
 
@@ -373,8 +377,8 @@ class EmbeddingJudge:
 
     # -- embedding -------------------------------------------------------------------------------
 
-    def _embed_references(self, model: _Model, texts: list[str]) -> dict[str, _Embedded]:
-        """Embeddings of descriptions and examples, kept in a bounded per-judge LRU."""
+    def _cached_references(self, texts: list[str]) -> tuple[dict[str, _Embedded], list[str]]:
+        """Descriptions and examples already embedded by this judge, and the ones that are not."""
         found: dict[str, _Embedded] = {}
         missing: list[str] = []
         with self._lock:
@@ -384,16 +388,16 @@ class EmbeddingJudge:
                     found[text] = self._references[text]
                 else:
                     missing.append(text)
-        if missing:
-            fresh = self._embed_texts(model, missing)
-            found.update(fresh)
-            with self._lock:
-                for text, embedded in fresh.items():
-                    self._references[text] = embedded
-                    self._references.move_to_end(text)
-                while len(self._references) > _REFERENCE_CACHE_SIZE:
-                    self._references.popitem(last=False)
-        return found
+        return found, missing
+
+    def _remember_references(self, fresh: dict[str, _Embedded]) -> None:
+        """Keep reference embeddings in a bounded per-judge LRU."""
+        with self._lock:
+            for text, embedded in fresh.items():
+                self._references[text] = embedded
+                self._references.move_to_end(text)
+            while len(self._references) > _REFERENCE_CACHE_SIZE:
+                self._references.popitem(last=False)
 
     def _embed_texts(self, model: _Model, texts: list[str]) -> dict[str, _Embedded]:
         texts = list(dict.fromkeys(str(text) for text in texts))
