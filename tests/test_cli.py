@@ -141,19 +141,16 @@ def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
     }
 
 
-def test_check_uses_the_default_judge(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SEMANTIX_JUDGE", "cli_fakes:judge")
+def test_check_uses_the_default_judge(capsys: pytest.CaptureFixture[str]) -> None:
     import semantix
 
-    semantix.clear_cache()
+    semantix.set_default_judge(FakeJudge(_score, name="DefaultJudge"))
     try:
         status, out, _ = run(capsys, "check", "thank you", "polite")
     finally:
-        semantix.clear_cache()
+        semantix.set_default_judge(None)
     assert status == 0
-    assert "judge: KeywordJudge" in out
+    assert "judge: DefaultJudge" in out
 
 
 @pytest.mark.parametrize(
