@@ -235,6 +235,13 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str], command: list[str])
     assert out.startswith(f"usage: semantix {' '.join(command)}".rstrip())
 
 
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import semantix
+
+    status, out, _ = run(capsys, "--version")
+    assert (status, out) == (0, f"semantix {semantix.__version__}\n")
+
+
 def test_console_script_runs() -> None:
     completed = subprocess.run(
         [str(SEMANTIX), "--help"], capture_output=True, text=True, timeout=60, check=False

@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Assert what LLM output means, from the shell; manage semantix models.",
         epilog="Run 'semantix COMMAND --help' for the options of each command.",
     )
+    from semantix import __version__
+
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser(
