@@ -329,6 +329,20 @@ def test_default_model_loads_from_the_hf_cache_offline(
     )
 
 
+def test_a_file_missing_from_the_cached_snapshot_is_named(
+    minilm_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _hub_cache(tmp_path, minilm_dir, default_model("embedding").revision)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelNotFoundError) as caught:
+        EmbeddingJudge(file="onnx/model_qint8_avx512.onnx", lazy_load=False)
+    message = str(caught.value)
+    assert "sentence-transformers/all-MiniLM-L6-v2@" in message
+    assert "'onnx/model_qint8_avx512.onnx'" in message and FP32_FILE in message
+    assert "semantix download" in message
+
+
 def _threads() -> int:
     from semantix.config import default_threads
 

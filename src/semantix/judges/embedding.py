@@ -541,10 +541,20 @@ def _find_onnx_file(directory: Path, wanted: str | None, resolved: ResolvedModel
     found = sorted(str(p.relative_to(directory)) for p in directory.rglob("*.onnx"))
     where = f"{resolved.name}" + (f"@{resolved.revision}" if resolved.revision else "")
     asked = f"ONNX file {wanted!r}" if wanted else f"any of {list(_DEFAULT_FILES)}"
+    if resolved.repo_id is not None:
+        fix = (
+            "The cached snapshot lacks it (the hub cache is used as found, without the "
+            "network): fetch it on a connected machine with `semantix download`, or pass file=... "
+            "naming a file that is there"
+        )
+    else:
+        fix = (
+            "Pass file=... naming one of them, or export the model to ONNX "
+            "(optimum-cli export onnx --task feature-extraction)"
+        )
     raise ModelNotFoundError(
         f"embedding model {where} at {str(directory)!r} has no {asked}; ONNX files there: "
-        f"{found or 'none'}. Pass file=... naming one of them, or export the model to ONNX "
-        "(optimum-cli export onnx --task feature-extraction)"
+        f"{found or 'none'}. {fix}"
     )
 
 
