@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from models.fixtures import semantix_cache  # noqa: F401  (autouse: temporary cache)
 from models.tiny import build_tiny_hf_model
 from semantix import ConfigurationError
 from semantix.export import QUANTIZED_FILE, export_model

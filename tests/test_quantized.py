@@ -256,11 +256,45 @@ def test_models_without_token_types(fixture: str, request: pytest.FixtureRequest
     assert long.evidence is not None
 
 
+def test_optimized_session_is_cached_on_disk_and_reused(
+    wide_bert_model: Path, semantix_cache: Path
+) -> None:
+    clear_cache()
+    first = QuantizedNLIJudge(wide_bert_model).evaluate_batch([(o, "polite", 0.5) for o in OUTPUTS])
+    cached = list((semantix_cache / "onnx").glob("model_quantized-*.ort"))
+    assert len(cached) == 1
+    stamp = cached[0].stat().st_mtime_ns
+    clear_cache()
+    again = QuantizedNLIJudge(wide_bert_model).evaluate_batch([(o, "polite", 0.5) for o in OUTPUTS])
+    assert cached[0].stat().st_mtime_ns == stamp  # loaded, not rewritten
+    assert [v.score for v in again] == [v.score for v in first]
+    cached[0].write_bytes(b"truncated")  # a broken entry is rebuilt, not fatal
+    clear_cache()
+    rebuilt = QuantizedNLIJudge(wide_bert_model).evaluate_batch(
+        [(o, "polite", 0.5) for o in OUTPUTS]
+    )
+    assert [v.score for v in rebuilt] == [v.score for v in first]
+    assert cached[0].stat().st_size > 1000
+    clear_cache()
+
+
+def test_optimized_session_cache_can_be_disabled(
+    entailing_model: Path, semantix_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SEMANTIX_ORT_CACHE", "0")
+    clear_cache()
+    assert QuantizedNLIJudge(entailing_model).evaluate("Hello.", "polite", 0.5).passed
+    assert not (semantix_cache / "onnx").exists()
+    clear_cache()
+
+
 def test_recommended_threshold() -> None:
     assert QuantizedNLIJudge.recommended_threshold == 0.5
 
 
-def test_runtime_imports_neither_torch_nor_transformers(entailing_model: Path) -> None:
+def test_runtime_imports_neither_torch_nor_transformers(
+    entailing_model: Path, semantix_cache: Path
+) -> None:
     code = textwrap.dedent(
         f"""
         import sys
@@ -277,6 +311,7 @@ def test_runtime_imports_neither_torch_nor_transformers(entailing_model: Path) -
         """
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEMANTIX_")}
+    env["SEMANTIX_CACHE_PATH"] = str(semantix_cache)
     result = subprocess.run(
         [sys.executable, "-c", code],
         check=False,

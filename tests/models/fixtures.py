@@ -21,11 +21,20 @@ __all__ = [
     "contradicting_model",
     "copy_model",
     "entailing_model",
+    "semantix_cache",
     "two_label_model",
     "wide_bert_model",
     "wide_deberta_model",
     "wide_roberta_model",
 ]
+
+
+@pytest.fixture(autouse=True)
+def semantix_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Optimized ONNX copies go to a temporary semantix cache, never the user's."""
+    monkeypatch.setenv("SEMANTIX_CACHE_PATH", str(tmp_path / "semantix-cache"))
+    return tmp_path / "semantix-cache"
+
 
 #: A label order no real model uses, so a judge that assumes an index is caught.
 PERMUTED = {0: "Neutral", 1: "CONTRADICTION", 2: "entailment"}
