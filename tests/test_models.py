@@ -121,3 +121,18 @@ def test_registry_lists_pinned_models_by_kind() -> None:
     assert repr(default_model("nli")).startswith("<ModelInfo ")
     with pytest.raises(UnknownModelError, match="no default model of kind 'audio'"):
         default_model("audio")  # type: ignore[arg-type]
+
+
+def test_cached_snapshot_missing_a_needed_file_is_not_found(offline: Path) -> None:
+    fake_hf_cache(offline, "acme/tiny-nli", {"config.json": "{}"})
+    with pytest.raises(
+        ModelNotFoundError, match=r"'acme/tiny-nli with config.json, onnx/int8.onnx'"
+    ):
+        resolve_model("acme/tiny-nli", kind="nli", allow_patterns=["config.json", "onnx/int8.onnx"])
+    # globs are not required to match: a model may ship any of several files
+    assert resolve_model("acme/tiny-nli", kind="nli", allow_patterns=["config.json", "*.onnx"])
+
+
+def test_embedding_offline_error_names_the_embedding_variable(offline: Path) -> None:
+    with pytest.raises(ModelNotFoundError, match="SEMANTIX_EMBEDDING_MODEL_DIR=/path/to/model"):
+        resolve_model(None, kind="embedding")

@@ -222,6 +222,7 @@ def resolve_model(
         allow_patterns=allow_patterns,
         download=download,
         info=info,
+        kind=kind,
     )
 
 
@@ -239,13 +240,22 @@ def download_model(
     ).path
 
 
-def _not_found(repo_id: str, revision: str, cache_dir: Path, why: str) -> ModelNotFoundError:
+def _not_found(
+    repo_id: str, revision: str, cache_dir: Path, why: str, kind: ModelKind
+) -> ModelNotFoundError:
     return ModelNotFoundError(
         f"model {repo_id!r} (revision {revision}) is not in the Hugging Face cache at "
         f"{cache_dir} and {why}. Ways out: run `semantix download` on a connected machine "
         "and copy the cache (or set HF_HOME/HF_HUB_CACHE to it), or pass a local directory "
-        "as model=... (for the default NLI model: SEMANTIX_MODEL_DIR=/path/to/model)"
+        f"as model=... (for the default {kind} model: "
+        f"{_DEFAULT_DIR_VARIABLES[kind]}=/path/to/model)"
     )
+
+
+def _has_files(snapshot: Path, patterns: Sequence[str] | None) -> bool:
+    """Whether every literal (non-glob) file asked for is in the cached snapshot."""
+    literal = [p for p in patterns or () if not any(char in p for char in "*?[")]
+    return all((snapshot / name).is_file() for name in literal)
 
 
 def _from_hub(
@@ -256,6 +266,7 @@ def _from_hub(
     allow_patterns: Sequence[str] | None,
     download: bool,
     info: ModelInfo | None,
+    kind: ModelKind,
 ) -> ResolvedModel:
     hub = require("huggingface_hub", extra="onnx", feature="downloading models")
     patterns = list(allow_patterns) if allow_patterns is not None else None
@@ -268,16 +279,19 @@ def _from_hub(
             allow_patterns=patterns,
             local_files_only=True,
         )
-        return ResolvedModel(Path(path), repo_id, revision, info)
+        if _has_files(Path(path), patterns):
+            return ResolvedModel(Path(path), repo_id, revision, info)
+        missing = f" with {', '.join(patterns or ())}"
     except (FileNotFoundError, hub.errors.LocalEntryNotFoundError):
-        pass
+        missing = ""
+    where = f"{repo_id}{missing}"
     if _offline():
-        raise _not_found(repo_id, revision, cache_dir, "HF_HUB_OFFLINE is set")
+        raise _not_found(where, revision, cache_dir, "HF_HUB_OFFLINE is set", kind)
     if not download:
-        raise _not_found(repo_id, revision, cache_dir, "downloading is disabled")
+        raise _not_found(where, revision, cache_dir, "downloading is disabled", kind)
     if not _reachable(endpoint):
         raise _not_found(
-            repo_id, revision, cache_dir, f"{endpoint} cannot be reached (no network?)"
+            where, revision, cache_dir, f"{endpoint} cannot be reached (no network?)", kind
         )
     try:
         path = hub.snapshot_download(
@@ -299,7 +313,9 @@ def _from_hub(
             "branch or tag"
         ) from exc
     except (OSError, hub.errors.LocalEntryNotFoundError) as exc:
-        raise _not_found(repo_id, revision, cache_dir, f"the download failed ({exc})") from exc
+        raise _not_found(
+            repo_id, revision, cache_dir, f"the download failed ({exc})", kind
+        ) from exc
     return ResolvedModel(Path(path), repo_id, revision, info)
 
 
