@@ -248,7 +248,7 @@ def test_judge_is_built_lazily_once_per_process(project: pytest.Pytester) -> Non
         test_a="def test_a(semantic):\n    semantic('thank you', 'kind')\n",
         test_b="from semantix import assert_semantic\n"
         "def test_b():\n    assert_semantic('thank you', 'kind')\n",
-        test_c="def test_c(semantic_judge):\n    assert repr(semantic_judge) == 'CountedJudge()'\n",
+        test_c="def test_c(semantic_judge):\n    assert 'CountedJudge()' in repr(semantic_judge)\n",
     )
     log = project.path / "builds.log"
     result = run(
@@ -429,12 +429,28 @@ def test_verdicts_mode_from_ini(project: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["semantix: judge=judges_mod:judge, verdicts=strict"])
 
 
-def test_verdicts_off_does_not_wrap(project: pytest.Pytester) -> None:
+def test_verdicts_off_keeps_only_the_memo(project: pytest.Pytester) -> None:
     project.makeconftest(VERDICTS_CONFTEST)
     project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
     result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-verdicts=off")
     result.assert_outcomes(passed=1)
-    assert not (project.path / "wrapped.log").exists()
+    assert (project.path / "wrapped.log").read_text() == "off KeywordJudge()\n"
+
+
+def test_run_judge_goes_through_the_store_like_the_default_judge(project: pytest.Pytester) -> None:
+    project.makeconftest(VERDICTS_CONFTEST)
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "--semantic-judge=judges_mod:judge")
+    result.assert_outcomes(passed=1)
+    # No mode given: wrap_judge reads SEMANTIX_VERDICTS itself (default off, memo only).
+    assert (project.path / "wrapped.log").read_text() == "None KeywordJudge()\n"
+
+
+def test_without_the_store_module_off_runs_unwrapped(project: pytest.Pytester) -> None:
+    project.makeconftest("import sys\nsys.modules['semantix.verdicts'] = None\n")
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    result = run(project, "--semantic-judge=judges_mod:judge")
+    result.assert_outcomes(passed=1)
 
 
 def test_verdicts_without_the_store_module_says_so(project: pytest.Pytester) -> None:
@@ -519,7 +535,19 @@ def test_verdicts_mode_from_the_environment(
     (project.path / "wrapped.log").unlink()
     result = run(project, "--semantic-judge=judges_mod:judge", "--semantic-verdicts=off")
     result.assert_outcomes(passed=1)
-    assert not (project.path / "wrapped.log").exists()
+    assert (project.path / "wrapped.log").read_text() == "off KeywordJudge()\n"
+
+
+def test_explicit_off_beats_the_environment_for_the_default_judge(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makeconftest(VERDICTS_CONFTEST)
+    project.makepyfile(test_one="def test_one(semantic):\n    semantic('thank you', 'kind')\n")
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "replay")
+    monkeypatch.setenv("SEMANTIX_JUDGE", "judges_mod:judge")
+    result = run(project, "--semantic-verdicts=off")
+    result.assert_outcomes(passed=1)
+    assert (project.path / "wrapped.log").read_text() == "off KeywordJudge()\n"
 
 
 def test_bad_verdicts_mode_in_the_environment(

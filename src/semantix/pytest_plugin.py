@@ -191,7 +191,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from semantix import set_default_judge
     from semantix.cache import model_cache
 
-    if judge_spec is not None or (mode is not None and mode != "off"):
+    if judge_spec is not None or mode is not None:
         state.run_judge = _LazyJudge(lambda: _build_run_judge(judge_spec, mode), judge_spec)
         set_default_judge(cast("Judge", state.run_judge))
 
@@ -250,17 +250,22 @@ def _check_spec(spec: str) -> None:
 
 
 def _build_run_judge(spec: str | None, mode: str | None) -> Judge:
-    """The run's judge: the spec (or the environment's default), through the verdict store."""
+    """The run's judge: the spec (or the environment's default), behind the verdict store.
+
+    Like :func:`semantix.judges.default_judge`, it always goes through ``wrap_judge`` (mode
+    ``off`` keeps only the in-process memo), so ``--semantic-judge`` changes the judge and
+    nothing else.
+    """
     from semantix.judges import build_default_judge, judge_from_spec
 
     judge = judge_from_spec(spec) if spec is not None else build_default_judge()
-    if mode is None or mode == "off":
-        return judge
     try:
         from semantix.verdicts import wrap_judge
     except ModuleNotFoundError as exc:
         if exc.name != "semantix.verdicts":
             raise
+        if mode is None or mode == "off":
+            return judge
         from semantix.errors import ConfigurationError
 
         raise ConfigurationError(
