@@ -141,6 +141,23 @@ def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
     }
 
 
+def test_check_honours_frozen_verdicts(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", str(tmp_path / "verdicts"))
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "update")
+    argv = ["check", "Thank you!", "cli_fakes:Polite", "--judge", "cli_fakes:judge"]
+    assert run(capsys, *argv)[0] == 0
+    assert list((tmp_path / "verdicts").rglob("*.json"))
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "replay")
+    status, _, err = run(
+        capsys, "check", "Never seen.", "cli_fakes:Polite", "--judge", "cli_fakes:judge"
+    )
+    assert status == 2
+    assert err.startswith("semantix check: error: ")
+    assert err.count("\n") == 1
+
+
 def test_check_uses_the_default_judge(capsys: pytest.CaptureFixture[str]) -> None:
     import semantix
 

@@ -206,13 +206,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _judge(spec: str | None) -> Judge:
+    """The judge for ``--judge`` (else the default judge), behind the frozen-verdict store.
+
+    Like the default judge, a named judge honours ``SEMANTIX_VERDICTS`` (``off`` by default).
+    """
     if spec is None:
         from semantix.judges import default_judge
 
         return default_judge()
     from semantix.judges import judge_from_spec
+    from semantix.verdicts import wrap_judge
 
-    return judge_from_spec(spec)
+    return wrap_judge(judge_from_spec(spec))
 
 
 def load_intent(value: str) -> type[Intent] | str:
