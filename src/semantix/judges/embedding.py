@@ -543,8 +543,7 @@ def _find_onnx_file(directory: Path, wanted: str | None, resolved: ResolvedModel
     asked = f"ONNX file {wanted!r}" if wanted else f"any of {list(_DEFAULT_FILES)}"
     if resolved.repo_id is not None:
         fix = (
-            "The cached snapshot lacks it (the hub cache is used as found, without the "
-            "network): fetch it on a connected machine with `semantix download`, or pass file=... "
+            "Fetch it on a connected machine with `semantix download`, or pass file=... "
             "naming a file that is there"
         )
     else:
