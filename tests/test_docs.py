@@ -45,7 +45,7 @@ DOCS = ROOT / "docs"
 #: Pages written by the judge engineers: same rules, but a failing example there is reported as
 #: an xfail (with the reason) until its author fixes it, and they are not held to the "opens
 #: with an example" check.
-PLACEHOLDER_PAGES = {"judges/nli.md", "judges/embedding.md", "judges/llm.md", "frozen-verdicts.md"}
+PLACEHOLDER_PAGES = {"judges/nli.md"}
 DOCSTRING_MODULES = ["semantix", "semantix.calibration", "semantix.pytest_plugin"]
 
 #: For each word stem that may appear in an intent description, the output words (prefixes)
@@ -302,7 +302,8 @@ def test_most_examples_run_rather_than_skip() -> None:
     ]
     skipped = [block for block in blocks if block.skip is not None]
     assert len(blocks) >= 30
-    assert len(skipped) <= len(blocks) // 10, [f"{b.path}:{b.line}" for b in skipped]
+    # Model- and server-backed examples (the judge pages) skip; everything else must run.
+    assert len(skipped) <= len(blocks) // 5, [f"{b.path}:{b.line}" for b in skipped]
 
 
 def test_pages_are_in_the_navigation() -> None:
