@@ -120,10 +120,13 @@ def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "check", "Go away.", "cli_fakes:Polite", "--judge", "cli_fakes:judge", "--json"
     )
     assert status == 1
-    assert json.loads(out) == {
+    document = json.loads(out)
+    assert document.pop("duration_ms") >= 0
+    assert document == {
         "intent": "Polite",
         "judge": "KeywordJudge",
         "passed": False,
+        "empty": False,
         "output": "Go away.",
         "leaves": [
             {

@@ -89,11 +89,11 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
         [
             r"-+ semantic report -+",
             r"test +intent +judge +score +threshold +verdict +time",
-            r"test_suite\.py::test_plain_call +Polite & ~Rude +KeywordJudge +PASS +-",
+            r"test_suite\.py::test_plain_call +Polite & ~Rude +KeywordJudge +PASS +\d+ ms",
             r" +Polite +0\.90 +0\.50 +ok",
             r" +~Rude +0\.10 +0\.50 +ok",
-            r"test_suite\.py::test_polite +Polite +KeywordJudge +0\.90 +0\.50 +PASS +-",
-            r"test_suite\.py::test_rude_fails +Polite +KeywordJudge +0\.20 +0\.50 +FAIL +-",
+            r"test_suite\.py::test_polite +Polite +KeywordJudge +0\.90 +0\.50 +PASS +\d+ ms",
+            r"test_suite\.py::test_rude_fails +Polite +KeywordJudge +0\.20 +0\.50 +FAIL +\d+ ms",
             r"3 semantic assertions: 2 passed, 1 failed",
         ]
     )

@@ -13,8 +13,10 @@ Threshold order, per leaf intent, first that applies:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
 from semantix.intent import (
@@ -68,6 +70,8 @@ class SemanticResult:
     leaves: tuple[LeafResult, ...]
     judge: str
     empty: bool = False
+    #: Wall time of the whole check (judge calls included), in milliseconds.
+    duration_ms: float | None = None
 
     def __bool__(self) -> bool:
         raise TypeError(
@@ -85,6 +89,30 @@ class SemanticResult:
     def explain(self) -> str:
         """The multi-line explanation used as the failure message."""
         return _format_message(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able summary: every leaf's score, threshold and verdict (CLI, reports)."""
+        return {
+            "intent": self.intent.__name__,
+            "judge": self.judge,
+            "passed": self.passed,
+            "empty": self.empty,
+            "duration_ms": self.duration_ms,
+            "leaves": [
+                {
+                    "intent": _leaf_label(leaf),
+                    "description": leaf.intent.description,
+                    "expected": leaf.expected,
+                    "score": leaf.verdict.score,
+                    "threshold": leaf.threshold,
+                    "satisfied": leaf.verdict.passed,
+                    "ok": leaf.ok,
+                    "reason": leaf.verdict.reason,
+                    "latency_ms": leaf.verdict.latency_ms,
+                }
+                for leaf in self.leaves
+            ],
+        }
 
 
 def _leaf_summary(leaf: LeafResult) -> str:
@@ -121,6 +149,7 @@ def evaluate_semantic(
     threshold: float | None = None,
 ) -> SemanticResult:
     """Judge ``output`` against ``intent`` and return the result, without raising on failure."""
+    started = time.perf_counter()
     intent_class = as_intent(intent)
     if threshold is not None:
         check_threshold(threshold)
@@ -163,6 +192,7 @@ def evaluate_semantic(
         leaves=tuple(leaf_results),
         judge=judge_name(judge),
         empty=empty,
+        duration_ms=(time.perf_counter() - started) * 1000,
     )
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from semantix.intent import Intent
     from semantix.judges.base import Judge
 
-__all__ = ["main", "result_to_dict"]
+__all__ = ["main"]
 
 PROG = "semantix"
 JUDGE_HELP = (
@@ -245,32 +245,6 @@ def load_intent(value: str) -> type[Intent] | str:
     return target  # type: ignore[return-value]
 
 
-def result_to_dict(result: SemanticResult) -> dict[str, Any]:
-    """A JSON-able summary of a result: every leaf's score, threshold and verdict."""
-    leaves = []
-    for leaf in result.leaves:
-        verdict = leaf.verdict
-        leaves.append(
-            {
-                "intent": leaf.intent.__name__ if leaf.expected else f"~{leaf.intent.__name__}",
-                "description": leaf.intent.description,
-                "expected": leaf.expected,
-                "score": verdict.score,
-                "threshold": leaf.threshold,
-                "satisfied": verdict.passed,
-                "ok": leaf.ok,
-                "reason": verdict.reason,
-                "latency_ms": verdict.latency_ms,
-            }
-        )
-    return {
-        "intent": result.intent.__name__,
-        "judge": result.judge,
-        "passed": result.passed,
-        "leaves": leaves,
-    }
-
-
 # --- check ---------------------------------------------------------------------------------
 
 
@@ -284,7 +258,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     judge = _judge(args.judge)
     result = evaluate_semantic(text, intent, judge=judge, threshold=args.threshold)
     if args.json:
-        document = result_to_dict(result)
+        document = result.to_dict()
         document["output"] = result.output
         print(json.dumps(document, indent=2))
     elif result.passed:

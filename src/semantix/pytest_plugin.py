@@ -504,20 +504,13 @@ def _record(state: _State, result: SemanticResult) -> None:
 
 def result_record(result: SemanticResult, nodeid: str) -> Record:
     """A JSON-able record of one assertion (the JSON report, JUnit properties, xdist)."""
-    from semantix.cli import result_to_dict
-
-    summary = result_to_dict(result)
-    duration = getattr(result, "duration_ms", None)
-    if duration is None:
-        latencies = [leaf["latency_ms"] for leaf in summary["leaves"]]
-        if latencies and all(value is not None for value in latencies):
-            duration = float(sum(latencies))
+    summary = result.to_dict()
     return {
         "nodeid": nodeid,
         "intent": summary["intent"],
         "judge": summary["judge"],
         "passed": summary["passed"],
-        "duration_ms": duration,
+        "duration_ms": summary["duration_ms"],
         "leaves": summary["leaves"],
     }
 

@@ -156,8 +156,13 @@ class Judge(Protocol):
     also carries the intent's optional ``hypothesis``, ``examples`` and ``counterexamples``.
     """
 
-    #: The threshold this judge's scores are calibrated for, or None.
-    recommended_threshold: float | None
+    @property
+    def recommended_threshold(self) -> float | None:
+        """The threshold this judge's scores are calibrated for, or None.
+
+        A class attribute, an instance attribute or a property all satisfy this.
+        """
+        ...
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Decide whether ``output`` satisfies ``intent_description`` at ``threshold``."""
