@@ -327,3 +327,14 @@ def test_runtime_imports_neither_torch_nor_transformers(
 def test_permuted_labels_are_not_the_default_order() -> None:
     """Guard for the fixtures: the permuted order differs from every usual one."""
     assert PERMUTED[1] != "entailment"
+
+
+def test_required_files_fetch_only_what_the_judge_loads() -> None:
+    from semantix.judges.quantized import required_files
+    from semantix.models import default_model
+
+    default = required_files()
+    assert default[-1] == default_model("nli").onnx_file
+    assert "tokenizer.json" in default and "config.json" in default
+    assert not any("*" in pattern for pattern in default)
+    assert "model_quantized.onnx" in required_files("acme/unknown")

@@ -31,7 +31,7 @@ ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="
 if TYPE_CHECKING:
     import onnxruntime
 
-__all__ = ["QuantizedNLIJudge"]
+__all__ = ["QuantizedNLIJudge", "required_files"]
 
 #: ONNX files looked for, in order, in a model directory that no registry entry describes.
 ONNX_CANDIDATES = (
@@ -220,9 +220,7 @@ class QuantizedNLIJudge:
         uses_env_dir = self.model is None and bool(os.environ.get("SEMANTIX_MODEL_DIR"))
         if registry_file is None and not uses_env_dir and not _is_dir(self.model):
             registry_file = _registry_file(self.model)
-        patterns.append(registry_file or "*.onnx")
-        if registry_file is None:
-            patterns.append("onnx/*.onnx")
+        patterns.extend([registry_file] if registry_file else ONNX_CANDIDATES)
         resolved = resolve_model(
             self.model,
             kind="nli",
@@ -306,6 +304,17 @@ class QuantizedNLIJudge:
         if loaded is not None:
             return f"QuantizedNLIJudge({loaded[3]})"
         return f"QuantizedNLIJudge(model={self.model!r})"
+
+
+def required_files(model: str | None = None) -> list[str]:
+    """The files of a Hub model the quantized judge needs (for ``semantix download``).
+
+    For a registered model (or the default, ``None``): the support files and its ONNX file, not
+    the whole repository (the cross-encoder repos hold ~2 GB of other formats). For another
+    repo: the support files and the usual ONNX file names.
+    """
+    registry_file = _registry_file(model)
+    return [*SUPPORT_FILES, *([registry_file] if registry_file else ONNX_CANDIDATES)]
 
 
 def _registry_file(model: str | os.PathLike[str] | None) -> str | None:
