@@ -125,12 +125,10 @@ def test_registry_lists_pinned_models_by_kind() -> None:
 
 def test_cached_snapshot_missing_a_needed_file_is_not_found(offline: Path) -> None:
     fake_hf_cache(offline, "acme/tiny-nli", {"config.json": "{}"})
-    with pytest.raises(
-        ModelNotFoundError, match=r"'acme/tiny-nli with config.json, onnx/int8.onnx'"
-    ):
-        resolve_model("acme/tiny-nli", kind="nli", allow_patterns=["config.json", "onnx/int8.onnx"])
-    # globs are not required to match: a model may ship any of several files
-    assert resolve_model("acme/tiny-nli", kind="nli", allow_patterns=["config.json", "*.onnx"])
+    with pytest.raises(ModelNotFoundError, match=r"'acme/tiny-nli with onnx/int8.onnx'"):
+        resolve_model("acme/tiny-nli", kind="nli", required_files=["config.json", "onnx/int8.onnx"])
+    # allow_patterns are alternatives to fetch, not requirements
+    assert resolve_model("acme/tiny-nli", kind="nli", allow_patterns=["config.json", "x.bin"])
 
 
 def test_embedding_offline_error_names_the_embedding_variable(offline: Path) -> None:

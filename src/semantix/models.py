@@ -170,6 +170,7 @@ def resolve_model(
     revision: str | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     allow_patterns: Sequence[str] | None = None,
+    required_files: Sequence[str] = (),
     download: bool = True,
 ) -> ResolvedModel:
     """Find ``model`` on disk, downloading it when allowed; see the module docstring.
@@ -179,7 +180,10 @@ def resolve_model(
         kind: "nli" or "embedding" (chooses the default and its environment variable).
         revision: a commit hash, branch or tag; default: the registry's pin, else "main".
         cache_dir: the Hugging Face cache to use instead of the environment's.
-        allow_patterns: which files of the repo are needed (globs); default: all.
+        allow_patterns: which files of the repo to fetch (globs, alternatives allowed);
+            default: all.
+        required_files: files that must be in a cached snapshot for it to count (e.g. the
+            ONNX file a judge will load); a snapshot without one is downloaded again.
         download: False to never touch the network (only the cache).
     """
     if model is None:
@@ -220,6 +224,7 @@ def resolve_model(
         revision=revision,
         cache_dir=Path(cache_dir) if cache_dir is not None else hf_cache_dir(),
         allow_patterns=allow_patterns,
+        required_files=required_files,
         download=download,
         info=info,
         kind=kind,
@@ -252,18 +257,13 @@ def _not_found(
     )
 
 
-def _has_files(snapshot: Path, patterns: Sequence[str] | None) -> bool:
-    """Whether every literal (non-glob) file asked for is in the cached snapshot."""
-    literal = [p for p in patterns or () if not any(char in p for char in "*?[")]
-    return all((snapshot / name).is_file() for name in literal)
-
-
 def _from_hub(
     repo_id: str,
     *,
     revision: str,
     cache_dir: Path,
     allow_patterns: Sequence[str] | None,
+    required_files: Sequence[str],
     download: bool,
     info: ModelInfo | None,
     kind: ModelKind,
@@ -279,9 +279,10 @@ def _from_hub(
             allow_patterns=patterns,
             local_files_only=True,
         )
-        if _has_files(Path(path), patterns):
+        absent = [name for name in required_files if not (Path(path) / name).is_file()]
+        if not absent:
             return ResolvedModel(Path(path), repo_id, revision, info)
-        missing = f" with {', '.join(patterns or ())}"
+        missing = f" with {', '.join(absent)}"
     except (FileNotFoundError, hub.errors.LocalEntryNotFoundError):
         missing = ""
     where = f"{repo_id}{missing}"

@@ -231,6 +231,7 @@ class EmbeddingJudge:
             revision=self._revision,
             cache_dir=self._cache_dir,
             allow_patterns=patterns,
+            required_files=[wanted] if wanted else (),
         )
         directory = resolved.path
         onnx_file = _find_onnx_file(directory, wanted, resolved)

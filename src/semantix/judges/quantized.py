@@ -227,6 +227,7 @@ class QuantizedNLIJudge:
             revision=self.revision,
             cache_dir=self.cache_dir,
             allow_patterns=patterns,
+            required_files=[registry_file] if registry_file else (),
         )
         file = self.file or registry_file or _find_onnx(resolved.path)
         onnx_path = resolved.path / file
