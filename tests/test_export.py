@@ -84,3 +84,22 @@ def test_export_refuses_a_model_without_nli_labels(tmp_path: Path) -> None:
     source = build_tiny_hf_model(tmp_path / "sentiment", id2label={0: "negative", 1: "positive"})
     with pytest.raises(ConfigurationError, match="no entailment label"):
         export_model(str(source), tmp_path / "out")
+
+
+@pytest.mark.parametrize(("weight_type", "dtype"), [("qint8", 3), ("quint8", 2)])
+def test_weight_type(hf_model: Path, tmp_path: Path, weight_type: str, dtype: int) -> None:
+    """qint8 stores signed weights (onnx INT8 = 3), quint8 unsigned (UINT8 = 2)."""
+    import onnx
+
+    out = export_model(str(hf_model), tmp_path / weight_type, weight_type=weight_type)  # type: ignore[arg-type]
+    model = onnx.load(str(out / QUANTIZED_FILE))
+    weights = [
+        i for i in model.graph.initializer if i.name.endswith("_quantized") and "MatMul" in i.name
+    ]
+    assert weights and {w.data_type for w in weights} == {dtype}
+    assert QuantizedNLIJudge(out).evaluate("The agent is polite.", "polite", 0.5).score is not None
+
+
+def test_bad_weight_type(hf_model: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="weight_type must be"):
+        export_model(str(hf_model), tmp_path / "bad", weight_type="int4")  # type: ignore[arg-type]

@@ -330,11 +330,13 @@ def test_permuted_labels_are_not_the_default_order() -> None:
 
 
 def test_required_files_fetch_only_what_the_judge_loads() -> None:
-    from semantix.judges.quantized import required_files
+    from semantix.judges.quantized import CPU_VARIANTS, cpu_kind, required_files
     from semantix.models import default_model
 
     default = required_files()
-    assert default[-1] == default_model("nli").onnx_file
+    info = default_model("nli")
+    assert default[-1] == CPU_VARIANTS[info.repo_id].get(cpu_kind(), info.onnx_file)
+    assert default[-1].startswith("onnx/model_q")
     assert "tokenizer.json" in default and "config.json" in default
     assert not any("*" in pattern for pattern in default)
     assert "model_quantized.onnx" in required_files("acme/unknown")

@@ -12,7 +12,8 @@ out_dir/
 The exporter is ``torch.onnx.export(dynamo=False)`` (the TorchScript exporter): it works with
 transformers 4.x and 5.x alike, needs nothing beyond transformers + torch, and handles BERT,
 RoBERTa and DeBERTa-v2/v3. (optimum-onnx 0.1 also works with transformers 4.57, but not with
-5.x.) Quantization is ``onnxruntime.quantization.quantize_dynamic`` with 8-bit weights,
+5.x.) Quantization is ``onnxruntime.quantization.quantize_dynamic`` with 8-bit weights
+(signed on VNNI/ARM CPUs, unsigned elsewhere: ``weight_type``),
 per-channel by default: per-tensor int8 is known to wreck DeBERTa-v3 accuracy.
 
 Needs the ``export`` extra: ``pip install 'semantix-judge[export]'``.
@@ -25,7 +26,7 @@ import os
 import shutil
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from semantix.deps import require
 from semantix.errors import ConfigurationError
@@ -57,6 +58,7 @@ def export_model(
     revision: str | None = None,
     quantize: bool = True,
     per_channel: bool = True,
+    weight_type: Literal["auto", "qint8", "quint8"] = "auto",
 ) -> Path:
     """Export ``model`` (a repo id or a local directory) to ONNX (+ int8) in ``out_dir``.
 
@@ -68,6 +70,9 @@ def export_model(
         quantize: also write ``model_quantized.onnx`` (int8 weights).
         per_channel: quantize weights per output channel (recommended; per-tensor int8
             collapses DeBERTa-v3).
+        weight_type: "qint8" (signed weights: the fast u8 x s8 kernels of VNNI and ARM CPUs),
+            "quint8" (unsigned: no saturation on x86 CPUs without VNNI) or "auto", the right
+            one for the CPU exporting (see ``semantix.judges.quantized.cpu_kind``).
 
     Returns:
         ``out_dir`` as a :class:`~pathlib.Path`.
@@ -116,17 +121,29 @@ def export_model(
         )
         _copy_support_files(source, out, tokenizer)
     if quantize:
-        quantize_model(fp32, out / QUANTIZED_FILE, per_channel=per_channel)
+        quantize_model(fp32, out / QUANTIZED_FILE, per_channel=per_channel, weight_type=weight_type)
     return out
 
 
-def quantize_model(source: Path, target: Path, *, per_channel: bool = True) -> Path:
+def quantize_model(
+    source: Path,
+    target: Path,
+    *,
+    per_channel: bool = True,
+    weight_type: Literal["auto", "qint8", "quint8"] = "auto",
+) -> Path:
     """Dynamic int8 quantization of ``source`` into ``target``.
 
-    Weights are unsigned 8-bit (u8 activations x u8 weights): the u8 x s8 kernels of x86 CPUs
-    without AVX512-VNNI can saturate, the u8 x u8 ones cannot; this is also what the
-    sentence-transformers ``avx2`` exports use.
+    Activations are quantized to u8 at run time. Signed weights (u8 x s8) use the fast VNNI /
+    ARM dot-product kernels; on x86 CPUs without VNNI those kernels can saturate, so "auto"
+    picks unsigned weights (u8 x u8) there, as sentence-transformers' ``avx2`` exports do.
     """
+    if weight_type not in {"auto", "qint8", "quint8"}:
+        raise ValueError(f"weight_type must be 'auto', 'qint8' or 'quint8', got {weight_type!r}")
+    if weight_type == "auto":
+        from semantix.judges.quantized import cpu_kind
+
+        weight_type = "qint8" if cpu_kind() in {"vnni", "arm64"} else "quint8"
     quantization = require("onnxruntime.quantization", extra="export", feature="int8 quantization")
     root = logging.getLogger()
     level = root.level
@@ -138,7 +155,11 @@ def quantize_model(source: Path, target: Path, *, per_channel: bool = True) -> P
                 str(source),
                 str(target),
                 per_channel=per_channel,
-                weight_type=quantization.QuantType.QUInt8,
+                weight_type=(
+                    quantization.QuantType.QInt8
+                    if weight_type == "qint8"
+                    else quantization.QuantType.QUInt8
+                ),
             )
     finally:
         root.setLevel(level)
