@@ -340,3 +340,20 @@ def test_required_files_fetch_only_what_the_judge_loads() -> None:
     assert "tokenizer.json" in default and "config.json" in default
     assert not any("*" in pattern for pattern in default)
     assert "model_quantized.onnx" in required_files("acme/unknown")
+
+
+def test_concurrent_use_of_one_judge_is_safe(wide_bert_model: Path) -> None:
+    """Threads share the lazily loaded session and get the scores a single thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from semantix import Judge
+
+    clear_cache()
+    judge = QuantizedNLIJudge(wide_bert_model)  # not loaded yet: the threads race to load it
+    assert isinstance(judge, Judge)
+    before = model_cache.builds
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda o: judge.evaluate(o, "polite", 0.5).score, OUTPUTS * 4))
+    assert model_cache.builds - before == 2  # one core, one session
+    expected = [judge.evaluate(o, "polite", 0.5).score for o in OUTPUTS * 4]
+    assert results == expected
