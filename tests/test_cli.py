@@ -14,6 +14,8 @@ import pytest
 
 from semantix import FakeJudge, Intent, JudgeIdentity
 from semantix.cli import main
+from semantix.judges.quantized import required_files as quantized_files
+from semantix.models import default_model
 
 SEMANTIX = Path(sys.executable).parent / "semantix"
 
@@ -347,12 +349,14 @@ def test_download_judges_and_models(
             "kind": "nli",
             "revision": "abc123",
             "cache_dir": cache,
+            "allow_patterns": quantized_files("cross-encoder/nli-deberta-v3-small"),
         },
         {
             "model": "all-MiniLM-L6-v2",
             "kind": "embedding",
             "revision": "abc123",
             "cache_dir": cache,
+            "allow_patterns": [default_model("embedding").onnx_file, "*.json", "vocab.txt"],
         },
     ]
     assert "llm: nothing to download (the judge calls a server)" in err

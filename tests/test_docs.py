@@ -42,10 +42,6 @@ from semantix.pytest_plugin import SemanticAssert, _WithThreshold
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-#: Pages written by the judge engineers: same rules, but a failing example there is reported as
-#: an xfail (with the reason) until its author fixes it, and they are not held to the "opens
-#: with an example" check.
-PLACEHOLDER_PAGES = {"judges/nli.md"}
 DOCSTRING_MODULES = ["semantix", "semantix.calibration", "semantix.pytest_plugin"]
 
 #: For each word stem that may appear in an intent description, the output words (prefixes)
@@ -267,21 +263,15 @@ def test_page_examples_run(
     relative = page.relative_to(DOCS).as_posix()
     blocks = extract_blocks(page.read_text(encoding="utf-8"), f"docs/{relative}")
     namespace: dict[str, Any] = {"__name__": "docs_example"}
-    try:
-        run_blocks(blocks, namespace)
-        ran = run_tests_defined(namespace, default_docs_judge, relative)
-        if any("def test_" in block.code and block.skip is None for block in blocks):
-            assert ran > 0, f"docs/{relative}: its test functions were not run"
-    except Exception as exc:
-        if relative not in PLACEHOLDER_PAGES:
-            raise
-        # Written by the judge engineers: reported, not hidden (see the -ra summary).
-        pytest.xfail(f"docs/{relative} has an example that does not run: {exc!r:.300}")
+    run_blocks(blocks, namespace)
+    ran = run_tests_defined(namespace, default_docs_judge, relative)
+    if any("def test_" in block.code and block.skip is None for block in blocks):
+        assert ran > 0, f"docs/{relative}: its test functions were not run"
 
 
 @pytest.mark.parametrize(
     "page",
-    [page for page in _pages() if page.relative_to(DOCS).as_posix() not in PLACEHOLDER_PAGES],
+    _pages(),
     ids=lambda path: path.relative_to(DOCS).as_posix(),
 )
 def test_page_opens_with_an_example(page: Path) -> None:
@@ -297,7 +287,6 @@ def test_most_examples_run_rather_than_skip() -> None:
     blocks = [
         block
         for page in _pages()
-        if page.relative_to(DOCS).as_posix() not in PLACEHOLDER_PAGES
         for block in extract_blocks(page.read_text(encoding="utf-8"), page.name)
     ]
     skipped = [block for block in blocks if block.skip is not None]

@@ -103,3 +103,36 @@ def test_weight_type(hf_model: Path, tmp_path: Path, weight_type: str, dtype: in
 def test_bad_weight_type(hf_model: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="weight_type must be"):
         export_model(str(hf_model), tmp_path / "bad", weight_type="int4")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("bias_label", "status"), [("entailment", 0), ("contradiction", 1)])
+def test_cli_export_then_check_end_to_end(
+    bias_label: str,
+    status: int,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from semantix.cli import main
+
+    rigged = build_tiny_hf_model(
+        tmp_path / "hf",
+        id2label={0: "contradiction", 1: "neutral", 2: "entailment"},
+        head="bias",
+        bias_label=bias_label,
+    )
+    out = tmp_path / "exported"
+    assert main(["export", str(rigged), str(out)]) == 0
+    printed = capsys.readouterr()
+    assert printed.out.strip() == str(out)
+    assert f"SEMANTIX_MODEL_DIR={out}" in printed.err
+
+    # The exported directory is what the default judge loads through SEMANTIX_MODEL_DIR.
+    monkeypatch.setenv("SEMANTIX_MODEL_DIR", str(out))
+    assert (
+        main(["check", "The agent is polite.", "polite", "--judge", "quantized", "--json"])
+        == status
+    )
+    document = json.loads(capsys.readouterr().out)
+    assert document["passed"] is (status == 0)
+    assert document["judge"].startswith(f"QuantizedNLIJudge({out}")

@@ -282,6 +282,18 @@ def _pass_line(result: SemanticResult) -> str:
 # --- download ------------------------------------------------------------------------------
 
 
+def _files_for(model: str, kind: str) -> list[str]:
+    """Only the files the onnxruntime judge of ``kind`` loads, not the whole repository
+    (the cross-encoder repos hold ~2 GB of other formats)."""
+    if kind == "embedding":
+        from semantix.judges.embedding import required_files as embedding_files
+
+        return embedding_files(model)
+    from semantix.judges.quantized import required_files as nli_files
+
+    return nli_files(model)
+
+
 def cmd_download(args: argparse.Namespace) -> int:
     from semantix.assertions import judge_name
     from semantix.judges import judge_from_spec
@@ -312,11 +324,13 @@ def cmd_download(args: argparse.Namespace) -> int:
             print(f"{name}: {judge_name(judge)}")
         else:
             print(f"{step} fetching {name} ...", file=sys.stderr, flush=True)
+            kind = kinds.get(name, "nli")
             path = download_model(
                 name,
-                kind=kinds.get(name, "nli"),
+                kind=kind,
                 revision=args.revision,
                 cache_dir=args.cache_dir,
+                allow_patterns=_files_for(name, kind),
             )
             print(f"{name}: {path}")
     if jobs:

@@ -5,6 +5,7 @@
 | ``SEMANTIX_JUDGE`` | the default judge: ``quantized``, ``nli``, ``embedding``, ``llm`` or ``module:attr`` |
 | ``SEMANTIX_THREADS`` | threads per model session (default: cores available / xdist workers) |
 | ``SEMANTIX_CACHE_PATH`` | where semantix keeps exported models and its own files |
+| ``SEMANTIX_ORT_CACHE`` | ``0`` turns off the on-disk cache of optimized ONNX sessions |
 | ``SEMANTIX_MODEL_DIR`` | a local directory holding the default NLI model (air-gapped CI) |
 | ``SEMANTIX_EMBEDDING_MODEL_DIR`` | a local directory holding the default embedding model |
 | ``SEMANTIX_VERDICTS`` | frozen-verdict mode: ``off`` (default), ``replay``, ``update``, ``strict`` |

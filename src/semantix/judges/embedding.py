@@ -224,7 +224,7 @@ class EmbeddingJudge:
 
     def _build(self) -> _Model:
         wanted = self._file or self._registry_file()
-        patterns = [wanted or "onnx/model.onnx", "*.json", "vocab.txt"]
+        patterns = required_files(file=wanted)
         resolved = resolve_model(
             self._model_arg,
             kind="embedding",
@@ -530,6 +530,19 @@ def _windows(text: str, encoding: Any, max_length: int) -> list[_Window]:
         )
         for start, stop in spans
     ]
+
+
+def required_files(model: str | None = None, *, file: str | None = None) -> list[str]:
+    """The files of a Hub model the embedding judge needs (for ``semantix download``).
+
+    ``file`` is the ONNX file to load; default: the registry's file for ``model`` (a registered
+    name or repo id, or None for the default model), else ``onnx/model.onnx``.
+    """
+    if file is None:
+        name = model or default_model("embedding").repo_id
+        registered = [i for i in list_supported_models("embedding") if name in (i.name, i.repo_id)]
+        file = registered[0].onnx_file if registered else None
+    return [file or "onnx/model.onnx", "*.json", "vocab.txt"]
 
 
 def _find_onnx_file(directory: Path, wanted: str | None, resolved: ResolvedModel) -> str:
