@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -12,12 +13,19 @@ pytest_plugins = ["pytester"]
 _OUR_VARIABLES = ("SEMANTIX_", "PYTEST_XDIST_WORKER_COUNT")
 
 
+@pytest.fixture(scope="session")
+def semantix_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """semantix's own cache (optimized ONNX sessions) for this run: never the user's."""
+    return tmp_path_factory.mktemp("semantix-cache")
+
+
 @pytest.fixture(autouse=True)
-def clean_environ(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def clean_environ(monkeypatch: pytest.MonkeyPatch, semantix_cache_dir: Path) -> Iterator[None]:
     """Each test starts with no semantix environment variables and no default judge override."""
     for name in list(os.environ):
         if name.startswith(_OUR_VARIABLES):
             monkeypatch.delenv(name)
+    monkeypatch.setenv("SEMANTIX_CACHE_PATH", str(semantix_cache_dir))
     set_default_judge(None)
     yield
     set_default_judge(None)

@@ -324,7 +324,7 @@ def test_default_model_loads_from_the_hf_cache_offline(
     assert judge.identity.revision == revision
     assert judge.identity.file == "onnx/model.onnx"
     assert judge._load().session is model_cache.get_or_create(
-        ("onnx-session", str(snapshot), FP32_FILE, judge._threads or _threads()),
+        ("onnx-session", str(snapshot.resolve()), FP32_FILE, judge._threads or _threads()),
         lambda: pytest.fail("the session should already be cached"),
     )
 

@@ -47,7 +47,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from semantix.cache import model_cache
@@ -59,6 +58,7 @@ from semantix.judges.base import (
     Verdict,
     check_threshold,
 )
+from semantix.judges.onnx import shared_session
 from semantix.models import ResolvedModel, default_model, list_supported_models, resolve_model
 
 __all__ = ["EmbeddingJudge"]
@@ -243,10 +243,7 @@ class EmbeddingJudge:
                 "copy tokenizer.json from the model's Hugging Face repo)"
             )
         threads = self._threads or default_threads()
-        session = model_cache.get_or_create(
-            ("onnx-session", str(directory), onnx_file, threads),
-            lambda: _new_session(directory / onnx_file, threads),
-        )
+        session = shared_session(directory, onnx_file, threads)
         tokenizer = model_cache.get_or_create(
             ("tokenizer", str(tokenizer_path), "no-padding"),
             lambda: _new_tokenizer(tokenizer_path),
@@ -569,20 +566,6 @@ def _find_onnx_file(directory: Path, wanted: str | None, resolved: ResolvedModel
         f"embedding model {where} at {str(directory)!r} has no {asked}; ONNX files there: "
         f"{found or 'none'}. {fix}"
     )
-
-
-def _new_session(path: Path, threads: int) -> Any:
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
-    provider = "CPUExecutionProvider"
-    available = ort.get_available_providers()
-    if provider not in available:
-        raise ConfigurationError(
-            f"onnxruntime provider {provider} is not available; available providers: {available}"
-        )
-    return ort.InferenceSession(str(path), sess_options=options, providers=[provider])
 
 
 def _new_tokenizer(path: Path) -> Any:
