@@ -37,6 +37,7 @@ def test_bad_thread_setting_is_named(monkeypatch: pytest.MonkeyPatch, bad: str) 
 def test_cache_path_prefers_environment_then_user_cache(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.delenv("SEMANTIX_CACHE_PATH", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert config.cache_path() == tmp_path / "xdg" / "semantix"
     monkeypatch.setenv("SEMANTIX_CACHE_PATH", str(tmp_path / "mine"))
