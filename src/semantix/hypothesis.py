@@ -289,6 +289,8 @@ _COPULAS = frozenset(
         "mentions",
     ]
 )
+#: Finite verbs that open a subject-less statement about the text ("is written in French").
+_SINGULAR_FINITE = frozenset(["is", "was", "has", "does", "contains", "includes", "provides"])
 _PREPOSITIONS = frozenset(
     [
         "about",
@@ -451,8 +453,8 @@ def _sentence_to_hypothesis(sentence: str) -> str:
             return f"The text {_predicate(_lower_first(text), negated=False, never=False)}"
     if tail and _is_adverb(first, tail) and tail.split(" ", 1)[0].lower() in _VERBS:
         return f"The text {_predicate(_lower_first(text), negated=False, never=False)}"
-    # Third person without a subject: "Mentions the refund policy".
-    if _base_of(first) is not None:
+    # Third person without a subject: "Mentions the refund policy", "is written in French".
+    if _base_of(first) is not None or lower in _SINGULAR_FINITE:
         return f"The text {_lower_first(text)}"
     if lower == "no" and tail:
         return f"The text contains {_lower_first(text)}"
