@@ -125,7 +125,9 @@ def test_registry_lists_pinned_models_by_kind() -> None:
 
 def test_cached_snapshot_missing_a_needed_file_is_not_found(offline: Path) -> None:
     fake_hf_cache(offline, "acme/tiny-nli", {"config.json": "{}"})
-    with pytest.raises(ModelNotFoundError, match=r"'acme/tiny-nli with onnx/int8.onnx'"):
+    with pytest.raises(
+        ModelNotFoundError, match=r"'acme/tiny-nli' \(revision main\) with onnx/int8.onnx is not"
+    ):
         resolve_model("acme/tiny-nli", kind="nli", required_files=["config.json", "onnx/int8.onnx"])
     # allow_patterns are alternatives to fetch, not requirements
     assert resolve_model("acme/tiny-nli", kind="nli", allow_patterns=["config.json", "x.bin"])

@@ -248,10 +248,10 @@ def download_model(
 
 
 def _not_found(
-    repo_id: str, revision: str, cache_dir: Path, why: str, kind: ModelKind
+    repo_id: str, revision: str, missing: str, cache_dir: Path, why: str, kind: ModelKind
 ) -> ModelNotFoundError:
     return ModelNotFoundError(
-        f"model {repo_id!r} (revision {revision}) is not in the Hugging Face cache at "
+        f"model {repo_id!r} (revision {revision}){missing} is not in the Hugging Face cache at "
         f"{cache_dir} and {why}. Ways out: run `semantix download` on a connected machine "
         "and copy the cache (or set HF_HOME/HF_HUB_CACHE to it), or pass a local directory "
         f"as model=... (for the default {kind} model: "
@@ -284,17 +284,21 @@ def _from_hub(
         absent = [name for name in required_files if not (Path(path) / name).is_file()]
         if not absent:
             return ResolvedModel(Path(path), repo_id, revision, info)
-        missing = f" with {', '.join(absent)}"
+        missing = f" with {', '.join(absent)}"  # the snapshot is there, a needed file is not
     except (FileNotFoundError, hub.errors.LocalEntryNotFoundError):
         missing = ""
-    where = f"{repo_id}{missing}"
     if _offline():
-        raise _not_found(where, revision, cache_dir, "HF_HUB_OFFLINE is set", kind)
+        raise _not_found(repo_id, revision, missing, cache_dir, "HF_HUB_OFFLINE is set", kind)
     if not download:
-        raise _not_found(where, revision, cache_dir, "downloading is disabled", kind)
+        raise _not_found(repo_id, revision, missing, cache_dir, "downloading is disabled", kind)
     if not _reachable(endpoint):
         raise _not_found(
-            where, revision, cache_dir, f"{endpoint} cannot be reached (no network?)", kind
+            repo_id,
+            revision,
+            missing,
+            cache_dir,
+            f"{endpoint} cannot be reached (no network?)",
+            kind,
         )
     try:
         path = hub.snapshot_download(
@@ -317,7 +321,7 @@ def _from_hub(
         ) from exc
     except (OSError, hub.errors.LocalEntryNotFoundError) as exc:
         raise _not_found(
-            repo_id, revision, cache_dir, f"the download failed ({exc})", kind
+            repo_id, revision, "", cache_dir, f"the download failed ({exc})", kind
         ) from exc
     return ResolvedModel(Path(path), repo_id, revision, info)
 
