@@ -260,6 +260,9 @@ def test_page_examples_run(
     page: Path, default_docs_judge: FakeJudge, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # examples that write files write them here
+    # Examples show the user's defaults: semantix's cache under the user cache dir (here: tmp).
+    monkeypatch.delenv("SEMANTIX_CACHE_PATH", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     relative = page.relative_to(DOCS).as_posix()
     blocks = extract_blocks(page.read_text(encoding="utf-8"), f"docs/{relative}")
     namespace: dict[str, Any] = {"__name__": "docs_example"}

@@ -188,7 +188,7 @@ def test_two_judges_share_one_session(wide_bert_model: Path) -> None:
     first.evaluate("Hello.", "polite", 0.5)
     second.evaluate("Hello.", "polite", 0.5)
     assert model_cache.builds - before == 2  # one NLI core + one ORT session
-    assert first._load()[1] is second._load()[1]
+    assert first._load().backend.session is second._load().backend.session
     QuantizedNLIJudge(wide_bert_model, threads=2).evaluate("Hello.", "polite", 0.5)
     assert model_cache.builds - before == 3  # another thread count is another session
 
@@ -251,7 +251,7 @@ def test_models_without_token_types(fixture: str, request: pytest.FixtureRequest
     judge = QuantizedNLIJudge(model)
     verdict = judge.evaluate("The agent is polite.", "polite", 0.5)
     assert verdict.score is not None
-    assert "token_type_ids" not in judge._load()[2]
+    assert "token_type_ids" not in judge._load().backend.input_names
     long = judge.evaluate(" ".join(OUTPUTS * 6), "polite", 0.5)
     assert long.evidence is not None
 

@@ -73,7 +73,7 @@ def test_shares_the_loaded_model(wide_bert_model: Path) -> None:
     first.evaluate("Hello.", "polite", 0.5)
     second.evaluate("Hello.", "polite", 0.5)
     assert model_cache.builds - before == 2  # NLI core + torch model, once
-    assert first._load()[1] is second._load()[1]
+    assert first._load().backend.network is second._load().backend.network
 
 
 def test_loads_from_hf_cache_offline(

@@ -26,12 +26,14 @@ from __future__ import annotations
 import bisect
 import json
 import math
+import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
 from semantix.hypothesis import to_hypothesis
@@ -43,7 +45,9 @@ if TYPE_CHECKING:
 __all__ = [
     "EncodedBatch",
     "LabelMap",
+    "LoadedNLI",
     "NLICore",
+    "NLIJudgeBase",
     "Window",
     "hypothesis_for",
     "label_map_from_config",
@@ -489,3 +493,86 @@ class NLICore:
             judge=identity,
             latency_ms=latency_ms,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedNLI:
+    """What an NLI judge has once its model is loaded: the shared core, its identity and the
+    backend-specific runner (an ONNX Runtime session or a torch module, with its inputs)."""
+
+    core: NLICore
+    identity: JudgeIdentity
+    backend: Any
+
+
+class NLIJudgeBase:
+    """What the quantized and the transformers NLI judges share.
+
+    Lazy, thread-safe loading (``lazy_load``), ``identity``/``core``, and the judge protocol on
+    :class:`NLICore`. A subclass sets its own attributes, then calls ``super().__init__``, and
+    implements ``_load_now()`` (returns :class:`LoadedNLI`) and ``_forward(batch, backend)``
+    (returns one row of logits per pair).
+    """
+
+    #: Entailment probability above 0.5 means the model prefers entailment to all other labels
+    #: together; see docs/judges/nli.md for why this, not 0.8, is the default.
+    recommended_threshold: ClassVar[float | None] = 0.5
+
+    model: str | os.PathLike[str] | None
+
+    def __init__(self, *, batch_size: int, lazy_load: bool) -> None:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+        self._loaded: LoadedNLI | None = None
+        if not lazy_load:
+            self._load()
+
+    def _load_now(self) -> LoadedNLI:
+        raise NotImplementedError
+
+    def _forward(self, batch: EncodedBatch, backend: Any) -> Sequence[Sequence[float]]:
+        raise NotImplementedError
+
+    def _load(self) -> LoadedNLI:
+        loaded = self._loaded
+        if loaded is not None:
+            return loaded
+        with self._lock:
+            if self._loaded is None:
+                self._loaded = self._load_now()
+            return self._loaded
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        """Who this judge is: class, model, revision, file (loads the model)."""
+        return self._load().identity
+
+    @property
+    def core(self) -> NLICore:
+        """The shared NLI logic for this judge's model (loads the model)."""
+        return self._load().core
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        """P(entailment) of the intent's hypothesis given ``output``, against ``threshold``."""
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+
+    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """Judge many (output, description, threshold) requests in padded, length-sorted batches."""
+        if not requests:
+            return []
+        loaded = self._load()
+
+        def forward(batch: EncodedBatch) -> Sequence[Sequence[float]]:
+            return self._forward(batch, loaded.backend)
+
+        return loaded.core.run(
+            requests, forward, batch_size=self.batch_size, identity=loaded.identity
+        )
+
+    def __repr__(self) -> str:
+        loaded = self._loaded
+        if loaded is not None:
+            return f"{type(self).__name__}({loaded.identity})"
+        return f"{type(self).__name__}(model={self.model!r})"

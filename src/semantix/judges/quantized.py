@@ -16,15 +16,14 @@ assert_semantic("Thank you so much for your patience!", Polite, judge=judge)
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from semantix.deps import ensure_installed
 from semantix.errors import ConfigurationError, ModelNotFoundError
-from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.nli import EncodedBatch, NLICore
+from semantix.judges.base import JudgeIdentity
+from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 from semantix.judges.onnx import shared_session
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="QuantizedNLIJudge")
@@ -50,7 +49,14 @@ SUPPORT_FILES = (
 )
 
 
-class QuantizedNLIJudge:
+class OrtBackend(NamedTuple):
+    """The ONNX Runtime half of a loaded quantized judge."""
+
+    session: Any
+    input_names: tuple[str, ...]
+
+
+class QuantizedNLIJudge(NLIJudgeBase):
     """NLI judge on onnxruntime: scores P(entailment) of the intent's hypothesis.
 
     Args:
@@ -67,10 +73,6 @@ class QuantizedNLIJudge:
     The session is shared by every judge on the same (model file, threads) in the process.
     """
 
-    #: Entailment probability above 0.5 means the model prefers entailment to all other labels
-    #: together; see docs/judges/nli.md for why this, not 0.8, is the calibrated default.
-    recommended_threshold: ClassVar[float | None] = 0.5
-
     def __init__(
         self,
         model: str | os.PathLike[str] | None = None,
@@ -82,8 +84,6 @@ class QuantizedNLIJudge:
         batch_size: int = 16,
         lazy_load: bool = True,
     ) -> None:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         if threads is not None and (
             isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
         ):
@@ -95,24 +95,11 @@ class QuantizedNLIJudge:
         self.file = file
         self.cache_dir = cache_dir
         self.threads = threads
-        self.batch_size = batch_size
-        self._lock = threading.Lock()
-        self._loaded: tuple[NLICore, Any, tuple[str, ...], JudgeIdentity] | None = None
-        if not lazy_load:
-            self._load()
+        super().__init__(batch_size=batch_size, lazy_load=lazy_load)
 
     # -- loading -----------------------------------------------------------------------------
 
-    def _load(self) -> tuple[NLICore, Any, tuple[str, ...], JudgeIdentity]:
-        loaded = self._loaded
-        if loaded is not None:
-            return loaded
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = self._load_now()
-            return self._loaded
-
-    def _load_now(self) -> tuple[NLICore, Any, tuple[str, ...], JudgeIdentity]:
+    def _load_now(self) -> LoadedNLI:
         from semantix.cache import model_cache
         from semantix.config import default_threads
         from semantix.models import resolve_model
@@ -161,49 +148,19 @@ class QuantizedNLIJudge:
             revision=resolved.revision,
             file=file,
         )
-        return core, session, input_names, identity
+        return LoadedNLI(core, identity, OrtBackend(session, input_names))
 
-    @property
-    def identity(self) -> JudgeIdentity:
-        """Who this judge is (loads the model)."""
-        return self._load()[3]
-
-    @property
-    def core(self) -> NLICore:
-        """The shared NLI logic for this judge's model (loads the model)."""
-        return self._load()[0]
-
-    # -- judging -----------------------------------------------------------------------------
-
-    def _forward(self, batch: EncodedBatch) -> Sequence[Sequence[float]]:
+    def _forward(self, batch: EncodedBatch, backend: OrtBackend) -> Sequence[Sequence[float]]:
         import numpy as np
 
-        _, session, input_names, _ = self._load()
         columns = {
             "input_ids": batch.input_ids,
             "attention_mask": batch.attention_mask,
             "token_type_ids": batch.token_type_ids,
         }
-        feed = {name: np.asarray(columns[name], dtype=np.int64) for name in input_names}
-        logits = session.run(None, feed)[0]
+        feed = {name: np.asarray(columns[name], dtype=np.int64) for name in backend.input_names}
+        logits = backend.session.run(None, feed)[0]
         return logits.tolist()  # type: ignore[no-any-return]
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """P(entailment) of the intent's hypothesis given ``output``, against ``threshold``."""
-        return self.evaluate_batch([(output, intent_description, threshold)])[0]
-
-    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Judge many (output, description, threshold) requests in padded, length-sorted batches."""
-        if not requests:
-            return []
-        core, _, _, identity = self._load()
-        return core.run(requests, self._forward, batch_size=self.batch_size, identity=identity)
-
-    def __repr__(self) -> str:
-        loaded = self._loaded
-        if loaded is not None:
-            return f"QuantizedNLIJudge({loaded[3]})"
-        return f"QuantizedNLIJudge(model={self.model!r})"
 
 
 def required_files(model: str | None = None) -> list[str]:

@@ -17,14 +17,13 @@ assert_semantic("Thank you so much for your patience!", Polite, judge=NLIJudge()
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from semantix.deps import ensure_installed
-from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.nli import EncodedBatch, NLICore
+from semantix.judges.base import JudgeIdentity
+from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 
 ensure_installed(("transformers", "torch", "tokenizers"), extra="hf", feature="NLIJudge")
 
@@ -83,7 +82,14 @@ def _load_tokenizer(path: Path) -> Any:
     return Tokenizer.from_str(backend.to_str())
 
 
-class NLIJudge:
+class TorchBackend(NamedTuple):
+    """The torch half of a loaded transformers judge."""
+
+    network: Any
+    uses_token_types: bool
+
+
+class NLIJudge(NLIJudgeBase):
     """NLI judge on transformers + torch (fp32): scores P(entailment) of the hypothesis.
 
     Args:
@@ -96,9 +102,6 @@ class NLIJudge:
         lazy_load: load on first use (True) or now (False).
     """
 
-    #: Same model family and calibration as the quantized judge (see docs/judges/nli.md).
-    recommended_threshold: ClassVar[float | None] = 0.5
-
     def __init__(
         self,
         model: str | os.PathLike[str] | None = None,
@@ -109,30 +112,15 @@ class NLIJudge:
         batch_size: int = 16,
         lazy_load: bool = True,
     ) -> None:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         if not isinstance(device, str) or not device:
             raise ValueError(f"device must be a torch device string such as 'cpu', got {device!r}")
         self.model = model
         self.revision = revision
         self.cache_dir = cache_dir
         self.device = device
-        self.batch_size = batch_size
-        self._lock = threading.Lock()
-        self._loaded: tuple[NLICore, Any, bool, JudgeIdentity] | None = None
-        if not lazy_load:
-            self._load()
+        super().__init__(batch_size=batch_size, lazy_load=lazy_load)
 
-    def _load(self) -> tuple[NLICore, Any, bool, JudgeIdentity]:
-        loaded = self._loaded
-        if loaded is not None:
-            return loaded
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = self._load_now()
-            return self._loaded
-
-    def _load_now(self) -> tuple[NLICore, Any, bool, JudgeIdentity]:
+    def _load_now(self) -> LoadedNLI:
         from semantix.cache import model_cache
         from semantix.models import resolve_model
 
@@ -159,49 +147,20 @@ class NLIJudge:
             revision=resolved.revision,
             file=None,
         )
-        return core, network, uses_types, identity
+        return LoadedNLI(core, identity, TorchBackend(network, uses_types))
 
-    @property
-    def identity(self) -> JudgeIdentity:
-        """Who this judge is (loads the model)."""
-        return self._load()[3]
-
-    @property
-    def core(self) -> NLICore:
-        """The shared NLI logic for this judge's model (loads the model)."""
-        return self._load()[0]
-
-    def _forward(self, batch: EncodedBatch) -> Sequence[Sequence[float]]:
+    def _forward(self, batch: EncodedBatch, backend: TorchBackend) -> Sequence[Sequence[float]]:
         import torch
 
-        _, network, uses_types, _ = self._load()
+        def tensor(rows: Sequence[Sequence[int]]) -> Any:
+            return torch.tensor(rows, dtype=torch.long, device=self.device)
+
         inputs = {
-            "input_ids": torch.tensor(batch.input_ids, dtype=torch.long, device=self.device),
-            "attention_mask": torch.tensor(
-                batch.attention_mask, dtype=torch.long, device=self.device
-            ),
+            "input_ids": tensor(batch.input_ids),
+            "attention_mask": tensor(batch.attention_mask),
         }
-        if uses_types:
-            inputs["token_type_ids"] = torch.tensor(
-                batch.token_type_ids, dtype=torch.long, device=self.device
-            )
+        if backend.uses_token_types:
+            inputs["token_type_ids"] = tensor(batch.token_type_ids)
         with torch.inference_mode():
-            logits = network(**inputs).logits
+            logits = backend.network(**inputs).logits
         return logits.float().cpu().tolist()  # type: ignore[no-any-return]
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """P(entailment) of the intent's hypothesis given ``output``, against ``threshold``."""
-        return self.evaluate_batch([(output, intent_description, threshold)])[0]
-
-    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Judge many (output, description, threshold) requests in padded, length-sorted batches."""
-        if not requests:
-            return []
-        core, _, _, identity = self._load()
-        return core.run(requests, self._forward, batch_size=self.batch_size, identity=identity)
-
-    def __repr__(self) -> str:
-        loaded = self._loaded
-        if loaded is not None:
-            return f"NLIJudge({loaded[3]})"
-        return f"NLIJudge(model={self.model!r}, device={self.device!r})"
