@@ -702,3 +702,49 @@ def test_concurrent_processes_never_corrupt(store: VerdictStore, tmp_path: Path)
         assert worker.returncode == 0, err
         assert out.strip() == "ok"
     assert_store_is_sound(store, expected=8 + 4 * 8)
+
+
+class MarginJudge:
+    """Passes on score >= threshold AND a second, threshold-independent condition (like the
+    embedding judge's counterexample margin): the word 'but' in the output fails it."""
+
+    recommended_threshold = None
+
+    def __init__(self, score: float) -> None:
+        self.score = score
+        self.calls: list[float] = []
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        self.calls.append(threshold)
+        passed = self.score >= threshold and "but" not in output
+        return Verdict(passed=passed, score=self.score, reason="margin rule", threshold=threshold)
+
+
+def test_a_verdict_that_failed_above_its_threshold_fails_at_every_threshold(
+    store: VerdictStore,
+) -> None:
+    recorder = CachingJudge(MarginJudge(0.9), store=store, mode="update")
+    assert not evaluate_semantic("Thanks, but no.", Polite, judge=recorder, threshold=0.5).passed
+    replayed = MarginJudge(0.9)
+    replay = CachingJudge(replayed, store=store, mode="replay")
+    # 0.9 >= 0.3, yet the recorded failure was not about the score: it must not turn into a pass
+    assert not evaluate_semantic("Thanks, but no.", Polite, judge=replay, threshold=0.3).passed
+    assert replayed.calls == []
+
+
+def test_a_verdict_that_failed_below_its_threshold_is_asked_again_at_a_lower_one(
+    store: VerdictStore,
+) -> None:
+    judge = MarginJudge(0.4)
+    memo = CachingJudge(judge, mode="off")
+    assert not evaluate_semantic("Thanks, but no.", Polite, judge=memo, threshold=0.5).passed
+    assert not evaluate_semantic("Thanks, but no.", Polite, judge=memo, threshold=0.9).passed
+    assert judge.calls == [0.5]  # a higher threshold: still a failure, no need to ask
+    assert not evaluate_semantic("Thanks, but no.", Polite, judge=memo, threshold=0.3).passed
+    assert judge.calls == [0.5, 0.3]  # lower: the score alone cannot tell, so the judge decides
+
+    recorder = CachingJudge(MarginJudge(0.4), store=store, mode="update")
+    evaluate_semantic("Thanks, but no.", Polite, judge=recorder, threshold=0.5)
+    replay = CachingJudge(MarginJudge(0.4), store=store, mode="replay")
+    with pytest.raises(VerdictNotRecordedError, match="its score alone cannot tell"):
+        evaluate_semantic("Thanks, but no.", Polite, judge=replay, threshold=0.3)

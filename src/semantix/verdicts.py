@@ -18,8 +18,9 @@ its :class:`~semantix.JudgeIdentity`: class, model, revision, file), its ``promp
 has one, the output normalised by :func:`normalise_text` (Unicode NFC, ``\\r\\n`` → ``\\n``, no
 trailing spaces on lines, stripped), and the intent description with its ``hypothesis``,
 ``examples`` and ``counterexamples``. The threshold is **not** part of it: the score is stored
-and, when the current threshold differs from the recorded one, the verdict is decided again as
-``score >= threshold``, so changing a threshold needs no re-recording (``strict`` mode excepted).
+and, when the current threshold differs from the recorded one, the verdict is decided again
+from the score as far as the record tells (:meth:`StoredVerdict.decision_at`), so changing a
+threshold rarely needs re-recording (``strict`` mode excepted).
 
 **Files.** ``<store>/<fingerprint[:2]>/<fingerprint>.json``, sorted keys, indent 2, UTF-8:
 small enough to review in a pull request. Written to a temporary file in the same directory and
@@ -246,20 +247,42 @@ class StoredVerdict:
             semantix_version=__version__,
         )
 
+    def decision_at(self, threshold: float) -> bool | None:
+        """Whether this verdict passes at ``threshold``, or None when that cannot be known.
+
+        Judges may require more than ``score >= threshold`` (the embedding judge also needs the
+        output closer to an example than to any counterexample), so a recorded verdict is
+        re-decided only as far as it tells:
+
+        - at the recorded threshold: as recorded;
+        - it passed: the extra conditions held, so ``score >= threshold``;
+        - it failed although ``score`` reached the recorded threshold: something other than the
+          score failed, so it fails at every threshold;
+        - it failed below the recorded threshold: it fails at any higher threshold; at a lower
+          one nothing is known (None: the judge must be asked again).
+        """
+        if _same_threshold(self.threshold, threshold):
+            return self.passed
+        if self.score is None:
+            return None
+        if self.passed:
+            return self.score >= threshold
+        if self.threshold is not None and self.score >= self.threshold:
+            return False
+        return False if self.score < threshold else None
+
     def usable_at(self, threshold: float) -> bool:
-        """Whether this verdict can be replayed at ``threshold`` (same one, or it has a score)."""
-        return self.score is not None or _same_threshold(self.threshold, threshold)
+        """Whether this verdict can be replayed at ``threshold`` (see :meth:`decision_at`)."""
+        return self.decision_at(threshold) is not None
 
     def to_verdict(self, threshold: float, *, exact: bool = False) -> Verdict:
-        """This verdict at ``threshold``: as recorded, or re-decided as ``score >= threshold``.
+        """This verdict at ``threshold``: as recorded, or re-decided (see :meth:`decision_at`).
 
         With ``exact=True`` (strict mode) a different threshold is an error instead.
         """
-        passed = self.passed
-        if not _same_threshold(self.threshold, threshold):
-            if exact or self.score is None:
-                raise VerdictNotRecordedError(self._threshold_message(threshold, exact=exact))
-            passed = self.score >= threshold
+        passed = self.decision_at(threshold)
+        if passed is None or (exact and not _same_threshold(self.threshold, threshold)):
+            raise VerdictNotRecordedError(self._threshold_message(threshold, exact=exact))
         return Verdict(
             passed=passed,
             score=self.score,
@@ -271,16 +294,17 @@ class StoredVerdict:
         )
 
     def _threshold_message(self, threshold: float, *, exact: bool) -> str:
-        why = (
-            "strict mode replays a verdict only at the threshold it was recorded at"
-            if exact
-            else "it has no score to decide again against the new threshold"
-        )
+        if exact:
+            why = "strict mode replays a verdict only at the threshold it was recorded at"
+        elif self.score is None:
+            why = "it has no score to decide again against the new threshold"
+        else:
+            why = "its score alone cannot tell how the judge would decide at the new threshold"
         recorded = "none" if self.threshold is None else f"{self.threshold:.2f}"
         return (
             f"the frozen verdict {self.fingerprint[:12]} was recorded at threshold {recorded} "
             f"and is asked for at {threshold:.2f}, and {why}; delete its file and "
-            f"{_RECORD_HINT}, or use replay mode (which re-decides score >= threshold)"
+            f"{_RECORD_HINT}"
         )
 
     def to_json(self) -> str:
@@ -606,7 +630,7 @@ class CachingJudge:
                 elif self.mode in ("replay", "strict"):
                     raise self._not_recorded(key, request)
             if record is not None and self.mode in ("off", "update"):
-                # a verdict without a score cannot be re-decided at another threshold: ask again
+                # the record cannot tell the decision at this threshold: ask the judge again
                 record = record if record.usable_at(request[2]) else None
             records.append(record)
         return records
