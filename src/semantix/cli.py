@@ -157,8 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME",
-        help="a supported model name or a Hugging Face repo id owner/name: the whole "
-        "repository (repeatable)",
+        help="a supported model name or a Hugging Face repo id owner/name: the files its "
+        "onnxruntime judge (quantized NLI or embedding) loads (repeatable)",
     )
     download.add_argument("--revision", help="commit, branch or tag for --model (default: pinned)")
     download.add_argument("--cache-dir", metavar="DIR", help="download into this HF cache")
