@@ -81,3 +81,18 @@ def test_protocol_is_structural() -> None:
 
     assert isinstance(Minimal(), Judge)
     assert not isinstance(object(), Judge)
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
+def test_positive_int_check_names_the_value_and_an_example(bad: object) -> None:
+    from semantix import ConfigurationError
+    from semantix.judges.base import check_positive_int
+
+    with pytest.raises(
+        ConfigurationError,
+        match=rf"threads must be a positive int or None .*got {bad!r}; pass e.g. threads=2",
+    ):
+        check_positive_int(bad, what="threads", example=2, optional=True)
+    check_positive_int(None, what="threads", example=2, optional=True)
+    with pytest.raises(ConfigurationError, match="batch_size must be a positive int, got None"):
+        check_positive_int(None, what="batch_size", example=16)

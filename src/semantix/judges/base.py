@@ -19,6 +19,7 @@ __all__ = [
     "JudgeRequest",
     "TokenUsage",
     "Verdict",
+    "check_positive_int",
     "check_threshold",
 ]
 
@@ -37,6 +38,19 @@ def check_threshold(value: object, *, what: str = "threshold") -> float:
             f"{what} must be between 0 and 1 inclusive, got {value!r}; pass e.g. threshold=0.8"
         )
     return number
+
+
+def check_positive_int(value: object, *, what: str, example: int, optional: bool = False) -> None:
+    """Raise a ``ConfigurationError`` unless ``value`` is a positive int (or None if optional)."""
+    if optional and value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        from semantix.errors import ConfigurationError
+
+        allowed = " or None (all available cores)" if optional else ""
+        raise ConfigurationError(
+            f"{what} must be a positive int{allowed}, got {value!r}; pass e.g. {what}={example}"
+        )
 
 
 @dataclass(frozen=True, slots=True)

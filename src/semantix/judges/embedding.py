@@ -56,6 +56,7 @@ from semantix.judges.base import (
     JudgeIdentity,
     JudgeRequest,
     Verdict,
+    check_positive_int,
     check_threshold,
 )
 from semantix.judges.onnx import shared_session
@@ -141,16 +142,8 @@ class EmbeddingJudge:
         batch_size: int = 32,
         lazy_load: bool = True,
     ) -> None:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ConfigurationError(
-                f"batch_size must be a positive int, got {batch_size!r}; pass e.g. batch_size=32"
-            )
-        if threads is not None and (
-            isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-        ):
-            raise ConfigurationError(
-                f"threads must be a positive int or None (all available cores), got {threads!r}"
-            )
+        check_positive_int(batch_size, what="batch_size", example=32)
+        check_positive_int(threads, what="threads", example=2, optional=True)
         if file is not None and (not isinstance(file, str) or not file.strip()):
             raise ConfigurationError(
                 f"file must be the path of an ONNX file inside the model directory, e.g. "

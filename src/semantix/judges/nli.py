@@ -37,7 +37,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
 from semantix.hypothesis import to_hypothesis
-from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict, check_threshold
+from semantix.judges.base import (
+    JudgeIdentity,
+    JudgeRequest,
+    Verdict,
+    check_positive_int,
+    check_threshold,
+)
 
 if TYPE_CHECKING:
     from tokenizers import Encoding, Tokenizer
@@ -521,8 +527,7 @@ class NLIJudgeBase:
     model: str | os.PathLike[str] | None
 
     def __init__(self, *, batch_size: int, lazy_load: bool) -> None:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        check_positive_int(batch_size, what="batch_size", example=16)
         self.batch_size = batch_size
         self._lock = threading.Lock()
         self._loaded: LoadedNLI | None = None

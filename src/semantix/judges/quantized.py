@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from semantix.deps import ensure_installed
 from semantix.errors import ConfigurationError, ModelNotFoundError
-from semantix.judges.base import JudgeIdentity
+from semantix.judges.base import JudgeIdentity, check_positive_int
 from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 from semantix.judges.onnx import shared_session
 
@@ -84,12 +84,7 @@ class QuantizedNLIJudge(NLIJudgeBase):
         batch_size: int = 16,
         lazy_load: bool = True,
     ) -> None:
-        if threads is not None and (
-            isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-        ):
-            raise ValueError(
-                f"threads must be a positive integer or None (all available cores), got {threads!r}"
-            )
+        check_positive_int(threads, what="threads", example=2, optional=True)
         self.model = model
         self.revision = revision
         self.file = file
