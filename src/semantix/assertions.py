@@ -29,7 +29,8 @@ from semantix.intent import (
     as_intent,
     iter_leaves,
 )
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict, check_threshold
+from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+from semantix.validation import check_threshold
 from semantix.outputs import output_text
 
 __all__ = [

@@ -1,23 +1,113 @@
-"""Run-time defaults read from the environment, in one place.
+"""Every environment variable semantix reads, in one place, read when it is needed.
 
-| variable | meaning |
-| --- | --- |
-| ``SEMANTIX_JUDGE`` | the default judge: ``quantized``, ``nli``, ``embedding``, ``llm`` or ``module:attr`` |
-| ``SEMANTIX_THREADS`` | threads per model session (default: cores available / xdist workers) |
-| ``SEMANTIX_CACHE_PATH`` | where semantix keeps exported models and its own files |
-| ``SEMANTIX_ORT_CACHE`` | ``0`` turns off the on-disk cache of optimized ONNX sessions |
-| ``SEMANTIX_MODEL_DIR`` | a local directory holding the default NLI model (air-gapped CI) |
-| ``SEMANTIX_EMBEDDING_MODEL_DIR`` | a local directory holding the default embedding model |
-| ``SEMANTIX_VERDICTS`` | frozen-verdict mode: ``off`` (default), ``replay``, ``update``, ``strict`` |
-| ``SEMANTIX_VERDICTS_PATH`` | the frozen-verdict store (default ``.semantix/verdicts`` in the cwd) |
+No other module reads ``os.environ``: each asks a function here, at the moment the value matters
+(when a judge is built, a model resolved, a store opened), never at import time. ``VARIABLES`` is
+the table of every variable; ``docs/environment-variables.md`` is tested against it.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
-__all__ = ["cache_path", "default_threads"]
+from semantix.errors import ConfigurationError
+
+__all__ = [
+    "VARIABLES",
+    "VERDICT_MODES",
+    "Variable",
+    "available_cores",
+    "cache_path",
+    "default_threads",
+    "env",
+    "github_step_summary",
+    "hf_cache_dir",
+    "hf_endpoint",
+    "hf_offline",
+    "in_ci",
+    "judge_spec",
+    "model_dir",
+    "openai_api_key",
+    "openai_base_url",
+    "ort_cache_enabled",
+    "verdicts_mode",
+    "verdicts_path",
+    "xdist_workers",
+]
+
+ModelKind = Literal["nli", "embedding"]
+
+#: The frozen-verdict modes (``SEMANTIX_VERDICTS``, ``--semantic-verdicts``, ``mode=``).
+VERDICT_MODES: tuple[str, ...] = ("off", "replay", "update", "strict")
+
+_TRUE = frozenset({"1", "on", "yes", "true"})
+_FALSE = frozenset({"0", "off", "no", "false"})
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """One environment variable semantix reads."""
+
+    name: str
+    section: str
+    default: str
+    meaning: str
+
+
+VARIABLES: tuple[Variable, ...] = (
+    Variable("SEMANTIX_JUDGE", "semantix", "`quantized`", "the default judge"),
+    Variable("SEMANTIX_THREADS", "semantix", "cores ÷ xdist workers", "threads per session"),
+    Variable("SEMANTIX_CACHE_PATH", "semantix", "user cache dir", "semantix's own cache"),
+    Variable("SEMANTIX_ORT_CACHE", "semantix", "on", "cache optimized ONNX sessions"),
+    Variable("SEMANTIX_MODEL_DIR", "semantix", "unset", "local default NLI model"),
+    Variable("SEMANTIX_EMBEDDING_MODEL_DIR", "semantix", "unset", "local embedding model"),
+    Variable("SEMANTIX_VERDICTS", "semantix", "`off`", "frozen-verdict mode"),
+    Variable("SEMANTIX_VERDICTS_PATH", "semantix", "`.semantix/verdicts`", "verdict store"),
+    Variable("HF_HOME", "Hugging Face", "`~/.cache/huggingface`", "Hugging Face home"),
+    Variable("HF_HUB_CACHE", "Hugging Face", "`$HF_HOME/hub`", "model cache directory"),
+    Variable("HF_HUB_OFFLINE", "Hugging Face", "unset", "never touch the network"),
+    Variable("HF_ENDPOINT", "Hugging Face", "`https://huggingface.co`", "hub mirror"),
+    Variable("OPENAI_API_KEY", "OpenAI", "unset", "the LLM judge's API key"),
+    Variable("OPENAI_BASE_URL", "OpenAI", "unset", "an OpenAI-compatible server"),
+    Variable("PYTEST_XDIST_WORKER_COUNT", "pytest", "unset", "set by pytest-xdist"),
+    Variable("CI", "CI", "unset", "set by CI services: no new snapshots"),
+    Variable("GITHUB_STEP_SUMMARY", "CI", "unset", "GitHub Actions' step summary file"),
+    Variable("XDG_CACHE_HOME", "system", "`~/.cache`", "the user cache directory"),
+)
+
+_NAMES = frozenset(variable.name for variable in VARIABLES)
+
+
+def env(name: str) -> str | None:
+    """The value of a variable in :data:`VARIABLES`, stripped; None when unset or blank."""
+    if name not in _NAMES:
+        raise KeyError(f"{name} is not a semantix variable; add it to semantix.config.VARIABLES")
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def _flag(name: str, *, default: bool) -> bool:
+    value = env(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ConfigurationError(
+        f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
+    )
+
+
+# --- semantix ----------------------------------------------------------------------------------
+
+
+def judge_spec() -> str | None:
+    """``SEMANTIX_JUDGE``: the default judge's spec, or None for the built-in default."""
+    return env("SEMANTIX_JUDGE")
 
 
 def available_cores() -> int:
@@ -28,6 +118,12 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def xdist_workers() -> int:
+    """How many pytest-xdist workers share this machine (1 outside xdist)."""
+    workers = env("PYTEST_XDIST_WORKER_COUNT") or ""
+    return int(workers) if workers.isdigit() and int(workers) > 0 else 1
+
+
 def default_threads() -> int:
     """Threads for one model session.
 
@@ -35,31 +131,119 @@ def default_threads() -> int:
     (``PYTEST_XDIST_WORKER_COUNT``), at least 1, so that ``-n 2`` on two cores does not run four
     busy threads.
     """
-    configured = os.environ.get("SEMANTIX_THREADS")
-    if configured:
+    configured = env("SEMANTIX_THREADS")
+    if configured is not None:
         try:
             threads = int(configured)
         except ValueError:
             threads = 0
         if threads < 1:
-            raise ValueError(
+            raise ConfigurationError(
                 f"SEMANTIX_THREADS must be a positive integer, got {configured!r}; "
                 "unset it to use the available cores"
             )
         return threads
-    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
-    divisor = int(workers) if workers.isdigit() and int(workers) > 0 else 1
-    return max(1, available_cores() // divisor)
+    return max(1, available_cores() // xdist_workers())
 
 
 def cache_path() -> Path:
-    """semantix's own cache directory (exported models, frozen verdicts default).
+    """semantix's own cache directory (optimized ONNX sessions, exported models).
 
     ``SEMANTIX_CACHE_PATH`` wins; else the user cache dir (``$XDG_CACHE_HOME/semantix`` or
     ``~/.cache/semantix``), never a temporary directory that the OS may wipe.
     """
-    configured = os.environ.get("SEMANTIX_CACHE_PATH")
+    configured = env("SEMANTIX_CACHE_PATH")
     if configured:
         return Path(configured).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = env("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "semantix"
+
+
+def ort_cache_enabled() -> bool:
+    """``SEMANTIX_ORT_CACHE``: whether optimized ONNX sessions are cached on disk (default on)."""
+    return _flag("SEMANTIX_ORT_CACHE", default=True)
+
+
+MODEL_DIR_VARIABLES: dict[str, str] = {
+    "nli": "SEMANTIX_MODEL_DIR",
+    "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR",
+}
+
+
+def model_dir(kind: ModelKind) -> Path | None:
+    """The local directory configured for the default model of ``kind``, or None."""
+    configured = env(MODEL_DIR_VARIABLES[kind])
+    return Path(configured).expanduser() if configured else None
+
+
+def verdicts_mode() -> str | None:
+    """``SEMANTIX_VERDICTS``, lower-cased and checked; None when unset."""
+    configured = env("SEMANTIX_VERDICTS")
+    if configured is None:
+        return None
+    if configured.lower() not in VERDICT_MODES:
+        raise ConfigurationError(
+            f"SEMANTIX_VERDICTS={configured!r} is not a frozen-verdict mode; use one of "
+            f"{', '.join(VERDICT_MODES)}"
+        )
+    return configured.lower()
+
+
+def verdicts_path() -> Path:
+    """``SEMANTIX_VERDICTS_PATH`` if set, else ``.semantix/verdicts`` under the current directory."""
+    configured = env("SEMANTIX_VERDICTS_PATH")
+    path = Path(configured).expanduser() if configured else Path(".semantix") / "verdicts"
+    return path.absolute()
+
+
+# --- Hugging Face ------------------------------------------------------------------------------
+
+
+def hf_cache_dir() -> Path:
+    """The Hugging Face hub cache (``HF_HUB_CACHE``, else ``$HF_HOME/hub``)."""
+    configured = env("HF_HUB_CACHE")
+    if configured:
+        return Path(configured).expanduser()
+    home = env("HF_HOME") or os.path.join(
+        env("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface"
+    )
+    return Path(home).expanduser() / "hub"
+
+
+def hf_offline() -> bool:
+    """``HF_HUB_OFFLINE``: never touch the network."""
+    value = env("HF_HUB_OFFLINE")
+    return value is not None and value.upper() in {"1", "ON", "YES", "TRUE"}
+
+
+def hf_endpoint() -> str:
+    """``HF_ENDPOINT``, else the public hub."""
+    return env("HF_ENDPOINT") or "https://huggingface.co"
+
+
+# --- OpenAI ------------------------------------------------------------------------------------
+
+
+def openai_base_url() -> str | None:
+    """``OPENAI_BASE_URL``: an OpenAI-compatible server, or None for OpenAI itself."""
+    return env("OPENAI_BASE_URL")
+
+
+def openai_api_key() -> str | None:
+    """``OPENAI_API_KEY``, or None."""
+    return env("OPENAI_API_KEY")
+
+
+# --- CI ----------------------------------------------------------------------------------------
+
+
+def in_ci() -> bool:
+    """Whether a CI service runs us (``CI`` set to anything but a false value)."""
+    value = env("CI")
+    return value is not None and value.lower() not in _FALSE
+
+
+def github_step_summary() -> Path | None:
+    """GitHub Actions' step-summary file, when set."""
+    configured = env("GITHUB_STEP_SUMMARY")
+    return Path(configured) if configured else None

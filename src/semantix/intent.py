@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Iterator
 from typing import Any, ClassVar, cast
 
-from semantix.judges.base import check_threshold
+from semantix.validation import check_threshold
 
 __all__ = [
     "DEFAULT_THRESHOLD",

@@ -455,7 +455,7 @@ def semantic(request: pytest.FixtureRequest) -> SemanticAssert:
             pytrace=False,
         )
     if threshold is not None:
-        from semantix.judges.base import check_threshold
+        from semantix.validation import check_threshold
 
         judge = _WithThreshold(judge, check_threshold(threshold, what="semantic marker threshold"))
     return SemanticAssert(judge)

@@ -52,12 +52,11 @@ from tokenizers import Tokenizer
 from semantix.cache import model_cache
 from semantix.config import default_threads
 from semantix.errors import ConfigurationError, ModelNotFoundError
+from semantix.validation import check_positive_int, check_threshold
 from semantix.judges.base import (
     JudgeIdentity,
     JudgeRequest,
     Verdict,
-    check_positive_int,
-    check_threshold,
 )
 from semantix.judges.onnx import shared_session
 from semantix.models import ResolvedModel, default_model, list_supported_models, resolve_model

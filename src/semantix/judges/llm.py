@@ -42,12 +42,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 from semantix.deps import ensure_installed, require
 from semantix.errors import ConfigurationError, JudgeError, JudgeTimeoutError
+from semantix.validation import check_positive_int, check_threshold
 from semantix.judges.base import (
     JudgeIdentity,
     JudgeRequest,
     TokenUsage,
     Verdict,
-    check_threshold,
 )
 
 if TYPE_CHECKING:

@@ -37,12 +37,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
 from semantix.hypothesis import to_hypothesis
+from semantix.validation import check_positive_int, check_threshold
 from semantix.judges.base import (
     JudgeIdentity,
     JudgeRequest,
     Verdict,
-    check_positive_int,
-    check_threshold,
 )
 
 if TYPE_CHECKING:

@@ -22,7 +22,8 @@ from typing import Any, NamedTuple
 
 from semantix.deps import ensure_installed
 from semantix.errors import ConfigurationError, ModelNotFoundError
-from semantix.judges.base import JudgeIdentity, check_positive_int
+from semantix.judges.base import JudgeIdentity
+from semantix.validation import check_positive_int
 from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 from semantix.judges.onnx import shared_session
 

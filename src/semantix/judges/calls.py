@@ -1,0 +1,106 @@
+"""The one way semantix asks a judge and names it.
+
+Every path that asks a judge — assertions, the frozen-verdict judge, the escalating judge, the
+pytest plugin — goes through :func:`ask_judge`: it uses ``evaluate_batch`` when the judge has
+one, turns any exception into a :class:`~semantix.JudgeError` (a judge error is never a pass),
+and checks what came back against what was asked: one :class:`Verdict` per request, a score
+that is a finite number in [0, 1], no pass below the threshold asked for, and no other threshold
+reported. :func:`judge_identity` is the one way to name a judge.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from semantix.errors import JudgeError, SemantixError
+from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+
+__all__ = ["ask_judge", "check_verdict", "judge_identity"]
+
+
+def judge_identity(judge: object) -> JudgeIdentity:
+    """The judge's ``identity`` when it has one, else its class name."""
+    identity = getattr(judge, "identity", None)
+    if isinstance(identity, JudgeIdentity):
+        return identity
+    return JudgeIdentity(type(judge).__name__)
+
+
+def ask_judge(
+    judge: Judge, requests: Sequence[JudgeRequest], *, what: str = ""
+) -> list[Verdict]:
+    """Ask ``judge`` for one verdict per request (in one batch when it can) and check them.
+
+    ``what`` names what is being judged (e.g. the intents), for error messages.
+    """
+    if not requests:
+        return []
+    name = judge_identity(judge)
+    batch = getattr(judge, "evaluate_batch", None)
+    try:
+        if callable(batch) and len(requests) > 1:
+            verdicts = list(batch(list(requests)))
+        else:
+            verdicts = [judge.evaluate(*request) for request in requests]
+    except SemantixError:
+        raise
+    except Exception as exc:
+        about = f" while judging {what}" if what else ""
+        raise JudgeError(
+            f"judge {name} raised {type(exc).__name__}{about}: {exc}. "
+            "A judge error is never a pass; fix the cause (see the chained exception)"
+        ) from exc
+    if len(verdicts) != len(requests):
+        raise JudgeError(
+            f"judge {name}.evaluate_batch returned {len(verdicts)} verdicts for "
+            f"{len(requests)} requests; it must return one Verdict per request, in order"
+        )
+    for verdict, request in zip(verdicts, requests, strict=True):
+        check_verdict(verdict, request[2], judge=name, what=what)
+    return verdicts
+
+
+def check_verdict(verdict: object, threshold: float, *, judge: object, what: str = "") -> Verdict:
+    """Return ``verdict`` if it is a consistent answer at ``threshold``, else raise JudgeError.
+
+    A verdict may *fail* above its threshold (a judge can have extra conditions), but it may not
+    pass below it, report another threshold, or carry a score that is not a finite number in
+    [0, 1] (a score set after construction is checked here too).
+    """
+    about = f" for {what}" if what else ""
+    if not isinstance(verdict, Verdict):
+        raise JudgeError(
+            f"judge {judge} returned {type(verdict).__name__} ({verdict!r:.80}){about}; a judge "
+            "must return semantix.Verdict(passed=..., score=..., reason=...)"
+        )
+    if not isinstance(verdict.passed, bool):
+        raise JudgeError(
+            f"judge {judge} returned a verdict whose passed is {verdict.passed!r}{about}; "
+            "passed must be a bool"
+        )
+    score = verdict.score
+    if score is not None and (
+        isinstance(score, bool)
+        or not isinstance(score, (int, float))
+        or not math.isfinite(score)
+        or not 0.0 <= score <= 1.0
+    ):
+        raise JudgeError(
+            f"judge {judge} returned score {score!r}{about}; a score must be a finite number "
+            "between 0 and 1 (or None). A judge error is never a pass"
+        )
+    if verdict.threshold is not None and not math.isclose(
+        verdict.threshold, threshold, rel_tol=0.0, abs_tol=1e-9
+    ):
+        raise JudgeError(
+            f"judge {judge} was asked at threshold {threshold:g} but its verdict reports "
+            f"threshold {verdict.threshold:g}{about}; a judge must decide at the threshold it "
+            "is given"
+        )
+    if verdict.passed and score is not None and score < threshold:
+        raise JudgeError(
+            f"judge {judge} passed{about} with score {score:.3f}, below the threshold "
+            f"{threshold:g} it was asked at; a verdict that contradicts itself is never a pass"
+        )
+    return verdict

@@ -1,0 +1,39 @@
+"""Checks of user-given values, shared by every layer (the bottom floor: imports only errors).
+
+Each check names the value at fault, says what was expected and how to fix it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from semantix.errors import ConfigurationError
+
+__all__ = ["check_positive_int", "check_threshold"]
+
+
+def check_threshold(value: object, *, what: str = "threshold") -> float:
+    """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        # A ValueError, not TypeError: the documented contract for every invalid threshold.
+        raise ValueError(  # noqa: TRY004
+            f"{what} must be a number between 0 and 1, got {value!r} "
+            f"({type(value).__name__}); pass e.g. threshold=0.8"
+        )
+    number = float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise ValueError(
+            f"{what} must be between 0 and 1 inclusive, got {value!r}; pass e.g. threshold=0.8"
+        )
+    return number
+
+
+def check_positive_int(value: object, *, what: str, example: int, optional: bool = False) -> None:
+    """Raise a ``ConfigurationError`` unless ``value`` is a positive int (or None if optional)."""
+    if optional and value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        allowed = " or None (all available cores)" if optional else ""
+        raise ConfigurationError(
+            f"{what} must be a positive int{allowed}, got {value!r}; pass e.g. {what}={example}"
+        )
