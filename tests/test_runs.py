@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import io
 import math
 import threading
+import unittest
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
@@ -25,6 +27,7 @@ from semantix.runs import (
     suite_stability,
     wilson_interval,
 )
+from semantix.unittest import SemanticAssertionsMixin
 
 
 class Polite(Intent):
@@ -428,3 +431,50 @@ def test_suite_stability_is_the_mean_rate_and_counts_unproven_floors() -> None:
     # 5/5 has lower bound 0.57 >= 0.5; 2/4 has lower bound 0.15 < 0.5.
     assert below == 1
     assert suite_stability([]) == (None, 0)
+
+
+# --- the unittest mixin ------------------------------------------------------------------------
+
+
+class FlakyBotTests(SemanticAssertionsMixin, unittest.TestCase):
+    __test__ = False  # run by the tests below through unittest's own runner
+    semantic_judge = FakeJudge(judge_polite)
+
+    def test_at_floor(self) -> None:
+        stats = self.assertPassRate(Scripted([POLITE] * 4 + [RUDE]), Polite, min_pass_rate=0.8)
+        self.assertEqual(stats.passes, 8)
+
+    def test_below_floor(self) -> None:
+        self.assertPassRate(
+            Scripted([POLITE, RUDE]), Polite, runs=4, min_pass_rate=0.75, msg="bot must be polite"
+        )
+
+    def test_every_run_crashes(self) -> None:
+        self.assertPassRate(Scripted([RuntimeError("bot is down")]), Polite, runs=3)
+
+
+def run_unittest(name: str) -> unittest.TestResult:
+    runner = unittest.TextTestRunner(stream=io.StringIO(), verbosity=0)
+    return runner.run(FlakyBotTests(name))
+
+
+def test_unittest_assert_pass_rate_passes_at_the_floor() -> None:
+    result = run_unittest("test_at_floor")
+    assert result.wasSuccessful() and result.testsRun == 1
+
+
+def test_unittest_assert_pass_rate_below_the_floor_is_a_failure_with_the_stats() -> None:
+    result = run_unittest("test_below_floor")
+    assert len(result.failures) == 1 and not result.errors
+    report = result.failures[0][1]
+    assert "AssertionError: bot must be polite" in report
+    assert "pass rate: 2/4 = 50% (floor 75%)" in report
+    assert "95% Wilson interval: [0.15, 0.85]" in report
+    assert "#2 FAIL  Polite=0.10/0.80" in report
+    assert "semantix/unittest.py" not in report
+
+
+def test_unittest_assert_pass_rate_with_every_run_crashing_is_an_error() -> None:
+    result = run_unittest("test_every_run_crashes")
+    assert len(result.errors) == 1 and not result.failures
+    assert "RuntimeError: bot is down" in result.errors[0][1]

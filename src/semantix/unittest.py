@@ -16,9 +16,12 @@ class ReplyTests(SemanticAssertionsMixin, unittest.TestCase):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from semantix.assertions import SemanticResult, evaluate_semantic, notify_observers
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
+from semantix.runs import RunStats, evaluate_pass_rate, raise_for_stats
 
 # Hides this module's frames from unittest tracebacks (unittest.result._is_relevant_tb_level).
 __unittest = True
@@ -80,3 +83,41 @@ class SemanticAssertionsMixin:
         return self.assertSemantic(
             output, ~as_intent(intent), judge=judge, threshold=threshold, msg=msg
         )
+
+    def assertPassRate(
+        self,
+        system: Callable[[], object],
+        intent: IntentLike,
+        *,
+        runs: int = 10,
+        min_pass_rate: float = 1.0,
+        judge: Judge | None = None,
+        threshold: float | None = None,
+        max_workers: int = 1,
+        msg: str | None = None,
+    ) -> RunStats:
+        """Fail unless ``system()``'s outputs satisfy ``intent`` in ``min_pass_rate`` of ``runs``.
+
+        See :func:`semantix.runs.assert_pass_rate`. A failure raises ``self.failureException``
+        with the :class:`~semantix.runs.RunStats` attached as ``run_stats``; when every run
+        raised, the first run's exception is raised (a test error, not a failure).
+        """
+        stats = evaluate_pass_rate(
+            system,
+            intent,
+            runs=runs,
+            min_pass_rate=min_pass_rate,
+            judge=judge if judge is not None else self.semantic_judge,
+            threshold=threshold,
+            max_workers=max_workers,
+        )
+        if stats.verdict == "error":
+            raise_for_stats(stats)
+        if not stats.passed:
+            message = stats.explain()
+            if msg:
+                message = f"{msg}\n{message}"
+            error = self.failureException(message)
+            error.run_stats = stats  # type: ignore[attr-defined]
+            raise error
+        return stats
