@@ -1,0 +1,128 @@
+"""Parameterised ready-made intents: ``OnTopic(topic)`` and ``Mentions(thing)``.
+
+Each call returns an intent class named after the call (``OnTopic('cooking')``), the same class
+for the same argument. The classes carry no threshold, examples or counterexamples, so the usual
+threshold order applies and no judge can calibrate them from examples; subclass one to add them
+(the subclass keeps the description and hypothesis):
+
+```python
+class AboutCooking(OnTopic("cooking")):
+    threshold = 0.3
+    examples = ("Whisk the eggs with the sugar.", "Roast the squash for 40 minutes.")
+    counterexamples = ("Your parcel ships today.", "The invoice is attached.")
+```
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import ClassVar, cast
+
+from semantix.intent import Intent, IntentMeta
+
+__all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent"]
+
+#: Longest accepted argument: a topic or a thing is a phrase, not a requirement.
+MAX_ARGUMENT_CHARS = 200
+#: How many distinct arguments each factory remembers (the same argument gives the same class).
+_CACHE_SIZE = 256
+
+
+class TopicIntent(Intent, abstract=True):
+    """Base of the intents ``OnTopic(topic)`` builds; ``topic`` is the argument."""
+
+    topic: ClassVar[str]
+
+
+class MentionIntent(Intent, abstract=True):
+    """Base of the intents ``Mentions(thing)`` builds; ``thing`` is the argument."""
+
+    thing: ClassVar[str]
+
+
+def OnTopic(topic: str) -> type[Intent]:
+    """The intent "the text is about ``topic``", e.g. ``OnTopic("cooking")``.
+
+    The text must be about the topic as a whole, not merely touch on it in passing. The returned
+    class is named ``OnTopic('cooking')`` in messages and reports, and the same argument returns
+    the same class.
+
+    Args:
+        topic: what the text should be about: a short phrase such as ``"cooking"`` or
+            ``"our refund policy"`` (whitespace is normalised, a final period dropped).
+
+    Raises:
+        TypeError: ``topic`` is not a str.
+        ValueError: ``topic`` is empty or longer than 200 characters.
+    """
+    return _on_topic(_check_argument(topic, factory="OnTopic", what="topic", example="cooking"))
+
+
+def Mentions(thing: str) -> type[Intent]:
+    """The intent "the text mentions ``thing``", e.g. ``Mentions("the oven temperature")``.
+
+    The text must refer to the thing explicitly or by a clear paraphrase; being about the same
+    general subject is not enough. The returned class is named ``Mentions('the oven
+    temperature')`` in messages and reports, and the same argument returns the same class.
+
+    Args:
+        thing: what the text should mention: a short phrase such as ``"a refund"`` or
+            ``"the return deadline"`` (whitespace is normalised, a final period dropped).
+
+    Raises:
+        TypeError: ``thing`` is not a str.
+        ValueError: ``thing`` is empty or longer than 200 characters.
+    """
+    return _mentions(
+        _check_argument(thing, factory="Mentions", what="thing", example="the oven temperature")
+    )
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _on_topic(topic: str) -> type[Intent]:
+    statement = f"The text is about {topic}."
+    return _build(TopicIntent, f"OnTopic({topic!r})", statement, statement, topic=topic)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _mentions(thing: str) -> type[Intent]:
+    statement = f"The text mentions {thing}."
+    return _build(MentionIntent, f"Mentions({thing!r})", statement, statement, thing=thing)
+
+
+def _build(
+    base: type[Intent], name: str, description: str, hypothesis: str, **attributes: str
+) -> type[Intent]:
+    namespace: dict[str, object] = {
+        "__doc__": description,
+        "__module__": "semantix.intents",
+        "__qualname__": name,
+        "hypothesis": hypothesis,
+        **attributes,
+    }
+    return cast("type[Intent]", IntentMeta(name, (base,), namespace))
+
+
+def _check_argument(value: object, *, factory: str, what: str, example: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{factory}() needs the {what} as a str, e.g. {factory}({example!r}); got "
+            f"{type(value).__name__} {value!r:.80}"
+        )
+    text = " ".join(value.split()).rstrip(".").strip()
+    if not text:
+        raise ValueError(
+            f"{factory}() got an empty {what} ({value!r}); pass a short phrase, e.g. "
+            f"{factory}({example!r})"
+        )
+    if len(text) > MAX_ARGUMENT_CHARS:
+        raise ValueError(
+            f"{factory}() takes a short phrase as its {what}, got {len(text)} characters (at "
+            f"most {MAX_ARGUMENT_CHARS}); for a longer requirement write an Intent class with "
+            "the requirement as its docstring"
+        )
+    return text
+
+
+for _base in (TopicIntent, MentionIntent):
+    _base.__module__ = "semantix.intents"
