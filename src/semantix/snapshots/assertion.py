@@ -1,0 +1,273 @@
+"""Check an output against its semantic snapshot: record, pass, update or fail with a diff.
+
+```python
+from semantix import FakeJudge
+from semantix.snapshots import assert_semantic_snapshot
+
+judge = FakeJudge(lambda output, stored: 1.0)  # a stand-in: every pair means the same
+assert_semantic_snapshot("Refunds within 30 days.", "refund-policy", judge=judge, update=True)
+assert_semantic_snapshot("You get your money back for 30 days.", "refund-policy", judge=judge)
+```
+
+A missing snapshot fails with the output and the way to record it; ``update`` records it (and
+rewrites a snapshot the output drifted from). Where ``CI`` is set nothing is ever written: a
+snapshot nobody reviewed must not appear in CI.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from semantix.cache import model_cache
+from semantix.config import in_ci
+from semantix.intent import as_intent
+from semantix.judges.base import Judge, Verdict
+from semantix.judges.calls import judge_identity
+from semantix.judging import resolve_judge
+from semantix.outputs import output_text
+from semantix.preview import preview
+from semantix.results import LeafResult, SemanticResult
+from semantix.snapshots.compare import Equivalence, judge_equivalence, resolve_snapshot_threshold
+from semantix.snapshots.diff import word_diff
+from semantix.snapshots.errors import SnapshotDriftError, SnapshotFileError, SnapshotMissingError
+from semantix.snapshots.files import (
+    SUFFIX,
+    SnapshotFile,
+    module_directory,
+    read_snapshot,
+    safe_name,
+    write_snapshot,
+)
+
+__all__ = ["SnapshotResult", "assert_semantic_snapshot", "check_snapshot"]
+
+#: How a pytest user records or rewrites snapshots.
+PYTEST_UPDATE = "pytest --semantic-snapshot-update"
+_TEXT_PREVIEW = 1200
+
+Status = Literal["written", "passed", "updated"]
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotResult:
+    """What a snapshot check did: wrote a new snapshot, passed, or rewrote a drifted one."""
+
+    path: Path
+    name: str
+    status: Status
+    #: The judgement against the stored text (None when the snapshot was just written).
+    equivalence: Equivalence | None = None
+
+    def __repr__(self) -> str:
+        return f"<SnapshotResult {self.status} {self.name!r} {self.path}>"
+
+
+def assert_semantic_snapshot(
+    output: object,
+    name: str,
+    *,
+    judge: Judge | str | None = None,
+    threshold: float | None = None,
+    directory: str | Path | None = None,
+    update: bool = False,
+) -> SnapshotResult:
+    """Assert that ``output`` means the same as the snapshot called ``name`` (any test runner).
+
+    Args:
+        output: the text, or an OpenAI / Anthropic response object or its dict form.
+        name: the snapshot's name; its file is ``<directory>/<name>.txt``.
+        judge: the judge to ask, or a spec such as ``"embedding"``; default: the run's default
+            judge (as for ``assert_semantic``, behind the frozen-verdict store when one is on).
+        threshold: the threshold for both directions; default: the ``semantic`` marker's, else
+            the judge's recommended threshold, else 0.8.
+        directory: where the snapshot files are; default ``__semantic_snapshots__/<module>``
+            next to the calling module.
+        update: write the snapshot when it is missing, rewrite it when the output drifted.
+            Ignored where ``CI`` is set: nothing is written in CI.
+
+    Raises:
+        SnapshotMissingError: no snapshot yet (and ``update`` is off, or this is CI).
+        SnapshotDriftError: the output does not mean the same as the snapshot (a
+            ``SemanticAssertionError``); shows both scores, the threshold and a word diff.
+        SnapshotFileError: the snapshot file cannot be read.
+        TypeError, ValueError: a non-text output, a bad name or threshold.
+    """
+    __tracebackhide__ = True
+    if directory is None:
+        caller = Path(sys._getframe(1).f_code.co_filename)
+        folder = module_directory(caller)
+    else:
+        folder = Path(directory)
+    path = folder / f"{safe_name(name)}{SUFFIX}"
+    return check_snapshot(
+        output,
+        path,
+        name=name,
+        judge=judge,
+        threshold=threshold,
+        update=update,
+        how_to_update="call assert_semantic_snapshot(..., update=True)",
+    )
+
+
+def check_snapshot(
+    output: object,
+    path: Path,
+    *,
+    name: str,
+    judge: Judge | str | None = None,
+    threshold: float | None = None,
+    update: bool = False,
+    test: str | None = None,
+    how_to_update: str = PYTEST_UPDATE,
+) -> SnapshotResult:
+    """Check ``output`` against the snapshot file at ``path`` (the fixture and the function).
+
+    ``test`` is the pytest node id owning the snapshot (written into the header, and checked
+    against the stored one so two tests never share a file).
+    """
+    __tracebackhide__ = True
+    text = output_text(output)
+    if threshold is not None:
+        resolve_snapshot_threshold(None, threshold)  # a bad threshold fails even when recording
+    stored = read_snapshot(path)
+    if stored is not None and test and stored.test and stored.test != test:
+        raise SnapshotFileError(
+            f"semantic snapshot {path} belongs to test {stored.test!r} (its header), not to "
+            f"{test!r}: two tests map to the same file name (e.g. parameter ids that differ "
+            "only in case on a case-insensitive file system); pass name=... to tell them apart",
+            path=path,
+        )
+    writable = update and not in_ci()
+    if stored is None:
+        if not writable:
+            raise SnapshotMissingError(
+                _missing_message(name, path, text, update=update, how_to_update=how_to_update),
+                path=path,
+                output=text,
+            )
+        identity = judge_identity(resolve_judge(judge))
+        write_snapshot(path, name=name, text=text, judge=str(identity), test=test)
+        return SnapshotResult(path, name, "written")
+    resolved = resolve_judge(judge)
+    defaults = model_cache.defaults()
+    equivalence = judge_equivalence(
+        stored.text,
+        text,
+        judge=resolved,
+        threshold=resolve_snapshot_threshold(resolved, threshold, judge_default=defaults.threshold),
+        timeout=defaults.timeout,
+    )
+    if equivalence.passed:
+        return SnapshotResult(path, name, "passed", equivalence)
+    if writable:
+        write_snapshot(path, name=name, text=text, judge=str(equivalence.judge), test=test)
+        return SnapshotResult(path, name, "updated", equivalence)
+    raise SnapshotDriftError(
+        drift_message(name, stored, equivalence, update=update, how_to_update=how_to_update),
+        _as_result(name, equivalence),
+        path=path,
+        stored=stored.text,
+        output=text,
+        equivalence=equivalence,
+    )
+
+
+def drift_message(
+    name: str,
+    stored: SnapshotFile,
+    equivalence: Equivalence,
+    *,
+    update: bool = False,
+    how_to_update: str = PYTEST_UPDATE,
+) -> str:
+    """The failure message of a drifted snapshot: scores both ways, threshold, word diff."""
+    diff = word_diff(equivalence.stored, equivalence.output)
+    lines = [
+        f"semantic snapshot {name!r} drifted: the new output does not mean the same as the stored",
+        f"  snapshot:  {stored.path}",
+        f"  recorded:  {stored.recorded.isoformat()} with {stored.judge}",
+        f"  judge:     {equivalence.judge}, threshold {equivalence.threshold:g}",
+    ]
+    if equivalence.symmetric:
+        lines.append("  " + _direction("same meaning, both ways", equivalence.forward))
+    else:
+        lines.append("  " + _direction("new output => snapshot", equivalence.forward))
+        lines.append("  " + _direction("snapshot => new output", equivalence.backward))
+    if not equivalence.forward.passed:
+        lines.append(
+            "  the new output does not state: "
+            + (_runs(diff.removed) if diff.removed else "everything the snapshot states")
+        )
+    if not equivalence.backward.passed:
+        lines.append(
+            "  the new output adds: "
+            + (_runs(diff.added) if diff.added else "something the snapshot does not state")
+        )
+    lines += [
+        "  word diff ([-only in the snapshot-] {+only in the new output+}):",
+        f"    {preview(diff.rendered, _TEXT_PREVIEW, quote=False)}",
+        f"  snapshot:   {preview(equivalence.stored, _TEXT_PREVIEW)}",
+        f"  new output: {preview(equivalence.output, _TEXT_PREVIEW)}",
+    ]
+    if update:
+        lines.append("  CI is set, so the snapshot was not rewritten: nothing is written in CI")
+    else:
+        lines.append(f"  If the new output is right, review it and record it: {how_to_update}")
+    return "\n".join(lines)
+
+
+def _direction(label: str, verdict: Verdict) -> str:
+    score = "n/a" if verdict.score is None else f"{verdict.score:.3f}"
+    threshold = verdict.threshold
+    compare = (
+        ""
+        if threshold is None or verdict.score is None
+        else (" >= " if verdict.score >= threshold else " < ") + f"{threshold:g}"
+    )
+    mark = "pass" if verdict.passed else "FAIL"
+    reason = f" ({preview(verdict.reason, 160, quote=False)})" if verdict.reason else ""
+    return f"{label}: {score}{compare} {mark}{reason}"
+
+
+def _runs(runs: tuple[str, ...]) -> str:
+    shown = [preview(run, 120) for run in runs[:5]]
+    more = f" (and {len(runs) - 5} more)" if len(runs) > 5 else ""
+    return "; ".join(shown) + more
+
+
+def _missing_message(name: str, path: Path, text: str, *, update: bool, how_to_update: str) -> str:
+    if in_ci():
+        why = (
+            "CI is set: a snapshot nobody reviewed is never written in CI"
+            + (", even with the update flag" if update else "")
+            + f". Record it on your machine ({how_to_update}), review the file and commit it"
+        )
+    else:
+        why = f"Record it with: {how_to_update} (then review the file and commit it)"
+    return (
+        f"no semantic snapshot {name!r} yet: {path} does not exist.\n"
+        f"  the output to review: {preview(text, _TEXT_PREVIEW)}\n"
+        f"  {why}"
+    )
+
+
+def _as_result(name: str, equivalence: Equivalence) -> SemanticResult:
+    """The drift as a SemanticResult (one leaf per direction), for SemanticAssertionError."""
+    forward = as_intent(f"The new output states everything snapshot {name} states.")
+    leaves = [LeafResult(forward, equivalence.forward, equivalence.threshold, expected=True)]
+    if not equivalence.symmetric:
+        backward = as_intent(f"Snapshot {name} states everything the new output states.")
+        leaves.append(
+            LeafResult(backward, equivalence.backward, equivalence.threshold, expected=True)
+        )
+    return SemanticResult(
+        intent=as_intent(f"The output means the same as semantic snapshot {name}."),
+        output=equivalence.output,
+        passed=False,
+        leaves=tuple(leaves),
+        judge=equivalence.judge,
+    )

@@ -1,0 +1,152 @@
+"""Do two texts mean the same? Judged both ways, through the normal judge protocol.
+
+The new output must entail the stored snapshot (it still states everything the snapshot
+states) **and** the stored snapshot must entail the new output (the new output adds no claim).
+Each direction is one ordinary judge request whose intent description is the other text,
+verbatim, also given as the explicit ``hypothesis``:
+
+* NLI judges use that hypothesis as it is and window a long premise as usual;
+* the embedding judge scores cosine similarity to the description (the other text);
+* a judge with ``evaluate_equivalence(stored, new, threshold)`` (the LLM judge) is asked once
+  whether the two texts say the same thing, instead of twice;
+* any custom judge works through ``evaluate`` / ``evaluate_batch``.
+
+Texts with the same words (whitespace aside) mean the same without asking a judge; an empty text
+never means the same as a non-empty one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from semantix.intent import DEFAULT_THRESHOLD, IntentDescription
+from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.calls import ask_judge, judge_identity
+from semantix.validation import check_threshold
+
+__all__ = ["Equivalence", "judge_equivalence", "resolve_snapshot_threshold"]
+
+
+@dataclass(frozen=True, slots=True)
+class Equivalence:
+    """The judgement of whether a new output means the same as a stored snapshot."""
+
+    stored: str
+    output: str
+    threshold: float
+    judge: JudgeIdentity
+    #: The new output entails the stored text: it still states everything the snapshot states.
+    forward: Verdict
+    #: The stored text entails the new output: the new output adds nothing the snapshot lacks.
+    backward: Verdict
+    #: One judgement decided both directions (identical words, an empty text, or a judge's
+    #: ``evaluate_equivalence``); ``forward`` and ``backward`` are then the same verdict.
+    symmetric: bool = False
+
+    @property
+    def passed(self) -> bool:
+        """Whether the two texts mean the same in both directions."""
+        return self.forward.passed and self.backward.passed
+
+    def __bool__(self) -> bool:
+        raise TypeError("an Equivalence is not a truth value; use equivalence.passed")
+
+    def __repr__(self) -> str:
+        def score(verdict: Verdict) -> str:
+            return "n/a" if verdict.score is None else f"{verdict.score:.2f}"
+
+        scores = (
+            score(self.forward)
+            if self.symmetric
+            else f"forward={score(self.forward)} backward={score(self.backward)}"
+        )
+        decision = "SAME" if self.passed else "DRIFT"
+        return (
+            f"<Equivalence {decision} {scores} threshold={self.threshold:.2f} judge={self.judge}>"
+        )
+
+
+def resolve_snapshot_threshold(
+    judge: object, explicit: object = None, *, judge_default: float | None = None
+) -> float:
+    """The threshold, in the usual order: ``explicit``; else ``judge_default`` (the pytest
+    ``semantic`` marker's threshold); else the judge's ``recommended_threshold``; else 0.8."""
+    if explicit is not None:
+        return check_threshold(explicit)
+    if judge_default is not None:
+        return check_threshold(judge_default, what="the semantic marker's threshold")
+    recommended = getattr(judge, "recommended_threshold", None)
+    if recommended is not None:
+        return check_threshold(recommended, what=f"{type(judge).__name__}.recommended_threshold")
+    return DEFAULT_THRESHOLD
+
+
+def judge_equivalence(
+    stored: str, output: str, *, judge: Judge, threshold: float, timeout: float | None = None
+) -> Equivalence:
+    """Judge whether ``output`` means the same as ``stored``, in both directions.
+
+    ``judge`` is asked as it is (resolve specs and the default first, e.g. with
+    :func:`semantix.judging.resolve_judge`); ``timeout`` bounds the judge's answer in seconds.
+    """
+    threshold = check_threshold(threshold)
+    name = judge_identity(judge)
+
+    def decided(verdict: Verdict) -> Equivalence:
+        return Equivalence(stored, output, threshold, name, verdict, verdict, symmetric=True)
+
+    if stored.split() == output.split():
+        return decided(
+            Verdict(
+                passed=True,
+                score=1.0,
+                reason="the same words as the snapshot (judge not called)",
+                threshold=threshold,
+            )
+        )
+    if not stored.strip() or not output.strip():
+        empty = "new output" if not output.strip() else "stored snapshot"
+        return decided(
+            Verdict(
+                passed=False,
+                score=0.0,
+                reason=f"the {empty} is empty and the other text is not (judge not called)",
+                threshold=threshold,
+            )
+        )
+    what = "a new output against its semantic snapshot"
+    if callable(getattr(judge, "evaluate_equivalence", None)):
+        (verdict,) = ask_judge(
+            _EquivalenceQuestion(judge),
+            [(output, _as_description(stored), threshold)],
+            what=what,
+            timeout=timeout,
+        )
+        return decided(verdict)
+    requests: Sequence[JudgeRequest] = [
+        (output, _as_description(stored), threshold),
+        (stored, _as_description(output), threshold),
+    ]
+    forward, backward = ask_judge(judge, requests, what=what, timeout=timeout)
+    return Equivalence(stored, output, threshold, name, forward, backward)
+
+
+def _as_description(text: str) -> IntentDescription:
+    """``text`` as an intent description that NLI judges use verbatim as their hypothesis."""
+    return IntentDescription(text, hypothesis=text)
+
+
+class _EquivalenceQuestion:
+    """A judge's ``evaluate_equivalence`` seen through the judge protocol, for ``ask_judge``."""
+
+    def __init__(self, judge: Judge) -> None:
+        self._judge = judge
+        self.recommended_threshold = getattr(judge, "recommended_threshold", None)
+        self.identity: JudgeIdentity = judge_identity(judge)
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        result: Verdict = getattr(self._judge, "evaluate_equivalence")(  # noqa: B009
+            str(intent_description), output, threshold
+        )
+        return result
