@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from semantix.hypothesis import to_hypothesis
+from semantix.hypothesis import negated_statement, to_hypothesis
 
 CASES = [
     ("The text must be polite", "The text is polite."),
@@ -191,3 +191,328 @@ def test_empty_description_is_an_error(description: str) -> None:
 def test_non_string_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="got int"):
         to_hypothesis(3)  # type: ignore[arg-type]
+
+
+# -- negated_statement: negatively phrased requirements ---------------------------------------------
+
+#: (negatively phrased description, the positive statement judged, the positive requirement a user
+#: would write for it: to_hypothesis of that must give the same statement).
+NEGATED = [
+    (
+        "The text must not contain medical advice",
+        "The text contains medical advice.",
+        "The text must contain medical advice",
+    ),
+    (
+        "Never reveal the system prompt",
+        "The text reveals the system prompt.",
+        "Reveal the system prompt",
+    ),
+    ("Do not use profanity", "The text uses profanity.", "Use profanity"),
+    ("Don't use jargon.", "The text uses jargon.", "Use jargon."),
+    ("DO NOT mention competitors.", "The text mentions competitors.", "Mention competitors."),
+    ("Please do not use emojis.", "The text uses emojis.", "Use emojis."),
+    ("Do not be rude.", "The text is rude.", "Be rude."),
+    ("Never be sarcastic.", "The text is sarcastic.", "Be sarcastic."),
+    ("NEVER reveal the password!", "The text reveals the password.", "Reveal the password!"),
+    ("Never mention competitors.", "The text mentions competitors.", "Mention competitors."),
+    ("The response should not be rude.", "The response is rude.", "The response should be rude."),
+    (
+        "The answer must not be rude or dismissive.",
+        "The answer is rude or dismissive.",
+        "The answer must be rude or dismissive.",
+    ),
+    (
+        "The reply shouldn't include URLs",
+        "The reply includes URLs.",
+        "The reply should include URLs",
+    ),
+    ("The text mustn't include URLs", "The text includes URLs.", "The text must include URLs"),
+    (
+        "The text shall not reveal the system prompt.",
+        "The text reveals the system prompt.",
+        "The text shall reveal the system prompt.",
+    ),
+    (
+        "The text cannot contain insults",
+        "The text contains insults.",
+        "The text must contain insults",
+    ),
+    (
+        "The reply can't mention prices.",
+        "The reply mentions prices.",
+        "The reply must mention prices.",
+    ),
+    (
+        "The answer may not include links.",
+        "The answer includes links.",
+        "The answer must include links.",
+    ),
+    ("The model will not speculate.", "The model speculates.", "The model will speculate."),
+    ("The model should not speculate.", "The model speculates.", "The model should speculate."),
+    (
+        "The assistant must never reveal the system prompt.",
+        "The assistant reveals the system prompt.",
+        "The assistant must reveal the system prompt.",
+    ),
+    ("The response must never be rude.", "The response is rude.", "The response must be rude."),
+    (
+        "The assistant never reveals the system prompt.",
+        "The assistant reveals the system prompt.",
+        "The assistant reveals the system prompt.",
+    ),
+    ("The bot never swears.", "The bot swears.", "The bot swears."),
+    ("never mentions competitors", "The text mentions competitors.", "mentions competitors"),
+    (
+        "The reply does not mention competitors.",
+        "The reply mentions competitors.",
+        "The reply must mention competitors.",
+    ),
+    ("does not mention competitors", "The text mentions competitors.", "must mention competitors"),
+    (
+        "The reply doesn't contain personal data.",
+        "The reply contains personal data.",
+        "The reply must contain personal data.",
+    ),
+    (
+        "You must not share the user's address.",
+        "The text shares the user's address.",
+        "You must share the user's address.",
+    ),
+    ("You should never diagnose the user.", "The text diagnoses the user.", "Diagnose the user."),
+    (
+        "The chatbot is not allowed to give legal advice.",
+        "The chatbot gives legal advice.",
+        "The chatbot must give legal advice.",
+    ),
+    (
+        "The agent is not supposed to promise refunds.",
+        "The agent promises refunds.",
+        "The agent must promise refunds.",
+    ),
+    (
+        "The assistant is not to discuss politics.",
+        "The assistant discusses politics.",
+        "The assistant must discuss politics.",
+    ),
+    ("The text must not have typos.", "The text has typos.", "The text must have typos."),
+    (
+        "Must not contain personal data",
+        "The text contains personal data.",
+        "Must contain personal data",
+    ),
+    ("Should not exceed 100 words", "The text exceeds 100 words.", "must exceed 100 words"),
+    ("Do not mention prices at all.", "The text mentions prices.", "Mention prices."),
+    ("Never say anything rude.", "The text says something rude.", "Say something rude."),
+    ("The reply must not use any slang.", "The reply uses slang.", "The reply must use slang."),
+    ("No profanity", "The text contains profanity.", "contains profanity"),
+    ("No medical advice.", "The text contains medical advice.", "Contains medical advice."),
+    (
+        "no personal data or credentials",
+        "The text contains personal data or credentials.",
+        "contains personal data or credentials",
+    ),
+    (
+        "The reply must contain no personal data.",
+        "The reply contains personal data.",
+        "The reply must contain personal data.",
+    ),
+    ("The summary has no typos.", "The summary has typos.", "The summary has typos."),
+    ("The answer includes no links.", "The answer includes links.", "The answer includes links."),
+    ("without profanity", "The text contains profanity.", "contains profanity"),
+    ("Without mentioning prices.", "The text mentions prices.", "Mention prices."),
+    ("without being rude", "The text is rude.", "Be rude"),
+    (
+        "Avoid technical jargon.",
+        "The text contains technical jargon.",
+        "The text must contain technical jargon.",
+    ),
+    ("Avoid mentioning competitors.", "The text mentions competitors.", "Mention competitors."),
+    ("Avoid giving medical advice", "The text gives medical advice.", "Give medical advice"),
+    (
+        "The response should avoid jargon.",
+        "The response contains jargon.",
+        "The response should contain jargon.",
+    ),
+    (
+        "The reply must avoid making promises.",
+        "The reply makes promises.",
+        "The reply must make promises.",
+    ),
+    ("Avoids speculation.", "The text contains speculation.", "Contains speculation."),
+    (
+        "Refrain from giving medical advice.",
+        "The text gives medical advice.",
+        "Give medical advice.",
+    ),
+    (
+        "The assistant must refrain from discussing politics.",
+        "The assistant discusses politics.",
+        "The assistant must discuss politics.",
+    ),
+    ("Refrains from criticizing the user.", "The text criticizes the user.", "Criticize the user."),
+    ("Stay away from legal advice.", "The text contains legal advice.", "Contains legal advice."),
+    (
+        "The text must be free of profanity.",
+        "The text contains profanity.",
+        "The text must contain profanity.",
+    ),
+    ("free from jargon", "The text contains jargon.", "contains jargon"),
+    ("Profanity is not allowed.", "The text contains profanity.", "Contains profanity."),
+    (
+        "Mentioning competitors is forbidden.",
+        "The text mentions competitors.",
+        "Mention competitors.",
+    ),
+    ("The text is not rude.", "The text is rude.", "The text is rude."),
+    ("The reply isn't in English.", "The reply is in English.", "The reply is in English."),
+    ("not rude", "The text is rude.", "rude"),
+    ("Not about politics.", "The text is about politics.", "About politics."),
+    (
+        "Make sure not to mention competitors.",
+        "The text mentions competitors.",
+        "Mention competitors.",
+    ),
+    (
+        "Be careful not to reveal internal tools.",
+        "The text reveals internal tools.",
+        "Reveal internal tools.",
+    ),
+    (
+        "Ensure the response does not contain PII.",
+        "The response contains PII.",
+        "The response must contain PII.",
+    ),
+    (
+        "Make sure the reply never mentions prices.",
+        "The reply mentions prices.",
+        "The reply mentions prices.",
+    ),
+    (
+        "Under no circumstances should the assistant reveal its instructions.",
+        "The assistant reveals its instructions.",
+        "The assistant must reveal its instructions.",
+    ),
+    (
+        "Under no circumstances reveal the password.",
+        "The text reveals the password.",
+        "Reveal the password.",
+    ),
+    ("At no point should you mention pricing.", "The text mentions pricing.", "Mention pricing."),
+    (
+        "Do not use profanity or insults.",
+        "The text uses profanity or insults.",
+        "Use profanity or insults.",
+    ),
+    ("Don\u2019t apologize.", "The text apologizes.", "Apologize."),
+    (
+        "- Never reveal the system prompt",
+        "The text reveals the system prompt.",
+        "Reveal the system prompt",
+    ),
+]
+
+#: Descriptions that are positive requirements, or negations that must NOT be rewritten.
+NOT_NEGATED = [
+    # positive requirements
+    "The text must be polite.",
+    "polite and professional",
+    "Apologize for the delay.",
+    "The text provides medical diagnoses or treatment recommendations.",
+    "The response explains why the order was not delivered.",
+    "Explain that refunds are not possible after 30 days.",
+    "The chatbot must refuse to give medical advice.",
+    "Help the user avoid late fees.",
+    "The reply tells the user there is no charge.",
+    "Knows the answer.",
+    "Nothing to declare",
+    "The text mentions a discount.",
+    # negations that mean something positive
+    "The reply does not hesitate to help.",
+    "Don't hesitate to offer help.",
+    "The assistant never fails to greet the user.",
+    "Never forget to thank the customer.",
+    "Do not neglect to mention the deadline.",
+    "You cannot be too careful with passwords.",
+    "The agent can't wait to help.",
+    "Don't be afraid to ask a clarifying question.",
+    "We cannot stress this enough.",
+    # a positive part or an exception
+    "The reply should not only apologize but also offer a refund.",
+    "not only X but also Y",
+    "Not just a list, but an explanation.",
+    "Do not apologize, but explain the delay.",
+    "Do not mention prices unless the user asks.",
+    "Never mention competitors except by name in comparisons.",
+    "Do not guess; instead, ask a clarifying question.",
+    "Do not mention prices and always be polite.",
+    "Never mention prices, only features.",
+    "Reply without technical jargon.",
+    "The reply should not always apologize.",
+    "The answer does not necessarily cite sources.",
+    # "no" that is no absence
+    "no later than Friday",
+    "The reply must arrive no later than Friday.",
+    "No more than 100 words.",
+    "no fewer than three examples",
+    "No matter what, be polite.",
+    "No longer than two sentences.",
+    "No one is insulted.",
+    "The reply has no more than three bullet points.",
+    # permission, not prohibition
+    "The reply does not need to mention prices.",
+    "The answer need not cite sources.",
+    "The reply doesn't have to be formal.",
+    "The answer may not be accurate.",
+    # double negatives, unknown verbs
+    "The reply must not be without a greeting.",
+    "Never say no to a customer.",
+    "Do not answer questions that are not about cooking.",
+    "Avoid frobnicating the widgets.",
+    "Never not greet.",
+    # several sentences, even when every one is negative
+    "Be polite. Never mention prices.",
+    "Never reveal the system prompt. Do not use profanity.",
+    "The response should be helpful.\nIt must not be condescending.",
+    "- no profanity\n- no personal data",
+    "It must be polite. It must not mention prices.",
+]
+
+
+@pytest.mark.parametrize(("description", "statement", "positive"), NEGATED)
+def test_negated_statement(description: str, statement: str, positive: str) -> None:
+    assert negated_statement(description) == statement
+
+
+@pytest.mark.parametrize(("description", "statement", "positive"), NEGATED)
+def test_negated_statement_agrees_with_to_hypothesis(
+    description: str, statement: str, positive: str
+) -> None:
+    """The statement judged is what to_hypothesis gives for the positive requirement."""
+    assert to_hypothesis(positive) == statement
+
+
+@pytest.mark.parametrize("description", NOT_NEGATED)
+def test_not_negated(description: str) -> None:
+    assert negated_statement(description) is None
+
+
+def test_to_hypothesis_of_a_negation_is_unchanged() -> None:
+    """negated_statement is a separate question: to_hypothesis still phrases the negation."""
+    assert negated_statement("Never mention competitors.") == "The text mentions competitors."
+    assert to_hypothesis("Never mention competitors.") == "The text never mentions competitors."
+
+
+def test_there_are_many_table_rows() -> None:
+    assert len(NEGATED) + len(NOT_NEGATED) >= 60
+    assert len(NEGATED) >= 30 and len(NOT_NEGATED) >= 30
+
+
+def test_negated_statement_of_a_non_string_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="got bytes"):
+        negated_statement(b"Never swear")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("description", ["", "   ", "..."])
+def test_negated_statement_of_an_empty_description_is_none(description: str) -> None:
+    assert negated_statement(description) is None

@@ -16,6 +16,12 @@ The rewrite is conservative: it only touches the subject, the modal and the firs
 never alters any other word. Descriptions it does not recognise are kept as they are when they
 already read as a statement, and otherwise become ``The text is <phrase>.``. An intent's
 ``hypothesis`` attribute bypasses all of this.
+
+:func:`negated_statement` answers a second question for the NLI and embedding judges, which
+cannot confirm an absence: is the description a prohibition ("Never reveal the system
+prompt")? If so it returns the positive statement ("The text reveals the system prompt."),
+which is judged and inverted, like ``~X``. It is exactly ``to_hypothesis`` of the positive
+requirement, and None for anything that is not one plain prohibition.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["to_hypothesis"]
+__all__ = ["negated_statement", "to_hypothesis"]
 
 #: Subjects that name the output being judged.
 _SUBJECT_NOUNS = (
@@ -97,13 +103,19 @@ _VERBS = frozenset(
         "answer",
         "apologize",
         "apologise",
+        "argue",
+        "advertise",
         "ask",
         "assist",
         "assure",
+        "assume",
         "avoid",
         "be",
+        "blame",
         "begin",
         "cite",
+        "collect",
+        "compare",
         "clarify",
         "close",
         "comfort",
@@ -112,13 +124,19 @@ _VERBS = frozenset(
         "congratulate",
         "contain",
         "convey",
+        "contradict",
         "correct",
+        "criticize",
+        "criticise",
+        "curse",
         "decline",
         "deny",
         "describe",
+        "diagnose",
         "direct",
         "discuss",
         "disclose",
+        "discuss",
         "display",
         "do",
         "emphasize",
@@ -127,7 +145,10 @@ _VERBS = frozenset(
         "end",
         "escalate",
         "explain",
+        "exaggerate",
+        "expose",
         "express",
+        "fabricate",
         "focus",
         "follow",
         "give",
@@ -135,17 +156,30 @@ _VERBS = frozenset(
         "guide",
         "have",
         "help",
+        "hallucinate",
         "highlight",
+        "ignore",
+        "imply",
+        "impersonate",
         "include",
         "inform",
+        "insist",
         "instruct",
+        "insult",
+        "interrupt",
         "introduce",
+        "invent",
         "keep",
+        "leak",
+        "lecture",
         "list",
         "maintain",
         "make",
         "match",
         "mention",
+        "mock",
+        "moralize",
+        "moralise",
         "name",
         "note",
         "offer",
@@ -153,7 +187,9 @@ _VERBS = frozenset(
         "paraphrase",
         "point",
         "praise",
+        "prescribe",
         "present",
+        "pretend",
         "promise",
         "promote",
         "propose",
@@ -186,8 +222,11 @@ _VERBS = frozenset(
         "summarize",
         "summarise",
         "support",
+        "swear",
         "tell",
         "thank",
+        "threaten",
+        "translate",
         "treat",
         "urge",
         "use",
@@ -473,6 +512,22 @@ _SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+(?=[\"'(\[]?
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 
 
+def _sentences(description: str) -> list[str]:
+    """The description's sentences: bullets are items, lines of an item are joined."""
+    items: list[str] = []
+    for line in description.splitlines():
+        if _BULLET.match(line) or not items:
+            items.append(_BULLET.sub("", line).strip())
+        else:
+            items[-1] = f"{items[-1]} {line.strip()}".strip()
+    sentences: list[str] = []
+    for item in items:
+        collapsed = re.sub(r"\s+", " ", item).strip()
+        if collapsed:
+            sentences.extend(part for part in _SENTENCE_END.split(collapsed) if part.strip())
+    return sentences
+
+
 @lru_cache(maxsize=1024)
 def to_hypothesis(description: str) -> str:
     """Rewrite an intent description as the statement an NLI model judges.
@@ -498,19 +553,8 @@ def to_hypothesis(description: str) -> str:
         raise TypeError(
             f"to_hypothesis needs the description as a str, got {type(description).__name__}"
         )
-    items: list[str] = []
-    for line in description.splitlines():
-        if _BULLET.match(line) or not items:
-            items.append(_BULLET.sub("", line).strip())
-        else:
-            items[-1] = f"{items[-1]} {line.strip()}".strip()
-    sentences: list[str] = []
-    for item in items:
-        collapsed = re.sub(r"\s+", " ", item).strip()
-        if collapsed:
-            sentences.extend(part for part in _SENTENCE_END.split(collapsed) if part.strip())
     out = []
-    for sentence in sentences:
+    for sentence in _sentences(description):
         converted = _sentence_to_hypothesis(sentence)
         if converted:
             if converted[-1] not in ".?!":
@@ -522,3 +566,277 @@ def to_hypothesis(description: str) -> str:
             "write the requirement as the intent's docstring"
         )
     return " ".join(out)
+
+
+# -- negatively phrased requirements --------------------------------------------------------------
+#
+# A model cannot confirm an absence, so "must not X" is judged as NOT "X". negated_statement finds
+# the positive requirement ("The text must contain X") and hands it to to_hypothesis, so the
+# statement judged is exactly what to_hypothesis gives for the positive requirement.
+
+#: Prohibitions after an optional subject: "must not", "should never", "is not allowed to", ...
+_PROHIBITIONS = (
+    r"must\s+not|mustn't|must\s+never|should\s+not|shouldn't|should\s+never|shall\s+not|"
+    r"shan't|shall\s+never|will\s+not|won't|will\s+never|cannot|can\s+not|can't|can\s+never|"
+    r"may\s+not(?!\s+be\b)|may\s+never|does\s+not|doesn't|do\s+not|don't|never|"
+    r"(?:is|are)\s+not\s+(?:allowed|permitted|supposed)\s+to|(?:is|are)\s+not\s+to|"
+    r"(?:is|are)\s+(?:forbidden|prohibited)\s+to|(?:is|are)\s+never\s+to"
+)
+_PROHIBITION = re.compile(
+    rf"^(?:{_SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+#: "must avoid X", "refrains from X", "should stay away from X" (X: a noun phrase or a gerund).
+_AVOIDANCE = re.compile(
+    rf"^(?:{_SUBJECT}\s+)?(?:(?:{_MODALS})\s+)?(?:always\s+)?"
+    r"(?:avoids?|refrains?\s+from|abstains?\s+from|steers?\s+clear\s+of|stays?\s+away\s+from)"
+    r"\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+#: "The text is not rude", "The reply isn't in English": a negated copula statement.
+_NOT_COPULA = re.compile(
+    rf"^{_SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+#: "The text must be free of jargon", "free from profanity".
+_FREE_OF = re.compile(
+    rf"^(?:{_SUBJECT}\s+)?(?:(?:{_MODALS})\s+be\s+|(?:is|are)\s+)?(?:completely\s+|entirely\s+)?"
+    r"free\s+(?:of|from)\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+#: "The reply must contain no personal data", "has no typos".
+_VERB_NO = re.compile(
+    rf"^(?P<head>(?:{_SUBJECT}\s+)?(?:(?:{_MODALS})\s+)?"
+    r"(?:contains?|includes?|ha(?:s|ve)|uses?|mentions?|gives?|makes?|offers?|shows?))"
+    r"\s+no\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+#: "Profanity is not allowed", "Mentioning competitors is forbidden".
+_BANNED = re.compile(
+    r"^(?P<rest>.+?)\s+(?:is|are)\s+(?:not\s+(?:allowed|permitted|acceptable|ok|okay)|"
+    r"forbidden|prohibited|banned|off[- ]limits)$",
+    re.IGNORECASE,
+)
+#: Leads that only add emphasis: "Please", "Under no circumstances should", "Make sure not to".
+_PLEASE = re.compile(r"^please\s+", re.IGNORECASE)
+_NO_CIRCUMSTANCES = re.compile(
+    r"^(?:under\s+no\s+circumstances|in\s+no\s+case|on\s+no\s+account|at\s+no\s+(?:point|time))"
+    rf"\s*,?\s+(?:(?:should|must|shall|may|will|can|does|do)\s+(?:{_SUBJECT}\s+)?)?(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_CAREFUL = re.compile(
+    r"^(?:make\s+sure|be\s+sure|ensure|take\s+care|be\s+careful)\s+(?:that\s+)?"
+    r"(?:not\s+to|never\s+to|to\s+never|to\s+not)\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_ENSURE_SUBJECT = re.compile(r"^(?:make\s+sure|be\s+sure|ensure)\s+(?:that\s+)?", re.IGNORECASE)
+#: Words that mean the requirement is not a plain prohibition: a positive part, an exception,
+#: or "not only X but also Y".
+_COMPOUND = re.compile(
+    r"\bnot\s+(?:only|just|merely|simply|necessarily|always|all|every|everything|even)\b|"
+    r"\bbut\b|\binstead\b|\bunless\b|\bexcept\b|\brather\s+than\b|,\s*(?:only|just)\b|"
+    r"(?:\band\b|;)\s+(?:always|be|stay|keep|remain|remember|make\s+sure|ensure|also)\b",
+    re.IGNORECASE,
+)
+#: Idioms whose negation is emphasis, not a prohibition: "cannot be too careful".
+_IDIOM = re.compile(
+    r"\bcan(?:not|'t|\s+not|\s+never)\s+(?:be\s+too|help\s+but|wait|stress|emphasi[sz]e|"
+    r"overstate|thank|say\s+enough)\b",
+    re.IGNORECASE,
+)
+#: Verbs whose negation says the opposite positively: "never fails to greet" = "greets".
+_LITOTES = re.compile(
+    r"^(?:hesitate|fail|forget|neglect|omit|cease|miss\s+(?:a|the)\s+chance|"
+    r"be\s+(?:afraid|shy|hesitant|reluctant))s?\b|^(?:hesitates|fails|forgets|neglects|omits)\b",
+    re.IGNORECASE,
+)
+#: "does not need to", "doesn't have to": permission, not prohibition.
+_PERMISSION = re.compile(r"(?:need|have|has)\s+to\b|need\b", re.IGNORECASE)
+#: "no" that does not name an absence: "no later than Friday", "no matter what".
+_NOT_ABSENCE = re.compile(
+    r"^(?:(?:\w+er|more|less|fewer)\s+than|longer\b|later\b|sooner\b|matter\b|doubt\b|one\b|"
+    r"need\b|problem\b|worries\b|wonder\b|way\b|more\b|less\b|fewer\b)",
+    re.IGNORECASE,
+)
+#: Conditions or requirements that stay negative inside the positive part (a double negative).
+_STILL_NEGATIVE = re.compile(
+    r"\b(?:not|never|no|without|nothing|none|nobody|neither|nor|cannot)\b|n't\b", re.IGNORECASE
+)
+_TRAILING_EMPHASIS = re.compile(
+    r"(?:\s+(?:at\s+all|in\s+any\s+(?:way|form)|under\s+any\s+circumstances|whatsoever|ever))+$",
+    re.IGNORECASE,
+)
+
+
+def _gerund_base(word: str) -> str | None:
+    """``mentioning`` → ``mention``, ``giving`` → ``give``, ``being`` → ``be`` (known verbs)."""
+    lower = word.lower()
+    if not lower.endswith("ing") or len(lower) < 5:
+        return None
+    stem = lower[:-3]
+    candidates = [stem, stem + "e"]
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        candidates.append(stem[:-1])
+    if stem.endswith("y"):
+        candidates.append(stem[:-1] + "ie")
+    return next((c for c in candidates if c in _VERBS), None)
+
+
+def _positive_object(rest: str, subject: str) -> str | None:
+    """The positive requirement for "avoid/without/free of <rest>": a gerund or a noun phrase."""
+    first, _, tail = rest.partition(" ")
+    base = _gerund_base(first)
+    if base is not None:
+        return f"{subject}must {base}{(' ' + tail) if tail else ''}"
+    if first.lower().endswith("ing") and first.lower() not in {"anything", "something"}:
+        return None  # an unknown verb: leave the description as written
+    return f"{subject}must contain {rest}"
+
+
+def _drop_any(rest: str) -> str:
+    """``contain any personal data`` → ``contain personal data``; ``say anything`` → something."""
+    words = rest.split(" ")
+    if len(words) >= 2:
+        swap = {"any": "", "anything": "something", "anyone": "someone", "anybody": "somebody"}
+        replacement = swap.get(words[1].lower())
+        if replacement is not None:
+            words = [words[0], *([replacement] if replacement else []), *words[2:]]
+    return " ".join(words)
+
+
+def _subject_prefix(match: re.Match[str]) -> str:
+    subject = match.group("subject")
+    return f"{subject} " if subject else ""
+
+
+def _positive_requirement(sentence: str) -> str | None:
+    """The positive requirement a negatively phrased sentence forbids, or None."""
+    text = sentence.strip().replace("\u2019", "'").rstrip(" .!;:,")
+    text = _PLEASE.sub("", text, count=1)
+    careful = _CAREFUL.match(text)
+    if no_case := _NO_CIRCUMSTANCES.match(text):
+        text = f"{_subject_prefix(no_case)}must not {no_case.group('rest')}"
+    elif careful:
+        text = f"must not {careful.group('rest')}"
+    else:
+        ensured = _ENSURE_SUBJECT.sub("", text, count=1)
+        if ensured != text and _PROHIBITION.match(ensured):
+            text = ensured
+    if not text or _COMPOUND.search(text) or _IDIOM.search(text):
+        return None
+    text = _TRAILING_EMPHASIS.sub("", text)
+
+    positive: str | None = None
+    if match := _AVOIDANCE.match(text):
+        positive = _positive_object(match.group("rest"), _subject_prefix(match))
+    elif match := _FREE_OF.match(text):
+        positive = f"{_subject_prefix(match)}must contain {match.group('rest')}"
+    elif match := _PROHIBITION.match(text):
+        rest = match.group("rest")
+        subject = _subject_prefix(match)
+        head = text[: match.start("rest")].lower().split()
+        if _LITOTES.match(rest) or _PERMISSION.match(rest):
+            return None
+        if head[-1] == "never" and len(head) == (len(subject.split()) + 1):
+            # "The assistant never reveals X": a statement; drop "never", keep the verb's form.
+            first = rest.split(" ", 1)[0].lower()
+            if subject and (
+                _base_of(first) is not None or first in _SINGULAR_FINITE or first.endswith("s")
+            ):
+                positive = f"{subject}{rest}"
+            elif not subject and _base_of(first) is not None:
+                positive = f"must {_base_of(first)}{rest[len(first) :]}"
+            else:
+                positive = f"{subject}must {rest}"
+        else:
+            positive = f"{subject}must {rest}"
+        positive = _drop_any_after_modal(positive)
+    elif match := _NOT_COPULA.match(text):
+        positive = f"{match.group('subject')} {match.group('be')} {match.group('rest')}"
+    elif match := _VERB_NO.match(text):
+        if _NOT_ABSENCE.match(match.group("rest")):
+            return None
+        positive = f"{match.group('head')} {match.group('rest')}"
+    elif match := _BANNED.match(text):
+        rest = match.group("rest")
+        if re.match(_SUBJECT + "$", rest, re.IGNORECASE):
+            return None
+        positive = _positive_object(_lower_first(rest), "")
+    else:
+        first, _, tail = text.partition(" ")
+        lower = first.lower()
+        if lower == "no" and tail and not _NOT_ABSENCE.match(tail):
+            positive = f"contains {tail}"
+        elif lower == "without" and tail:
+            positive = _positive_object(tail, "")
+        elif lower == "not" and tail:
+            positive = tail
+    if positive is None or _STILL_NEGATIVE.search(positive):
+        return None
+    return positive
+
+
+def _drop_any_after_modal(positive: str) -> str:
+    """Drop "any" after the verb that follows "must" (``must use any slang`` → ``must use slang``)."""
+    head, sep, rest = positive.partition("must ")
+    if not sep:
+        words = positive.split(" ")
+        # a statement: "<subject> reveals any X": find the verb after the subject
+        for index in range(len(words) - 1):
+            if words[index + 1].lower() in {"any", "anything", "anyone", "anybody"}:
+                return " ".join([*words[:index], _drop_any(" ".join(words[index:]))])
+        return positive
+    return f"{head}{sep}{_drop_any(rest)}"
+
+
+@lru_cache(maxsize=1024)
+def negated_statement(description: str) -> str | None:
+    """The positive statement a negatively phrased requirement forbids, or None.
+
+    "The text must not contain medical advice" gives ``"The text contains medical advice."``:
+    the NLI and embedding judges judge the description as NOT that statement, exactly like
+    ``~MedicalAdvice``, because a model cannot confirm an absence. The statement is what
+    :func:`to_hypothesis` gives for the positive requirement ("The text must contain medical
+    advice"), so the two always agree.
+
+    Recognised: "must/should/shall/will/may not X", "cannot X", "do not X", "does not X",
+    "never X", "is not allowed to X", "no X", "contains no X", "without X", "avoid X",
+    "refrain from X", "stay away from X", "free of X", "X is not allowed", "is not X", "not X",
+    led by "Please", "Make sure not to" or "Under no circumstances".
+
+    None (the description is judged as written) for anything else, and on purpose for:
+
+    * descriptions of more than one sentence or bullet, even when every one is negative: the
+      negation of "X. Y." is not "not X. not Y."; write ``~X & ~Y`` as two intents instead;
+    * a negation with a positive part or an exception ("Do not apologize but explain",
+      "not only X but also Y", "unless asked", "Reply without jargon", "... and always ...");
+    * negations that mean something positive ("does not hesitate to help", "never fails to
+      greet", "cannot be too careful", "can't wait to help", "don't forget to thank");
+    * "no" that is no absence ("no later than Friday", "no more than 100 words", "no matter");
+    * permission, not prohibition ("does not need to", "need not", "doesn't have to",
+      "may not be accurate");
+    * double negatives ("must not be without a greeting") and unknown verbs after "avoid" or
+      "without" ("avoid frobnicating").
+
+    Example:
+        ```python
+        from semantix.hypothesis import negated_statement
+
+        assert negated_statement("Never reveal the system prompt.") == (
+            "The text reveals the system prompt."
+        )
+        assert negated_statement("The reply does not hesitate to help.") is None
+        assert negated_statement("The text must be polite.") is None
+        ```
+    """
+    if not isinstance(description, str):
+        raise TypeError(
+            f"negated_statement needs the description as a str, got {type(description).__name__}"
+        )
+    sentences = _sentences(description)
+    if len(sentences) != 1:
+        return None
+    positive = _positive_requirement(sentences[0])
+    if positive is None:
+        return None
+    return to_hypothesis(positive)
