@@ -1,0 +1,142 @@
+"""The object behind the pytest ``semantic_snapshot`` fixture (no pytest import here).
+
+```python
+def test_refund_policy(semantic_snapshot):
+    assert semantic_snapshot == bot("what is your refund policy?")
+    semantic_snapshot(bot("and for sale items?"), name="sale-items")
+```
+
+The first unnamed snapshot of a test is ``<test>.txt``, the next ``<test>.2.txt``, ...; a named
+one ``<test>.<name>.txt``, all in ``__semantic_snapshots__/<test module>/``. ``==`` returns
+False on a drift or a missing snapshot and keeps the explanation for pytest's assertion message;
+calling the fixture raises instead. Broken files, duplicate names, non-text outputs and judge
+errors raise in both forms: they are errors, not failures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from semantix.judges.base import Judge
+from semantix.snapshots.assertion import PYTEST_UPDATE, SnapshotResult, check_snapshot
+from semantix.snapshots.errors import (
+    DuplicateSnapshotError,
+    SnapshotDriftError,
+    SnapshotMissingError,
+)
+from semantix.snapshots.files import module_directory, node_basename, snapshot_filename
+from semantix.snapshots.session import SnapshotSession
+
+__all__ = ["SemanticSnapshot", "assertrepr_lines"]
+
+
+class SemanticSnapshot:
+    """The semantic snapshots of one test: compare with ``==`` or call with an optional name."""
+
+    __module__ = "semantix.snapshots"
+
+    def __init__(
+        self,
+        *,
+        nodeid: str,
+        module: Path,
+        session: SnapshotSession | None = None,
+        update: bool = False,
+        judge: Judge | str | None = None,
+        threshold: float | None = None,
+    ) -> None:
+        self.nodeid = nodeid
+        self.directory = module_directory(module)
+        self.session = session
+        self.update = update
+        self.judge = judge
+        self.threshold = threshold
+        self._base = node_basename(nodeid)
+        self._unnamed = 0
+        self._names: dict[Path, str] = {}
+        #: The failure of the last ``==`` that returned False (shown by pytest's assert message).
+        self.last_failure: SnapshotDriftError | SnapshotMissingError | None = None
+
+    def __call__(
+        self,
+        output: object,
+        name: str | None = None,
+        *,
+        judge: Judge | str | None = None,
+        threshold: float | None = None,
+    ) -> SnapshotResult:
+        """Assert that ``output`` means the same as this test's next (or named) snapshot."""
+        __tracebackhide__ = True
+        path, label = self._next(name)
+        try:
+            result = check_snapshot(
+                output,
+                path,
+                name=label,
+                judge=judge if judge is not None else self.judge,
+                threshold=threshold if threshold is not None else self.threshold,
+                update=self.update,
+                test=self.nodeid,
+                how_to_update=PYTEST_UPDATE,
+            )
+        except SnapshotDriftError:
+            self._record(path, "drifted")
+            raise
+        except SnapshotMissingError:
+            self._record(path, "missing")
+            raise
+        except Exception:
+            self._record(path, "error")
+            raise
+        self._record(path, result.status)
+        return result
+
+    def __eq__(self, other: object) -> bool:
+        __tracebackhide__ = True
+        try:
+            self(other)
+        except (SnapshotDriftError, SnapshotMissingError) as failure:
+            self.last_failure = failure
+            return False
+        self.last_failure = None
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        if self.last_failure is not None:
+            first = str(self.last_failure).splitlines()[0]
+            return f"<SemanticSnapshot {self._base}: {first}>"
+        return f"<SemanticSnapshot {self._base} in {self.directory}>"
+
+    def _next(self, name: str | None) -> tuple[Path, str]:
+        if name is None:
+            self._unnamed += 1
+            filename = snapshot_filename(self._base, index=self._unnamed)
+            label = self._base if self._unnamed == 1 else f"{self._base}.{self._unnamed}"
+        else:
+            filename = snapshot_filename(self._base, name=name)
+            label = f"{self._base}.{name}"
+        path = self.directory / filename
+        if path in self._names:
+            raise DuplicateSnapshotError(
+                f"test {self.nodeid} asked for two semantic snapshots named {label!r} "
+                f"(file {path}, first as {self._names[path]!r}); give each snapshot of a "
+                "test its own name=..."
+            )
+        self._names[path] = label
+        return path, label
+
+    def _record(self, path: Path, outcome: str) -> None:
+        if self.session is not None:
+            self.session.record(self.nodeid, path, outcome)
+
+
+def assertrepr_lines(op: str, left: object, right: object) -> list[str] | None:
+    """pytest's explanation of a failed ``semantic_snapshot == output``, else None (not ours)."""
+    if op != "==":
+        return None
+    snapshot = left if isinstance(left, SemanticSnapshot) else right
+    if not isinstance(snapshot, SemanticSnapshot) or snapshot.last_failure is None:
+        return None
+    return str(snapshot.last_failure).splitlines()

@@ -1,0 +1,170 @@
+"""What semantic snapshots did in one test session: outcomes, unused files, the end report.
+
+The pytest plugin feeds a :class:`SnapshotSession`: every snapshot check's outcome, which
+snapshot files each test used, how each test ended, and which tests and modules were collected.
+From that it finds **unused** snapshots the way syrupy does, conservatively: a snapshot file is
+unused when the test that owns it (the ``test`` line of its header) ran and passed without
+asking for it, or when that test no longer exists in a test module that was collected whole
+(not narrowed to some of its tests by a ``path::test`` argument). Tests that were deselected,
+skipped or failed keep their snapshots.
+
+Under pytest-xdist every worker publishes :meth:`SnapshotSession.to_data` and the controller
+merges them with :meth:`SnapshotSession.merge` before reporting: each test runs on one worker and
+a snapshot file belongs to one test, so no two workers ever write the same file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from semantix.snapshots.errors import SnapshotFileError
+from semantix.snapshots.files import SUFFIX, module_directory, read_snapshot
+
+__all__ = ["OUTCOMES", "SnapshotSession"]
+
+#: Every outcome of one snapshot check, in report order.
+OUTCOMES = ("written", "updated", "passed", "drifted", "missing", "error")
+UPDATE_FLAG = "--semantic-snapshot-update"
+
+
+@dataclass
+class SnapshotSession:
+    """Snapshot bookkeeping of one test session (one process, or merged from xdist workers)."""
+
+    update: bool = False
+    #: snapshot file -> outcome of its check (the last one, when a file is checked twice)
+    outcomes: dict[str, str] = field(default_factory=dict)
+    #: test node id -> snapshot files it asked for
+    used: dict[str, set[str]] = field(default_factory=dict)
+    #: test node id -> "passed" or "failed" (skipped tests are not listed)
+    tests: dict[str, str] = field(default_factory=dict)
+    #: node ids of every collected test, deselected ones included
+    collected: set[str] = field(default_factory=set)
+    #: test module file -> whether it was collected whole
+    modules: dict[str, bool] = field(default_factory=dict)
+    #: snapshot files deleted as unused at the end of the session
+    deleted: list[str] = field(default_factory=list)
+    _unused: list[tuple[str, str]] | None = field(default=None, repr=False)
+
+    # -- feeding ---------------------------------------------------------------------------------
+
+    def record(self, nodeid: str, path: Path, outcome: str) -> None:
+        """One snapshot check of test ``nodeid`` on ``path`` ended with ``outcome``."""
+        if outcome not in OUTCOMES:
+            raise ValueError(f"unknown snapshot outcome {outcome!r}; expected one of {OUTCOMES}")
+        key = str(path)
+        self.outcomes[key] = outcome
+        self.used.setdefault(nodeid, set()).add(key)
+
+    def test_finished(self, nodeid: str, *, passed: bool) -> None:
+        """A phase of test ``nodeid`` ended; one failed phase marks the whole test failed."""
+        if self.tests.get(nodeid) != "failed":
+            self.tests[nodeid] = "passed" if passed else "failed"
+
+    def collected_module(self, module: Path, *, whole: bool) -> None:
+        """Test module ``module`` was collected (``whole``: all its tests, not some)."""
+        key = str(module)
+        self.modules[key] = self.modules.get(key, False) or whole
+
+    # -- xdist -----------------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """This session's bookkeeping as plain JSON-able data (what a worker publishes)."""
+        return {
+            "outcomes": dict(self.outcomes),
+            "used": {nodeid: sorted(paths) for nodeid, paths in self.used.items()},
+            "tests": dict(self.tests),
+            "collected": sorted(self.collected),
+            "modules": dict(self.modules),
+        }
+
+    def merge(self, data: dict[str, Any]) -> None:
+        """Add a worker's :meth:`to_data` to this (the controller's) session."""
+        self.outcomes.update(data.get("outcomes", {}))
+        for nodeid, paths in data.get("used", {}).items():
+            self.used.setdefault(nodeid, set()).update(paths)
+        for nodeid, outcome in data.get("tests", {}).items():
+            self.test_finished(nodeid, passed=outcome == "passed")
+        self.collected.update(data.get("collected", ()))
+        for module, whole in data.get("modules", {}).items():
+            self.collected_module(Path(module), whole=bool(whole))
+        self._unused = None
+
+    # -- unused snapshots ------------------------------------------------------------------------
+
+    def unused(self) -> list[tuple[str, str]]:
+        """(snapshot file, owning test) of every unused snapshot, sorted by file."""
+        if self._unused is not None:
+            return self._unused
+        used = set().union(*self.used.values()) if self.used else set()
+        found: list[tuple[str, str]] = []
+        for module, whole in sorted(self.modules.items()):
+            folder = module_directory(Path(module))
+            if not folder.is_dir():
+                continue
+            for path in sorted(folder.glob(f"*{SUFFIX}")):
+                if path.name.startswith(".") or str(path) in used:
+                    continue
+                try:
+                    stored = read_snapshot(path)
+                except SnapshotFileError:
+                    continue  # reported by the test that owns it, not deleted behind its back
+                if stored is None or stored.test is None:
+                    continue  # written by assert_semantic_snapshot: no owning test to go by
+                owner = stored.test
+                ran_without_it = self.tests.get(owner) == "passed"
+                gone = whole and owner not in self.collected and _same_module(owner, module)
+                if ran_without_it or gone:
+                    found.append((str(path), owner))
+        self._unused = found
+        return found
+
+    def delete_unused(self) -> list[str]:
+        """Delete the unused snapshot files (the update flag does this) and return them."""
+        for path, _ in self.unused():
+            Path(path).unlink(missing_ok=True)
+            self.deleted.append(path)
+        return list(self.deleted)
+
+    # -- the end report --------------------------------------------------------------------------
+
+    def report_lines(self, *, relative_to: Path | None = None) -> list[str]:
+        """The end-of-session summary; empty when no snapshot was checked or found unused."""
+        counts = Counter(self.outcomes.values())
+        unused = self.unused()
+        if not counts and not unused:
+            return []
+
+        def shown(path: str) -> str:
+            if relative_to is None:
+                return path
+            try:
+                return str(Path(path).relative_to(relative_to))
+            except ValueError:
+                return path
+
+        parts = [f"{counts[outcome]} {outcome}" for outcome in OUTCOMES if counts[outcome]]
+        if unused:
+            parts.append(f"{len(unused)} unused" + (" (deleted)" if self.deleted else ""))
+        lines = ["semantic snapshots: " + ", ".join(parts)]
+        for outcome in ("drifted", "missing"):
+            for path, result in sorted(self.outcomes.items()):
+                if result == outcome:
+                    lines.append(f"  {outcome}: {shown(path)}")
+        for path, owner in unused:
+            verb = "deleted" if self.deleted else "unused"
+            lines.append(f"  {verb}: {shown(path)} (of {owner})")
+        if unused and not self.deleted:
+            lines.append(f"  Re-run pytest with {UPDATE_FLAG} to delete unused snapshots.")
+        if counts["missing"] and not self.update:
+            lines.append(f"  Record missing snapshots with pytest {UPDATE_FLAG}, then review them.")
+        return lines
+
+
+def _same_module(nodeid: str, module: str) -> bool:
+    """Whether ``nodeid`` names a test in ``module`` (its file part ends with the module path)."""
+    file_part = nodeid.partition("::")[0]
+    return bool(file_part) and Path(module).as_posix().endswith(Path(file_part).as_posix())
