@@ -17,7 +17,9 @@ from semantix import (
     assertions,
 )
 from semantix.assertions import SemanticResult, evaluate_semantic
+from semantix.cache import model_cache
 from semantix.judges.base import JudgeRequest, Verdict
+from semantix.results import CheckError
 from semantix.runs import (
     PassRateError,
     RunResult,
@@ -478,3 +480,45 @@ def test_unittest_assert_pass_rate_with_every_run_crashing_is_an_error() -> None
     result = run_unittest("test_every_run_crashes")
     assert len(result.errors) == 1 and not result.failures
     assert "RuntimeError: bot is down" in result.errors[0][1]
+
+
+# --- what observers (the pytest report) see ----------------------------------------------------
+
+
+@pytest.fixture
+def observed() -> Iterator[list[object]]:
+    events: list[object] = []
+    model_cache.add_observer(events.append)
+    yield events
+    model_cache.remove_observer(events.append)
+
+
+def test_assert_pass_rate_publishes_every_check_then_the_stats(observed: list[object]) -> None:
+    def judge_or_break(output: str, intent: str) -> float:
+        if output == "break the judge":
+            raise OSError("judge down")
+        return judge_polite(output, intent)
+
+    stats = assert_pass_rate(
+        Scripted([POLITE, RUDE, RuntimeError("bot down")]),
+        Polite,
+        runs=3,
+        min_pass_rate=0.3,
+        judge=FakeJudge(judge_or_break),
+    )
+    assert [type(event).__name__ for event in observed] == [
+        "SemanticResult",
+        "SemanticResult",
+        "RunStats",
+    ]
+    assert observed[-1] is stats
+
+    observed.clear()
+    evaluate_pass_rate(lambda: POLITE, Polite, runs=2, judge=FakeJudge(judge_polite))
+    assert observed == []  # like evaluate_semantic: only assertions are recorded
+
+    with pytest.raises(JudgeError):
+        assert_pass_rate(lambda: "break the judge", Polite, runs=2, judge=FakeJudge(judge_or_break))
+    assert [type(event).__name__ for event in observed] == ["CheckError", "CheckError", "RunStats"]
+    assert isinstance(observed[0], CheckError) and observed[0].intent == "Polite"
+    assert observed[0].output == "break the judge"

@@ -38,12 +38,14 @@ from semantix.errors import (
     ConfigurationError,
     JudgeError,
     SemanticAssertionError,
+    SemantixError,
     VerdictStoreError,
 )
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.outputs import output_text
 from semantix.preview import preview
+from semantix.results import CheckError
 from semantix.validation import check_positive_int, check_threshold
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "check_floor",
     "check_runs",
     "evaluate_pass_rate",
+    "publish",
     "raise_for_stats",
     "suite_stability",
     "wilson_interval",
@@ -232,7 +235,7 @@ class RunStats:
                 "(an error counts as a run that did not pass)"
             ),
         ]
-        judges = sorted({result.judge for run in self.results for result in run.results})
+        judges = sorted({str(result.judge) for run in self.results for result in run.results})
         if judges:
             lines.append(f"  judge: {', '.join(judges)}")
         bad = [run for run in self.results if run.outcome != "pass"]
@@ -301,13 +304,14 @@ def evaluate_pass_rate(
     *,
     runs: int = 10,
     min_pass_rate: float = 1.0,
-    judge: Judge | None = None,
+    judge: Judge | str | None = None,
     threshold: float | None = None,
     max_workers: int = 1,
 ) -> RunStats:
     """Call ``system()`` ``runs`` times, judge every output in one batch, and return the stats.
 
-    Does not raise when the rate is under the floor; :func:`assert_pass_rate` does.
+    Does not raise when the rate is under the floor, and (like ``evaluate_semantic``) records
+    nothing in the pytest report; :func:`assert_pass_rate` does both.
     """
     check_runs(runs)
     floor = check_floor(min_pass_rate)
@@ -340,7 +344,6 @@ def evaluate_pass_rate(
     for index, value in enumerate(produced):
         judged_value = verdicts.get(index, value)
         if isinstance(judged_value, SemanticResult):
-            notify_observers(judged_value)
             results.append(RunResult(index + 1, (judged_value,), output=judged_value.output))
         else:
             assert isinstance(judged_value, BaseException)
@@ -355,7 +358,7 @@ def assert_pass_rate(
     *,
     runs: int = 10,
     min_pass_rate: float = 1.0,
-    judge: Judge | None = None,
+    judge: Judge | str | None = None,
     threshold: float | None = None,
     max_workers: int = 1,
 ) -> RunStats:
@@ -368,8 +371,9 @@ def assert_pass_rate(
             description.
         runs: how many times to call ``system`` (an int >= 1).
         min_pass_rate: the floor in [0, 1]; the default 1.0 means every run must pass.
-        judge: the judge for every output (default: the run's default judge); all outputs go
-            to it in one batch when it has ``evaluate_batch``.
+        judge: the judge for every output, or a spec such as ``"embedding"`` (default: the
+            run's default judge); all outputs go to it in one batch when it has
+            ``evaluate_batch``.
         threshold: overrides every leaf's threshold, as in ``assert_semantic``.
         max_workers: how many calls of ``system`` run at once (threads).
 
@@ -391,8 +395,24 @@ def assert_pass_rate(
         threshold=threshold,
         max_workers=max_workers,
     )
+    publish(stats)
     raise_for_stats(stats)
     return stats
+
+
+def publish(stats: RunStats) -> None:
+    """Hand every run's check, then the stats, to the observers (the pytest report).
+
+    A run's result is published like an ``assert_semantic``; a semantix error (a judge error, a
+    missing frozen verdict) as a :class:`~semantix.results.CheckError`. A crash of the system
+    under test is no check and shows only in the stats.
+    """
+    for run in stats.results:
+        for result in run.results:
+            notify_observers(result)
+        if isinstance(run.error, SemantixError) and not run.results:
+            notify_observers(CheckError(stats.name, run.output, run.error))
+    notify_observers(stats)
 
 
 def suite_stability(stats: Iterable[RunStats]) -> tuple[float | None, int]:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from semantix.assertions import SemanticResult, evaluate_semantic, notify_observers
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
-from semantix.runs import RunStats, evaluate_pass_rate, raise_for_stats
+from semantix.runs import RunStats, evaluate_pass_rate, publish, raise_for_stats
 
 # Hides this module's frames from unittest tracebacks (unittest.result._is_relevant_tb_level).
 __unittest = True
@@ -111,6 +111,7 @@ class SemanticAssertionsMixin:
             threshold=threshold,
             max_workers=max_workers,
         )
+        publish(stats)
         if stats.verdict == "error":
             raise_for_stats(stats)
         if not stats.passed:
