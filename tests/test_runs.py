@@ -522,3 +522,11 @@ def test_assert_pass_rate_publishes_every_check_then_the_stats(observed: list[ob
     assert [type(event).__name__ for event in observed] == ["CheckError", "CheckError", "RunStats"]
     assert isinstance(observed[0], CheckError) and observed[0].intent == "Polite"
     assert observed[0].output == "break the judge"
+
+
+def test_suite_stability_reads_records_as_workers_send_them() -> None:
+    judge = FakeJudge(judge_polite)
+    flaky = evaluate_pass_rate(
+        Scripted([POLITE, RUDE]), Polite, runs=4, min_pass_rate=0.5, judge=judge
+    )
+    assert suite_stability([flaky.to_dict(), flaky]) == (0.5, 2)

@@ -27,7 +27,7 @@ Rules:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -415,16 +415,25 @@ def publish(stats: RunStats) -> None:
     notify_observers(stats)
 
 
-def suite_stability(stats: Iterable[RunStats]) -> tuple[float | None, int]:
-    """The mean pass rate over repeated checks, and how many have a lower bound under the floor.
+def suite_stability(
+    repeated: Iterable[RunStats | Mapping[str, Any]],
+) -> tuple[float | None, int]:
+    """The suite's stability score and how many checks have not proven their floor.
 
-    The score is None when nothing was repeated.
+    The score is the mean pass rate over the repeated checks (None when nothing was repeated);
+    the count is of checks whose interval's lower bound is under their floor. Takes
+    :class:`RunStats` or their ``to_dict()`` records (as xdist workers send them).
     """
-    collected = list(stats)
-    if not collected:
+    figures = [
+        (item.pass_rate, item.below_floor)
+        if isinstance(item, RunStats)
+        else (float(item["pass_rate"]), bool(item["below_floor"]))
+        for item in repeated
+    ]
+    if not figures:
         return None, 0
-    score = sum(item.pass_rate for item in collected) / len(collected)
-    return score, sum(1 for item in collected if item.below_floor)
+    score = sum(rate for rate, _ in figures) / len(figures)
+    return score, sum(1 for _, below in figures if below)
 
 
 def _call_system(
