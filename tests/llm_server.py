@@ -6,7 +6,7 @@ is recorded, so tests can count retries and read what the judge sent.
 
 ```python
 with FakeOpenAIServer([error(500), completion('{"score": 0.9, "reason": "ok"}')]) as server:
-    judge = LLMJudge(base_url=server.base_url, backoff=0)
+    judge = LLMJudge(base_url=server.base_url)
     ...
     assert len(server.requests) == 2
 ```
@@ -18,7 +18,7 @@ import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,10 @@ class Reply:
     body: Any = None
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    #: Send the body ``(bytes, seconds)`` at a time: e.g. 12 bytes every 0.4 s after the headers.
+    trickle: tuple[int, float] | None = None
+    #: Send the header block one padding line every this many seconds before the real headers.
+    trickle_headers: float | None = None
 
 
 @dataclass(frozen=True)
@@ -84,10 +88,26 @@ def verdict(score: float, reason: str = "looks fine") -> Reply:
     return completion(json.dumps({"reason": reason, "score": score}))
 
 
-def error(status: int, message: str = "boom", *, headers: dict[str, str] | None = None) -> Reply:
-    """An OpenAI-style error body with ``status``."""
+def error(
+    status: int,
+    message: str = "boom",
+    *,
+    headers: dict[str, str] | None = None,
+    retry_after_ms: int | None = 1,
+) -> Reply:
+    """An OpenAI-style error body with ``status``.
+
+    ``retry_after_ms`` is sent as the ``retry-after-ms`` header the openai SDK honours, so tests
+    that retry do not wait for the SDK's default backoff (None: no such header).
+    """
     body = {"error": {"message": message, "type": "test_error", "param": None, "code": None}}
-    return Reply(status, body, headers=headers or {})
+    sent = {} if retry_after_ms is None else {"retry-after-ms": str(retry_after_ms)}
+    return Reply(status, body, headers={**sent, **(headers or {})})
+
+
+def trickled(reply: Reply, *, chunk: int = 12, every: float = 0.4) -> Reply:
+    """``reply`` with its body sent ``chunk`` bytes every ``every`` seconds after the headers."""
+    return replace(reply, trickle=(chunk, every))
 
 
 class FakeOpenAIServer:
@@ -165,12 +185,24 @@ def _handler_class(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             data = body.encode()
             try:
                 self.send_response(reply.status)
+                if reply.trickle_headers is not None:
+                    for line in range(50):
+                        self.flush_headers()
+                        self.send_header(f"x-padding-{line}", "slow")
+                        server.wait(reply.trickle_headers)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if reply.trickle is None:
+                    self.wfile.write(data)
+                    return
+                size, every = reply.trickle
+                for start in range(0, len(data), size):
+                    self.wfile.write(data[start : start + size])
+                    self.wfile.flush()
+                    server.wait(every)
             except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
                 pass
 

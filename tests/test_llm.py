@@ -7,6 +7,7 @@ import logging
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from llm_server import (
     Script,
     completion,
     error,
+    trickled,
     verdict,
 )
 from semantix import (
@@ -65,7 +67,6 @@ def make_judge() -> Iterator[Callable[..., LLMJudge]]:
     def make(server: FakeOpenAIServer | None = None, **kwargs: Any) -> LLMJudge:
         if server is not None:
             kwargs.setdefault("base_url", server.base_url)
-        kwargs.setdefault("backoff", 0.001)
         judge = LLMJudge(**kwargs)
         judges.append(judge)
         return judge
@@ -124,9 +125,17 @@ def test_intent_examples_reach_the_prompt(serve: Any, make_judge: Any) -> None:
         examples = ("Hello there!",)
         counterexamples = ("Goodbye.",)
 
-    server = serve(verdict(0.9))
+    def by_output(request: RecordedRequest) -> Reply:
+        user = request.json["messages"][-1]["content"]
+        return verdict(0.1) if "<<<\nGoodbye.\n>>>" in user else verdict(0.9)
+
+    server = serve(default=by_output)  # the examples may also be judged, to calibrate
     assert_semantic("Hi!", Greeting, judge=make_judge(server))
-    user = server.requests[0].json["messages"][-1]["content"]
+    [user] = [
+        request.json["messages"][-1]["content"]
+        for request in server.requests
+        if "<<<\nHi!\n>>>" in request.json["messages"][-1]["content"]
+    ]
     assert "- Hello there!" in user
     assert "do NOT satisfy it:\n- Goodbye." in user
 
@@ -253,7 +262,7 @@ def test_seed_example_through_openai_base_url(serve: Any, monkeypatch: pytest.Mo
     assert request.headers["authorization"] == "Bearer semantix-no-key"  # a local server: no key
 
 
-# --- retries -------------------------------------------------------------------------------------
+# --- retries (the openai SDK's) and deadlines ----------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -264,6 +273,13 @@ def test_transient_failure_is_retried(serve: Any, make_judge: Any, first: Reply)
     result = make_judge(server).evaluate("Thanks.", "polite", 0.5)
     assert result.passed and result.reason == "fine"
     assert len(server.requests) == 2
+
+
+def test_the_sdk_retries_not_the_judge(serve: Any, make_judge: Any) -> None:
+    server = serve(error(429), error(503), verdict(0.9))
+    assert make_judge(server, max_retries=2).evaluate("x", "polite", 0.5).passed
+    counts = [request.headers.get("x-stainless-retry-count") for request in server.requests]
+    assert counts == ["0", "1", "2"]  # one SDK call that retried twice
 
 
 def test_persistent_500_is_a_judge_error_after_the_retries(serve: Any, make_judge: Any) -> None:
@@ -280,34 +296,15 @@ def test_persistent_500_is_a_judge_error_after_the_retries(serve: Any, make_judg
 
 def test_max_retries_zero_tries_once(serve: Any, make_judge: Any) -> None:
     server = serve(default=error(503))
-    with pytest.raises(JudgeError, match="failed 1 times"):
+    with pytest.raises(JudgeError, match="failed once"):
         make_judge(server, max_retries=0).evaluate("x", "polite", 0.5)
     assert len(server.requests) == 1
 
 
-def test_backoff_grows_exponentially(
-    serve: Any, make_judge: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    sleeps: list[float] = []
-    monkeypatch.setattr("semantix.judges.llm.time.sleep", sleeps.append)
-    server = serve(default=error(500))
-    with pytest.raises(JudgeError):
-        make_judge(server, max_retries=3, backoff=0.25).evaluate("x", "polite", 0.5)
-    assert sleeps == [0.25, 0.5, 1.0]
-
-
-def test_retry_after_is_honoured_up_to_the_cap(
-    serve: Any, make_judge: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    sleeps: list[float] = []
-    monkeypatch.setattr("semantix.judges.llm.time.sleep", sleeps.append)
-    server = serve(
-        error(429, headers={"retry-after": "3"}),
-        error(429, headers={"retry-after": "3600"}),
-        verdict(0.9),
-    )
-    make_judge(server, max_retries=2, backoff=0.01).evaluate("x", "polite", 0.5)
-    assert sleeps == [3.0, 20.0]
+def test_rate_limit_says_what_to_do(serve: Any, make_judge: Any) -> None:
+    server = serve(default=error(429, "Rate limit reached"))
+    with pytest.raises(JudgeError, match=r"failed 2 times .*rate-limiting.*max_concurrency"):
+        make_judge(server, max_retries=1).evaluate("x", "polite", 0.5)
 
 
 def test_slow_server_is_a_timeout_error(serve: Any, make_judge: Any) -> None:
@@ -318,9 +315,35 @@ def test_slow_server_is_a_timeout_error(serve: Any, make_judge: Any) -> None:
     assert len(server.requests) == 2
 
 
+def test_a_trickling_body_is_a_timeout_never_a_pass(serve: Any, make_judge: Any) -> None:
+    """Headers at once, then 12 bytes every 0.4 s: each read is quick, the whole is not."""
+    server = serve(default=trickled(verdict(1.0, "late but sure")))
+    judge = make_judge(server, timeout=0.5, max_retries=0)
+    with pytest.raises(JudgeTimeoutError, match="did not answer within 0.5s"):
+        assert_semantic("Thanks.", Polite, judge=judge)
+    assert len(server.requests) == 1
+
+
+def test_trickling_headers_are_a_timeout(serve: Any, make_judge: Any) -> None:
+    server = serve(default=replace(verdict(1.0), trickle_headers=0.2))
+    judge = make_judge(server, timeout=0.5, max_retries=0)
+    with pytest.raises(JudgeTimeoutError, match="did not answer within 0.5s"):
+        judge.evaluate("Thanks.", "polite", 0.5)
+
+
+def test_an_injected_client_is_bounded_as_a_whole(serve: Any) -> None:
+    import openai
+
+    server = serve(default=trickled(verdict(1.0)))
+    with openai.OpenAI(base_url=server.base_url, api_key="x") as client:
+        judge = LLMJudge(client=client, timeout=0.25, max_retries=1)
+        with pytest.raises(JudgeTimeoutError, match=r"did not finish within 0.5s"):
+            judge.evaluate("x", "polite", 0.5)
+
+
 def test_server_down_is_a_judge_error(make_judge: Any) -> None:
     judge = make_judge(base_url="http://127.0.0.1:9/v1", max_retries=1)
-    with pytest.raises(JudgeError, match="failed 2 times at http://127.0.0.1:9/v1"):
+    with pytest.raises(JudgeError, match="could not reach http://127.0.0.1:9/v1 after 2 attempts"):
         judge.evaluate("x", "polite", 0.5)
 
 
@@ -429,7 +452,7 @@ def test_key_from_environment_is_sent_but_never_shown(
     assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
     assert SECRET not in repr(judge)
     _assert_no_secret(raised.value)
-    assert "retry 1/1" in caplog.text
+    assert len(server.requests) == 2
     assert SECRET not in caplog.text
 
 
@@ -447,7 +470,7 @@ def test_injected_client(serve: Any) -> None:
 
     server = serve(error(500), verdict(0.9))
     with openai.OpenAI(base_url=server.base_url, api_key="x", max_retries=5) as client:
-        judge = LLMJudge(client=client, backoff=0.001, max_retries=1)
+        judge = LLMJudge(client=client, max_retries=1)
         assert judge.evaluate("x", "polite", 0.5).passed
     assert len(server.requests) == 2  # our retries, not the SDK's five
 
@@ -483,8 +506,8 @@ def test_no_key_for_openai_is_a_configuration_error_on_first_use() -> None:
         ({"timeout": 0}, "timeout must be a positive number"),
         ({"max_retries": -1}, "max_retries must be an integer >= 0"),
         ({"max_retries": 1.5}, "max_retries must be an integer >= 0"),
-        ({"backoff": -1}, "backoff must be a number of seconds >= 0"),
-        ({"max_concurrency": 0}, "max_concurrency must be an integer >= 1"),
+        ({"timeout": True}, "timeout must be a positive number"),
+        ({"max_concurrency": 0}, "max_concurrency must be a positive int"),
     ],
 )
 def test_bad_arguments(kwargs: dict[str, Any], message: str) -> None:

@@ -1,0 +1,146 @@
+"""The LLM judge's HTTP deadline: ``timeout`` bounds a whole request, connect to last byte.
+
+httpx's timeouts bound each network operation, not a request: a server that sends its headers
+and then a few bytes every 0.4 s never trips a 1 s read timeout, however long it takes. So the
+HTTP client semantix builds for the openai SDK (:func:`deadline_http_client`) runs each attempt
+in a worker thread and waits for it at most ``seconds``; past that the attempt is a
+``ReadTimeout``, which the SDK retries or turns into ``APITimeoutError`` like any other timeout.
+The worker reads the body through a stream that checks the clock, and the size, at every chunk,
+so an abandoned attempt stops at the server's next chunk and frees its connection.
+
+The openai SDK and its HTTP library are imported only when a client is built.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from semantix.deps import require
+
+__all__ = ["MAX_RESPONSE_BYTES", "ReplyTooLargeError", "deadline_http_client", "run_with_deadline"]
+
+T = TypeVar("T")
+
+#: Largest HTTP response body read (a verdict is a few hundred bytes).
+MAX_RESPONSE_BYTES = 1_000_000
+
+
+class ReplyTooLargeError(Exception):
+    """The server sent more than :data:`MAX_RESPONSE_BYTES`; not retried (it would again)."""
+
+
+def run_with_deadline(
+    call: Callable[[], T], seconds: float, expired: Callable[[], BaseException], *, name: str
+) -> T:
+    """``call()`` in a daemon thread; raise ``expired()`` if it has not returned in ``seconds``.
+
+    The call's own exception is re-raised here. An expired call is left to finish on its own
+    (a daemon thread never holds up the interpreter's exit).
+    """
+    done = threading.Event()
+    outcome: list[tuple[bool, Any]] = []
+
+    def target() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
+            outcome.append((False, exc))
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name=name, daemon=True).start()
+    if not done.wait(seconds):
+        raise expired()
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    result: T = value
+    return result
+
+
+def deadline_http_client(seconds: float, *, max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
+    """An HTTP client for ``openai.OpenAI(http_client=...)`` whose requests end by ``seconds``.
+
+    It is the SDK's own default client (its connection limits, redirects and proxy settings)
+    with a deadline per request and a cap of ``max_bytes`` on each response body.
+    """
+    return _deadline_client_class()(deadline=seconds, max_bytes=max_bytes)
+
+
+@functools.cache
+def _deadline_client_class() -> Any:
+    openai = require("openai", extra="openai", feature="LLMJudge")
+    base = openai.DefaultHttpxClient
+    # httpx for openai 1.x, httpx2 for later SDKs: whichever the SDK's default client is built on.
+    http = importlib.import_module(base.__mro__[1].__module__.partition(".")[0])
+
+    class ClockedStream(http.SyncByteStream):  # type: ignore[misc,name-defined]
+        """A response body that stops at the deadline, when abandoned, or when too large."""
+
+        def __init__(
+            self, inner: Any, request: Any, ends_at: float, gone: threading.Event, max_bytes: int
+        ) -> None:
+            self._inner = inner
+            self._request = request
+            self._ends_at = ends_at
+            self._gone = gone
+            self._max_bytes = max_bytes
+
+        def __iter__(self) -> Iterator[bytes]:
+            received = 0
+            for chunk in self._inner:
+                if self._gone.is_set() or time.monotonic() > self._ends_at:
+                    raise http.ReadTimeout(
+                        "the response did not end in time", request=self._request
+                    )
+                received += len(chunk)
+                if received > self._max_bytes:
+                    raise ReplyTooLargeError(f"the response body is over {self._max_bytes:,} bytes")
+                yield chunk
+
+        def close(self) -> None:
+            self._inner.close()
+
+    class DeadlineHttpClient(base):  # type: ignore[misc,valid-type]
+        """The SDK's default HTTP client; each request ends by its deadline."""
+
+        def __init__(self, *, deadline: float, max_bytes: int, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.deadline = deadline
+            self.max_bytes = max_bytes
+
+        def send(self, request: Any, *, stream: bool = False, **kwargs: Any) -> Any:
+            parent_send = super().send
+            if stream:  # a caller that reads the body itself owns its timing
+                return parent_send(request, stream=True, **kwargs)
+            ends_at = time.monotonic() + self.deadline
+            gone = threading.Event()
+
+            def attempt() -> Any:
+                response = parent_send(request, stream=True, **kwargs)
+                response.stream = ClockedStream(
+                    response.stream, request, ends_at, gone, self.max_bytes
+                )
+                try:
+                    response.read()
+                finally:
+                    response.close()
+                return response
+
+            def expired() -> BaseException:
+                gone.set()
+                timeout: BaseException = http.ReadTimeout(
+                    f"no complete response within {self.deadline:g}s", request=request
+                )
+                return timeout
+
+            return run_with_deadline(
+                attempt, max(0.0, ends_at - time.monotonic()), expired, name="semantix-llm-http"
+            )
+
+    return DeadlineHttpClient
