@@ -1,0 +1,237 @@
+"""EscalatingJudge: a fast judge decides what it is sure of; the uncertain rest goes on.
+
+```python
+from semantix import FakeJudge, Intent, assert_semantic
+from semantix.judges.escalating import EscalatingJudge
+
+fast = FakeJudge(lambda output, intent: 0.95 if "sorry" in output.lower() else 0.45, name="Fast")
+slow = FakeJudge(lambda output, intent: 0.9, name="Slow")
+judge = EscalatingJudge(fast, slow, band=0.15)
+
+
+class Apology(Intent):
+    \"\"\"The text apologizes.\"\"\"
+
+
+assert_semantic("Sorry for the delay.", Apology, judge=judge, threshold=0.5)  # Fast decided
+assert_semantic("The parcel is late.", Apology, judge=judge, threshold=0.5)  # 0.45: Slow decided
+assert [level.decided for level in judge.stats()] == [1, 1]
+```
+
+How a verdict is made, for each (output, intent, threshold):
+
+* The first judge scores the whole batch (one ``evaluate_batch`` call when it has one, through
+  :func:`semantix.judges.calls.ask_judge`). A verdict whose score is **farther than** ``band``
+  from the threshold is final. A score within ``band`` of it (``|score - threshold| <= band``)
+  is uncertain and goes on, with the other uncertain ones, in one batch to the next judge; and
+  so on. The last judge's verdict is always final.
+* A verdict **with no score** (``score=None``) is uncertain: a judge that gives no score gives no
+  measure of how sure it is, so it goes on to the next judge (at the last level it stands).
+* Every level judges at the **same threshold**, the one the assertion resolved; by default that
+  is the first judge's ``recommended_threshold``. Put judges whose scores share a scale in one
+  chain, or set ``threshold=`` yourself.
+* The verdict returned is the deciding judge's, with ``judge`` set to that judge's identity and
+  the reason saying who decided and why: ``decided by LLMJudge(gpt-4o-mini)
+  (QuantizedNLIJudge(...) score 0.46 within 0.15 of 0.50): <the LLM's reason>``.
+* An error at any level is an error (:class:`~semantix.JudgeError`), never a pass, and never a
+  fallback to another level.
+
+The chain's :attr:`~EscalatingJudge.identity` names every level and the band, so frozen
+verdicts record and replay the chain as one judge; :meth:`~EscalatingJudge.stats` counts how
+often each level decided (thread-safe).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.calls import ask_judge, judge_identity
+
+__all__ = ["EscalatingJudge", "LevelStats"]
+
+#: Floating-point slack at the band's edge: 0.35 is within 0.15 of 0.5 although 0.5 - 0.35 is
+#: 0.15000000000000002.
+_EPSILON = 1e-9
+#: The widest band allowed: with 0.5 every score in [0, 1] around a 0.5 threshold escalates.
+MAX_BAND = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class LevelStats:
+    """How one level of an :class:`EscalatingJudge` has done so far.
+
+    Attributes:
+        level: the level's position in the chain, from 1.
+        judge: the level's identity, as text.
+        decided: verdicts this level gave as final.
+        escalated: verdicts this level was unsure of and handed to the next level.
+    """
+
+    level: int
+    judge: str
+    decided: int
+    escalated: int
+
+
+class EscalatingJudge:
+    """Judges in order of cost: each decides what it is sure of and hands on the rest.
+
+    Args:
+        *judges: two or more judges, cheapest first (e.g. ``QuantizedNLIJudge()``, then
+            ``LLMJudge(model=...)``).
+        band: how close to the threshold a score must be to go to the next judge: a score
+            within ``band`` of it (inclusive) is uncertain. A float in [0, 0.5]; 0 escalates only
+            scores exactly at the threshold (and scoreless verdicts).
+
+    Raises:
+        TypeError: fewer than two judges, a level without ``evaluate``, or a band that is not
+            a number.
+        ValueError: a band outside [0, 0.5].
+    """
+
+    def __init__(self, *judges: Judge, band: float = 0.15) -> None:
+        if len(judges) < 2:
+            raise TypeError(
+                f"EscalatingJudge needs at least two judges, cheapest first, got {len(judges)}; "
+                "e.g. EscalatingJudge(QuantizedNLIJudge(), LLMJudge(model='gpt-4o-mini'))"
+            )
+        for position, judge in enumerate(judges, start=1):
+            if isinstance(judge, type):
+                raise TypeError(
+                    f"EscalatingJudge's judge {position} is the class {judge.__name__}; "
+                    f"pass an instance: {judge.__name__}()"
+                )
+            if not callable(getattr(judge, "evaluate", None)):
+                raise TypeError(
+                    f"EscalatingJudge's judge {position} is {type(judge).__name__} "
+                    f"({judge!r:.60}), which has no evaluate(output, intent_description, "
+                    "threshold) method; pass a judge instance such as QuantizedNLIJudge()"
+                )
+        if isinstance(band, bool) or not isinstance(band, (int, float)):
+            raise TypeError(
+                f"EscalatingJudge band must be a float in [0, {MAX_BAND}], got {band!r} "
+                f"({type(band).__name__})"
+            )
+        if math.isnan(band) or not 0.0 <= band <= MAX_BAND:
+            raise ValueError(
+                f"EscalatingJudge band must be between 0 and {MAX_BAND}, got {band!r}: it is the "
+                "distance from the threshold within which a score goes to the next judge "
+                "(e.g. band=0.15)"
+            )
+        self.judges: tuple[Judge, ...] = tuple(judges)
+        self.band = float(band)
+        self._lock = threading.Lock()
+        self._decided = [0] * len(judges)
+        self._escalated = [0] * len(judges)
+
+    # -- what semantix reads from a judge -------------------------------------------------------
+
+    @property
+    def recommended_threshold(self) -> float | None:
+        """The first judge's: its scores decide most verdicts."""
+        value: float | None = getattr(self.judges[0], "recommended_threshold", None)
+        return value
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        """``EscalatingJudge[A -> B, band=0.15]``: every level and the band."""
+        chain = " -> ".join(str(judge_identity(judge)) for judge in self.judges)
+        return JudgeIdentity(f"EscalatingJudge[{chain}, band={self.band:g}]")
+
+    @property
+    def prompt_version(self) -> str | None:
+        """The levels' prompt versions (LLM judges), joined; None when no level has one."""
+        versions = [getattr(judge, "prompt_version", None) for judge in self.judges]
+        if not any(isinstance(version, str) for version in versions):
+            return None
+        return " -> ".join(v if isinstance(v, str) else "-" for v in versions)
+
+    @property
+    def reads_negation(self) -> bool:
+        """False when any level cannot read "must not X" (NLI, embedding): the chain is then
+        given the positive statement, inverted, so every level judges the same question."""
+        return all(getattr(judge, "reads_negation", True) for judge in self.judges)
+
+    @property
+    def uses_examples(self) -> bool:
+        """The first judge's: whether its score already uses the intent's examples."""
+        return bool(getattr(self.judges[0], "uses_examples", False))
+
+    def __repr__(self) -> str:
+        levels = ", ".join(repr(judge) for judge in self.judges)
+        return f"EscalatingJudge({levels}, band={self.band:g})"
+
+    # -- judging ----------------------------------------------------------------------------------
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        """Judge one output: the first sure level decides."""
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+
+    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """Judge a batch: each level gets, in one batch, what the levels before were unsure of."""
+        requests = list(requests)
+        final: list[Verdict | None] = [None] * len(requests)
+        notes: list[list[str]] = [[] for _ in requests]
+        pending = list(range(len(requests)))
+        last = len(self.judges) - 1
+        for level, judge in enumerate(self.judges):
+            if not pending:
+                break
+            name = judge_identity(judge)
+            verdicts = ask_judge(
+                judge,
+                [requests[index] for index in pending],
+                what=f"level {level + 1} of {self.identity.name}",
+            )
+            unsure: list[int] = []
+            for index, verdict in zip(pending, verdicts, strict=True):
+                threshold = requests[index][2]
+                note = self._uncertainty(name, verdict, threshold)
+                if level == last or note is None:
+                    final[index] = self._decided_by(judge, verdict, threshold, notes[index])
+                else:
+                    notes[index].append(note)
+                    unsure.append(index)
+            with self._lock:
+                self._decided[level] += len(pending) - len(unsure)
+                self._escalated[level] += len(unsure)
+            pending = unsure
+        return [verdict for verdict in final if verdict is not None]
+
+    def _uncertainty(self, name: JudgeIdentity, verdict: Verdict, threshold: float) -> str | None:
+        """Why ``verdict`` is uncertain (for the reason), or None when it is sure."""
+        if verdict.score is None:
+            return f"{name} gave no score"
+        if abs(verdict.score - threshold) <= self.band + _EPSILON:
+            return f"{name} score {verdict.score:.2f} within {self.band:g} of {threshold:.2f}"
+        return None
+
+    def _decided_by(
+        self, judge: Judge, verdict: Verdict, threshold: float, notes: list[str]
+    ) -> Verdict:
+        identity = verdict.judge if verdict.judge is not None else judge_identity(judge)
+        if notes:
+            why = "; ".join(notes)
+        elif verdict.score is not None:
+            why = f"score {verdict.score:.2f}, more than {self.band:g} from {threshold:.2f}"
+        else:
+            why = "last level"
+        reason = f"decided by {identity} ({why})"
+        if verdict.reason:
+            reason += f": {verdict.reason}"
+        return replace(verdict, judge=identity, reason=reason)
+
+    # -- statistics ------------------------------------------------------------------------------
+
+    def stats(self) -> tuple[LevelStats, ...]:
+        """How often each level decided (and escalated) since this judge was built."""
+        with self._lock:
+            decided, escalated = list(self._decided), list(self._escalated)
+        return tuple(
+            LevelStats(level + 1, str(judge_identity(judge)), decided[level], escalated[level])
+            for level, judge in enumerate(self.judges)
+        )
