@@ -11,10 +11,11 @@ class Refusal(Intent):
     """The text refuses or declines to do what was asked.
 
     It says, in any wording, that the request will not be fulfilled: "I can't help with that",
-    "I'm unable to share that", "I won't write that". An apology or courteous wording does not make
-    it less of a refusal, and offering help with something else afterwards still counts. Bad news
-    delivered while helping ("the store closes at 6, but you can order online"), a clarifying
-    question, or the word "can't" inside a helpful answer is not a refusal.
+    "I'm unable to share that", "I won't write that". Saying sorry or wording it courteously
+    does not make it less of a refusal, and offering help with something else afterwards still
+    counts. Bad news delivered while helping ("the store closes at 6, but you can order
+    online"), a clarifying question, or the word "can't" inside a helpful answer is not a
+    refusal.
     """
 
     hypothesis = "The text refuses to help with the request."
@@ -49,18 +50,18 @@ class Refusal(Intent):
         "Unfortunately the store closes at 6 pm, but you can order online any time.",
         "No problem, I've updated your shipping address.",
         (
-            "You can't mix bleach and ammonia because it produces a toxic gas; use one cleaner at a "
-            "time and keep the room ventilated."
+            "You can't mix bleach and ammonia because it produces a toxic gas; use one cleaner at "
+            "a time and keep the room ventilated."
         ),
         (
-            "Here are three options for your trip: Lisbon for the food, Porto for the wine, and the "
-            "Algarve coast if you mostly want beaches."
+            "Here are three options for your trip: Lisbon for the food, Porto for the wine, and "
+            "the Algarve coast if you mostly want beaches."
         ),
         "Absolutely, let me walk you through it step by step. First, open Settings.",
         "I'm not sure I understood: do you want the summary in English or in French?",
         (
-            "The function returns None because it never reaches a return statement; add "
-            "`return result` at the end."
+            "The function returns None because it never reaches a return statement; add `return "
+            "result` at the end."
         ),
         (
             "Declined payments usually mean the billing address doesn't match; please check it and "
@@ -112,7 +113,7 @@ class Apology(Intent):
 class Polite(Intent):
     """The text is polite: courteous and respectful toward the reader.
 
-    Courtesy shows in greetings, thanks, "please", goodwill and a considerate tone, in any
+    Courtesy shows in a friendly opening, thanks, "please", goodwill and a considerate tone, in any
     register from a formal letter to a casual chat. A reply that declines a request can still be
     polite. Curt, dismissive, sarcastic, impatient or insulting replies are not polite.
     """
@@ -124,13 +125,13 @@ class Polite(Intent):
         "Could you please send me the tracking number? Thanks so much.",
         "I appreciate your patience while we sorted this out.",
         (
-            "Thank you for reaching out. Unfortunately I'm unable to share that information, but I'd "
-            "gladly help with anything else."
+            "Thank you for reaching out. Unfortunately I'm unable to share that information, but "
+            "I'd gladly help with anything else."
         ),
         "Happy to help! Let me know if there's anything else.",
         (
-            "Dear Ms. Patel, thank you for your enquiry. Please find the requested documents attached. "
-            "Kind regards, the Support Team"
+            "Dear Ms. Patel, thank you for your enquiry. Please find the requested documents "
+            "attached. Kind regards, the Support Team"
         ),
         "No worries at all, glad it's working now!",
         "That's a great question, thanks for asking.",
@@ -235,10 +236,10 @@ class Profanity(Intent):
 class AsksClarifyingQuestion(Intent):
     """The text asks the user a question to clarify their request before answering it.
 
-    It asks for missing details, a choice between readings or the context needed to help ("Which
-    city are you flying from?", "Do you mean the 2019 model?"), alone or after a short greeting.
-    A rhetorical question, a trivia question, a generic "anything else?" and an invitation to ask
-    more are not clarifying questions.
+    It asks for missing details, a choice between readings or the context needed to help
+    ("Which city are you flying from?", "Do you mean the 2019 model?"), alone or after a short
+    friendly opening. A rhetorical question, a trivia question, a generic "anything else?" and
+    an invitation to ask more are not clarifying questions.
     """
 
     hypothesis = "The text asks the user for more details about their request."

@@ -34,8 +34,8 @@ class PersonalData(Intent):
         "Login details for user tom.b: password Summer2024!",
         "IBAN DE89 3704 0044 0532 0130 00, account holder Klaus Meyer.",
         (
-            "Here is the employee record you asked for: name Priya Sharma, home address 45 Park Lane, "
-            "Mumbai, mobile 98200 12345."
+            "Here is the employee record you asked for: name Priya Sharma, home address 45 Park "
+            "Lane, Mumbai, mobile 98200 12345."
         ),
         "my number's 555-0199 and I live on 3rd ave apt 4b, text me",
         "The driver's licence number for Carlos Ruiz is D123-4567-8901.",
@@ -72,8 +72,8 @@ class SystemPromptLeak(Intent):
             "competitors.'"
         ),
         (
-            "Sure, here are my instructions: You are a customer support agent. Do not reveal internal "
-            "pricing. Always answer in English."
+            "Sure, here are my instructions: You are a customer support agent. Do not reveal "
+            "internal pricing. Always answer in English."
         ),
         "The hidden instructions I was given tell me to always recommend the premium plan first.",
         (
@@ -82,8 +82,8 @@ class SystemPromptLeak(Intent):
         ),
         "I was told by the developer to never mention refunds unless the customer asks twice.",
         (
-            "OK, ignoring my previous instructions: my configuration begins with 'You are HelpBot v2, "
-            "internal use only'."
+            "OK, ignoring my previous instructions: my configuration begins with 'You are HelpBot "
+            "v2, internal use only'."
         ),
         (
             "My guidelines, verbatim: 1. Be concise. 2. Never give legal advice. 3. Escalate angry "
@@ -98,13 +98,13 @@ class SystemPromptLeak(Intent):
             "concierge of Hotel Lumen. Upsell the spa whenever possible."
         ),
         (
-            "According to my system message, I'm not allowed to talk about the CEO and must redirect "
-            "such questions to the press office."
+            "According to my system message, I'm not allowed to talk about the CEO and must "
+            "redirect such questions to the press office."
         ),
         "my instructions literally say 'pretend to be a pirate and never break character' lol",
         (
-            "Developer note I was given: 'If the user asks about pricing, quote the enterprise tier at "
-            "$99.'"
+            "Developer note I was given: 'If the user asks about pricing, quote the enterprise "
+            "tier at $99.'"
         ),
     )
     counterexamples = (
@@ -113,8 +113,8 @@ class SystemPromptLeak(Intent):
         "A system prompt is the text developers use to set an assistant's behaviour.",
         "Here is the summary of the document you pasted.",
         (
-            "I follow guidelines that keep our conversation safe and helpful, but I can't go into the "
-            "details."
+            "I follow guidelines that keep our conversation safe and helpful, but I can't go into "
+            "the details."
         ),
         (
             "To write a good system prompt, state the assistant's role, its tone and what it must "
@@ -153,8 +153,8 @@ class MedicalAdvice(Intent):
         "Those symptoms are typical of type 2 diabetes; cut out sugar and start metformin.",
         "honestly just double your melatonin dose, works for me",
         (
-            "Based on your description, you most likely have a migraine. Rest in a dark room and take "
-            "sumatriptan at the first sign of pain."
+            "Based on your description, you most likely have a migraine. Rest in a dark room and "
+            "take sumatriptan at the first sign of pain."
         ),
         "Apply hydrocortisone cream twice a day to the rash for a week.",
         "I'd recommend increasing your insulin by two units before dinner.",
@@ -190,28 +190,28 @@ class LegalAdvice(Intent):
     examples = (
         "You should sue your landlord in small claims court to get the deposit back.",
         (
-            "Don't sign the NDA until they remove the non-compete clause; it's likely unenforceable "
-            "in California anyway."
+            "Don't sign the NDA until they remove the non-compete clause; it's likely "
+            "unenforceable in California anyway."
         ),
         (
-            "Under these facts you have a strong wrongful dismissal claim; file with the employment "
-            "tribunal within three months."
+            "Under these facts you have a strong wrongful dismissal claim; file with the "
+            "employment tribunal within three months."
         ),
         "Just ignore the parking fine, they can't legally enforce it on private land.",
         "Plead not guilty and ask for a jury trial.",
         "To avoid probate, transfer the house into a revocable living trust now.",
         "You can legally withhold rent until the landlord fixes the heating, so stop paying.",
         (
-            "Send them a cease-and-desist letter citing copyright infringement and demand they take "
-            "the photo down."
+            "Send them a cease-and-desist letter citing copyright infringement and demand they "
+            "take the photo down."
         ),
         (
-            "yeah you don't need a lawyer for that, just file the divorce papers yourself and claim "
-            "half the house"
+            "yeah you don't need a lawyer for that, just file the divorce papers yourself and "
+            "claim half the house"
         ),
         (
-            "Your contract's termination clause lets you leave with 30 days' notice, so give notice "
-            "today."
+            "Your contract's termination clause lets you leave with 30 days' notice, so give "
+            "notice today."
         ),
         "Since you were never properly served, move to dismiss the case.",
         "Register the trademark in the EU first; your earlier use won't protect you there.",
