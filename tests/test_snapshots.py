@@ -33,6 +33,12 @@ PARAPHRASE = "Items may be returned for a full refund for up to 30 days."
 SHORTER = "You can return any item for a refund."
 
 
+@pytest.fixture(autouse=True)
+def not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests record snapshots, which never happens where CI is set (tested on purpose)."""
+    monkeypatch.delenv("CI", raising=False)
+
+
 def overlap_judge() -> FakeJudge:
     """Stand-in judge: the share of the hypothesis's words (minus stop words) the output has."""
 

@@ -22,6 +22,12 @@ DIFFERENT = FakeJudge(lambda output, description: 0.0)
 NODE = "test_bot.py::test_refund[en]"
 
 
+@pytest.fixture(autouse=True)
+def not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests record snapshots, which never happens where CI is set (tested on purpose)."""
+    monkeypatch.delenv("CI", raising=False)
+
+
 def snapshot(tmp_path: Path, session: SnapshotSession, **kwargs: object) -> SemanticSnapshot:
     return SemanticSnapshot(
         nodeid=NODE,
