@@ -31,7 +31,15 @@ from semantix import (
     SemanticAssertionError,
     assert_semantic,
 )
-from semantix.judges.llm import PROMPT_VERSION, LLMJudge, mask_url, parse_verdict
+from semantix.judges.base import JudgeIdentity
+from semantix.judges.llm import (
+    EQUIVALENCE_PROMPT_VERSION,
+    PROMPT_VERSION,
+    LLMJudge,
+    mask_url,
+    parse_verdict,
+)
+from semantix.judges.llm_prompt import MAX_REPLY_CHARS
 
 SECRET = "sk-test-Very-Secret-Key-0123456789"
 
@@ -540,3 +548,130 @@ def test_close_is_idempotent(serve: Any) -> None:
     judge.close()
     assert judge.evaluate("x", "polite", 0.5).passed  # a closed judge builds a new client
     judge.close()
+
+
+# --- big and hostile replies ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{" * 5_000_000, "5,000,000 characters long"),
+        ("{" * (MAX_REPLY_CHARS + 1), "characters long"),
+        ("{" * MAX_REPLY_CHARS, "no JSON object"),
+        ("{}" * (MAX_REPLY_CHARS // 2), "no JSON object"),
+        ('{"score": 2, "a": "' + "}{" * 20_000 + '"}', "outside"),
+        ('{"k": [' * 5_000 + "1", "no JSON object"),
+        ("def f(x):\n    return {'a': {x: [y for y in x]}}\n" * 1_000, "no JSON object"),
+    ],
+)
+def test_big_replies_are_refused_or_parsed_in_linear_time(content: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_verdict(content)
+
+
+def test_a_verdict_after_many_braces_is_still_found() -> None:
+    content = "{" * 10_000 + ' {"reason": "ok", "score": 0.7} ' + "}" * 3
+    assert parse_verdict(content).score == pytest.approx(0.7)
+
+
+def test_a_huge_reply_is_a_judge_error(serve: Any, make_judge: Any) -> None:
+    server = serve(completion("{" * 5_000_000), completion("{" * 200_000))
+    judge = make_judge(server, max_retries=0)
+    with pytest.raises(JudgeError, match="over 1,000,000 bytes"):
+        judge.evaluate("x", "polite", 0.5)
+    with pytest.raises(JudgeError, match="200,000 characters long"):
+        judge.evaluate("x", "polite", 0.5)
+
+
+def _echo_key(request: RecordedRequest) -> Reply:
+    return verdict(0.1, f"you sent {request.headers['authorization']}")
+
+
+def test_a_key_echoed_into_the_reason_is_masked(serve: Any, make_judge: Any) -> None:
+    server = serve(default=_echo_key)
+    judge = make_judge(server, api_key=SECRET)
+    result = judge.evaluate("Thanks.", "polite", 0.5)
+    assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
+    assert result.reason == "you sent Bearer ********"
+    with pytest.raises(SemanticAssertionError) as raised:
+        assert_semantic("Thanks.", Polite, judge=judge)
+    assert SECRET not in str(raised.value)
+    assert all(SECRET not in repr(v) and SECRET not in v.reason for v in raised.value.verdicts)
+
+
+def test_an_injected_clients_key_echoed_into_the_reason_is_masked(serve: Any) -> None:
+    import openai
+
+    server = serve(default=_echo_key)
+    with openai.OpenAI(base_url=server.base_url, api_key=SECRET) as client:
+        assert SECRET not in LLMJudge(client=client).evaluate("x", "polite", 0.5).reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "message"),
+    [
+        (completion(f"I cannot score this, {SECRET}"), "unusable verdict"),
+        (completion(f'{{"score": 7, "reason": "{SECRET}"}}'), "unusable verdict"),
+        (completion(None, refusal=f"no, {SECRET}"), "refused to judge"),
+        (error(404, f"model not found for key {SECRET}"), "request failed"),
+    ],
+)
+def test_a_key_echoed_into_an_error_is_masked(
+    serve: Any, make_judge: Any, reply: Reply, message: str
+) -> None:
+    server = serve(default=reply)
+    with pytest.raises(JudgeError, match=message) as raised:
+        make_judge(server, api_key=SECRET, max_retries=0).evaluate("x", "polite", 0.5)
+    assert "********" in str(raised.value)
+    _assert_no_secret(raised.value)
+
+
+def test_a_url_password_is_masked_like_a_key(serve: Any, make_judge: Any) -> None:
+    server = serve(default=verdict(0.9, "your proxy password is hunter2-password"))
+    url = server.base_url.replace("http://", "http://me:hunter2-password@")
+    assert "hunter2" not in make_judge(base_url=url).evaluate("x", "polite", 0.5).reason
+
+
+# --- equivalence (semantic snapshots) -------------------------------------------------------------
+
+
+def test_equivalence_asks_whether_two_texts_say_the_same(serve: Any, make_judge: Any) -> None:
+    server = serve(verdict(0.2, "The new text drops the 30-day limit."))
+    judge = make_judge(server)
+    result = judge.evaluate_equivalence(
+        "Refunds within 30 days.", "We refund purchases.", threshold=0.5
+    )
+    assert (result.passed, result.score, result.threshold) == (False, pytest.approx(0.2), 0.5)
+    assert result.reason == "The new text drops the 30-day limit."
+    assert result.judge == JudgeIdentity(
+        "LLMJudge", model="gpt-4o-mini", revision=EQUIVALENCE_PROMPT_VERSION
+    )
+    assert EQUIVALENCE_PROMPT_VERSION != PROMPT_VERSION
+    [request] = server.requests
+    system, user = (message["content"] for message in request.json["messages"])
+    assert "say the same thing" in system
+    assert (
+        user == "STORED:\n<<<\nRefunds within 30 days.\n>>>\n\nNEW:\n<<<\nWe refund purchases.\n>>>"
+    )
+    assert request.json["response_format"]["json_schema"]["name"] == "semantix_equivalence"
+
+
+def test_equivalence_passes_at_the_threshold_and_checks_its_inputs(
+    serve: Any, make_judge: Any
+) -> None:
+    judge = make_judge(serve(verdict(0.8, "Both state the 30-day refund window.")))
+    assert judge.evaluate_equivalence("a", "b", 0.8).passed
+    with pytest.raises(TypeError, match="takes a str, got int"):
+        judge.evaluate_equivalence("a", 3, 0.5)
+    with pytest.raises(ValueError, match="threshold must be between 0 and 1"):
+        judge.evaluate_equivalence("a", "b", 1.5)
+
+
+def test_concurrent_fallbacks_remember_one_working_format(serve: Any, make_judge: Any) -> None:
+    server = serve(default=_rejects("json_schema"))
+    judge = make_judge(server, max_concurrency=4)
+    verdicts = judge.evaluate_batch([(f"text {i}", "polite", 0.5) for i in range(8)])
+    assert {v.reason for v in verdicts} == {"answered in json_object mode"}
+    judge.evaluate("x", "polite", 0.5)
+    assert server.requests[-1].json["response_format"]["type"] == "json_object"
