@@ -15,7 +15,7 @@ from semantix.snapshots import (
     write_snapshot,
 )
 from semantix.snapshots.fixture import SemanticSnapshot, assertrepr_lines
-from semantix.snapshots.session import SnapshotSession
+from semantix.snapshots.session import SnapshotSession, narrowed_modules
 
 SAME = FakeJudge(lambda output, description: 1.0)
 DIFFERENT = FakeJudge(lambda output, description: 0.0)
@@ -188,3 +188,11 @@ def test_nothing_to_report_is_no_report() -> None:
 def test_unknown_outcome_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown snapshot outcome"):
         SnapshotSession().record(NODE, tmp_path / "x.txt", "great")
+
+
+def test_narrowed_modules_are_the_files_of_node_id_arguments(tmp_path: Path) -> None:
+    args = ["tests/test_a.py::test_one", "tests/test_b.py", "tests", "tests/test_c.py::C::t[1]"]
+    assert narrowed_modules(args, tmp_path) == {
+        (tmp_path / "tests/test_a.py").resolve(),
+        (tmp_path / "tests/test_c.py").resolve(),
+    }

@@ -16,6 +16,7 @@ a snapshot file belongs to one test, so no two workers ever write the same file.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 from semantix.snapshots.errors import SnapshotFileError
 from semantix.snapshots.files import SUFFIX, module_directory, read_snapshot
 
-__all__ = ["OUTCOMES", "SnapshotSession"]
+__all__ = ["OUTCOMES", "SnapshotSession", "narrowed_modules"]
 
 #: Every outcome of one snapshot check, in report order.
 OUTCOMES = ("written", "updated", "passed", "drifted", "missing", "error")
@@ -168,3 +169,16 @@ def _same_module(nodeid: str, module: str) -> bool:
     """Whether ``nodeid`` names a test in ``module`` (its file part ends with the module path)."""
     file_part = nodeid.partition("::")[0]
     return bool(file_part) and Path(module).as_posix().endswith(Path(file_part).as_posix())
+
+
+def narrowed_modules(args: Iterable[str], base: Path) -> set[Path]:
+    """Test modules that command-line ``args`` narrow to some of their tests (``file::test``).
+
+    Their snapshots are never called unused because a test is absent: it was just not asked for.
+    """
+    narrowed: set[Path] = set()
+    for arg in args:
+        file_part, separator, _ = str(arg).partition("::")
+        if separator and file_part:
+            narrowed.add((base / file_part).resolve())
+    return narrowed
