@@ -56,6 +56,7 @@ def no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def serve() -> Iterator[Callable[..., FakeOpenAIServer]]:
+    pytest.importorskip("openai")  # the [openai] extra: without it these tests skip, not fail
     servers: list[FakeOpenAIServer] = []
 
     def start(*script: Script, default: Script | None = None) -> FakeOpenAIServer:
@@ -70,6 +71,7 @@ def serve() -> Iterator[Callable[..., FakeOpenAIServer]]:
 
 @pytest.fixture
 def make_judge() -> Iterator[Callable[..., LLMJudge]]:
+    pytest.importorskip("openai")
     judges: list[LLMJudge] = []
 
     def make(server: FakeOpenAIServer | None = None, **kwargs: Any) -> LLMJudge:
@@ -180,9 +182,10 @@ def test_tolerant_parsing(content: str, score: float, reason: str) -> None:
         ('{"score": true, "reason": "x"}', "not a number"),
         ('{"score": null, "reason": "x"}', "not a number"),
         ('{"score": NaN, "reason": "x"}', "outside [0, 1]"),
+        (["not", "text"], "is a list, not text"),
     ],
 )
-def test_unusable_replies_are_errors(content: str | None, message: str) -> None:
+def test_unusable_replies_are_errors(content: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
         parse_verdict(content)
 
@@ -501,6 +504,7 @@ def test_client_and_base_url_together_is_an_error() -> None:
 
 
 def test_no_key_for_openai_is_a_configuration_error_on_first_use() -> None:
+    pytest.importorskip("openai")
     judge = LLMJudge()  # constructing is fine (e.g. at import time of a test module)
     with pytest.raises(ConfigurationError, match="OPENAI_API_KEY or pass api_key=") as raised:
         assert_semantic("Thanks.", Polite, judge=judge)

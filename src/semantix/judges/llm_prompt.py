@@ -154,6 +154,11 @@ def parse_verdict(content: str | None) -> ParsedVerdict:
     wins. Raises ``ValueError`` naming what is wrong when the reply is empty, longer than
     :data:`MAX_REPLY_CHARS`, holds no such object, or its score is not a number in [0, 1].
     """
+    if content is not None and not isinstance(content, str):
+        raise ValueError(
+            f"the reply content is a {type(content).__name__}, not text; expected a JSON object "
+            "with score and reason as the message content"
+        )
     if content is None or not content.strip():
         raise ValueError("the reply is empty; expected a JSON object with score and reason")
     if len(content) > MAX_REPLY_CHARS:
