@@ -1,12 +1,8 @@
-"""Frozen verdicts: fingerprint, store, modes, memo, concurrency."""
+"""The recording/replaying judge: modes, replays, memo, batches, forwarding, usage."""
 
 from __future__ import annotations
 
-import errno
 import json
-import subprocess
-import sys
-import textwrap
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -15,72 +11,44 @@ from typing import Any
 
 import pytest
 
+import semantix
 from llm_server import FakeOpenAIServer, verdict
 from semantix import (
     ConfigurationError,
-    CorruptVerdictError,
     FakeJudge,
-    Intent,
     IntentDescription,
     JudgeError,
     JudgeIdentity,
     SemanticAssertionError,
     Verdict,
     VerdictNotRecordedError,
-    VerdictStoreError,
     assert_semantic,
+    config,
     evaluate_semantic,
 )
+from semantix.judges.calls import judge_identity
 from semantix.judges.llm import LLMJudge
 from semantix.verdicts import (
-    DEFAULT_PATH,
+    MODES,
     CachingJudge,
+    RecordReplayJudge,
     StoredVerdict,
     VerdictStore,
-    fingerprint,
-    normalise_text,
+    VerdictUsage,
+    identity_of,
     resolve_mode,
     wrap_judge,
 )
-
-
-class Polite(Intent):
-    """The text must be polite and professional."""
-
-
-class Apologetic(Intent):
-    """The text apologises."""
-
-
-def scorer(score: float = 0.9) -> FakeJudge:
-    return FakeJudge(lambda output, intent: score)
-
-
-def exploding() -> FakeJudge:
-    def handler(output: str, intent: str) -> float:
-        raise AssertionError("the judge must not be called")
-
-    return FakeJudge(handler)
-
-
-class NamedJudge:
-    """A judge with its own identity and prompt version."""
-
-    recommended_threshold: float | None = 0.5
-
-    def __init__(self, model: str = "m", prompt_version: str = "p1") -> None:
-        self.identity = JudgeIdentity("NamedJudge", model=model, revision="r1")
-        self.prompt_version = prompt_version
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        return Verdict(passed=True, score=1.0, reason="named", threshold=threshold)
-
-
-class Plain:
-    recommended_threshold = None
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        return Verdict(passed=True, score=1.0)
+from verdicts_helpers import (
+    Apologetic,
+    NamedJudge,
+    Plain,
+    Polite,
+    exploding,
+    record,
+    scorer,
+    stored_files,
+)
 
 
 @pytest.fixture
@@ -88,216 +56,10 @@ def store(tmp_path: Path) -> VerdictStore:
     return VerdictStore(tmp_path / "verdicts")
 
 
-def record(store: VerdictStore, output: str = "Thank you!", score: float = 0.9) -> None:
-    """Store a FakeJudge verdict of ``score`` for (output, Polite), at threshold 0.8."""
-    judge = CachingJudge(scorer(score), store=store, mode="update")
-    result = evaluate_semantic(output, Polite, judge=judge, threshold=0.8)
-    assert result.passed is (score >= 0.8)
-
-
-def stored_files(store: VerdictStore) -> list[Path]:
-    return sorted(store.path.glob("*/*.json"))
-
-
-# --- fingerprint ---------------------------------------------------------------------------------
-
-
-def test_fingerprint_ignores_newline_style_and_trailing_space() -> None:
-    judge = scorer()
-    base = fingerprint(judge, "Hello\nworld", "polite")
-    assert fingerprint(judge, "  Hello  \r\nworld\n\n", "polite") == base
-    assert fingerprint(judge, "Hello\rworld", "polite ") == base
-    assert fingerprint(judge, "Cafe\u0301", "x") == fingerprint(judge, "Caf\u00e9", "x")  # NFC
-    assert len(base) == 64
-
-
-@pytest.mark.parametrize(
-    ("judge", "output", "intent"),
-    [
-        (scorer(), "Hello world!", "polite"),
-        (scorer(), "Hello\nworld", "rude"),
-        (scorer(), "Hello\nworld", IntentDescription("polite", hypothesis="The text is polite.")),
-        (scorer(), "Hello\nworld", IntentDescription("polite", examples=("Thanks!",))),
-        (scorer(), "Hello\nworld", IntentDescription("polite", counterexamples=("No.",))),
-        (NamedJudge(), "Hello\nworld", "polite"),
-        (NamedJudge(model="other"), "Hello\nworld", "polite"),
-        (NamedJudge(prompt_version="p2"), "Hello\nworld", "polite"),
-        (Plain(), "Hello\nworld", "polite"),
-    ],
-)
-def test_fingerprint_changes_with_each_part(judge: Any, output: str, intent: str) -> None:
-    assert fingerprint(judge, output, intent) != fingerprint(scorer(), "Hello\nworld", "polite")
-
-
-def test_fingerprint_uses_the_full_identity_not_its_short_form() -> None:
-    class Revised(NamedJudge):
-        def __init__(self, revision: str) -> None:
-            super().__init__()
-            self.identity = JudgeIdentity("NamedJudge", model="m", revision=revision)
-
-    first, second = Revised("a" * 12 + "1"), Revised("a" * 12 + "2")
-    assert str(first.identity) == str(second.identity)  # str() truncates the revision
-    assert fingerprint(first, "x", "y") != fingerprint(second, "x", "y")
-
-
-def test_normalise_text() -> None:
-    assert normalise_text("  a  \r\n b \r\n\n") == "a\n b"
-
-
-# --- the store -----------------------------------------------------------------------------------
-
-
-def test_one_reviewable_file_per_verdict(store: VerdictStore) -> None:
-    class Greeting(Intent):
-        """The text greets the reader."""
-
-        examples = ("Hello!",)
-
-    judge = CachingJudge(scorer(0.875), store=store, mode="update")
-    assert_semantic("Hi there, how can I help?", Greeting, judge=judge, threshold=0.5)
-    [file] = stored_files(store)
-    key = fingerprint(judge, "Hi there, how can I help?", Greeting.judge_description())
-    assert file == store.path / key[:2] / f"{key}.json"
-    text = file.read_text(encoding="utf-8")
-    document = json.loads(text)
-    assert text == json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-    assert document["fingerprint"] == key
-    assert document["verdict"] == {
-        "passed": True,
-        "reason": "fake score 0.875",
-        "score": 0.875,
-        "threshold": 0.5,
-    }
-    assert document["judge"]["display"] == "FakeJudge"
-    assert document["intent"]["description"] == "The text greets the reader."
-    assert document["intent"]["examples"] == ["Hello!"]
-    assert document["output"] == {"chars": 25, "preview": "Hi there, how can I help?"}
-    assert document["semantix_version"]
-    assert document["recorded_at"].endswith("+00:00")
-    assert not list(store.path.glob("*/*.tmp"))
-
-
-def test_llm_verdict_file_carries_usage_latency_and_prompt_version(
-    store: VerdictStore,
-) -> None:
-    with FakeOpenAIServer([verdict(0.9, "kind")]) as server:
-        llm = LLMJudge(base_url=server.base_url, backoff=0)
-        try:
-            assert_semantic("Thanks!", Polite, judge=CachingJudge(llm, store=store, mode="update"))
-        finally:
-            llm.close()
-    [file] = stored_files(store)
-    document = json.loads(file.read_text())
-    assert document["judge"]["prompt_version"] == "v1"
-    assert document["judge"]["model"] == "gpt-4o-mini"
-    assert document["verdict"]["usage"] == {"completion_tokens": 7, "prompt_tokens": 42}
-    assert document["verdict"]["latency_ms"] > 0
-    assert document["verdict"]["reason"] == "kind"
-
-
-def test_missing_verdict_is_none(store: VerdictStore) -> None:
-    assert store.get("0" * 64) is None
-    assert list(store.fingerprints()) == []
-
-
-def test_roundtrip(store: VerdictStore) -> None:
-    record(store)
-    [key] = store.fingerprints()
-    stored = store.get(key)
-    assert isinstance(stored, StoredVerdict)
-    assert (stored.passed, stored.score, stored.threshold) == (True, 0.9, 0.8)
-    assert repr(stored) == f"<StoredVerdict {key[:12]} PASS score=0.900 judge=FakeJudge>"
-
-
-@pytest.mark.parametrize(
-    ("content", "detail"),
-    [
-        ("{not json", "JSONDecodeError"),
-        ("[]", "expected a JSON object"),
-        ("", "JSONDecodeError"),
-        ("<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> branch\n", "JSONDecodeError"),
-    ],
-)
-def test_corrupt_file_is_a_clear_error(store: VerdictStore, content: str, detail: str) -> None:
-    record(store)
-    [file] = stored_files(store)
-    file.write_text(content, encoding="utf-8")
-    judge = CachingJudge(exploding(), store=store, mode="replay")
-    with pytest.raises(CorruptVerdictError) as raised:
-        assert_semantic("Thank you!", Polite, judge=judge, threshold=0.8)
-    message = str(raised.value)
-    assert str(file) in message
-    assert detail in message
-    assert "delete it and record it" in message
-    assert "SEMANTIX_VERDICTS=update" in message
-
-
-@pytest.mark.parametrize(
-    ("change", "detail"),
-    [
-        (lambda d: d.pop("verdict"), "'verdict' is missing"),
-        (lambda d: d["verdict"].pop("passed"), "'passed' is missing"),
-        (lambda d: d["verdict"].update(passed="yes"), "'passed' is 'yes', expected a bool"),
-        (lambda d: d["verdict"].update(score="high"), "'score' is 'high'"),
-        (lambda d: d["verdict"].update(score=3.0), "Verdict.score must be between 0 and 1"),
-        (lambda d: d.update(fingerprint="f" * 64), "does not match its file name"),
-    ],
-)
-def test_damaged_fields_are_corrupt(store: VerdictStore, change: Any, detail: str) -> None:
-    record(store)
-    [file] = stored_files(store)
-    document = json.loads(file.read_text())
-    change(document)
-    file.write_text(json.dumps(document))
-    judge = CachingJudge(exploding(), store=store, mode="replay")
-    with pytest.raises(CorruptVerdictError, match=detail.replace("(", r"\(")):
-        assert_semantic("Thank you!", Polite, judge=judge, threshold=0.5)
-
-
-def test_invalid_utf8_is_corrupt(store: VerdictStore) -> None:
-    record(store)
-    [file] = stored_files(store)
-    file.write_bytes(b"\xff\xfe{")
-    with pytest.raises(CorruptVerdictError, match="UnicodeDecodeError"):
-        store.get(file.stem)
-
-
-def test_store_path_that_is_a_file_is_a_store_error(tmp_path: Path) -> None:
-    blocker = tmp_path / "blocker"
-    blocker.write_text("a file where the store directory should be")
-    judge = CachingJudge(scorer(), store=blocker, mode="update")
-    with pytest.raises(VerdictStoreError, match="cannot read the frozen verdict .*blocker"):
-        assert_semantic("Thanks", Polite, judge=judge, threshold=0.5)
-
-
-def test_failed_write_is_a_store_error_and_leaves_no_temporary_file(
-    store: VerdictStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def read_only(source: str, target: object) -> None:
-        raise OSError(errno.EROFS, "Read-only file system")
-
-    monkeypatch.setattr("semantix.verdicts.os.replace", read_only)
-    judge = CachingJudge(scorer(), store=store, mode="update")
-    with pytest.raises(
-        VerdictStoreError, match="cannot write the frozen verdict .*SEMANTIX_VERDICTS_PATH"
-    ):
-        assert_semantic("Thanks", Polite, judge=judge, threshold=0.5)
-    assert [p for p in store.path.rglob("*") if p.is_file()] == []
-
-
-def test_bad_fingerprint_is_rejected(store: VerdictStore) -> None:
-    with pytest.raises(ValueError, match="not a verdict fingerprint"):
-        store.file_for("../../etc/passwd")
-
-
-def test_store_path_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    assert VerdictStore().path == tmp_path / DEFAULT_PATH
-    assert DEFAULT_PATH == Path(".semantix/verdicts")
-    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", "elsewhere")
-    assert VerdictStore().path == tmp_path / "elsewhere"
-    assert VerdictStore("given").path == tmp_path / "given"
-    assert repr(VerdictStore("given")) == f"VerdictStore({str(tmp_path / 'given')!r})"
+@pytest.fixture
+def openai_sdk() -> None:
+    """Skip (not fail) where the [openai] extra is not installed."""
+    pytest.importorskip("openai")
 
 
 # --- modes ---------------------------------------------------------------------------------------
@@ -305,7 +67,7 @@ def test_store_path_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 def test_off_calls_the_judge_and_writes_nothing(store: VerdictStore) -> None:
     inner = scorer()
-    judge = CachingJudge(inner, store=store, mode="off")
+    judge = RecordReplayJudge(inner, store=store, mode="off")
     assert_semantic("Thanks", Polite, judge=judge)
     assert inner.calls == [("Thanks", Polite.description)]
     assert not store.path.exists()
@@ -313,12 +75,12 @@ def test_off_calls_the_judge_and_writes_nothing(store: VerdictStore) -> None:
 
 def test_update_records_misses_and_replays_hits(store: VerdictStore) -> None:
     inner = scorer(0.9)
-    assert_semantic("Thanks", Polite, judge=CachingJudge(inner, store=store, mode="update"))
+    assert_semantic("Thanks", Polite, judge=RecordReplayJudge(inner, store=store, mode="update"))
     assert len(inner.calls) == 1
     assert len(stored_files(store)) == 1
 
     again = exploding()
-    judge = CachingJudge(again, store=store, mode="update")
+    judge = RecordReplayJudge(again, store=store, mode="update")
     result = assert_semantic("Thanks", Polite, judge=judge)
     assert result.leaves[0].verdict.score == 0.9
     assert judge.stats.replayed == 1 and judge.stats.judged == 0
@@ -327,16 +89,16 @@ def test_update_records_misses_and_replays_hits(store: VerdictStore) -> None:
 
 def test_replay_passes_with_the_judge_unavailable(store: VerdictStore) -> None:
     record(store, "Thank you for your patience.")
-    judge = CachingJudge(exploding(), store=store, mode="replay")
+    judge = RecordReplayJudge(exploding(), store=store, mode="replay")
     result = assert_semantic("Thank you for your patience.", Polite, judge=judge, threshold=0.8)
     assert result.passed
     assert result.leaves[0].verdict.reason == "fake score 0.900"
-    assert result.judge == "FakeJudge"
+    assert str(result.judge) == "FakeJudge"
 
 
 def test_replayed_failure_still_fails(store: VerdictStore) -> None:
     record(store, "Go away.", score=0.1)
-    judge = CachingJudge(exploding(), store=store, mode="replay")
+    judge = RecordReplayJudge(exploding(), store=store, mode="replay")
     with pytest.raises(SemanticAssertionError, match="reason: fake score 0.100"):
         assert_semantic("Go away.", Polite, judge=judge, threshold=0.8)
 
@@ -344,7 +106,7 @@ def test_replayed_failure_still_fails(store: VerdictStore) -> None:
 @pytest.mark.parametrize("mode", ["replay", "strict"])
 def test_miss_is_an_error_that_says_how_to_record(store: VerdictStore, mode: str) -> None:
     inner = exploding()
-    judge = CachingJudge(inner, store=store, mode=mode)
+    judge = RecordReplayJudge(inner, store=store, mode=mode)
     with pytest.raises(VerdictNotRecordedError) as raised:
         assert_semantic("Never seen before", Polite, judge=judge)
     message = str(raised.value)
@@ -356,10 +118,12 @@ def test_miss_is_an_error_that_says_how_to_record(store: VerdictStore, mode: str
     assert ("never calls the judge" in message) is (mode == "strict")
 
 
-def test_fresh_verdicts_keep_latency_and_usage_replays_do_not(store: VerdictStore) -> None:
+def test_fresh_verdicts_keep_latency_and_usage_replays_do_not(
+    store: VerdictStore, openai_sdk: None
+) -> None:
     server = FakeOpenAIServer(default=verdict(0.9, "kind"))
-    with server, LLMJudge(base_url=server.base_url, backoff=0) as llm:
-        judge = CachingJudge(llm, store=store, mode="update")
+    with server, LLMJudge(base_url=server.base_url) as llm:
+        judge = RecordReplayJudge(llm, store=store, mode="update")
         fresh = judge.evaluate("Thanks!", "polite", 0.5)
         again = judge.evaluate("Thanks!", "polite", 0.5)
     assert fresh.usage is not None and fresh.latency_ms is not None
@@ -368,19 +132,19 @@ def test_fresh_verdicts_keep_latency_and_usage_replays_do_not(store: VerdictStor
     assert len(server.requests) == 1
 
 
-def test_replay_with_the_llm_server_down(store: VerdictStore) -> None:
+def test_replay_with_the_llm_server_down(store: VerdictStore, openai_sdk: None) -> None:
     """Record through the real SDK and test server, stop it, replay: passes without a server."""
     with FakeOpenAIServer([verdict(0.95, "A warm, courteous reply.")]) as server:
         base_url = server.base_url
-        with LLMJudge(base_url=base_url, backoff=0) as llm:
+        with LLMJudge(base_url=base_url) as llm:
             assert_semantic(
-                "Thank you!", "polite", judge=CachingJudge(llm, store=store, mode="update")
+                "Thank you!", "polite", judge=RecordReplayJudge(llm, store=store, mode="update")
             )
-    with LLMJudge(base_url=base_url, backoff=0, max_retries=0, timeout=1) as llm:
+    with LLMJudge(base_url=base_url, max_retries=0, timeout=1) as llm:
         with pytest.raises(JudgeError):  # the server is really down
             llm.evaluate("Thank you!", "polite", 0.5)
         result = assert_semantic(
-            "Thank you!", "polite", judge=CachingJudge(llm, store=store, mode="replay")
+            "Thank you!", "polite", judge=RecordReplayJudge(llm, store=store, mode="replay")
         )
     assert result.leaves[0].verdict.reason == "A warm, courteous reply."
     assert result.leaves[0].threshold == 0.5  # LLMJudge's recommended threshold, forwarded
@@ -388,7 +152,7 @@ def test_replay_with_the_llm_server_down(store: VerdictStore) -> None:
 
 def test_threshold_change_reuses_the_stored_score(store: VerdictStore) -> None:
     record(store, "Thanks", score=0.9)  # recorded at 0.8
-    judge = CachingJudge(exploding(), store=store, mode="replay")
+    judge = RecordReplayJudge(exploding(), store=store, mode="replay")
     assert assert_semantic("Thanks", Polite, judge=judge, threshold=0.5).passed
     with pytest.raises(SemanticAssertionError, match="0.90 .* 0.95"):
         assert_semantic("Thanks", Polite, judge=judge, threshold=0.95)
@@ -397,7 +161,7 @@ def test_threshold_change_reuses_the_stored_score(store: VerdictStore) -> None:
 
 def test_strict_replays_only_at_the_recorded_threshold(store: VerdictStore) -> None:
     record(store, "Thanks", score=0.9)
-    judge = CachingJudge(exploding(), store=store, mode="strict")
+    judge = RecordReplayJudge(exploding(), store=store, mode="strict")
     assert assert_semantic("Thanks", Polite, judge=judge, threshold=0.8).passed
     with pytest.raises(VerdictNotRecordedError, match="recorded at threshold 0.80 .* at 0.50"):
         assert_semantic("Thanks", Polite, judge=judge, threshold=0.5)
@@ -413,11 +177,11 @@ def test_scoreless_verdict_at_another_threshold(store: VerdictStore) -> None:
             calls.append(threshold)
             return Verdict(passed=True, reason="looks right", threshold=threshold)
 
-    assert_semantic("x", Polite, judge=CachingJudge(Scoreless(), store=store, mode="update"))
-    replay = CachingJudge(Scoreless(), store=store, mode="replay")
+    assert_semantic("x", Polite, judge=RecordReplayJudge(Scoreless(), store=store, mode="update"))
+    replay = RecordReplayJudge(Scoreless(), store=store, mode="replay")
     with pytest.raises(VerdictNotRecordedError, match="has no score to decide again"):
         assert_semantic("x", Polite, judge=replay, threshold=0.3)
-    off = CachingJudge(Scoreless(), mode="off")
+    off = RecordReplayJudge(Scoreless(), mode="off")
     assert_semantic("x", Polite, judge=off, threshold=0.3)
     assert_semantic("x", Polite, judge=off, threshold=0.4)  # judged again: cannot re-decide
     assert calls == [0.8, 0.3, 0.4]
@@ -427,7 +191,7 @@ def test_judge_errors_are_not_stored(store: VerdictStore) -> None:
     def broken(output: str, intent: str) -> float:
         raise RuntimeError("model crashed")
 
-    judge = CachingJudge(FakeJudge(broken), store=store, mode="update")
+    judge = RecordReplayJudge(FakeJudge(broken), store=store, mode="update")
     with pytest.raises(JudgeError, match="model crashed"):
         assert_semantic("Thanks", Polite, judge=judge)
     assert stored_files(store) == []
@@ -440,7 +204,7 @@ def test_garbage_from_the_judge_is_a_judge_error(store: VerdictStore) -> None:
         def evaluate(self, output: str, intent_description: str, threshold: float) -> Any:
             return 0.9
 
-    judge = CachingJudge(Garbage(), store=store, mode="update")
+    judge = RecordReplayJudge(Garbage(), store=store, mode="update")
     with pytest.raises(JudgeError, match="returned float"):
         assert_semantic("Thanks", Polite, judge=judge)
     assert stored_files(store) == []
@@ -450,29 +214,46 @@ def test_a_verdict_without_threshold_keeps_the_judges_own_decision(
     store: VerdictStore,
 ) -> None:
     class OwnRule:
-        """Passes on its own rule, not score >= threshold, and does not fill Verdict.threshold."""
+        """Fails on its own rule although the score is high; does not fill Verdict.threshold."""
 
         recommended_threshold = None
         calls = 0
 
         def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
             OwnRule.calls += 1
-            return Verdict(passed=True, score=0.3, reason="close to the examples")
+            return Verdict(passed=False, score=0.9, reason="closer to a counterexample")
 
-    assert_semantic("x", Polite, judge=CachingJudge(OwnRule(), store=store, mode="update"))
+    recorder = RecordReplayJudge(OwnRule(), store=store, mode="update")
+    assert not evaluate_semantic("x", Polite, judge=recorder).passed
     [file] = stored_files(store)
     assert json.loads(file.read_text())["verdict"]["threshold"] == 0.8  # the one it was asked at
-    replay = CachingJudge(OwnRule(), store=store, mode="replay")
-    assert assert_semantic("x", Polite, judge=replay).passed  # same threshold: as recorded
+    replay = RecordReplayJudge(OwnRule(), store=store, mode="replay")
+    assert not evaluate_semantic("x", Polite, judge=replay).passed  # as recorded
+    assert not evaluate_semantic("x", Polite, judge=replay, threshold=0.2).passed
     assert OwnRule.calls == 1
+
+
+def test_a_self_contradicting_verdict_is_a_judge_error_and_not_stored(
+    store: VerdictStore,
+) -> None:
+    class Liar:
+        recommended_threshold = None
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=0.3, reason="trust me")
+
+    judge = RecordReplayJudge(Liar(), store=store, mode="update")
+    with pytest.raises(JudgeError, match="below the threshold"):
+        assert_semantic("x", Polite, judge=judge)
+    assert stored_files(store) == []
 
 
 def test_output_with_a_lone_surrogate_roundtrips(store: VerdictStore) -> None:
     output = "broken \udcff bytes"
-    assert_semantic(output, Polite, judge=CachingJudge(scorer(), store=store, mode="update"))
+    assert_semantic(output, Polite, judge=RecordReplayJudge(scorer(), store=store, mode="update"))
     [file] = stored_files(store)
     file.read_text(encoding="utf-8")  # valid UTF-8
-    replay = CachingJudge(exploding(), store=store, mode="replay")
+    replay = RecordReplayJudge(exploding(), store=store, mode="replay")
     assert assert_semantic(output, Polite, judge=replay).passed
 
 
@@ -484,7 +265,7 @@ def test_mode_from_the_environment(store: VerdictStore, monkeypatch: pytest.Monk
     monkeypatch.setenv("SEMANTIX_VERDICTS", " Replay ")
     assert resolve_mode() == "replay"
     assert resolve_mode("update") == "update"  # the argument wins
-    assert CachingJudge(scorer(), store=store).mode == "replay"
+    assert RecordReplayJudge(scorer(), store=store).mode == "replay"
 
 
 @pytest.mark.parametrize("bad", ["record", "", "on"])
@@ -500,43 +281,43 @@ def test_wrap_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     inner = scorer()
     assert wrap_judge(inner, memo=False) is inner
     memo_only = wrap_judge(inner)
-    assert isinstance(memo_only, CachingJudge) and memo_only.mode == "off"
+    assert isinstance(memo_only, RecordReplayJudge) and memo_only.mode == "off"
     assert wrap_judge(memo_only) is memo_only
     assert wrap_judge(memo_only, mode="off", path=memo_only.store.path) is memo_only
     rewrapped = wrap_judge(memo_only, mode="replay")  # an explicit, different mode wins
-    assert isinstance(rewrapped, CachingJudge) and rewrapped.judge is inner
+    assert isinstance(rewrapped, RecordReplayJudge) and rewrapped.judge is inner
     assert rewrapped.mode == "replay"
     assert wrap_judge(memo_only, mode="off", memo=False) is inner
 
     replay = wrap_judge(inner, mode="replay", path=tmp_path / "v")
-    assert isinstance(replay, CachingJudge)
+    assert isinstance(replay, RecordReplayJudge)
     assert (replay.mode, replay.store.path) == ("replay", tmp_path / "v")
 
     monkeypatch.setenv("SEMANTIX_VERDICTS", "update")
     monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", str(tmp_path / "env"))
     from_env = wrap_judge(inner)
-    assert isinstance(from_env, CachingJudge)
+    assert isinstance(from_env, RecordReplayJudge)
     assert (from_env.mode, from_env.store.path) == ("update", tmp_path / "env")
     assert isinstance(wrap_judge(inner, mode="off", memo=False), FakeJudge)
 
 
 def test_forwards_threshold_identity_and_prompt_version(store: VerdictStore) -> None:
-    judge = CachingJudge(NamedJudge(), store=store, mode="update")
+    judge = RecordReplayJudge(NamedJudge(), store=store, mode="update")
     assert judge.recommended_threshold == 0.5
     assert judge.identity == NamedJudge().identity
     assert judge.prompt_version == "p1"
     result = assert_semantic("Thanks", Polite, judge=judge)
-    assert result.judge == "NamedJudge(m@r1)"
+    assert str(result.judge) == "NamedJudge(m@r1)"
     assert result.leaves[0].threshold == 0.5
     judge.recommended_threshold = 0.7
     assert judge.recommended_threshold == 0.7
-    assert CachingJudge(Plain(), mode="off").identity.name.endswith("test_verdicts.Plain")
-    assert repr(judge) == f"CachingJudge({judge.judge!r}, mode='update', store={store!r})"
+    assert RecordReplayJudge(Plain(), mode="off").identity == JudgeIdentity("Plain")
+    assert repr(judge) == f"RecordReplayJudge({judge.judge!r}, mode='update', store={store!r})"
 
 
 def test_not_a_judge() -> None:
     with pytest.raises(TypeError, match="needs a judge with evaluate"):
-        CachingJudge(object())  # type: ignore[arg-type]
+        RecordReplayJudge(object())  # type: ignore[arg-type]
 
 
 # --- memo and batches ----------------------------------------------------------------------------
@@ -544,17 +325,17 @@ def test_not_a_judge() -> None:
 
 def test_memo_judges_each_check_once(store: VerdictStore) -> None:
     inner = scorer()
-    judge = CachingJudge(inner, store=store, mode="off")
+    judge = RecordReplayJudge(inner, store=store, mode="off")
     for _ in range(3):
         assert_semantic("Thanks", Polite, judge=judge)
-    assert_semantic("Thanks\r\n", Polite, judge=judge, threshold=0.5)  # same check
+    assert_semantic("Thanks", Polite, judge=judge, threshold=0.5)  # same check, re-decided
     assert len(inner.calls) == 1
     assert judge.stats.judged == 1 and judge.stats.memo_hits == 3
 
 
 def test_without_memo_every_call_judges(store: VerdictStore) -> None:
     inner = scorer()
-    judge = CachingJudge(inner, mode="off", memo=False)
+    judge = RecordReplayJudge(inner, mode="off", memo=False)
     assert_semantic("Thanks", Polite, judge=judge)
     assert_semantic("Thanks", Polite, judge=judge)
     assert len(inner.calls) == 2
@@ -562,8 +343,8 @@ def test_without_memo_every_call_judges(store: VerdictStore) -> None:
 
 def test_memo_is_per_instance() -> None:
     inner = scorer()
-    assert_semantic("Thanks", Polite, judge=CachingJudge(inner, mode="off"))
-    assert_semantic("Thanks", Polite, judge=CachingJudge(inner, mode="off"))
+    assert_semantic("Thanks", Polite, judge=RecordReplayJudge(inner, mode="off"))
+    assert_semantic("Thanks", Polite, judge=RecordReplayJudge(inner, mode="off"))
     assert len(inner.calls) == 2
 
 
@@ -577,7 +358,7 @@ def test_memo_under_threads_judges_once() -> None:
         time.sleep(0.05)
         return 0.9
 
-    judge = CachingJudge(FakeJudge(slow), mode="off")
+    judge = RecordReplayJudge(FakeJudge(slow), mode="off")
     barrier = threading.Barrier(16)
 
     def work(index: int) -> None:
@@ -599,7 +380,7 @@ def test_batch_judges_misses_together_and_duplicates_once(store: VerdictStore) -
 
     record(store, "Thanks", score=0.9)  # Polite is stored already
     inner = Batching({Polite.description: 0.1, Apologetic.description: 0.8})
-    judge = CachingJudge(inner, store=store, mode="update")
+    judge = RecordReplayJudge(inner, store=store, mode="update")
     verdicts = judge.evaluate_batch(
         [
             ("Thanks", Polite.judge_description(), 0.8),
@@ -618,90 +399,13 @@ def test_composite_intent_through_the_store(store: VerdictStore) -> None:
     inner = FakeJudge({Polite.description: 0.9, Apologetic.description: 0.2})
     with pytest.raises(SemanticAssertionError):
         assert_semantic(
-            "Thanks", Polite & Apologetic, judge=CachingJudge(inner, store=store, mode="update")
+            "Thanks",
+            Polite & Apologetic,
+            judge=RecordReplayJudge(inner, store=store, mode="update"),
         )
-    replay = CachingJudge(exploding(), store=store, mode="replay")
+    replay = RecordReplayJudge(exploding(), store=store, mode="replay")
     assert_semantic("Thanks", Polite & ~Apologetic, judge=replay)
     assert len(inner.calls) == 2
-
-
-# --- concurrent writers --------------------------------------------------------------------------
-
-
-def assert_store_is_sound(store: VerdictStore, expected: int) -> None:
-    files = stored_files(store)
-    assert len(files) == expected
-    for file in files:
-        stored = store.get(file.stem)  # raises CorruptVerdictError on a torn file
-        assert stored is not None and stored.score is not None
-    assert not [p for p in store.path.rglob("*") if p.is_file() and p.suffix != ".json"]
-
-
-def test_concurrent_threads_never_corrupt(store: VerdictStore) -> None:
-    outputs = [f"output number {i}" for i in range(10)]
-    intent = Polite.judge_description()
-    barrier = threading.Barrier(8)
-
-    def writer(index: int) -> None:
-        inner = scorer(0.5 + index / 100)
-        barrier.wait()
-        for _ in range(5):
-            judge = CachingJudge(inner, store=store, mode="update", memo=False)
-            for output in outputs:
-                key = fingerprint(inner, output, intent)
-                verdict = inner.evaluate(output, intent, 0.5)
-                store.put(StoredVerdict.from_verdict(key, verdict, inner, output, intent))
-                assert_semantic(output, Polite, judge=judge, threshold=0.5)
-
-    with ThreadPoolExecutor(8) as pool:
-        list(pool.map(writer, range(8)))  # re-raises any thread's error
-    assert_store_is_sound(store, expected=len(outputs))
-
-
-WORKER = textwrap.dedent(
-    """
-    import sys
-    from semantix import FakeJudge, Intent, assert_semantic
-    from semantix.verdicts import CachingJudge, StoredVerdict, VerdictStore, fingerprint
-
-    class Polite(Intent):
-        \"\"\"The text must be polite and professional.\"\"\"
-
-    store = VerdictStore(sys.argv[1])
-    worker = int(sys.argv[2])
-    inner = FakeJudge(lambda output, intent: 0.5 + worker / 100)
-    intent = Polite.judge_description()
-    for _ in range(15):
-        judge = CachingJudge(inner, store=store, mode="update", memo=False)
-        for i in range(8):
-            shared = f"shared output {i}"
-            key = fingerprint(inner, shared, intent)
-            verdict = inner.evaluate(shared, intent, 0.5)
-            store.put(StoredVerdict.from_verdict(key, verdict, inner, shared, intent))  # rewrite
-            assert_semantic(shared, Polite, judge=judge, threshold=0.5)  # read while others write
-            assert_semantic(f"own output {worker} {i}", Polite, judge=judge, threshold=0.5)
-    print("ok")
-    """
-)
-
-
-def test_concurrent_processes_never_corrupt(store: VerdictStore, tmp_path: Path) -> None:
-    script = tmp_path / "worker.py"
-    script.write_text(WORKER)
-    workers = [
-        subprocess.Popen(
-            [sys.executable, str(script), str(store.path), str(worker)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for worker in range(4)
-    ]
-    results = [worker.communicate(timeout=120) for worker in workers]
-    for worker, (out, err) in zip(workers, results, strict=True):
-        assert worker.returncode == 0, err
-        assert out.strip() == "ok"
-    assert_store_is_sound(store, expected=8 + 4 * 8)
 
 
 class MarginJudge:
@@ -723,10 +427,10 @@ class MarginJudge:
 def test_a_verdict_that_failed_above_its_threshold_fails_at_every_threshold(
     store: VerdictStore,
 ) -> None:
-    recorder = CachingJudge(MarginJudge(0.9), store=store, mode="update")
+    recorder = RecordReplayJudge(MarginJudge(0.9), store=store, mode="update")
     assert not evaluate_semantic("Thanks, but no.", Polite, judge=recorder, threshold=0.5).passed
     replayed = MarginJudge(0.9)
-    replay = CachingJudge(replayed, store=store, mode="replay")
+    replay = RecordReplayJudge(replayed, store=store, mode="replay")
     # 0.9 >= 0.3, yet the recorded failure was not about the score: it must not turn into a pass
     assert not evaluate_semantic("Thanks, but no.", Polite, judge=replay, threshold=0.3).passed
     assert replayed.calls == []
@@ -736,15 +440,203 @@ def test_a_verdict_that_failed_below_its_threshold_is_asked_again_at_a_lower_one
     store: VerdictStore,
 ) -> None:
     judge = MarginJudge(0.4)
-    memo = CachingJudge(judge, mode="off")
+    memo = RecordReplayJudge(judge, mode="off")
     assert not evaluate_semantic("Thanks, but no.", Polite, judge=memo, threshold=0.5).passed
     assert not evaluate_semantic("Thanks, but no.", Polite, judge=memo, threshold=0.9).passed
     assert judge.calls == [0.5]  # a higher threshold: still a failure, no need to ask
     assert not evaluate_semantic("Thanks, but no.", Polite, judge=memo, threshold=0.3).passed
     assert judge.calls == [0.5, 0.3]  # lower: the score alone cannot tell, so the judge decides
 
-    recorder = CachingJudge(MarginJudge(0.4), store=store, mode="update")
+    recorder = RecordReplayJudge(MarginJudge(0.4), store=store, mode="update")
     evaluate_semantic("Thanks, but no.", Polite, judge=recorder, threshold=0.5)
-    replay = CachingJudge(MarginJudge(0.4), store=store, mode="replay")
+    replay = RecordReplayJudge(MarginJudge(0.4), store=store, mode="replay")
     with pytest.raises(VerdictNotRecordedError, match="its score alone cannot tell"):
         evaluate_semantic("Thanks, but no.", Polite, judge=replay, threshold=0.3)
+
+
+def test_duplicates_of_a_batch_at_thresholds_the_verdict_cannot_tell_are_judged_again() -> None:
+    inner = MarginJudge(0.4)
+    judge = RecordReplayJudge(inner, mode="off")
+    first, second = judge.evaluate_batch(
+        [("Thanks, but no.", "polite", 0.5), ("Thanks, but no.", "polite", 0.3)]
+    )
+    assert (first.passed, second.passed) == (False, False)
+    assert inner.calls == [0.5, 0.3]
+
+
+def test_strict_mode_refuses_a_duplicate_at_another_threshold(store: VerdictStore) -> None:
+    record(store, "Thanks", score=0.9)
+    judge = RecordReplayJudge(exploding(), store=store, mode="strict")
+    intent = Polite.judge_description()
+    with pytest.raises(VerdictNotRecordedError, match="strict mode replays a verdict only"):
+        judge.evaluate_batch([("Thanks", intent, 0.8), ("Thanks", intent, 0.5)])
+
+
+# --- the name, forwarding, thresholds -----------------------------------------------------------
+
+
+def test_caching_judge_is_the_former_name_of_the_same_class() -> None:
+    assert CachingJudge is RecordReplayJudge
+    assert semantix.CachingJudge is RecordReplayJudge
+    assert identity_of is judge_identity
+    assert MODES == config.VERDICT_MODES
+
+
+def test_every_other_attribute_of_the_judge_is_forwarded() -> None:
+    inner = NamedJudge()
+    inner.model_name = "tiny"  # type: ignore[attr-defined]
+    judge = RecordReplayJudge(inner, mode="off")
+    assert judge.model_name == "tiny"
+    assert callable(judge.evaluate_batch)
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        judge.no_such_thing  # noqa: B018
+
+
+@pytest.mark.parametrize("bad", ["0.7", 1.5, float("nan"), True])
+def test_an_invalid_recommended_threshold_is_the_same_error_inside_the_wrapper(
+    bad: object,
+) -> None:
+    class Odd:
+        recommended_threshold = bad
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=1.0, threshold=threshold)
+
+    with pytest.raises(ValueError, match="threshold") as direct:
+        assert_semantic("Thanks", "polite", judge=Odd())
+    assert RecordReplayJudge(Odd(), mode="off").recommended_threshold is bad  # raw, unchanged
+    for wrapped in (RecordReplayJudge(Odd(), mode="off"), wrap_judge(Odd())):
+        with pytest.raises(ValueError, match="threshold") as inside:
+            assert_semantic("Thanks", "polite", judge=wrapped)
+        assert str(inside.value) == str(direct.value)
+
+
+# --- the memo is bounded and cheap ----------------------------------------------------------------
+
+
+def test_memo_keeps_the_most_recently_used_checks_only() -> None:
+    inner = scorer()
+    judge = RecordReplayJudge(inner, mode="off", memo_size=2)
+    for output in ("a", "b", "a", "c"):  # "b" is the least recently used when "c" arrives
+        judge.evaluate(output, "polite", 0.5)
+    judge.evaluate("a", "polite", 0.5)  # still remembered
+    assert [call[0] for call in inner.calls] == ["a", "b", "c"]
+    judge.evaluate("b", "polite", 0.5)  # dropped: judged again
+    assert [call[0] for call in inner.calls] == ["a", "b", "c", "b"]
+    judge.clear_memo()
+    judge.evaluate("b", "polite", 0.5)
+    assert len(inner.calls) == 5
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, None])
+def test_memo_size_must_be_a_positive_int(bad: object) -> None:
+    with pytest.raises(ConfigurationError, match="memo_size must be a positive int"):
+        RecordReplayJudge(scorer(), mode="off", memo_size=bad)  # type: ignore[arg-type]
+
+
+def test_the_memo_tells_intents_with_the_same_text_but_other_examples_apart() -> None:
+    inner = FakeJudge(lambda output, intent: 0.9)
+    judge = RecordReplayJudge(inner, mode="off")
+    plain = IntentDescription("polite")
+    judge.evaluate("Thanks", plain, 0.5)
+    judge.evaluate("Thanks", IntentDescription("polite", examples=("Thank you!",)), 0.5)
+    judge.evaluate("Thanks", IntentDescription("polite", hypothesis="The text is polite."), 0.5)
+    judge.evaluate("Thanks", IntentDescription("polite"), 0.5)  # equal to ``plain``: remembered
+    assert len(inner.calls) == 3
+
+
+def test_mode_off_neither_fingerprints_nor_builds_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("mode off must not fingerprint or build a record")
+
+    monkeypatch.setattr("semantix.verdicts.judge.fingerprint", forbidden)
+    monkeypatch.setattr(StoredVerdict, "from_verdict", forbidden)
+    judge = RecordReplayJudge(scorer(), mode="off")
+    for _ in range(3):
+        assert assert_semantic("Thanks", Polite, judge=judge).passed
+    assert judge.stats.judged == 1 and judge.usage() == VerdictUsage(judged=1)
+
+
+def test_memo_hits_at_the_same_threshold_return_the_remembered_verdict() -> None:
+    judge = RecordReplayJudge(scorer(), mode="off")
+    judge.evaluate("Thanks", "polite", 0.5)
+    assert judge.evaluate("Thanks", "polite", 0.5) is judge.evaluate("Thanks", "polite", 0.5)
+
+
+def test_threads_leave_no_claims_behind() -> None:
+    judge = RecordReplayJudge(scorer(), mode="off", memo_size=8)
+
+    def work(index: int) -> None:
+        judge.evaluate(f"output {index % 20}", "polite", 0.5)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(work, range(200)))
+    assert judge._memo.claims == 0
+    assert len(judge._memo) == 8
+
+
+def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
+    started = threading.Event()
+    release = threading.Event()
+    calls: list[str] = []
+
+    def handler(output: str, intent: str) -> float:
+        calls.append(output)
+        started.set()
+        release.wait(5)
+        raise RuntimeError("model crashed")
+
+    judge = RecordReplayJudge(FakeJudge(handler), mode="off")
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(judge.evaluate, "Thanks", "polite", 0.5)
+        started.wait(5)
+        second = pool.submit(judge.evaluate, "Thanks", "polite", 0.5)
+        release.set()
+        for future in (first, second):
+            with pytest.raises(JudgeError, match="model crashed"):
+                future.result(timeout=10)
+    assert calls == ["Thanks", "Thanks"]  # each caller gets its own error, never a replay of one
+
+
+# --- usage: what a run did with the store ---------------------------------------------------------
+
+
+def test_usage_counts_recorded_replayed_judged_and_the_fingerprints_used(
+    store: VerdictStore,
+) -> None:
+    record(store, "Known", score=0.9)
+    [known] = store.fingerprints()
+    judge = RecordReplayJudge(scorer(0.7), store=store, mode="update")
+    judge.evaluate("Known", Polite.judge_description(), 0.8)
+    judge.evaluate("Known", Polite.judge_description(), 0.8)  # memo: not another replay
+    judge.evaluate("New", Polite.judge_description(), 0.5)
+    usage = judge.usage()
+    assert (usage.recorded, usage.replayed, usage.judged) == (1, 1, 1)
+    assert usage.used == frozenset(store.fingerprints())
+    assert known in usage.used and len(usage.used) == 2
+    assert judge.stats.memo_hits == 1
+
+    judge.reset_usage()
+    assert judge.usage() == VerdictUsage()
+
+
+def test_usage_adds_up_across_workers_and_travels_as_plain_data() -> None:
+    one = VerdictUsage(recorded=1, replayed=2, judged=1, used=frozenset({"a" * 64}))
+    two = VerdictUsage(recorded=0, replayed=3, judged=0, used=frozenset({"a" * 64, "b" * 64}))
+    total = one + two
+    assert (total.recorded, total.replayed, total.judged) == (1, 5, 1)
+    assert total.used == frozenset({"a" * 64, "b" * 64})
+    data = json.loads(json.dumps(total.to_dict()))
+    assert data["used"] == ["a" * 64, "b" * 64]
+    assert VerdictUsage.from_dict(data) == total
+
+
+def test_replay_mode_usage_lists_what_was_replayed(store: VerdictStore) -> None:
+    record(store, "Thanks")
+    record(store, "Unused here")
+    judge = RecordReplayJudge(exploding(), store=store, mode="replay")
+    assert_semantic("Thanks", Polite, judge=judge, threshold=0.8)
+    usage = judge.usage()
+    assert (usage.recorded, usage.replayed, usage.judged) == (0, 1, 0)
+    [unused] = store.unused(usage.used)
+    assert unused.stem not in usage.used

@@ -1,0 +1,64 @@
+"""Frozen verdicts: record a judge's verdicts once, replay them in CI bit for bit.
+
+```python
+import tempfile
+
+from semantix import FakeJudge, assert_semantic
+from semantix.verdicts import RecordReplayJudge
+
+store = tempfile.mkdtemp()  # default: .semantix/verdicts in the current directory
+judge = RecordReplayJudge(FakeJudge(lambda output, intent: 0.9), mode="update", store=store)
+assert_semantic("Thank you!", "polite", judge=judge)   # judged, and stored in `store`
+replay = RecordReplayJudge(FakeJudge(lambda o, i: 0.0), mode="replay", store=store)
+assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judge not called
+```
+
+The package, top to bottom:
+
+- :mod:`~semantix.verdicts.modes`: the four modes and what each allows;
+- :mod:`~semantix.verdicts.fingerprint`: the store key of one check;
+- :mod:`~semantix.verdicts.record`: one stored verdict, its JSON schema (checked field by field
+  on read) and how a verdict is re-decided at another threshold;
+- :mod:`~semantix.verdicts.store`: the directory of verdict files (atomic writes, unused/prune);
+- :mod:`~semantix.verdicts.memo`: the bounded in-process memo;
+- :mod:`~semantix.verdicts.judge`: :class:`RecordReplayJudge` and :func:`wrap_judge`.
+"""
+
+from __future__ import annotations
+
+from semantix.judges.calls import judge_identity as identity_of  # the former name
+from semantix.verdicts.fingerprint import FORMAT_VERSION, fingerprint, normalise_text
+from semantix.verdicts.judge import (
+    CachingJudge,
+    RecordReplayJudge,
+    VerdictStats,
+    VerdictUsage,
+    wrap_judge,
+)
+from semantix.verdicts.memo import DEFAULT_MEMO_SIZE
+from semantix.verdicts.modes import DEFAULT_PATH, MODES, resolve_mode
+from semantix.verdicts.record import PREVIEW_CHARS, StoredVerdict
+from semantix.verdicts.store import VerdictStore
+
+__all__ = [
+    "DEFAULT_MEMO_SIZE",
+    "DEFAULT_PATH",
+    "FORMAT_VERSION",
+    "MODES",
+    "PREVIEW_CHARS",
+    "CachingJudge",
+    "RecordReplayJudge",
+    "StoredVerdict",
+    "VerdictStats",
+    "VerdictStore",
+    "VerdictUsage",
+    "fingerprint",
+    "identity_of",
+    "normalise_text",
+    "resolve_mode",
+    "wrap_judge",
+]
+
+# Shown as importable: ``semantix.VerdictStore``; ``semantix.verdicts.RecordReplayJudge``.
+VerdictStore.__module__ = "semantix"
+RecordReplayJudge.__module__ = "semantix.verdicts"

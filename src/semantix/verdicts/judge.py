@@ -1,0 +1,394 @@
+"""The recording/replaying judge: any judge, with frozen verdicts on disk and a bounded memo.
+
+```python
+import tempfile
+
+from semantix import FakeJudge, assert_semantic
+from semantix.verdicts import RecordReplayJudge
+
+store = tempfile.mkdtemp()  # default: .semantix/verdicts in the current directory
+judge = RecordReplayJudge(FakeJudge(lambda output, intent: 0.9), mode="update", store=store)
+assert_semantic("Thank you!", "polite", judge=judge)   # judged, and stored in `store`
+replay = RecordReplayJudge(FakeJudge(lambda o, i: 0.0), mode="replay", store=store)
+assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judge not called
+```
+
+Each request is answered from the memo, else the store (modes other than ``off``), else the
+wrapped judge (modes ``off`` and ``update``), asked through
+:func:`semantix.judges.calls.ask_judge` — misses of one batch together. The fingerprint is
+computed only when the store is read or written: with mode ``off`` a memo hit costs a tuple hash.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from semantix import config
+from semantix.errors import VerdictNotRecordedError
+from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.calls import ask_judge, judge_identity
+from semantix.preview import preview
+from semantix.validation import check_positive_int
+from semantix.verdicts.fingerprint import fingerprint, prompt_version
+from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
+from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
+from semantix.verdicts.record import StoredVerdict, replay_at, replayable
+from semantix.verdicts.store import VerdictStore
+
+__all__ = ["CachingJudge", "RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"]
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictStats:
+    """What a :class:`RecordReplayJudge` did so far."""
+
+    judged: int = 0  #: verdicts the wrapped judge produced
+    replayed: int = 0  #: verdicts read from the store
+    recorded: int = 0  #: verdicts written to the store
+    memo_hits: int = 0  #: verdicts answered from memory
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictUsage:
+    """What a run did with the store: the summary a runner prints, and what :meth:`
+    VerdictStore.unused` needs. Workers' usages add up with ``+``; ``to_dict``/``from_dict``
+    carry one across processes (e.g. pytest-xdist's ``workeroutput``)."""
+
+    recorded: int = 0  #: verdicts the judge gave that were written to the store
+    replayed: int = 0  #: verdicts read from the store
+    judged: int = 0  #: verdicts the wrapped judge gave live (recorded or not)
+    used: frozenset[str] = field(default_factory=frozenset)  #: fingerprints read or written
+
+    def __add__(self, other: VerdictUsage) -> VerdictUsage:
+        return VerdictUsage(
+            recorded=self.recorded + other.recorded,
+            replayed=self.replayed + other.replayed,
+            judged=self.judged + other.judged,
+            used=self.used | other.used,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data: counts, and the used fingerprints sorted."""
+        return {
+            "recorded": self.recorded,
+            "replayed": self.replayed,
+            "judged": self.judged,
+            "used": sorted(self.used),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> VerdictUsage:
+        """The inverse of :meth:`to_dict`."""
+        return cls(
+            recorded=int(data["recorded"]),
+            replayed=int(data["replayed"]),
+            judged=int(data["judged"]),
+            used=frozenset(str(key) for key in data["used"]),
+        )
+
+
+_FORWARD: Any = object()
+
+
+class RecordReplayJudge:
+    """Any judge, recording its verdicts to a store and replaying them (``CachingJudge`` is the
+    same class under its former name).
+
+    Args:
+        judge: the judge to wrap (anything with ``evaluate``; ``evaluate_batch`` is used when
+            present). Every attribute of it a caller reads — ``recommended_threshold``,
+            ``identity``, ``prompt_version`` and any other — is forwarded, so thresholds and
+            messages are the same as without the wrapper.
+        store: a :class:`VerdictStore` or its directory; default: see :class:`VerdictStore`.
+        mode: ``off``, ``replay``, ``update`` or ``strict``; default ``SEMANTIX_VERDICTS``, else
+            ``off`` (see :mod:`semantix.verdicts.modes`).
+        memo: remember verdicts in memory, so each (output, intent) is judged — or read from
+            disk — once per instance. Thread-safe: concurrent requests for the same check wait
+            for one answer.
+        memo_size: how many checks the memo keeps, least recently used dropped first
+            (default 1024).
+    """
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        store: VerdictStore | str | os.PathLike[str] | None = None,
+        mode: str | None = None,
+        memo: bool = True,
+        memo_size: int = DEFAULT_MEMO_SIZE,
+    ) -> None:
+        if not callable(getattr(judge, "evaluate", None)):
+            raise TypeError(
+                f"{type(self).__name__} needs a judge with evaluate(output, intent_description, "
+                f"threshold), got {type(judge).__name__}"
+            )
+        check_positive_int(memo_size, what="memo_size", example=DEFAULT_MEMO_SIZE)
+        self.judge = judge
+        self.mode = resolve_mode(mode)
+        self._policy = policy(self.mode)
+        self.store = store if isinstance(store, VerdictStore) else VerdictStore(store)
+        self.memo = memo
+        self._memo = Memo(memo_size if memo else 0)
+        self._lock = threading.Lock()
+        self._counts = {"judged": 0, "replayed": 0, "recorded": 0, "memo_hits": 0}
+        self._used: set[str] = set()
+        self._recommended_threshold: Any = _FORWARD
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.judge!r}, mode={self.mode!r}, store={self.store!r})"
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for names this class lacks: forward them to the wrapped judge.
+        if name.startswith("__") or name == "judge":
+            raise AttributeError(name)
+        return getattr(self.judge, name)
+
+    @property
+    def recommended_threshold(self) -> Any:
+        """The wrapped judge's, exactly as it gives it (the core validates it), unless set here."""
+        if self._recommended_threshold is not _FORWARD:
+            return self._recommended_threshold
+        return getattr(self.judge, "recommended_threshold", None)
+
+    @recommended_threshold.setter
+    def recommended_threshold(self, value: float | None) -> None:
+        self._recommended_threshold = value
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        """The wrapped judge's identity (:func:`~semantix.judges.calls.judge_identity`)."""
+        return judge_identity(self.judge)
+
+    @property
+    def prompt_version(self) -> str | None:
+        return prompt_version(self.judge)
+
+    @property
+    def stats(self) -> VerdictStats:
+        """Counts of judged, replayed, recorded and memoised verdicts so far."""
+        with self._lock:
+            return VerdictStats(**self._counts)
+
+    def usage(self) -> VerdictUsage:
+        """What this judge did with the store so far: counts and the fingerprints it used."""
+        with self._lock:
+            return VerdictUsage(
+                recorded=self._counts["recorded"],
+                replayed=self._counts["replayed"],
+                judged=self._counts["judged"],
+                used=frozenset(self._used),
+            )
+
+    def reset_usage(self) -> None:
+        """Start counting afresh (e.g. at the start of a run that reuses this judge)."""
+        with self._lock:
+            self._counts = dict.fromkeys(self._counts, 0)
+            self._used.clear()
+
+    def clear_memo(self) -> None:
+        """Forget the verdicts remembered in memory (the store is untouched)."""
+        self._memo.clear()
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+
+    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """Answer each request from memory, the store or the judge (misses in one batch)."""
+        keys = [memo_key(output, intent) for output, intent, _ in requests]
+        results: list[Verdict | None] = [None] * len(requests)
+        pending = list(range(len(requests)))
+        while pending:
+            claimed: dict[Hashable, list[int]] = {}
+            waiting: list[int] = []
+            events: list[threading.Event] = []
+            hits = 0
+            for index in pending:
+                key, threshold = keys[index], requests[index][2]
+                if key in claimed:
+                    claimed[key].append(index)
+                    continue
+                if not self.memo:
+                    claimed[key] = [index]
+                    continue
+                verdict, event = self._memo.acquire(key, self._replayer(threshold))
+                if verdict is not None:
+                    results[index] = verdict
+                    hits += 1
+                elif event is not None:
+                    waiting.append(index)
+                    events.append(event)
+                else:
+                    claimed[key] = [index]
+            self._count(memo_hits=hits)
+            try:
+                undecided = self._answer(claimed, requests, results) if claimed else []
+            finally:
+                if self.memo:
+                    self._memo.release(claimed)
+            for event in events:
+                event.wait()
+            pending = undecided + waiting
+        return [verdict for verdict in results if verdict is not None]
+
+    # -- steps --
+
+    def _replayer(self, threshold: float) -> Any:
+        exact = self._policy.exact_threshold
+        return lambda verdict: replay_at(verdict, threshold, exact=exact)
+
+    def _answer(
+        self,
+        claimed: dict[Hashable, list[int]],
+        requests: Sequence[JudgeRequest],
+        results: list[Verdict | None],
+    ) -> list[int]:
+        """Answer the claimed checks from the store or the judge; return indices left undecided
+        (a duplicate at a threshold the fresh verdict cannot tell: asked again next round)."""
+        ask: list[tuple[Hashable, int, str | None]] = []
+        undecided: list[int] = []
+        exact = self._policy.exact_threshold
+        for key, indices in claimed.items():
+            key_fingerprint, record = self._lookup(requests[indices[0]])
+            stored = None if record is None else record.replayable()
+            if stored is not None:
+                self._memo.put(key, stored)
+            first_unknown = True
+            for index in indices:
+                threshold = requests[index][2]
+                answer = None if stored is None else replay_at(stored, threshold, exact=exact)
+                if answer is not None:
+                    results[index] = answer
+                elif record is not None and not self._policy.calls_judge:
+                    raise VerdictNotRecordedError(record.threshold_message(threshold, exact=exact))
+                elif first_unknown:
+                    first_unknown = False
+                    ask.append((key, index, key_fingerprint))
+                else:
+                    undecided.append(index)
+        if ask:
+            self._judge(ask, requests, results)
+        return undecided
+
+    def _lookup(self, request: JudgeRequest) -> tuple[str | None, StoredVerdict | None]:
+        """(fingerprint, stored record) — (None, None) in mode ``off``.
+
+        Raises:
+            VerdictNotRecordedError: nothing is stored and the mode never calls the judge.
+        """
+        if not self._policy.reads_store:
+            return None, None
+        key_fingerprint = fingerprint(self.judge, request[0], request[1])
+        record = self.store.get(key_fingerprint)
+        with self._lock:
+            self._used.add(key_fingerprint)
+        if record is None and not self._policy.calls_judge:
+            raise self._not_recorded(key_fingerprint, request)
+        if record is not None:
+            self._count(replayed=1)
+        return key_fingerprint, record
+
+    def _judge(
+        self,
+        ask: list[tuple[Hashable, int, str | None]],
+        requests: Sequence[JudgeRequest],
+        results: list[Verdict | None],
+    ) -> None:
+        """Ask the wrapped judge for the missing checks (one batch); remember, maybe record."""
+        asked = [requests[index] for _, index, _ in ask]
+        what = f"intent {preview(asked[0][1], 60)}" if len(asked) == 1 else f"{len(asked)} checks"
+        verdicts = ask_judge(self.judge, asked, what=what)
+        self._count(judged=len(verdicts))
+        for (key, index, key_fingerprint), verdict in zip(ask, verdicts, strict=True):
+            output, intent, threshold = requests[index]
+            if self._policy.writes_store and key_fingerprint is not None:
+                record = StoredVerdict.from_verdict(
+                    key_fingerprint,
+                    verdict,
+                    self.judge,
+                    output,
+                    intent,
+                    threshold=threshold,
+                    secrets=self._secrets(),
+                )
+                self.store.put(record)
+                self._count(recorded=1)
+                remembered = record.replayable()
+            else:
+                remembered = replayable(verdict, self.judge, threshold)
+            self._memo.put(key, remembered)
+            results[index] = verdict  # the judge's own verdict as it returned it (latency, usage)
+
+    def _secrets(self) -> tuple[object, ...]:
+        """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``
+        (a tuple of values a judge may declare, e.g. the API key it was given)."""
+        declared = getattr(self.judge, "secrets", ())
+        return (config.openai_api_key(), *(declared if isinstance(declared, (tuple, list)) else ()))
+
+    def _not_recorded(self, key: str, request: JudgeRequest) -> VerdictNotRecordedError:
+        output, intent, _ = request
+        never = " (strict mode never calls the judge)" if self.mode == "strict" else ""
+        return VerdictNotRecordedError(
+            f"no frozen verdict of {judge_identity(self.judge)} for intent "
+            f"{preview(intent, 120)} on output {preview(output, 80)} in mode "
+            f"{self.mode!r}{never}: expected {self.store.file_for(key)}; {RECORD_HINT}"
+        )
+
+    def _count(self, **increments: int) -> None:
+        if not any(increments.values()):
+            return
+        with self._lock:
+            for name, increment in increments.items():
+                self._counts[name] += increment
+
+
+#: The former name of :class:`RecordReplayJudge` (the same class).
+CachingJudge = RecordReplayJudge
+
+
+def wrap_judge(
+    judge: Judge,
+    *,
+    mode: str | None = None,
+    path: str | os.PathLike[str] | None = None,
+    memo: bool = True,
+) -> Judge:
+    """``judge`` behind the frozen-verdict store, as configured.
+
+    ``mode`` (default ``SEMANTIX_VERDICTS``, else ``off``) and ``path`` (default
+    ``SEMANTIX_VERDICTS_PATH``, else ``.semantix/verdicts`` in the current directory) are those
+    of :class:`RecordReplayJudge`. Returns:
+
+    - ``judge`` itself, unchanged, when the mode resolves to ``off`` and ``memo`` is False, or
+      when ``judge`` already is a :class:`RecordReplayJudge` and neither ``mode``, ``path`` nor
+      ``memo`` asks for something else (so wrapping twice is harmless);
+    - the judge inside a :class:`RecordReplayJudge`, wrapped afresh, when ``mode``, ``path`` or
+      ``memo`` differ from its own (an explicit ``--semantic-verdicts`` wins over an earlier
+      wrapping);
+    - otherwise ``RecordReplayJudge(judge, mode=..., store=path, memo=memo)`` — with mode ``off``
+      that is the memo alone: nothing is read or written on disk.
+
+    Raises:
+        ConfigurationError: the mode (argument or ``SEMANTIX_VERDICTS``) is not one of
+            ``off``, ``replay``, ``update``, ``strict``.
+    """
+    if isinstance(judge, RecordReplayJudge):
+        if _same_settings(judge, mode, path, memo):
+            return judge
+        judge = judge.judge
+    resolved = resolve_mode(mode)
+    if resolved == "off" and not memo:
+        return judge
+    return RecordReplayJudge(judge, store=path, mode=resolved, memo=memo)
+
+
+def _same_settings(
+    judge: RecordReplayJudge, mode: str | None, path: str | os.PathLike[str] | None, memo: bool
+) -> bool:
+    same_mode = mode is None or resolve_mode(mode) == judge.mode
+    same_path = path is None or VerdictStore(path).path == judge.store.path
+    return same_mode and same_path and memo == judge.memo

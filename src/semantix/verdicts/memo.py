@@ -1,0 +1,99 @@
+"""The recording judge's in-process memo: bounded, least recently used first out, thread-safe.
+
+Each entry maps a cheap key of one check (the output and the intent as given, hashed as a tuple:
+no normalising, JSON or sha256 on the hot path) to the verdict to replay. At most ``size``
+entries are kept; the least recently used is dropped first. Concurrent requests for the same
+check are answered once: the first thread *claims* the key, the others wait for it and then
+look again. Claims live only while a check is being answered, so nothing grows with the number
+of checks a process has seen.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+
+from semantix.judges.base import Verdict
+
+__all__ = ["DEFAULT_MEMO_SIZE", "Memo", "memo_key"]
+
+#: How many checks a recording judge remembers by default (the most recently used).
+DEFAULT_MEMO_SIZE = 1024
+
+MemoKey = tuple[str, str, object, tuple[str, ...], tuple[str, ...]]
+
+
+def memo_key(output: str, intent_description: str) -> MemoKey:
+    """The memo's key of one check: the texts as given plus the intent's extra fields."""
+    return (
+        output,
+        intent_description,
+        getattr(intent_description, "hypothesis", None),
+        tuple(getattr(intent_description, "examples", ()) or ()),
+        tuple(getattr(intent_description, "counterexamples", ()) or ()),
+    )
+
+
+class Memo:
+    """At most ``size`` verdicts by key, least recently used dropped first; 0 keeps none."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[Hashable, Verdict] = OrderedDict()
+        self._claims: dict[Hashable, threading.Event] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    @property
+    def claims(self) -> int:
+        """How many checks are being answered right now."""
+        with self._lock:
+            return len(self._claims)
+
+    def acquire(
+        self, key: Hashable, usable: Callable[[Verdict], Verdict | None]
+    ) -> tuple[Verdict | None, threading.Event | None]:
+        """Look ``key`` up, or claim it for answering.
+
+        Returns ``(verdict, None)`` when an entry is there and ``usable`` turns it into an answer;
+        ``(None, event)`` when another thread is answering it (wait for ``event``, then ask
+        again); ``(None, None)`` when the caller has claimed it and must :meth:`release` it.
+        """
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+                answer = usable(entry)
+                if answer is not None:
+                    return answer, None
+            event = self._claims.get(key)
+            if event is not None:
+                return None, event
+            self._claims[key] = threading.Event()
+            return None, None
+
+    def put(self, key: Hashable, verdict: Verdict) -> None:
+        """Remember ``verdict`` for ``key``, dropping the least recently used beyond ``size``."""
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._entries[key] = verdict
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def release(self, keys: Iterable[Hashable]) -> None:
+        """End the claims on ``keys`` and wake whoever waits for them."""
+        with self._lock:
+            events = [self._claims.pop(key) for key in keys if key in self._claims]
+        for event in events:
+            event.set()
+
+    def clear(self) -> None:
+        """Forget every remembered verdict."""
+        with self._lock:
+            self._entries.clear()

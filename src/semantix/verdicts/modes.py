@@ -1,0 +1,83 @@
+"""The frozen-verdict modes: which one applies, and what each lets the recording judge do.
+
+| mode | stored verdict | no stored verdict |
+| --- | --- | --- |
+| ``off`` | not read | the judge is called; nothing is written |
+| ``replay`` | replayed (re-decided if the threshold changed) | ``VerdictNotRecordedError`` |
+| ``update`` | replayed (re-decided if the threshold changed) | the judge is called, the verdict stored |
+| ``strict`` | replayed only at the threshold it was recorded at | ``VerdictNotRecordedError`` |
+
+The mode names and ``SEMANTIX_VERDICTS`` / ``SEMANTIX_VERDICTS_PATH`` are read through
+:mod:`semantix.config`, the one place that reads the environment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from semantix import config
+from semantix.errors import ConfigurationError
+
+__all__ = ["DEFAULT_PATH", "MODES", "ModePolicy", "default_store_path", "policy", "resolve_mode"]
+
+#: The modes a recording judge runs in (the same tuple as :data:`semantix.config.VERDICT_MODES`).
+MODES: tuple[str, ...] = config.VERDICT_MODES
+
+#: Store directory, relative to the current directory, when nothing else says where
+#: (:func:`semantix.config.verdicts_path` resolves it).
+DEFAULT_PATH = Path(".semantix") / "verdicts"
+
+#: What to tell a user whose verdict is missing or unusable.
+RECORD_HINT = (
+    "record it by running once with the judge available and SEMANTIX_VERDICTS=update "
+    "(pytest: --semantic-verdicts update), then commit the new file"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ModePolicy:
+    """What one mode allows."""
+
+    mode: str
+    reads_store: bool  #: stored verdicts are looked up
+    writes_store: bool  #: the judge's verdicts are written to the store
+    calls_judge: bool  #: the wrapped judge may be asked
+    exact_threshold: bool  #: a stored verdict replays only at the threshold it was recorded at
+
+
+_POLICIES = {
+    "off": ModePolicy("off", reads_store=False, writes_store=False, calls_judge=True,
+                      exact_threshold=False),
+    "replay": ModePolicy("replay", reads_store=True, writes_store=False, calls_judge=False,
+                         exact_threshold=False),
+    "update": ModePolicy("update", reads_store=True, writes_store=True, calls_judge=True,
+                         exact_threshold=False),
+    "strict": ModePolicy("strict", reads_store=True, writes_store=False, calls_judge=False,
+                         exact_threshold=True),
+}  # fmt: skip
+
+
+def resolve_mode(mode: str | None = None) -> str:
+    """The mode to use: ``mode`` if given, else ``SEMANTIX_VERDICTS``, else ``"off"``.
+
+    Raises:
+        ConfigurationError: the mode is not one of :data:`MODES`.
+    """
+    if mode is None:
+        return config.verdicts_mode() or "off"
+    if not isinstance(mode, str) or mode.strip().lower() not in MODES:
+        raise ConfigurationError(
+            f"mode= {mode!r} is not a frozen-verdict mode; use one of {', '.join(MODES)}"
+        )
+    return mode.strip().lower()
+
+
+def policy(mode: str) -> ModePolicy:
+    """The :class:`ModePolicy` of a resolved mode."""
+    return _POLICIES[mode]
+
+
+def default_store_path() -> Path:
+    """``SEMANTIX_VERDICTS_PATH`` if set, else ``.semantix/verdicts`` in the current directory."""
+    return config.verdicts_path()

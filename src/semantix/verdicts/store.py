@@ -1,0 +1,173 @@
+"""The directory of frozen verdicts: one JSON file per verdict, written atomically.
+
+``<store>/<fingerprint[:2]>/<fingerprint>.json``. Each file is written to a temporary file in the
+same directory and moved into place with ``os.replace``, so concurrent writers (threads, xdist
+workers) never leave a partial file; the last writer of the same verdict wins. A record the
+reader would refuse (a NaN or out-of-range score, say) is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from semantix.errors import CorruptVerdictError, VerdictStoreError
+from semantix.verdicts.modes import RECORD_HINT, default_store_path
+from semantix.verdicts.record import StoredVerdict
+
+__all__ = ["VerdictStore"]
+
+_HEX = frozenset("0123456789abcdef")
+
+
+class VerdictStore:
+    """A directory of frozen verdicts, one JSON file per verdict.
+
+    Args:
+        path: the directory; default ``SEMANTIX_VERDICTS_PATH``, else ``.semantix/verdicts`` in
+            the current directory. Made absolute now; created on the first write.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path).expanduser().absolute() if path is not None else default_store_path()
+
+    def __repr__(self) -> str:
+        return f"VerdictStore({str(self.path)!r})"
+
+    def file_for(self, key: str) -> Path:
+        """Where the verdict with fingerprint ``key`` lives."""
+        if not _is_fingerprint(key):
+            raise ValueError(f"{key!r} is not a verdict fingerprint (64 lowercase hex digits)")
+        return self.path / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> StoredVerdict | None:
+        """The stored verdict, None when there is none.
+
+        Raises:
+            CorruptVerdictError: the file is not a frozen verdict (names the file and the field).
+            VerdictStoreError: the file cannot be read.
+        """
+        file = self.file_for(key)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except UnicodeDecodeError as exc:
+            raise _corrupt(file, exc) from exc
+        except OSError as exc:
+            raise VerdictStoreError(
+                f"cannot read the frozen verdict {file}: {exc}; check its permissions"
+            ) from exc
+        try:
+            return StoredVerdict.from_json(text, expected_key=key)
+        except (ValueError, RecursionError) as exc:
+            raise _corrupt(file, exc) from exc
+
+    def put(self, record: StoredVerdict) -> Path:
+        """Write ``record`` atomically (temporary file + ``os.replace``) and return its path.
+
+        Raises:
+            ValueError: the record could not be read back (e.g. a NaN score); nothing is written.
+            VerdictStoreError: the file cannot be written.
+        """
+        file = self.file_for(record.fingerprint)
+        try:
+            text = record.to_json()
+            StoredVerdict.from_json(text, expected_key=record.fingerprint)
+        except ValueError as exc:
+            raise ValueError(
+                f"refusing to write the frozen verdict {file}: it could never be replayed "
+                f"({exc}); a judge's verdict must have a finite score between 0 and 1 (or None)"
+            ) from exc
+        try:
+            _write_atomic(file, text)
+        except OSError as exc:
+            raise VerdictStoreError(
+                f"cannot write the frozen verdict {file}: {exc}; check that {self.path} is "
+                "writable, or set SEMANTIX_VERDICTS_PATH to a directory that is"
+            ) from exc
+        return file
+
+    def fingerprints(self) -> Iterator[str]:
+        """Fingerprints of every stored verdict (in no particular order)."""
+        for file in self._files():
+            yield file.stem
+
+    def unused(self, used_fingerprints: Iterable[str]) -> list[Path]:
+        """The stored files whose fingerprint is not in ``used_fingerprints``, sorted.
+
+        ``used_fingerprints`` is what the run's recording judges used (their
+        ``usage().used``); only a run that asked every check can say what is unused.
+        """
+        used = frozenset(used_fingerprints)
+        return sorted(file for file in self._files() if file.stem not in used)
+
+    def prune(self, used_fingerprints: Iterable[str]) -> list[Path]:
+        """Delete the files :meth:`unused` lists (and directories left empty); return them.
+
+        Raises:
+            VerdictStoreError: a file cannot be deleted (those before it are gone).
+        """
+        removed = self.unused(used_fingerprints)
+        for file in removed:
+            try:
+                file.unlink(missing_ok=True)
+            except OSError as exc:
+                raise VerdictStoreError(
+                    f"cannot delete the unused frozen verdict {file}: {exc}; check that "
+                    f"{self.path} is writable"
+                ) from exc
+        for directory in sorted({file.parent for file in removed}):
+            with contextlib.suppress(OSError):  # not empty (a new verdict, a stray file): keep it
+                directory.rmdir()
+        return removed
+
+    def _files(self) -> Iterator[Path]:
+        if not self.path.is_dir():
+            return
+        for file in self.path.glob("??/*.json"):
+            if _is_fingerprint(file.stem) and file.parent.name == file.stem[:2]:
+                yield file
+
+
+def _is_fingerprint(key: object) -> bool:
+    return isinstance(key, str) and len(key) == 64 and _HEX.issuperset(key)
+
+
+def _corrupt(file: Path, exc: BaseException) -> CorruptVerdictError:
+    return CorruptVerdictError(
+        f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc}); delete it and "
+        f"{RECORD_HINT} (or restore it from version control, e.g. after a merge conflict)"
+    )
+
+
+def _write_atomic(file: Path, text: str) -> None:
+    file.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=file.parent, prefix=f".{file.stem[:12]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, 0o644)
+        _replace(temporary, file)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _replace(source: str, target: Path, attempts: int = 20) -> None:
+    """``os.replace``, retried briefly on Windows where a reader may hold the target open."""
+    for attempt in range(attempts):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.01)
