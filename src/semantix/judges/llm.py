@@ -38,10 +38,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from semantix import config
+from semantix.deadline import run_with_deadline
 from semantix.deps import ensure_installed, require
 from semantix.errors import ConfigurationError, JudgeError, JudgeTimeoutError
 from semantix.judges.base import JudgeIdentity, JudgeRequest, TokenUsage, Verdict
-from semantix.judges.llm_http import ReplyTooLargeError, deadline_http_client, run_with_deadline
+from semantix.judges.llm_http import ReplyTooLargeError, deadline_http_client
 from semantix.judges.llm_prompt import (
     EQUIVALENCE_PROMPT_VERSION,
     EQUIVALENCE_SCHEMA,

@@ -17,14 +17,13 @@ import functools
 import importlib
 import threading
 import time
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
+from semantix.deadline import run_with_deadline
 from semantix.deps import require
 
-__all__ = ["MAX_RESPONSE_BYTES", "ReplyTooLargeError", "deadline_http_client", "run_with_deadline"]
-
-T = TypeVar("T")
+__all__ = ["MAX_RESPONSE_BYTES", "ReplyTooLargeError", "deadline_http_client"]
 
 #: Largest HTTP response body read (a verdict is a few hundred bytes).
 MAX_RESPONSE_BYTES = 1_000_000
@@ -32,35 +31,6 @@ MAX_RESPONSE_BYTES = 1_000_000
 
 class ReplyTooLargeError(Exception):
     """The server sent more than :data:`MAX_RESPONSE_BYTES`; not retried (it would again)."""
-
-
-def run_with_deadline(
-    call: Callable[[], T], seconds: float, expired: Callable[[], BaseException], *, name: str
-) -> T:
-    """``call()`` in a daemon thread; raise ``expired()`` if it has not returned in ``seconds``.
-
-    The call's own exception is re-raised here. An expired call is left to finish on its own
-    (a daemon thread never holds up the interpreter's exit).
-    """
-    done = threading.Event()
-    outcome: list[tuple[bool, Any]] = []
-
-    def target() -> None:
-        try:
-            outcome.append((True, call()))
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
-            outcome.append((False, exc))
-        finally:
-            done.set()
-
-    threading.Thread(target=target, name=name, daemon=True).start()
-    if not done.wait(seconds):
-        raise expired()
-    ok, value = outcome[0]
-    if not ok:
-        raise value
-    result: T = value
-    return result
 
 
 def deadline_http_client(seconds: float, *, max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
@@ -140,7 +110,7 @@ def _deadline_client_class() -> Any:
                 return timeout
 
             return run_with_deadline(
-                attempt, max(0.0, ends_at - time.monotonic()), expired, name="semantix-llm-http"
+                attempt, ends_at - time.monotonic(), expired, name="semantix-llm-http"
             )
 
     return DeadlineHttpClient

@@ -1,0 +1,54 @@
+"""Waiting for a call at most so long: the one deadline helper (bottom floor, stdlib only).
+
+```python
+import time
+from semantix.deadline import run_with_deadline
+
+run_with_deadline(lambda: 42, 1.0, lambda: TimeoutError("too slow"), name="demo")
+#> 42
+```
+
+A Python thread cannot be interrupted, so the call runs in a daemon thread and the caller stops
+waiting at the deadline; the call finishes (or not) on its own, its result unused, and never
+holds up the interpreter's exit. Used by the LLM judge's HTTP client (each attempt) and wherever a
+judge call gets an overall ``timeout``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["run_with_deadline"]
+
+T = TypeVar("T")
+
+
+def run_with_deadline(
+    call: Callable[[], T], seconds: float, expired: Callable[[], BaseException], *, name: str
+) -> T:
+    """``call()`` in a daemon thread named ``name``; raise ``expired()`` after ``seconds``.
+
+    The call's own exception is re-raised in the caller's thread. ``expired`` is called only
+    when the deadline passes, so it may also tell the abandoned call to stop (e.g. set an event).
+    """
+    done = threading.Event()
+    outcome: list[tuple[bool, Any]] = []
+
+    def target() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
+            outcome.append((False, exc))
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name=name, daemon=True).start()
+    if not done.wait(max(0.0, seconds)):
+        raise expired()
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    result: T = value
+    return result
