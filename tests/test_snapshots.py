@@ -19,7 +19,7 @@ from semantix.snapshots import (
     word_diff,
     write_snapshot,
 )
-from semantix.snapshots.compare import resolve_snapshot_threshold
+from semantix.snapshots.compare import PART_CHARS, resolve_snapshot_threshold, text_parts
 from semantix.snapshots.files import (
     MAGIC,
     module_directory,
@@ -405,3 +405,44 @@ def test_snapshot_of_another_test_is_refused(tmp_path: Path) -> None:
     write_snapshot(path, name="t", text=STORED, judge="J", test="a.py::test_A")
     with pytest.raises(SnapshotFileError, match="belongs to test 'a.py::test_A'"):
         check_snapshot(STORED, path, name="t", judge=overlap_judge(), test="a.py::test_a")
+
+
+def long_text(*facts: str) -> str:
+    filler = "This sentence is here only to make the answer long enough to be judged in parts. "
+    return " ".join(f"{fact} {filler * 3}" for fact in facts).strip()
+
+
+def test_text_parts_are_whole_sentences_within_the_limit() -> None:
+    assert text_parts("Short answer.") == ["Short answer."]
+    text = long_text("Refunds take 30 days.", "Shipping is free.", "Support answers in 2 hours.")
+    parts = text_parts(text)
+    assert len(parts) > 1
+    assert all(len(part) <= PART_CHARS for part in parts)
+    assert all(part.endswith(".") for part in parts)
+    assert " ".join(parts).split() == text.split()
+    huge = "word " * 400  # one sentence longer than a part stays whole
+    assert text_parts(huge) == [huge.strip()]
+
+
+def test_a_long_snapshot_is_judged_in_parts_and_the_missing_part_is_named(
+    tmp_path: Path,
+) -> None:
+    stored = long_text("Refunds take 30 days.", "Shipping is free.", "Support answers in 2 hours.")
+    new = long_text("Refunds take 30 days.", "Support answers in 2 hours.")
+
+    def states(output: str, part: str) -> float:
+        key_facts = [fact for fact in ("30 days", "free", "2 hours") if fact in part]
+        return 1.0 if all(fact in output for fact in key_facts) else 0.0
+
+    judge = FakeJudge(states)
+    result = judge_equivalence(stored, new, judge=judge, threshold=0.5)
+    assert len(judge.calls) == len(text_parts(stored)) + len(text_parts(new))
+    assert all(len(description) <= PART_CHARS for _, description in judge.calls)
+    assert not result.forward.passed
+    assert result.backward.passed
+    assert len(result.unstated_parts) == 1
+    assert "Shipping is free." in result.unstated_parts[0]
+    assert result.added_parts == ()
+    assert_semantic_snapshot(stored, "long", judge=judge, directory=tmp_path, update=True)
+    with pytest.raises(SnapshotDriftError, match=r"does not state: '[^']*Shipping is free\."):
+        assert_semantic_snapshot(new, "long", judge=judge, directory=tmp_path)

@@ -30,7 +30,12 @@ from semantix.judging import resolve_judge
 from semantix.outputs import output_text
 from semantix.preview import preview
 from semantix.results import LeafResult, SemanticResult
-from semantix.snapshots.compare import Equivalence, judge_equivalence, resolve_snapshot_threshold
+from semantix.snapshots.compare import (
+    PART_CHARS,
+    Equivalence,
+    judge_equivalence,
+    resolve_snapshot_threshold,
+)
 from semantix.snapshots.diff import word_diff
 from semantix.snapshots.errors import SnapshotDriftError, SnapshotFileError, SnapshotMissingError
 from semantix.snapshots.files import (
@@ -200,12 +205,12 @@ def drift_message(
     if not equivalence.forward.passed:
         lines.append(
             "  the new output does not state: "
-            + (_runs(diff.removed) if diff.removed else "everything the snapshot states")
+            + _what(equivalence.unstated_parts, diff.removed, "everything the snapshot states")
         )
     if not equivalence.backward.passed:
         lines.append(
             "  the new output adds: "
-            + (_runs(diff.added) if diff.added else "something the snapshot does not state")
+            + _what(equivalence.added_parts, diff.added, "something the snapshot does not state")
         )
     lines += [
         "  word diff ([-only in the snapshot-] {+only in the new output+}):",
@@ -233,9 +238,14 @@ def _direction(label: str, verdict: Verdict) -> str:
     return f"{label}: {score}{compare} {mark}{reason}"
 
 
-def _runs(runs: tuple[str, ...]) -> str:
-    shown = [preview(run, 120) for run in runs[:5]]
-    more = f" (and {len(runs) - 5} more)" if len(runs) > 5 else ""
+def _what(parts: tuple[str, ...], runs: tuple[str, ...], otherwise: str) -> str:
+    """The parts a long text failed on, else the diff's word runs, else ``otherwise``."""
+    pieces = parts or runs
+    if not pieces:
+        return otherwise
+    limit = PART_CHARS if parts else 160
+    shown = [preview(piece, limit) for piece in pieces[:5]]
+    more = f" (and {len(pieces) - 5} more)" if len(pieces) > 5 else ""
     return "; ".join(shown) + more
 
 

@@ -11,6 +11,11 @@ verbatim, also given as the explicit ``hypothesis``:
   whether the two texts say the same thing, instead of twice;
 * any custom judge works through ``evaluate`` / ``evaluate_batch``.
 
+A text longer than :data:`PART_CHARS` characters is asked about in **parts** of whole sentences
+(each at most that long, a longer sentence alone): an NLI hypothesis must fit the model, and a
+part the other text does not state is named in the failure. A direction passes when every part
+passes; its verdict is the weakest part's.
+
 Texts with the same words (whitespace aside) mean the same without asking a judge; an empty text
 never means the same as a non-empty one.
 """
@@ -23,9 +28,19 @@ from dataclasses import dataclass
 from semantix.intent import DEFAULT_THRESHOLD, IntentDescription
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judges.text import SENTENCE_END
 from semantix.validation import check_threshold
 
-__all__ = ["Equivalence", "judge_equivalence", "resolve_snapshot_threshold"]
+__all__ = [
+    "PART_CHARS",
+    "Equivalence",
+    "judge_equivalence",
+    "resolve_snapshot_threshold",
+    "text_parts",
+]
+
+#: A text longer than this (in characters, ~150 tokens) is judged in parts of whole sentences.
+PART_CHARS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +58,10 @@ class Equivalence:
     #: One judgement decided both directions (identical words, an empty text, or a judge's
     #: ``evaluate_equivalence``); ``forward`` and ``backward`` are then the same verdict.
     symmetric: bool = False
+    #: Parts of a long stored text the new output does not state (empty for short texts).
+    unstated_parts: tuple[str, ...] = ()
+    #: Parts of a long new output the stored text does not state (empty for short texts).
+    added_parts: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -124,12 +143,57 @@ def judge_equivalence(
             timeout=timeout,
         )
         return decided(verdict)
+    stored_parts, output_parts = text_parts(stored), text_parts(output)
     requests: Sequence[JudgeRequest] = [
-        (output, _as_description(stored), threshold),
-        (stored, _as_description(output), threshold),
+        *((output, _as_description(part), threshold) for part in stored_parts),
+        *((stored, _as_description(part), threshold) for part in output_parts),
     ]
-    forward, backward = ask_judge(judge, requests, what=what, timeout=timeout)
-    return Equivalence(stored, output, threshold, name, forward, backward)
+    verdicts = ask_judge(judge, requests, what=what, timeout=timeout)
+    forward, unstated = _direction(stored_parts, verdicts[: len(stored_parts)])
+    backward, added = _direction(output_parts, verdicts[len(stored_parts) :])
+    return Equivalence(
+        stored,
+        output,
+        threshold,
+        name,
+        forward,
+        backward,
+        unstated_parts=unstated,
+        added_parts=added,
+    )
+
+
+def text_parts(text: str) -> list[str]:
+    """``text`` as parts of whole sentences of at most :data:`PART_CHARS` characters.
+
+    A text that short is one part, itself; a sentence longer than that is a part on its own.
+    """
+    if len(text) <= PART_CHARS:
+        return [text]
+    cuts = [match.end() for match in SENTENCE_END.finditer(text)]
+    sentences = [text[begin:end] for begin, end in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    parts: list[str] = []
+    current = ""
+    for sentence in sentences:
+        if current and len(current) + len(sentence) > PART_CHARS:
+            parts.append(current.strip())
+            current = ""
+        current += sentence
+    if current.strip():
+        parts.append(current.strip())
+    return [part for part in parts if part]
+
+
+def _direction(parts: list[str], verdicts: list[Verdict]) -> tuple[Verdict, tuple[str, ...]]:
+    """One direction's verdict (the weakest part's) and, for a text in parts, the failed ones."""
+    if len(verdicts) == 1:
+        return verdicts[0], ()
+    failed = tuple(
+        part for part, verdict in zip(parts, verdicts, strict=True) if not verdict.passed
+    )
+    candidates = [verdict for verdict in verdicts if not verdict.passed] or verdicts
+    weakest = min(candidates, key=lambda verdict: 1.0 if verdict.score is None else verdict.score)
+    return weakest, failed
 
 
 def _as_description(text: str) -> IntentDescription:
