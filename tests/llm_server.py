@@ -15,6 +15,7 @@ with FakeOpenAIServer([error(500), completion('{"score": 0.9, "reason": "ok"}')]
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -119,7 +120,7 @@ class FakeOpenAIServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self.requests: list[RecordedRequest] = []
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
+        self._server = _QuietServer(("127.0.0.1", 0), _handler_class(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
@@ -163,6 +164,14 @@ class FakeOpenAIServer:
     def wait(self, seconds: float) -> None:
         """Sleep, but wake up when the server stops."""
         self._stopping.wait(seconds)
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Does not print the tracebacks of clients that hung up (a judge that timed out, gave up)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
 
 
 def _handler_class(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
