@@ -348,7 +348,7 @@ def test_an_injected_client_is_bounded_as_a_whole(serve: Any) -> None:
     server = serve(default=trickled(verdict(1.0)))
     with openai.OpenAI(base_url=server.base_url, api_key="x") as client:
         judge = LLMJudge(client=client, timeout=0.25, max_retries=1)
-        with pytest.raises(JudgeTimeoutError, match=r"did not finish within 0.5s"):
+        with pytest.raises(JudgeTimeoutError, match=r"did not finish within 0.5s at http://127"):
             judge.evaluate("x", "polite", 0.5)
 
 

@@ -375,7 +375,8 @@ class LLMJudge:
         return f"LLMJudge({self.model})"
 
     def _where(self) -> str:
-        return mask_url(self.base_url) or "the OpenAI API"
+        url = self.base_url or _url_of(self._injected)
+        return mask_url(url) or "the OpenAI API"
 
     def _mask(self, text: str) -> str:
         return mask_secrets(text, self._secrets)
@@ -425,6 +426,12 @@ def _configured(client: Any, timeout: float, max_retries: int) -> Any:
     if client is not None and callable(getattr(client, "with_options", None)):
         return client.with_options(timeout=timeout, max_retries=max_retries)
     return client
+
+
+def _url_of(client: Any) -> str | None:
+    """An injected client's base URL, for messages (None when it has none)."""
+    url = getattr(client, "base_url", None)
+    return str(url) if url else None
 
 
 def _attempts(exc: BaseException) -> int | None:
