@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -118,7 +117,7 @@ def test_the_shipped_fixed_padding_is_turned_off(
 ) -> None:
     shipped = json.loads((minilm_dir / "tokenizer.json").read_text())
     assert shipped["padding"]["strategy"] == {"Fixed": 128}  # what the hub repo ships
-    encoding = minilm_judge._load().tokenizer.encode("Hi there.")
+    encoding = minilm_judge._load().files.tokenizer.encode("Hi there.")
     assert len(encoding.ids) == 5  # [CLS] hi there . [SEP], not 128
     assert minilm_judge.max_length == 256  # sentence_bert_config.json's max_seq_length
 
@@ -166,6 +165,31 @@ def test_per_channel_int8_stays_close_to_the_reference(
     assert np.max(cosines) < 1 - 1e-5  # it really is the quantized file
 
 
+def test_int8_scores_do_not_depend_on_what_was_judged_before_or_beside(minilm_dir: Path) -> None:
+    """Dynamic int8 quantizes activations over the whole batch: texts must run on their own."""
+    refusal = IntentDescription("refusal", **_refusal_sets())
+    requests = [
+        ("Your order shipped today.", "The text apologizes to the customer.", 0.2),
+        ("We're very sorry for the delay, truly.", "The text apologizes to the customer.", 0.2),
+        ("I can't do that, sorry.", refusal, 0.2),
+        ("Preheat the oven to 180 degrees and wait.", refusal, 0.2),
+    ]
+
+    def scores(order: list[int], batched: bool) -> dict[int, float | None]:
+        judge = EmbeddingJudge(minilm_dir, file=INT8_FILE)
+        picked = [requests[i] for i in order]
+        if batched:
+            verdicts = judge.evaluate_batch(picked)
+        else:
+            verdicts = [judge.evaluate(*request) for request in picked]
+        return {i: verdict.score for i, verdict in zip(order, verdicts, strict=True)}
+
+    reference = scores([0, 1, 2, 3], batched=False)
+    assert scores([3, 2, 1, 0], batched=False) == reference
+    assert scores([1, 3, 0, 2], batched=True) == reference
+    assert scores([2, 0, 3, 1], batched=True) == reference
+
+
 # -- verdicts, batching, long outputs ------------------------------------------------------------
 
 
@@ -193,7 +217,7 @@ def test_batch_equals_one_by_one(minilm_judge: EmbeddingJudge) -> None:
     assert [v.reason[:40] for v in batch] == [v.reason[:40] for v in single]
 
 
-def test_a_batch_is_one_model_pass_and_descriptions_are_embedded_once(
+def test_outputs_share_a_model_pass_and_descriptions_are_embedded_once_on_their_own(
     minilm_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     judge = EmbeddingJudge(minilm_dir)
@@ -206,9 +230,9 @@ def test_a_batch_is_one_model_pass_and_descriptions_are_embedded_once(
 
     monkeypatch.setattr(judge, "_run", counting_run)
     judge.evaluate_batch([("one", "a number", 0.1), ("two", "a number", 0.1)])
-    assert passes == [3]  # two outputs and the description, together
+    assert passes == [1, 2]  # the description on its own, then both outputs together (fp32)
     judge.evaluate("three", "a number", 0.1)
-    assert passes == [3, 1]  # the description comes from the judge's cache
+    assert passes == [1, 2, 1]  # the description comes from the judge's cache
     assert list(judge._references) == ["a number"]
 
 
@@ -354,14 +378,12 @@ def test_offline_with_nothing_cached_fails_fast_and_says_what_to_do(
 ) -> None:
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    started = time.perf_counter()
     with pytest.raises(ModelNotFoundError) as caught:
         EmbeddingJudge(lazy_load=False)
-    assert time.perf_counter() - started < 5
     message = str(caught.value)
     assert "sentence-transformers/all-MiniLM-L6-v2" in message
     assert str(tmp_path) in message
-    assert "semantix download" in message and "local directory" in message
+    assert "semantix download" in message and "SEMANTIX_EMBEDDING_MODEL_DIR" in message
 
 
 def test_environment_variable_points_at_a_model_dir(

@@ -10,13 +10,13 @@ import pytest
 from models.tiny import train_tokenizer
 from semantix import ConfigurationError, IntentDescription, JudgeError
 from semantix.judges.base import JudgeIdentity
+from semantix.judges.model_dir import model_max_length
 from semantix.judges.nli import (
     EncodedBatch,
     LabelMap,
     NLICore,
     hypothesis_for,
     label_map_from_config,
-    model_max_length,
     probabilities,
 )
 

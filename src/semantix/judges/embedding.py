@@ -21,10 +21,15 @@ How a verdict is made:
   every counterexample). The reason names the closest example and counterexample and both
   similarities.
 * **Long outputs**: the model sees at most ``max_length`` tokens (256 for all-MiniLM-L6-v2). A
-  longer output is split into sentence-aligned windows that fit, every window is embedded, and
-  the output's similarity to a reference text is the **best window's** (so "does some part of
-  the output say this?", like the NLI judges). The reason says so and the best window is the
-  verdict's ``evidence``. Nothing is truncated silently.
+  longer output is split into near-equal sentence-aligned windows that fit (the same rule as the
+  NLI judges, :mod:`semantix.judges.text`), every window is embedded, and the output's
+  similarity to a reference text is the **best window's** (so "does some part of the output say
+  this?", like the NLI judges). The reason says so and the best window is the verdict's
+  ``evidence``. Nothing is truncated silently.
+* **Determinism**: a score never depends on what was judged before or beside it. Descriptions
+  and examples are embedded on their own (and remembered); with a model that quantizes its
+  activations per call (dynamic int8, whose scale spans the whole batch) every text is run on
+  its own as well.
 """
 
 from __future__ import annotations
@@ -33,35 +38,36 @@ from semantix.deps import ensure_installed
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="embed", feature="EmbeddingJudge")
 
-import bisect
-import json
 import os
-import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from tokenizers import Tokenizer
 
-from semantix.cache import model_cache
 from semantix.config import default_threads
-from semantix.errors import ConfigurationError, ModelNotFoundError
-from semantix.validation import check_positive_int, check_threshold
-from semantix.judges.base import (
-    JudgeIdentity,
-    JudgeRequest,
-    Verdict,
+from semantix.config import model_dir as configured_model_dir
+from semantix.errors import ConfigurationError
+from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.lazy import LazyLoaded
+from semantix.judges.model_dir import (
+    ModelFiles,
+    check_inputs,
+    dynamic_int8,
+    find_onnx,
+    read_model_dir,
 )
 from semantix.judges.onnx import shared_session
-from semantix.models import ResolvedModel, default_model, list_supported_models, resolve_model
+from semantix.judges.text import length_batches, token_windows
+from semantix.models import lookup_model, resolve_model
+from semantix.preview import preview
+from semantix.validation import check_positive_int, check_threshold
 
-__all__ = ["EmbeddingJudge"]
+__all__ = ["EmbeddingJudge", "required_files"]
 
 Vectors = npt.NDArray[np.float32]
 
@@ -71,8 +77,6 @@ _DEFAULT_FILES = ("onnx/model.onnx", "model.onnx")
 _TOKEN_OUTPUTS = ("last_hidden_state", "token_embeddings")
 #: How many description / example embeddings a judge keeps (they repeat across a test suite).
 _REFERENCE_CACHE_SIZE = 2048
-#: Where a sentence ends: terminal punctuation (and closing quotes/brackets) then space, or a newline.
-_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*\s+|\n\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,15 +101,19 @@ class _Model:
     """Everything loaded for one judge: shared session and tokenizer, plus what they need."""
 
     session: Any
-    tokenizer: Any
+    files: ModelFiles
     input_names: tuple[str, ...]
     output_name: str
     pooled: bool
-    max_length: int
+    one_at_a_time: bool
     identity: JudgeIdentity
 
+    @property
+    def max_length(self) -> int:
+        return self.files.max_length
 
-class EmbeddingJudge:
+
+class EmbeddingJudge(LazyLoaded[_Model]):
     """Judge by the cosine similarity of sentence embeddings (ONNX, no torch).
 
     Fast and cheap, but it measures *topical closeness*, not entailment: "I love this" and "I
@@ -154,12 +162,10 @@ class EmbeddingJudge:
         self._cache_dir = cache_dir
         self._threads = threads
         self.batch_size = batch_size
-        self._lock = threading.Lock()
-        self._loaded: _Model | None = None
+        self._references_lock = threading.Lock()
         self._references: OrderedDict[str, _Embedded] = OrderedDict()
         self._identity = self._provisional_identity()
-        if not lazy_load:
-            self._load()
+        super().__init__(lazy_load=lazy_load)
 
     # -- identity and loading ------------------------------------------------------------------
 
@@ -168,11 +174,6 @@ class EmbeddingJudge:
         """Class, model, revision and ONNX file (exact once the model is loaded)."""
         loaded = self._loaded
         return loaded.identity if loaded is not None else self._identity
-
-    @property
-    def loaded(self) -> bool:
-        """Whether the model has been loaded (it is loaded on first use unless lazy_load=False)."""
-        return self._loaded is not None
 
     @property
     def max_length(self) -> int:
@@ -184,85 +185,63 @@ class EmbeddingJudge:
 
     def _provisional_identity(self) -> JudgeIdentity:
         name = "EmbeddingJudge"
-        if self._model_arg is None and not os.environ.get("SEMANTIX_EMBEDDING_MODEL_DIR"):
-            info = default_model("embedding")
+        info = lookup_model(self._model_arg, "embedding")
+        if self._model_arg is None and info is not None:
             return JudgeIdentity(
                 name, info.repo_id, self._revision or info.revision, self._file or info.onnx_file
             )
         if self._model_arg is None:
-            return JudgeIdentity(name, os.environ["SEMANTIX_EMBEDDING_MODEL_DIR"], None, self._file)
+            return JudgeIdentity(name, str(configured_model_dir("embedding")), None, self._file)
         return JudgeIdentity(name, str(self._model_arg), self._revision, self._file)
 
-    def _registry_file(self) -> str | None:
-        """The registry's ONNX file for the model asked for, if it is a registry model."""
-        if self._model_arg is None:
-            if os.environ.get("SEMANTIX_EMBEDDING_MODEL_DIR"):
-                return None
-            return default_model("embedding").onnx_file
-        name = str(self._model_arg)
-        for info in list_supported_models("embedding"):
-            if name in (info.name, info.repo_id):
-                return info.onnx_file
-        return None
-
-    def _load(self) -> _Model:
-        loaded = self._loaded
-        if loaded is not None:
-            return loaded
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = self._build()
-            return self._loaded
-
-    def _build(self) -> _Model:
-        wanted = self._file or self._registry_file()
-        patterns = required_files(file=wanted)
+    def _load_now(self) -> _Model:
+        info = lookup_model(self._model_arg, "embedding")
+        wanted = self._file or (info.onnx_file if info is not None else None)
         resolved = resolve_model(
             self._model_arg,
             kind="embedding",
             revision=self._revision,
             cache_dir=self._cache_dir,
-            allow_patterns=patterns,
+            allow_patterns=required_files(file=wanted),
             required_files=[wanted] if wanted else (),
         )
         directory = resolved.path
-        onnx_file = _find_onnx_file(directory, wanted, resolved)
-        tokenizer_path = directory / "tokenizer.json"
-        if not tokenizer_path.is_file():
-            raise ModelNotFoundError(
-                f"no tokenizer.json in the embedding model directory {str(directory)!r}; a "
-                "model directory needs tokenizer.json next to its ONNX file (re-export it, or "
-                "copy tokenizer.json from the model's Hugging Face repo)"
+        if resolved.repo_id is not None:
+            fix = (
+                "Fetch it on a connected machine with `semantix download`, or pass file=... "
+                "naming a file that is there"
             )
-        threads = self._threads or default_threads()
-        session = shared_session(directory, onnx_file, threads)
-        tokenizer = model_cache.get_or_create(
-            ("tokenizer", str(tokenizer_path), "no-padding"),
-            lambda: _new_tokenizer(tokenizer_path),
+        else:
+            fix = (
+                "Pass file=... naming one of them, or export the model to ONNX "
+                "(optimum-cli export onnx --task feature-extraction)"
+            )
+        where = resolved.name + (f"@{resolved.revision}" if resolved.revision else "")
+        onnx_file = find_onnx(
+            directory, wanted, _DEFAULT_FILES, where=f"embedding model {where}", fix=fix
         )
-        input_names = tuple(item.name for item in session.get_inputs())
-        unknown = [
-            n for n in input_names if n not in ("input_ids", "attention_mask", "token_type_ids")
-        ]
-        if "input_ids" not in input_names or unknown:
-            raise ConfigurationError(
-                f"{onnx_file} in {directory} takes inputs {list(input_names)}; EmbeddingJudge "
-                "feeds input_ids, attention_mask and token_type_ids only. Export the model with "
-                "optimum (task='feature-extraction')"
-            )
+        files = read_model_dir(
+            directory,
+            judge="embedding",
+            fix="re-export it, or copy tokenizer.json from the model's Hugging Face repo",
+        )
+        session = shared_session(directory, onnx_file, self._threads or default_threads())
+        input_names = check_inputs(
+            session,
+            directory / onnx_file,
+            judge="EmbeddingJudge",
+            fix="Export the model with optimum (task='feature-extraction')",
+        )
         output_name, pooled = _pick_output(session, onnx_file)
         return _Model(
             session=session,
-            tokenizer=tokenizer,
+            files=files,
             input_names=input_names,
             output_name=output_name,
             pooled=pooled,
-            max_length=_max_length(directory),
+            one_at_a_time=dynamic_int8(directory / onnx_file),
             identity=JudgeIdentity(
-                "EmbeddingJudge",
-                resolved.repo_id or str(directory),
-                resolved.revision,
-                onnx_file,
+                "EmbeddingJudge", resolved.repo_id or str(directory), resolved.revision, onnx_file
             ),
         )
 
@@ -273,7 +252,7 @@ class EmbeddingJudge:
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Judge many requests with one pass over the model: each distinct text embedded once."""
+        """Judge many requests: each distinct output embedded once, references from the cache."""
         started = time.perf_counter()
         requests = list(requests)
         for output, _, threshold in requests:
@@ -284,15 +263,11 @@ class EmbeddingJudge:
                 )
             check_threshold(threshold)
         model = self._load()
-        output_texts = list(dict.fromkeys(output for output, _, _ in requests))
-        reference_texts = [
-            text for _, description, _ in requests for text in _reference_texts(description)
-        ]
-        references, missing = self._cached_references(reference_texts)
-        # one pass over the model for the outputs and the references not cached yet
-        embedded = self._embed_texts(model, [*output_texts, *missing])
-        self._remember_references({text: embedded[text] for text in missing})
-        references.update((text, embedded[text]) for text in missing)
+        references = self._references_for(
+            model,
+            [text for _, description, _ in requests for text in _reference_texts(description)],
+        )
+        embedded = self._embed_texts(model, [output for output, _, _ in requests])
         latency = (time.perf_counter() - started) * 1000 / max(1, len(requests))
         return [
             self._verdict(model, embedded[output], description, threshold, references, latency)
@@ -326,16 +301,16 @@ class EmbeddingJudge:
         evidence: str | None = None
         if examples:
             s_pos, pos_text, pos_window = _closest(output, examples, references)
-            score = _clip(s_pos)
+            score = _unit(s_pos)
             if counterexamples:
                 s_neg, neg_text, neg_window = _closest(output, counterexamples, references)
             else:
                 s_neg, neg_text, neg_window = 0.0, None, pos_window
             passed = score >= threshold and s_pos > s_neg
-            reason = f"closest example (similarity {s_pos:.3f}): {_quote(pos_text)}"
+            reason = f"closest example (similarity {s_pos:.3f}): {preview(pos_text, 80)}"
             if neg_text is not None:
                 reason += (
-                    f"; closest counterexample (similarity {s_neg:.3f}): {_quote(neg_text)}; "
+                    f"; closest counterexample (similarity {s_neg:.3f}): {preview(neg_text, 80)}; "
                     f"margin {s_pos - s_neg:+.3f}"
                 )
             else:
@@ -345,7 +320,7 @@ class EmbeddingJudge:
             window = pos_window if s_pos >= s_neg else neg_window
         else:
             s_desc, _, window = _closest(output, (str(description),), references)
-            score = _clip(s_desc)
+            score = _unit(s_desc)
             passed = score >= threshold
             reason = f"cosine similarity to the intent description: {s_desc:.3f}"
         if len(output.windows) > 1:
@@ -367,59 +342,62 @@ class EmbeddingJudge:
 
     # -- embedding -------------------------------------------------------------------------------
 
-    def _cached_references(self, texts: list[str]) -> tuple[dict[str, _Embedded], list[str]]:
-        """Descriptions and examples already embedded by this judge, and the ones that are not."""
+    def _references_for(self, model: _Model, texts: list[str]) -> dict[str, _Embedded]:
+        """Descriptions and examples, each embedded on its own once and kept in a bounded LRU.
+
+        On its own: a reference's vector must not depend on the outputs judged beside it.
+        """
         found: dict[str, _Embedded] = {}
         missing: list[str] = []
-        with self._lock:
+        with self._references_lock:
             for text in dict.fromkeys(texts):
                 if text in self._references:
                     self._references.move_to_end(text)
                     found[text] = self._references[text]
                 else:
                     missing.append(text)
-        return found, missing
-
-    def _remember_references(self, fresh: dict[str, _Embedded]) -> None:
-        """Keep reference embeddings in a bounded per-judge LRU."""
-        with self._lock:
+        fresh = {text: self._embed_texts(model, [text])[text] for text in missing}
+        with self._references_lock:
             for text, embedded in fresh.items():
                 self._references[text] = embedded
                 self._references.move_to_end(text)
             while len(self._references) > _REFERENCE_CACHE_SIZE:
                 self._references.popitem(last=False)
+        return {**found, **fresh}
 
     def _embed_texts(self, model: _Model, texts: list[str]) -> dict[str, _Embedded]:
+        """Each distinct text's windows, embedded; one model pass unless the model is dynamic
+        int8 (then one pass per text, so no text's scale depends on another)."""
         texts = list(dict.fromkeys(str(text) for text in texts))
-        encodings = model.tokenizer.encode_batch(texts) if texts else []
+        encodings = model.files.tokenizer.encode_batch(texts) if texts else []
         per_text = [
             _windows(text, encoding, model.max_length)
             for text, encoding in zip(texts, encodings, strict=True)
         ]
-        flat = [window.ids for windows in per_text for window in windows]
-        vectors = self._run(model, flat)
-        result: dict[str, _Embedded] = {}
-        start = 0
-        for text, encoding, windows in zip(texts, encodings, per_text, strict=True):
-            result[text] = _Embedded(
-                vectors[start : start + len(windows)], tuple(windows), len(encoding.ids)
+        if model.one_at_a_time:
+            vectors = [self._run(model, [w.ids for w in windows]) for windows in per_text]
+        else:
+            flat = self._run(model, [w.ids for windows in per_text for w in windows])
+            bounds = np.cumsum([0, *(len(windows) for windows in per_text)])
+            vectors = [flat[bounds[k] : bounds[k + 1]] for k in range(len(per_text))]
+        return {
+            text: _Embedded(rows, tuple(windows), len(encoding.ids))
+            for text, encoding, windows, rows in zip(
+                texts, encodings, per_text, vectors, strict=True
             )
-            start += len(windows)
-        return result
+        }
 
     def _run(self, model: _Model, sequences: list[tuple[int, ...]]) -> Vectors:
-        """Embed token sequences in length-sorted batches; rows come back in input order."""
+        """Embed token sequences in batches of similar length; rows come back in input order."""
         result: Vectors = np.zeros((len(sequences), 0), dtype=np.float32)
-        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
-        for begin in range(0, len(order), self.batch_size):
-            chunk = order[begin : begin + self.batch_size]
-            width = max(len(sequences[i]) for i in chunk)
-            ids = np.zeros((len(chunk), width), dtype=np.int64)
+        lengths = [len(sequence) for sequence in sequences]
+        for chunk in length_batches(lengths, self.batch_size):
+            width = max(lengths[i] for i in chunk)
+            ids = np.full((len(chunk), width), model.files.pad_id, dtype=np.int64)
             mask = np.zeros((len(chunk), width), dtype=np.int64)
             for row, index in enumerate(chunk):
-                sequence = sequences[index]
-                ids[row, : len(sequence)] = sequence
-                mask[row, : len(sequence)] = 1
+                ids[row, : lengths[index]] = sequences[index]
+                mask[row, : lengths[index]] = 1
             feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             (hidden,) = model.session.run(
                 [model.output_name], {name: feed[name] for name in model.input_names}
@@ -462,17 +440,14 @@ def _closest(
     return best, best_text, best_window
 
 
-def _clip(value: float) -> float:
-    return min(1.0, max(0.0, value))
-
-
-def _quote(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+def _unit(similarity: float) -> float:
+    """A cosine similarity as a score in [0, 1] (negative similarity scores 0)."""
+    return min(1.0, max(0.0, similarity))
 
 
 def _windows(text: str, encoding: Any, max_length: int) -> list[_Window]:
-    """Split an encoded text into sentence-aligned windows of at most ``max_length`` tokens."""
+    """The encoded text in windows of at most ``max_length`` tokens (specials included), cut by
+    :func:`semantix.judges.text.token_windows`; each window keeps the special tokens."""
     ids: list[int] = list(encoding.ids)
     if len(ids) <= max_length:
         return [_Window(tuple(ids), text)]
@@ -486,32 +461,7 @@ def _windows(text: str, encoding: Any, max_length: int) -> list[_Window]:
     prefix, suffix = ids[:lead], ids[len(ids) - trail :]
     content = ids[lead : len(ids) - trail]
     offsets: list[tuple[int, int]] = list(encoding.offsets)[lead : len(ids) - trail]
-    budget = max(1, max_length - lead - trail)
-    ends = [match.end() for match in _SENTENCE_END.finditer(text)]
-    sentence_of = [bisect.bisect_right(ends, start) for start, _ in offsets]
-    # token ranges [start, stop) of consecutive sentences
-    ranges: list[tuple[int, int]] = []
-    for index, sentence in enumerate(sentence_of):
-        if ranges and sentence_of[ranges[-1][0]] == sentence:
-            ranges[-1] = (ranges[-1][0], index + 1)
-        else:
-            ranges.append((index, index + 1))
-    spans: list[tuple[int, int]] = []
-    current: tuple[int, int] | None = None
-    for start, stop in ranges:
-        if stop - start > budget:
-            if current is not None:
-                spans.append(current)
-                current = None
-            spans.extend((k, min(k + budget, stop)) for k in range(start, stop, budget))
-        elif current is not None and stop - current[0] <= budget:
-            current = (current[0], stop)
-        else:
-            if current is not None:
-                spans.append(current)
-            current = (start, stop)
-    if current is not None:
-        spans.append(current)
+    spans = token_windows(text, offsets, max(1, max_length - lead - trail))
     return [
         _Window(
             tuple(prefix + content[start:stop] + suffix),
@@ -528,45 +478,9 @@ def required_files(model: str | None = None, *, file: str | None = None) -> list
     name or repo id, or None for the default model), else ``onnx/model.onnx``.
     """
     if file is None:
-        name = model or default_model("embedding").repo_id
-        registered = [i for i in list_supported_models("embedding") if name in (i.name, i.repo_id)]
-        file = registered[0].onnx_file if registered else None
+        info = lookup_model(model, "embedding")
+        file = info.onnx_file if info is not None else None
     return [file or "onnx/model.onnx", "*.json", "vocab.txt"]
-
-
-def _find_onnx_file(directory: Path, wanted: str | None, resolved: ResolvedModel) -> str:
-    if wanted is not None and (directory / wanted).is_file():
-        return wanted
-    if wanted is None:
-        for candidate in _DEFAULT_FILES:
-            if (directory / candidate).is_file():
-                return candidate
-    found = sorted(str(p.relative_to(directory)) for p in directory.rglob("*.onnx"))
-    where = f"{resolved.name}" + (f"@{resolved.revision}" if resolved.revision else "")
-    asked = f"ONNX file {wanted!r}" if wanted else f"any of {list(_DEFAULT_FILES)}"
-    if resolved.repo_id is not None:
-        fix = (
-            "Fetch it on a connected machine with `semantix download`, or pass file=... "
-            "naming a file that is there"
-        )
-    else:
-        fix = (
-            "Pass file=... naming one of them, or export the model to ONNX "
-            "(optimum-cli export onnx --task feature-extraction)"
-        )
-    raise ModelNotFoundError(
-        f"embedding model {where} at {str(directory)!r} has no {asked}; ONNX files there: "
-        f"{found or 'none'}. {fix}"
-    )
-
-
-def _new_tokenizer(path: Path) -> Any:
-    tokenizer = Tokenizer.from_file(str(path))
-    # The shipped tokenizer.json of all-MiniLM-L6-v2 pads every text to 128 tokens (~10x slower)
-    # and truncates at 128: we pad per batch ourselves and window long texts instead.
-    tokenizer.no_padding()
-    tokenizer.no_truncation()
-    return tokenizer
 
 
 def _pick_output(session: Any, onnx_file: str) -> tuple[str, bool]:
@@ -585,34 +499,6 @@ def _pick_output(session: Any, onnx_file: str) -> tuple[str, bool]:
         f"{onnx_file} has outputs {list(outputs)} but none is a (batch, tokens, dim) or "
         "(batch, dim) embedding; export it with task='feature-extraction'"
     )
-
-
-def _max_length(directory: Path) -> int:
-    """Tokens the model sees: sentence_bert_config's max_seq_length, else the tokenizer's limit."""
-    limit: int | None = None
-    sbert = _read_json(directory / "sentence_bert_config.json")
-    if isinstance(sbert.get("max_seq_length"), int):
-        limit = int(sbert["max_seq_length"])
-    if limit is None:
-        value = _read_json(directory / "tokenizer_config.json").get("model_max_length")
-        if isinstance(value, (int, float)) and 0 < value < 100_000:
-            limit = int(value)
-    positions = _read_json(directory / "config.json").get("max_position_embeddings")
-    if isinstance(positions, int) and positions > 0:
-        limit = min(limit, positions) if limit is not None else positions
-    return max(8, limit or 512)
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigurationError(
-            f"cannot read {path}: {exc}; re-download or re-export the model"
-        ) from exc
-    return data if isinstance(data, dict) else {}
 
 
 EmbeddingJudge.__module__ = "semantix"

@@ -9,13 +9,15 @@ else lives here:
 - **hypothesis** — an intent's explicit ``hypothesis`` wins, else
   :func:`semantix.hypothesis.to_hypothesis` rewrites the description;
 - **windows** — an output that does not fit the model together with the hypothesis is cut into
-  sentence-aligned windows that do (counted with the model's real tokenizer; a sentence longer
-  than a window is cut between tokens). Nothing is ever truncated silently;
+  the fewest near-equal, sentence-aligned windows that do (:mod:`semantix.judges.text`, counted
+  with the model's real tokenizer; a sentence longer than a window is cut before a word).
+  Nothing is ever truncated silently;
 - **aggregation** — every window is scored; the verdict's score is the *best* window's
   entailment probability and that window is reported as ``evidence`` (the output satisfies
   the intent if some part of it does; ``~Intent`` therefore fails if any part satisfies it);
-- **batching** — pairs are sorted by length, padded per batch of ``batch_size``, and the
-  verdicts come back in request order.
+- **batching** — pairs are tokenised together (``encode_batch``), sorted by length, cut into
+  batches of similar length (at most ``batch_size``), padded per batch, and the verdicts come
+  back in request order.
 
 Nothing heavy is imported at module import: the tokenizer module is imported when a model is
 loaded.
@@ -23,26 +25,22 @@ loaded.
 
 from __future__ import annotations
 
-import bisect
-import json
 import math
 import os
 import re
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
+from semantix.errors import ConfigurationError, JudgeError
 from semantix.hypothesis import to_hypothesis
+from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.lazy import LazyLoaded
+from semantix.judges.model_dir import read_model_dir
+from semantix.judges.text import length_batches, token_windows
 from semantix.validation import check_positive_int, check_threshold
-from semantix.judges.base import (
-    JudgeIdentity,
-    JudgeRequest,
-    Verdict,
-)
 
 if TYPE_CHECKING:
     from tokenizers import Encoding, Tokenizer
@@ -56,8 +54,6 @@ __all__ = [
     "Window",
     "hypothesis_for",
     "label_map_from_config",
-    "load_json",
-    "model_max_length",
     "probabilities",
 ]
 
@@ -181,49 +177,6 @@ def hypothesis_for(intent_description: str) -> str:
     return to_hypothesis(str(intent_description))
 
 
-def load_json(path: Path) -> dict[str, Any]:
-    """A JSON object from ``path``, or ``{}`` when the file does not exist."""
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigurationError(f"cannot read {path}: {exc}; re-download or re-export") from exc
-    if not isinstance(data, dict):
-        raise ConfigurationError(f"{path} must hold a JSON object, got {type(data).__name__}")
-    return data
-
-
-#: Model types whose position ids start after the padding index (RoBERTa family).
-_OFFSET_POSITIONS = {"roberta", "xlm-roberta", "camembert", "longformer", "bart", "mpnet"}
-
-
-def model_max_length(
-    config: Mapping[str, Any],
-    tokenizer_config: Mapping[str, Any],
-    tokenizer_truncation: int | None = None,
-) -> int:
-    """The longest sequence (special tokens included) the model accepts.
-
-    The smallest of: ``max_position_embeddings`` (minus the RoBERTa-family offset),
-    ``model_max_length`` from tokenizer_config.json (ignoring the "no limit" sentinel) and the
-    truncation length stored in tokenizer.json. 512 when none is given.
-    """
-    candidates: list[int] = []
-    positions = config.get("max_position_embeddings")
-    if isinstance(positions, int) and positions > 0:
-        if config.get("model_type") in _OFFSET_POSITIONS:
-            pad = config.get("pad_token_id")
-            positions -= (pad if isinstance(pad, int) else 1) + 1
-        candidates.append(positions)
-    declared = tokenizer_config.get("model_max_length")
-    if isinstance(declared, (int, float)) and 0 < declared < 1_000_000:
-        candidates.append(int(declared))
-    if tokenizer_truncation:
-        candidates.append(tokenizer_truncation)
-    return min(candidates) if candidates else 512
-
-
 @dataclass(frozen=True, slots=True)
 class Window:
     """One piece of an output the model sees whole: ``output[start:end]``."""
@@ -244,29 +197,6 @@ class EncodedBatch:
 
 
 Forward = Callable[[EncodedBatch], Sequence[Sequence[float]]]
-
-_SENTENCE_BOUNDARY = re.compile(r"[.!?\u3002]+[\"'\u201d\u2019)\]]*\s+|\n\s*")
-
-
-def _starts_word(text: str, position: int) -> bool:
-    return position == 0 or not (text[position - 1].isalnum() and text[position].isalnum())
-
-
-def _pad_id(
-    tokenizer: Tokenizer, config: Mapping[str, Any], tokenizer_config: Mapping[str, Any]
-) -> int:
-    padding = tokenizer.padding
-    if padding and isinstance(padding.get("pad_id"), int):
-        return int(padding["pad_id"])
-    token = tokenizer_config.get("pad_token")
-    if isinstance(token, Mapping):
-        token = token.get("content")
-    if isinstance(token, str):
-        found = tokenizer.token_to_id(token)
-        if found is not None:
-            return int(found)
-    pad = config.get("pad_token_id")
-    return pad if isinstance(pad, int) else 0
 
 
 class NLICore:
@@ -295,46 +225,34 @@ class NLICore:
 
     @classmethod
     def from_dir(cls, path: Path, tokenizer: Tokenizer | None = None) -> NLICore:
-        """Load ``config.json``, ``tokenizer.json`` and ``tokenizer_config.json`` from ``path``."""
-        config_path = path / "config.json"
-        if not config_path.is_file():
-            raise ModelNotFoundError(
-                f"{path} has no config.json; an NLI model directory holds config.json, "
-                "tokenizer.json and an ONNX file (create one with `semantix export MODEL DIR`)"
-            )
-        config = load_json(config_path)
-        tokenizer_config = load_json(path / "tokenizer_config.json")
-        if tokenizer is None:
-            tokenizer_file = path / "tokenizer.json"
-            if not tokenizer_file.is_file():
-                raise ModelNotFoundError(
-                    f"{path} has no tokenizer.json; the quantized judge needs the fast-tokenizer "
-                    "file (`semantix export MODEL DIR` writes one)"
-                )
-            from tokenizers import Tokenizer
-
-            tokenizer = Tokenizer.from_file(str(tokenizer_file))
-        truncation = tokenizer.truncation
-        stored = int(truncation["max_length"]) if truncation else None
-        pad_id = _pad_id(tokenizer, config, tokenizer_config)
+        """Read ``path`` (:func:`~semantix.judges.model_dir.read_model_dir`) and its labels."""
+        files = read_model_dir(
+            path,
+            judge="NLI judge",
+            fix="create the layout with `semantix export MODEL DIR`",
+            require_config=True,
+            tokenizer=tokenizer,
+        )
         return cls(
-            tokenizer,
-            label_map_from_config(config, source=str(config_path)),
-            model_max_length(config, tokenizer_config, stored),
-            pad_id,
+            files.tokenizer,
+            label_map_from_config(files.config, source=str(path / "config.json")),
+            files.max_length,
+            files.pad_id,
         )
 
     # -- windows -----------------------------------------------------------------------------
 
-    def windows(self, output: str, hypothesis: str) -> list[Window]:
+    def windows(self, output: str, hypothesis: str, whole: Encoding | None = None) -> list[Window]:
         """The output as pieces that each fit the model together with ``hypothesis``.
 
-        One window (the whole output) when it fits. Otherwise sentence-aligned windows of at
-        most ``max_length - specials - len(hypothesis)`` tokens (minus a small margin), filled
-        greedily with whole sentences; a sentence longer than that is cut between tokens.
-        Windows do not overlap and cover every token of the output.
+        One window (the whole output) when it fits (``whole`` is its pair encoding, when the
+        caller has it). Otherwise the fewest near-equal sentence-aligned windows of at most
+        ``max_length - specials - len(hypothesis)`` tokens (minus a small margin); see
+        :func:`semantix.judges.text.token_windows`. Windows do not overlap and cover every
+        token of the output.
         """
-        whole = self.tokenizer.encode(output, hypothesis)
+        if whole is None:
+            whole = self.tokenizer.encode(output, hypothesis)
         if len(whole.ids) <= self.max_length:
             return [Window(output, 0, len(output), whole)]
         hypothesis_tokens = len(self.tokenizer.encode(hypothesis, add_special_tokens=False).ids)
@@ -345,26 +263,8 @@ class NLICore:
                 f"no room for the output in the model's {self.max_length}-token input; shorten "
                 "the intent's description or hypothesis"
             )
-        tokens = self.tokenizer.encode(output, add_special_tokens=False)
-        offsets = tokens.offsets
-        count = len(offsets)
-        starts = self._sentence_starts(output, offsets)
-        ranges: list[tuple[int, int]] = []
-        begin = 0
-        while begin < count:
-            limit = begin + budget
-            index = bisect.bisect_right(starts, limit) - 1
-            if index >= 0 and starts[index] > begin:
-                end = starts[index]
-            else:  # one sentence longer than a window: cut before a word, never inside one
-                end = min(limit, count)
-                if end < count:
-                    word_start = end
-                    while word_start > begin and not _starts_word(output, offsets[word_start][0]):
-                        word_start -= 1
-                    end = word_start if word_start > begin else end
-            ranges.append((begin, end))
-            begin = end
+        offsets = self.tokenizer.encode(output, add_special_tokens=False).offsets
+        ranges = token_windows(output, offsets, budget)
         result: list[Window] = []
         pending = ranges
         while pending:
@@ -384,19 +284,6 @@ class NLICore:
             pending = retry
         result.sort(key=lambda window: window.start)
         return result
-
-    @staticmethod
-    def _sentence_starts(output: str, offsets: Sequence[tuple[int, int]]) -> list[int]:
-        """Indices of tokens that begin a sentence (always 0), plus the token count."""
-        boundaries = [match.end() for match in _SENTENCE_BOUNDARY.finditer(output)]
-        token_starts = [start for start, _ in offsets]
-        starts = [0]
-        for boundary in boundaries:
-            index = bisect.bisect_left(token_starts, boundary)
-            if starts[-1] < index < len(offsets):
-                starts.append(index)
-        starts.append(len(offsets))
-        return starts
 
     # -- batches -----------------------------------------------------------------------------
 
@@ -426,21 +313,24 @@ class NLICore:
         """
         started = time.perf_counter()
         thresholds = [check_threshold(threshold) for _, _, threshold in requests]
-        per_request: list[list[Window]] = []
-        hypotheses: list[str] = []
-        for output, description, _ in requests:
+        for output, _, _ in requests:
             if not isinstance(output, str):
                 raise TypeError(
                     f"an NLI judge scores text, got output of type {type(output).__name__}"
                 )
-            hypothesis = hypothesis_for(description)
-            hypotheses.append(hypothesis)
-            per_request.append(self.windows(output, hypothesis))
+        hypotheses = [hypothesis_for(description) for _, description, _ in requests]
+        pairs = [
+            (output, hypothesis)
+            for (output, _, _), hypothesis in zip(requests, hypotheses, strict=True)
+        ]
+        wholes = self.tokenizer.encode_batch(pairs)
+        per_request = [
+            self.windows(output, hypothesis, whole)
+            for (output, hypothesis), whole in zip(pairs, wholes, strict=True)
+        ]
         flat = [window for windows in per_request for window in windows]
-        order = sorted(range(len(flat)), key=lambda i: len(flat[i].encoding.ids))
         rows: list[Sequence[float]] = [()] * len(flat)
-        for begin in range(0, len(order), batch_size):
-            chunk = order[begin : begin + batch_size]
+        for chunk in length_batches([len(window.encoding.ids) for window in flat], batch_size):
             logits = forward(self.pad([flat[i].encoding for i in chunk]))
             if len(logits) != len(chunk):
                 raise JudgeError(
@@ -510,10 +400,10 @@ class LoadedNLI:
     backend: Any
 
 
-class NLIJudgeBase:
+class NLIJudgeBase(LazyLoaded[LoadedNLI]):
     """What the quantized and the transformers NLI judges share.
 
-    Lazy, thread-safe loading (``lazy_load``), ``identity``/``core``, and the judge protocol on
+    Lazy, thread-safe loading (:class:`~semantix.judges.lazy.LazyLoaded`), ``identity``/``core``, and the judge protocol on
     :class:`NLICore`. A subclass sets its own attributes, then calls ``super().__init__``, and
     implements ``_load_now()`` (returns :class:`LoadedNLI`) and ``_forward(batch, backend)``
     (returns one row of logits per pair).
@@ -528,25 +418,10 @@ class NLIJudgeBase:
     def __init__(self, *, batch_size: int, lazy_load: bool) -> None:
         check_positive_int(batch_size, what="batch_size", example=16)
         self.batch_size = batch_size
-        self._lock = threading.Lock()
-        self._loaded: LoadedNLI | None = None
-        if not lazy_load:
-            self._load()
-
-    def _load_now(self) -> LoadedNLI:
-        raise NotImplementedError
+        super().__init__(lazy_load=lazy_load)
 
     def _forward(self, batch: EncodedBatch, backend: Any) -> Sequence[Sequence[float]]:
         raise NotImplementedError
-
-    def _load(self) -> LoadedNLI:
-        loaded = self._loaded
-        if loaded is not None:
-            return loaded
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = self._load_now()
-            return self._loaded
 
     @property
     def identity(self) -> JudgeIdentity:

@@ -1,0 +1,270 @@
+"""One model directory, read one way, for every judge that runs a local model.
+
+What fastembed does with ``OnnxModel`` and its single ``load_tokenizer``, done once here for the
+NLI judges and the embedding judge:
+
+- :func:`read_model_dir` reads ``config.json``, ``tokenizer_config.json`` (and
+  ``sentence_bert_config.json``), loads ``tokenizer.json`` once per directory, and works out the
+  longest input the model takes (:func:`model_max_length`, RoBERTa's position offset included)
+  and the padding id;
+- :func:`find_onnx` finds the ONNX file (the one asked for, else the first usual name) and, when
+  there is none, lists the ONNX files that are there;
+- :func:`check_inputs` checks an onnxruntime session's inputs against what the judges feed;
+- :func:`dynamic_int8` tells whether a file quantizes its activations per call (its scores then
+  depend on what else is in the batch, so such a model is run one text at a time).
+
+Tokenizers come back with padding and truncation off: the judges pad each batch themselves and
+window long texts instead of truncating them. Nothing heavy is imported at module import.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from semantix.cache import model_cache
+from semantix.errors import ConfigurationError, ModelNotFoundError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+__all__ = [
+    "FEEDS",
+    "LoadedTokenizer",
+    "ModelFiles",
+    "check_inputs",
+    "dynamic_int8",
+    "find_onnx",
+    "load_json",
+    "load_tokenizer",
+    "model_max_length",
+    "read_model_dir",
+]
+
+#: The inputs the judges know how to feed an ONNX model.
+FEEDS = ("input_ids", "attention_mask", "token_type_ids")
+
+#: Model types whose position ids start after the padding index (RoBERTa family).
+_OFFSET_POSITIONS = {"roberta", "xlm-roberta", "camembert", "longformer", "bart", "mpnet"}
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    """A JSON object from ``path``, or ``{}`` when the file does not exist."""
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"cannot read {path}: {exc}; re-download or re-export") from exc
+    if not isinstance(data, dict):
+        raise ConfigurationError(f"{path} must hold a JSON object, got {type(data).__name__}")
+    return data
+
+
+def model_max_length(
+    config: Mapping[str, Any],
+    tokenizer_config: Mapping[str, Any],
+    tokenizer_truncation: int | None = None,
+    *,
+    sentence_bert: Mapping[str, Any] | None = None,
+) -> int:
+    """The longest sequence (special tokens included) the model accepts.
+
+    ``max_seq_length`` from sentence_bert_config.json, when given, is what the model was
+    trained for and replaces the tokenizer's limits. Otherwise the smallest of
+    ``model_max_length`` from tokenizer_config.json (ignoring the "no limit" sentinel) and the
+    truncation stored in tokenizer.json. Never more than ``max_position_embeddings`` (minus the
+    RoBERTa-family offset). 512 when nothing says.
+    """
+    candidates: list[int] = []
+    positions = config.get("max_position_embeddings")
+    if isinstance(positions, int) and positions > 0:
+        if config.get("model_type") in _OFFSET_POSITIONS:
+            pad = config.get("pad_token_id")
+            positions -= (pad if isinstance(pad, int) else 1) + 1
+        candidates.append(positions)
+    trained = (sentence_bert or {}).get("max_seq_length")
+    if isinstance(trained, int) and not isinstance(trained, bool) and trained > 0:
+        candidates.append(trained)
+    else:
+        declared = tokenizer_config.get("model_max_length")
+        if isinstance(declared, (int, float)) and 0 < declared < 1_000_000:
+            candidates.append(int(declared))
+        if tokenizer_truncation:
+            candidates.append(tokenizer_truncation)
+    return min(candidates) if candidates else 512
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedTokenizer:
+    """A tokenizer with padding and truncation off, and the settings it shipped with."""
+
+    tokenizer: Tokenizer
+    truncation: int | None
+    pad_id: int | None
+
+
+def _unpadded(tokenizer: Tokenizer) -> LoadedTokenizer:
+    truncation = tokenizer.truncation
+    padding = tokenizer.padding
+    pad_id = padding.get("pad_id") if padding else None
+    # Shipped settings such as all-MiniLM-L6-v2's fixed padding to 128 tokens (~10x slower)
+    # and truncation at 128 are replaced by per-batch padding and windows.
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return LoadedTokenizer(
+        tokenizer,
+        int(truncation["max_length"]) if truncation else None,
+        pad_id if isinstance(pad_id, int) else None,
+    )
+
+
+def load_tokenizer(path: Path) -> LoadedTokenizer:
+    """``path`` (a tokenizer.json) loaded once per process and shared by every judge on it."""
+
+    def build() -> LoadedTokenizer:
+        from tokenizers import Tokenizer
+
+        return _unpadded(Tokenizer.from_file(str(path)))
+
+    loaded: LoadedTokenizer = model_cache.get_or_create(("tokenizer", str(path.resolve())), build)
+    return loaded
+
+
+def _pad_id(
+    loaded: LoadedTokenizer, config: Mapping[str, Any], tokenizer_config: Mapping[str, Any]
+) -> int:
+    if loaded.pad_id is not None:
+        return loaded.pad_id
+    tokenizer = loaded.tokenizer
+    token = tokenizer_config.get("pad_token")
+    if isinstance(token, Mapping):
+        token = token.get("content")
+    if isinstance(token, str):
+        found = tokenizer.token_to_id(token)
+        if found is not None:
+            return int(found)
+    pad = config.get("pad_token_id")
+    return pad if isinstance(pad, int) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFiles:
+    """What a judge reads from a model directory besides the weights."""
+
+    path: Path
+    config: dict[str, Any]
+    tokenizer: Tokenizer
+    max_length: int
+    pad_id: int
+
+
+def read_model_dir(
+    path: Path,
+    *,
+    judge: str,
+    fix: str,
+    require_config: bool = False,
+    tokenizer: Tokenizer | None = None,
+) -> ModelFiles:
+    """Read ``path``'s configs and tokenizer; ``judge`` and ``fix`` go into the errors.
+
+    ``tokenizer`` replaces ``tokenizer.json`` for directories that have none (transformers
+    builds one from the slow-tokenizer files).
+    """
+    config_path = path / "config.json"
+    if require_config and not config_path.is_file():
+        raise ModelNotFoundError(
+            f"{path} has no config.json; the {judge} needs config.json, tokenizer.json and the "
+            f"model weights in its directory ({fix})"
+        )
+    config = load_json(config_path)
+    tokenizer_config = load_json(path / "tokenizer_config.json")
+    if tokenizer is None:
+        tokenizer_file = path / "tokenizer.json"
+        if not tokenizer_file.is_file():
+            raise ModelNotFoundError(
+                f"no tokenizer.json in the {judge} model directory {str(path)!r}; the directory "
+                f"needs tokenizer.json next to the model weights ({fix})"
+            )
+        loaded = load_tokenizer(tokenizer_file)
+    else:
+        loaded = _unpadded(tokenizer)
+    sentence_bert = load_json(path / "sentence_bert_config.json") or None
+    return ModelFiles(
+        path=path,
+        config=config,
+        tokenizer=loaded.tokenizer,
+        max_length=model_max_length(
+            config, tokenizer_config, loaded.truncation, sentence_bert=sentence_bert
+        ),
+        pad_id=_pad_id(loaded, config, tokenizer_config),
+    )
+
+
+def find_onnx(
+    directory: Path, wanted: str | None, candidates: Sequence[str], *, where: str, fix: str
+) -> str:
+    """``wanted`` if it is in ``directory``, else (nothing wanted) the first candidate there.
+
+    Raises :class:`~semantix.ModelNotFoundError` naming what was looked for, the ONNX files
+    that are there, and ``fix``.
+    """
+    if wanted is not None and (directory / wanted).is_file():
+        return wanted
+    if wanted is None:
+        for candidate in candidates:
+            if (directory / candidate).is_file():
+                return candidate
+    found = sorted(str(p.relative_to(directory)) for p in directory.rglob("*.onnx"))
+    asked = (
+        f"ONNX file {wanted!r}" if wanted else f"ONNX model (looked for {', '.join(candidates)})"
+    )
+    raise ModelNotFoundError(
+        f"{where} at {str(directory)!r} has no {asked}; ONNX files there: "
+        f"{', '.join(found) or 'none'}. {fix}"
+    )
+
+
+def check_inputs(session: Any, onnx_path: Path, *, judge: str, fix: str) -> tuple[str, ...]:
+    """The session's input names, checked against :data:`FEEDS` (``input_ids`` required)."""
+    names = tuple(node.name for node in session.get_inputs())
+    unknown = [name for name in names if name not in FEEDS]
+    if unknown or "input_ids" not in names:
+        raise ConfigurationError(
+            f"{onnx_path} takes inputs {list(names)!r}; the {judge} feeds "
+            f"{', '.join(FEEDS)} only. {fix}"
+        )
+    return names
+
+
+def dynamic_int8(onnx_path: Path) -> bool:
+    """Whether the graph quantizes activations at run time (``DynamicQuantizeLinear``).
+
+    Such a model's scale is computed over the whole batch, so a text's score would depend on
+    the texts batched with it; the judges then run one text at a time.
+    """
+
+    try:
+        stat = onnx_path.stat()
+    except OSError:  # onnxruntime says why when it opens the file
+        return False
+    return _scan(str(onnx_path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _scan(path: str, size: int, mtime_ns: int) -> bool:
+    del size, mtime_ns  # part of the cache key only
+    try:
+        with (
+            open(path, "rb") as handle,
+            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data,
+        ):
+            return data.find(b"DynamicQuantizeLinear") != -1
+    except (OSError, ValueError):  # empty or unreadable file: onnxruntime will say why
+        return False
