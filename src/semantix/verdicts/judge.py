@@ -195,6 +195,13 @@ class RecordReplayJudge:
         self._memo.clear()
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        if self.memo:  # the hot path: a remembered check costs a tuple hash and one lock
+            verdict = self._memo.lookup(
+                memo_key(output, intent_description), threshold, self._policy.exact_threshold
+            )
+            if verdict is not None:
+                self._count("memo_hits")
+                return verdict
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
@@ -224,11 +231,11 @@ class RecordReplayJudge:
                     events.append(event)
                 else:
                     claimed[key] = [index]
-            self._count(memo_hits=hits)
+            self._count("memo_hits", hits)
             try:
                 undecided = self._answer(claimed, requests, results) if claimed else []
             finally:
-                if self.memo:
+                if self.memo and claimed:
                     self._memo.release(claimed)
             for event in events:
                 event.wait()
@@ -289,7 +296,7 @@ class RecordReplayJudge:
         if record is None and not self._policy.calls_judge:
             raise self._not_recorded(key_fingerprint, request)
         if record is not None:
-            self._count(replayed=1)
+            self._count("replayed")
         return key_fingerprint, record
 
     def _judge(
@@ -302,7 +309,7 @@ class RecordReplayJudge:
         asked = [requests[index] for _, index, _ in ask]
         what = f"intent {preview(asked[0][1], 60)}" if len(asked) == 1 else f"{len(asked)} checks"
         verdicts = ask_judge(self.judge, asked, what=what)
-        self._count(judged=len(verdicts))
+        self._count("judged", len(verdicts))
         for (key, index, key_fingerprint), verdict in zip(ask, verdicts, strict=True):
             output, intent, threshold = requests[index]
             if self._policy.writes_store and key_fingerprint is not None:
@@ -316,7 +323,7 @@ class RecordReplayJudge:
                     secrets=self._secrets(),
                 )
                 self.store.put(record)
-                self._count(recorded=1)
+                self._count("recorded")
                 remembered = record.replayable()
             else:
                 remembered = replayable(verdict, self.judge, threshold)
@@ -338,11 +345,9 @@ class RecordReplayJudge:
             f"{self.mode!r}{never}: expected {self.store.file_for(key)}; {RECORD_HINT}"
         )
 
-    def _count(self, **increments: int) -> None:
-        if not any(increments.values()):
-            return
-        with self._lock:
-            for name, increment in increments.items():
+    def _count(self, name: str, increment: int = 1) -> None:
+        if increment:
+            with self._lock:
                 self._counts[name] += increment
 
 

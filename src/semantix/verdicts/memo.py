@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
 from semantix.judges.base import Verdict
+from semantix.verdicts.record import replay_at
 
 __all__ = ["DEFAULT_MEMO_SIZE", "Memo", "memo_key"]
 
@@ -75,6 +76,15 @@ class Memo:
                 return None, event
             self._claims[key] = threading.Event()
             return None, None
+
+    def lookup(self, key: Hashable, threshold: float, exact: bool) -> Verdict | None:
+        """The remembered verdict of ``key`` at ``threshold``; None when none is known there."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            self._entries.move_to_end(key)
+        return replay_at(entry, threshold, exact=exact)
 
     def put(self, key: Hashable, verdict: Verdict) -> None:
         """Remember ``verdict`` for ``key``, dropping the least recently used beyond ``size``."""
