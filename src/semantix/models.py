@@ -7,75 +7,155 @@ Resolution, for ``resolve_model(model, ...)``:
    variable if set (``SEMANTIX_MODEL_DIR`` for NLI, ``SEMANTIX_EMBEDDING_MODEL_DIR`` for
    embeddings), else the default model of the registry below.
 3. ``model`` is a short name from :func:`list_supported_models` or a repo id ``owner/name``:
-   look in the Hugging Face cache first (no network), then download the needed files once,
-   with a progress bar, at the pinned revision. ``HF_HOME``, ``HF_HUB_CACHE``, ``HF_ENDPOINT``
-   and ``HF_HUB_OFFLINE`` are honoured, read when the model is resolved.
+   look in the Hugging Face cache first (no network), then download the needed files once, at
+   the pinned revision, through huggingface_hub (which honours ``HTTPS_PROXY``, ``HTTP_PROXY``
+   and ``NO_PROXY``). ``HF_HOME``, ``HF_HUB_CACHE``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE`` are
+   honoured, read (through :mod:`semantix.config`) when the model is resolved.
+
+A download says what it fetches (model, files, revision) on stderr, shows huggingface_hub's
+progress bars, enters every download listener registered with
+``semantix.cache.model_cache.add_download_listener`` (the pytest plugin uses one to show the
+progress through its terminal and keep the time out of the test's duration), and is recorded
+with its duration in :func:`recent_downloads`. Cache hits touch none of that.
 
 With nothing on disk and no network (or ``HF_HUB_OFFLINE=1``) this fails within seconds with a
 :class:`~semantix.ModelNotFoundError` that names the model, where it looked, and the ways out.
+
+The int8 NLI files come in variants: a portable file (unsigned weights, loads on every CPU) and,
+in some repositories, files with signed weights for CPUs with fast u8 x s8 kernels (VNNI, ARM).
+:meth:`ModelInfo.onnx_files` lists them in order of preference for this CPU (:func:`cpu_kind`)
+and :func:`choose_onnx_file` picks the first one present, saying why when it falls back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-import socket
-from collections.abc import Sequence
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
-from urllib.parse import urlsplit
+from typing import Any, Literal
 
+from semantix import config
+from semantix.cache import model_cache
 from semantix.deps import require
 from semantix.errors import ModelNotFoundError, UnknownModelError
 
 __all__ = [
+    "CONNECT_TIMEOUT",
+    "Download",
     "ModelInfo",
     "ResolvedModel",
+    "choose_onnx_file",
+    "cpu_flags",
+    "cpu_kind",
     "default_model",
     "download_model",
     "hf_cache_dir",
     "list_supported_models",
+    "lookup_model",
+    "recent_downloads",
     "resolve_model",
 ]
 
 ModelKind = Literal["nli", "embedding"]
 
-#: Seconds to wait for the Hugging Face endpoint before declaring the network unreachable.
+#: Seconds to wait for the Hugging Face endpoint (connection and first answer) before declaring
+#: it unreachable: with no network a first use fails within seconds, not after retries.
 CONNECT_TIMEOUT = 3.0
 
-_DEFAULT_DIR_VARIABLES: dict[str, str] = {
-    "nli": "SEMANTIX_MODEL_DIR",
-    "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR",
-}
+#: Files an NLI judge on onnxruntime needs besides its ONNX file; the first two are required,
+#: the others are fetched when the repository has them.
+NLI_SUPPORT_FILES: tuple[str, ...] = (
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+)
+_REQUIRED_SUPPORT: tuple[str, ...] = ("config.json", "tokenizer.json")
 
 
 @dataclass(frozen=True, slots=True)
 class ModelInfo:
-    """A model semantix knows: where it lives, pinned, and which files the judges load."""
+    """A model semantix knows: where it lives, pinned, and which files the judges load.
+
+    Attributes:
+        name: the short name (``QuantizedNLIJudge("nli-deberta-v3-xsmall")``).
+        kind: ``"nli"`` or ``"embedding"``.
+        repo_id: the Hugging Face repository.
+        revision: the pinned commit: a model never changes under a test suite.
+        onnx_file: the portable ONNX file, loaded on every CPU (int8 for NLI).
+        description: what the model is and what it was trained on.
+        license: the model's license.
+        size_mb: the size of ``onnx_file``.
+        default: whether it is the default model of its kind.
+        cpu_files: ``(cpu kind, file)`` pairs: faster int8 variants for some CPUs
+            (see :func:`cpu_kind`); only files seen in the repository at ``revision``.
+        labels: the model's output labels as its ``config.json`` names them.
+    """
 
     name: str
     kind: ModelKind
     repo_id: str
     revision: str
-    #: The ONNX file (int8 for NLI) inside the repo, as loaded by the onnxruntime judges.
     onnx_file: str
     description: str
     license: str
     size_mb: float
     default: bool = False
+    cpu_files: tuple[tuple[str, str], ...] = ()
+    labels: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"<ModelInfo {self.name} ({self.kind}) {self.repo_id}@{self.revision[:7]}>"
 
+    def onnx_files(self, cpu: str | None = None) -> tuple[str, ...]:
+        """The ONNX files to fetch, best first for ``cpu`` (default: this machine's kind):
+        the CPU's variant when the repository ships one, then the portable file."""
+        variant = dict(self.cpu_files).get(cpu or cpu_kind())
+        return (variant, self.onnx_file) if variant else (self.onnx_file,)
 
-#: The registry. Revisions are commit hashes: a model never changes under a test suite.
+    def files(self, cpu: str | None = None) -> tuple[str, ...]:
+        """Every file an onnxruntime judge of this model fetches on ``cpu``."""
+        support = NLI_SUPPORT_FILES if self.kind == "nli" else ()
+        return (*support, *self.onnx_files(cpu))
+
+    def required_files(self) -> tuple[str, ...]:
+        """The files a cached snapshot must hold to be used without downloading."""
+        support = _REQUIRED_SUPPORT if self.kind == "nli" else ()
+        return (*support, self.onnx_file)
+
+
+#: The registry. Revisions are commit hashes; docs/judges/nli.md gives the sources for every
+#: file name and revision, and why the default is the default.
 SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
-    # NLI default: the most accurate small cross-encoder; its shipped int8 files are quantized
-    # per-channel (sentence-transformers' optimum configs), which keeps DeBERTa-v3 from
-    # collapsing under int8. onnx_file is the portable x86 file; QuantizedNLIJudge loads the
-    # signed-weight variant on VNNI/ARM CPUs (judges/quantized.py CPU_VARIANTS). Why not
-    # MiniLM2: docs/judges/nli.md.
+    # NLI default: a universal zero-shot classifier (Laurer et al. 2023, arXiv 2312.17543):
+    # DeBERTa-v3-xsmall trained on 5 NLI datasets plus 28 classification datasets reformatted as
+    # "is this hypothesis true of this text" — the question semantix asks. Two labels
+    # (entailment / not_entailment). The repository ships one int8 file, no CPU variants.
+    ModelInfo(
+        name="deberta-v3-xsmall-zeroshot",
+        kind="nli",
+        repo_id="MoritzLaurer/deberta-v3-xsmall-zeroshot-v1.1-all-33",
+        revision="262ae02f29173eec1c250f90804dc7edc677dcff",
+        onnx_file="onnx/model_quantized.onnx",
+        description=(
+            "DeBERTa-v3 xsmall universal zero-shot classifier (5 NLI + 28 classification "
+            "datasets), entailment / not_entailment, int8"
+        ),
+        license="mit",
+        size_mb=87.0,
+        default=True,
+        labels=("entailment", "not_entailment"),
+    ),
+    # Fact-style NLI (does the text imply this claim about the world?): SNLI + MultiNLI only.
+    # Its int8 files are quantized per-channel (sentence-transformers' optimum configs), which
+    # keeps DeBERTa-v3 from collapsing under int8; signed-weight variants for VNNI/ARM CPUs.
     ModelInfo(
         name="nli-deberta-v3-xsmall",
         kind="nli",
@@ -85,7 +165,11 @@ SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
         description="DeBERTa-v3 xsmall NLI cross-encoder (SNLI + MultiNLI), int8 per-channel",
         license="apache-2.0",
         size_mb=87.4,
-        default=True,
+        cpu_files=(
+            ("vnni", "onnx/model_qint8_avx512_vnni.onnx"),
+            ("arm64", "onnx/model_qint8_arm64.onnx"),
+        ),
+        labels=("contradiction", "entailment", "neutral"),
     ),
     ModelInfo(
         name="nli-MiniLM2-L6-H768",
@@ -96,6 +180,8 @@ SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
         description="MiniLMv2 L6 H768 NLI cross-encoder (RoBERTa tokenizer), 6 layers, MNLI-mm 86.89",
         license="apache-2.0",
         size_mb=82.0,
+        cpu_files=(("arm64", "onnx/model_qint8_arm64.onnx"),),
+        labels=("contradiction", "entailment", "neutral"),
     ),
     ModelInfo(
         name="all-MiniLM-L6-v2",
@@ -128,6 +214,20 @@ class ResolvedModel:
         return self.repo_id or str(self.path)
 
 
+@dataclass(frozen=True, slots=True)
+class Download:
+    """One download from the hub: what was fetched and how long it took."""
+
+    description: str
+    repo_id: str
+    revision: str
+    files: tuple[str, ...]
+    seconds: float
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+
 def list_supported_models(kind: ModelKind | None = None) -> list[ModelInfo]:
     """The models semantix knows by short name, optionally only those of one kind."""
     return [info for info in SUPPORTED_MODELS if kind is None or info.kind == kind]
@@ -141,28 +241,97 @@ def default_model(kind: ModelKind) -> ModelInfo:
     raise UnknownModelError(f"no default model of kind {kind!r}; use one of 'nli', 'embedding'")
 
 
-def hf_cache_dir() -> Path:
-    """The Hugging Face hub cache, read from the environment now (HF_HUB_CACHE, HF_HOME)."""
-    if os.environ.get("HF_HUB_CACHE"):
-        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
-    home = os.environ.get("HF_HOME") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface"
-    )
-    return Path(home).expanduser() / "hub"
-
-
-def _offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in {"1", "ON", "YES", "TRUE"}
-
-
-_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
-
-
-def _lookup(name: str) -> ModelInfo | None:
-    for info in SUPPORTED_MODELS:
-        if name in (info.name, info.repo_id):
+def lookup_model(
+    model: str | os.PathLike[str] | None, kind: ModelKind | None = None
+) -> ModelInfo | None:
+    """The registry entry ``model`` names (short name or repo id; None: the default of
+    ``kind``), or None for a directory, an unregistered repo, or a configured model directory."""
+    if model is None:
+        if kind is None or config.model_dir(kind) is not None:
+            return None
+        return default_model(kind)
+    if isinstance(model, os.PathLike):
+        return None
+    for info in list_supported_models(kind):
+        if model in (info.name, info.repo_id):
             return info
     return None
+
+
+hf_cache_dir = config.hf_cache_dir
+
+
+# --- the CPU -----------------------------------------------------------------------------------
+
+
+def cpu_flags(cpuinfo_path: str | os.PathLike[str] = "/proc/cpuinfo") -> frozenset[str]:
+    """The CPU's feature flags (``/proc/cpuinfo`` ``flags``, or ``Features`` on ARM Linux);
+    empty where the system does not say (macOS, Windows)."""
+    try:
+        with open(cpuinfo_path, encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith(("flags", "Features")):
+                    return frozenset(line.partition(":")[2].split())
+    except OSError:
+        pass  # no /proc: nothing to read, the machine name decides alone
+    return frozenset()
+
+
+def cpu_kind() -> str:
+    """``"arm64"``, ``"vnni"`` (x86 with AVX512-VNNI, AVX-VNNI or AMX) or ``"x86"``.
+
+    Signed int8 weights run on the fast u8 x s8 kernels of VNNI and ARM CPUs (1.6-3x faster
+    than unsigned weights on the bench box); without VNNI those kernels can saturate, so plain
+    x86 keeps the portable unsigned-weight file.
+    """
+    import platform
+
+    if platform.machine().lower() in {"arm64", "aarch64"}:
+        return "arm64"
+    if {"avx512_vnni", "avx_vnni", "amx_int8"} & cpu_flags():
+        return "vnni"
+    return "x86"
+
+
+def choose_onnx_file(
+    info: ModelInfo, directory: Path, *, cpu: str | None = None, cache_dir: Path | None = None
+) -> tuple[str, str | None]:
+    """The ONNX file of ``info`` to load from ``directory``, and a note when it is not the best.
+
+    The first of :meth:`ModelInfo.onnx_files` present wins: on a VNNI or ARM CPU the variant
+    with signed weights, else (absent at the pinned revision, or not in the cache) the portable
+    file, with a note saying which and why. When none is there the portable file is returned
+    (the caller reports it missing).
+    """
+    cpu = cpu or cpu_kind()
+    wanted = info.onnx_files(cpu)
+    for file in wanted:
+        if (directory / file).is_file():
+            if file == wanted[0]:
+                return file, None
+            why = _why_absent(info, wanted[0], cache_dir)
+            return file, f"{wanted[0]} (faster on {cpu} CPUs) {why}; loaded the portable {file}"
+    return info.onnx_file, None
+
+
+def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
+    known_missing = False
+    with contextlib.suppress(ModuleNotFoundError):  # no huggingface_hub: a local directory
+        import huggingface_hub
+
+        found = huggingface_hub.try_to_load_from_cache(
+            info.repo_id, file, cache_dir=cache_dir or config.hf_cache_dir(), revision=info.revision
+        )
+        known_missing = found is huggingface_hub._CACHED_NO_EXIST
+    if known_missing:
+        return f"is not in the repository at revision {info.revision[:12]}"
+    return "is not in the cache (`semantix download` on a connected machine fetches it)"
+
+
+# --- resolution --------------------------------------------------------------------------------
+
+_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_GLOB = re.compile(r"[*?\[\]]")
 
 
 def resolve_model(
@@ -173,43 +342,42 @@ def resolve_model(
     cache_dir: str | os.PathLike[str] | None = None,
     allow_patterns: Sequence[str] | None = None,
     required_files: Sequence[str] = (),
-    download: bool = True,
 ) -> ResolvedModel:
-    """Find ``model`` on disk, downloading it when allowed; see the module docstring.
+    """Find ``model`` on disk, downloading what is missing; see the module docstring.
 
     Args:
         model: a directory, a short name, a repo id, or None for the default of ``kind``.
         kind: "nli" or "embedding" (chooses the default and its environment variable).
         revision: a commit hash, branch or tag; default: the registry's pin, else "main".
         cache_dir: the Hugging Face cache to use instead of the environment's.
-        allow_patterns: which files of the repo to fetch (globs, alternatives allowed);
-            default: all.
+        allow_patterns: which files of the repo to fetch; default: all. When every entry is a
+            plain file name, each is fetched on its own and those not in ``required_files``
+            may be absent from the repository (e.g. a CPU-specific variant); globs fetch the
+            matching files of the repository.
         required_files: files that must be in a cached snapshot for it to count (e.g. the
             ONNX file a judge will load); a snapshot without one is downloaded again.
-        download: False to never touch the network (only the cache).
     """
     if model is None:
-        variable = _DEFAULT_DIR_VARIABLES[kind]
-        configured = os.environ.get(variable)
-        if configured:
-            directory = Path(configured).expanduser()
-            if not directory.is_dir():
+        configured = config.model_dir(kind)
+        if configured is not None:
+            if not configured.is_dir():
+                variable = config.MODEL_DIR_VARIABLES[kind]
                 raise ModelNotFoundError(
-                    f"{variable}={configured!r} is not a directory; point it at a model "
+                    f"{variable}={str(configured)!r} is not a directory; point it at a model "
                     "directory (see `semantix export`) or unset it to use the default model"
                 )
-            return ResolvedModel(directory)
+            return ResolvedModel(configured)
         model = default_model(kind).repo_id
     if isinstance(model, os.PathLike) or Path(str(model)).expanduser().is_dir():
         directory = Path(model).expanduser()
         if not directory.is_dir():
             raise ModelNotFoundError(
                 f"model directory {str(directory)!r} does not exist; pass an existing directory "
-                "or a Hugging Face repo id such as 'cross-encoder/nli-deberta-v3-xsmall'"
+                f"or a Hugging Face repo id such as {default_model(kind).repo_id!r}"
             )
         return ResolvedModel(directory)
     name = str(model)
-    info: ModelInfo | None = _lookup(name)
+    info = lookup_model(name, kind)
     if info is not None:
         repo_id, revision = info.repo_id, revision or info.revision
     elif _REPO_ID.match(name):
@@ -221,16 +389,13 @@ def resolve_model(
             f"model {name!r} is neither an existing directory nor a Hugging Face repo id "
             f"('owner/name'); known {kind} models: {known}"
         )
-    return _from_hub(
+    hub = _Hub(
         repo_id,
         revision=revision,
-        cache_dir=Path(cache_dir) if cache_dir is not None else hf_cache_dir(),
-        allow_patterns=allow_patterns,
-        required_files=required_files,
-        download=download,
-        info=info,
+        cache_dir=Path(cache_dir) if cache_dir is not None else config.hf_cache_dir(),
         kind=kind,
     )
+    return ResolvedModel(hub.fetch(allow_patterns, required_files), repo_id, revision, info)
 
 
 def download_model(
@@ -241,100 +406,223 @@ def download_model(
     cache_dir: str | os.PathLike[str] | None = None,
     allow_patterns: Sequence[str] | None = None,
 ) -> Path:
-    """Fetch a model into the Hugging Face cache (for ``semantix download``) and return its path."""
+    """Fetch a model into the Hugging Face cache (for ``semantix download``) and return its path.
+
+    For a registered model the files default to those its onnxruntime judge loads on this CPU
+    (:meth:`ModelInfo.files`), the portable ONNX file included.
+    """
+    info = lookup_model(model, kind)
+    if info is not None and allow_patterns is None and kind == "nli":
+        allow_patterns = info.files()
+    required = info.required_files() if info is not None and kind == "nli" else ()
     return resolve_model(
-        model, kind=kind, revision=revision, cache_dir=cache_dir, allow_patterns=allow_patterns
+        model,
+        kind=kind,
+        revision=revision,
+        cache_dir=cache_dir,
+        allow_patterns=allow_patterns,
+        required_files=required,
     ).path
 
 
-def _not_found(
-    repo_id: str, revision: str, missing: str, cache_dir: Path, why: str, kind: ModelKind
-) -> ModelNotFoundError:
-    return ModelNotFoundError(
-        f"model {repo_id!r} (revision {revision}){missing} is not in the Hugging Face cache at "
-        f"{cache_dir} and {why}. Ways out: run `semantix download` on a connected machine "
-        "and copy the cache (or set HF_HOME/HF_HUB_CACHE to it), or pass a local directory "
-        f"as model=... (for the default {kind} model: "
-        f"{_DEFAULT_DIR_VARIABLES[kind]}=/path/to/model)"
-    )
+# --- downloads ---------------------------------------------------------------------------------
+
+_DOWNLOADS: deque[Download] = deque(maxlen=64)
+_DOWNLOADS_LOCK = threading.Lock()
 
 
-def _from_hub(
-    repo_id: str,
-    *,
-    revision: str,
-    cache_dir: Path,
-    allow_patterns: Sequence[str] | None,
-    required_files: Sequence[str],
-    download: bool,
-    info: ModelInfo | None,
-    kind: ModelKind,
-) -> ResolvedModel:
-    hub = require("huggingface_hub", extra="onnx", feature="downloading models")
-    patterns = list(allow_patterns) if allow_patterns is not None else None
-    endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
+def recent_downloads() -> list[Download]:
+    """The last 64 downloads of this process, oldest first, with their durations."""
+    with _DOWNLOADS_LOCK:
+        return list(_DOWNLOADS)
+
+
+@contextlib.contextmanager
+def _announced(
+    description: str, repo_id: str, revision: str, files: Sequence[str]
+) -> Iterator[None]:
+    """Enter every download listener, say what is downloaded, and record how long it took."""
+    started = time.perf_counter()
     try:
-        path = hub.snapshot_download(
-            repo_id,
-            revision=revision,
-            cache_dir=cache_dir,
-            allow_patterns=patterns,
-            local_files_only=True,
+        with contextlib.ExitStack() as listeners:
+            for factory in model_cache.download_listeners():
+                listeners.enter_context(factory(description))
+            print(f"semantix: {description}", file=sys.stderr, flush=True)
+            yield
+    finally:
+        record = Download(
+            description, repo_id, revision, tuple(files), time.perf_counter() - started
         )
-        absent = [name for name in required_files if not (Path(path) / name).is_file()]
-        if not absent:
-            return ResolvedModel(Path(path), repo_id, revision, info)
-        missing = f" with {', '.join(absent)}"  # the snapshot is there, a needed file is not
-    except (FileNotFoundError, hub.errors.LocalEntryNotFoundError):
-        missing = ""
-    if _offline():
-        raise _not_found(repo_id, revision, missing, cache_dir, "HF_HUB_OFFLINE is set", kind)
-    if not download:
-        raise _not_found(repo_id, revision, missing, cache_dir, "downloading is disabled", kind)
-    if not _reachable(endpoint):
-        raise _not_found(
-            repo_id,
-            revision,
-            missing,
-            cache_dir,
-            f"{endpoint} cannot be reached (no network?)",
-            kind,
-        )
-    try:
-        path = hub.snapshot_download(
-            repo_id,
-            revision=revision,
-            cache_dir=cache_dir,
-            allow_patterns=patterns,
-            endpoint=endpoint,
-            etag_timeout=CONNECT_TIMEOUT,
-        )
-    except hub.errors.RepositoryNotFoundError as exc:
-        raise ModelNotFoundError(
-            f"Hugging Face has no repository {repo_id!r} (or it is private: log in with "
-            "`huggingface-cli login`); check the name"
-        ) from exc
-    except hub.errors.RevisionNotFoundError as exc:
-        raise ModelNotFoundError(
-            f"repository {repo_id!r} has no revision {revision!r}; pass an existing commit, "
-            "branch or tag"
-        ) from exc
-    except (OSError, hub.errors.LocalEntryNotFoundError) as exc:
-        raise _not_found(
-            repo_id, revision, "", cache_dir, f"the download failed ({exc})", kind
-        ) from exc
-    return ResolvedModel(Path(path), repo_id, revision, info)
+        with _DOWNLOADS_LOCK:
+            _DOWNLOADS.append(record)
 
 
-def _reachable(endpoint: str) -> bool:
-    """Whether a TCP connection to the endpoint opens within CONNECT_TIMEOUT seconds."""
-    parts = urlsplit(endpoint)
-    host = parts.hostname
-    if host is None:
-        return False
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
-            return True
-    except OSError:
-        return False
+def _summary(exc: BaseException) -> str:
+    """``Type: first line`` of an error and of its cause (huggingface_hub chains the HTTP error
+    under a generic one)."""
+    parts: list[str] = []
+    seen: BaseException | None = exc
+    while seen is not None and len(parts) < 2:
+        first = next((line for line in str(seen).splitlines() if line.strip()), "")
+        parts.append(f"{type(seen).__name__}: {first.strip()}")
+        seen = seen.__cause__
+    return "; caused by ".join(parts)
+
+
+class _Hub:
+    """One repository at one revision in one cache: look it up, download what is missing, and
+    turn huggingface_hub's errors into ours."""
+
+    def __init__(self, repo_id: str, *, revision: str, cache_dir: Path, kind: ModelKind) -> None:
+        self.repo_id = repo_id
+        self.revision = revision
+        self.cache_dir = cache_dir
+        self.kind = kind
+        self.endpoint = config.hf_endpoint()
+        self.hub: Any = require("huggingface_hub", extra="onnx", feature="downloading models")
+
+    def fetch(self, allow_patterns: Sequence[str] | None, required_files: Sequence[str]) -> Path:
+        patterns = list(allow_patterns) if allow_patterns is not None else None
+        cached, absent = self._cached(patterns, required_files)
+        if cached is not None and not absent:
+            return cached
+        missing = f" with {', '.join(absent)}" if cached is not None else ""
+        if config.hf_offline():
+            raise self._not_found(missing, "HF_HUB_OFFLINE is set")
+        self._check_connection()
+        if patterns is not None and not any(_GLOB.search(p) for p in patterns):
+            return self._download_files(patterns, required_files)
+        return self._download_snapshot(patterns, required_files)
+
+    def _cached(
+        self, patterns: list[str] | None, required_files: Sequence[str]
+    ) -> tuple[Path | None, list[str]]:
+        """The cached snapshot (no network) and the required files it lacks."""
+        try:
+            path = Path(
+                self.hub.snapshot_download(
+                    self.repo_id,
+                    revision=self.revision,
+                    cache_dir=self.cache_dir,
+                    allow_patterns=patterns,
+                    local_files_only=True,
+                )
+            )
+        except (FileNotFoundError, self.hub.errors.LocalEntryNotFoundError):
+            return None, list(required_files)
+        return path, [name for name in required_files if not (path / name).is_file()]
+
+    def _check_connection(self) -> None:
+        """Fail within seconds when the endpoint cannot be reached.
+
+        The request goes through huggingface_hub's own HTTP session, so proxies (``HTTPS_PROXY``,
+        ``HTTP_PROXY``, ``NO_PROXY``), certificates and headers are exactly those its download
+        would use; only the timeout is ours (its downloads retry for ~20 s before giving up).
+        """
+        url = self.hub.hf_hub_url(
+            self.repo_id, "config.json", revision=self.revision, endpoint=self.endpoint
+        )
+        try:
+            self.hub.utils.get_session().head(
+                url, headers=self.hub.utils.build_hf_headers(), timeout=CONNECT_TIMEOUT
+            )
+        except Exception as exc:  # requests and httpx (huggingface_hub >= 1.0) errors alike
+            raise self._not_found(
+                "", f"{self.endpoint} could not be reached ({_summary(exc)})"
+            ) from exc
+
+    def _describe(self, files: Sequence[str] | None) -> str:
+        what = ", ".join(files) if files else "all files"
+        size = next((i.size_mb for i in SUPPORTED_MODELS if i.repo_id == self.repo_id), None)
+        weight = f", ~{size:.0f} MB" if size else ""
+        return (
+            f"downloading {self.repo_id} at revision {self.revision[:12]} ({what}{weight}) "
+            f"from {self.endpoint} into {self.cache_dir}"
+        )
+
+    def _download_files(self, files: list[str], required_files: Sequence[str]) -> Path:
+        """Each file on its own: those not required may be absent from the repository."""
+        snapshot: Path | None = None
+        with _announced(self._describe(files), self.repo_id, self.revision, files):
+            for name in files:
+                try:
+                    local = self.hub.hf_hub_download(
+                        self.repo_id,
+                        name,
+                        revision=self.revision,
+                        cache_dir=self.cache_dir,
+                        endpoint=self.endpoint,
+                        etag_timeout=CONNECT_TIMEOUT,
+                    )
+                except self.hub.errors.LocalEntryNotFoundError as exc:
+                    # (a subclass of EntryNotFoundError): the hub could not be asked, or answered
+                    # with an error; not an answer that the file is absent.
+                    raise self._mapped(exc) from exc
+                except self.hub.errors.EntryNotFoundError as exc:
+                    if name in required_files:
+                        raise ModelNotFoundError(
+                            f"repository {self.repo_id!r} has no file {name!r} at revision "
+                            f"{self.revision}; pass file=... naming one it has, or another "
+                            "revision"
+                        ) from exc
+                    continue  # optional: e.g. a CPU variant; the judge falls back
+                except Exception as exc:
+                    raise self._mapped(exc) from exc
+                snapshot = Path(local).parents[len(Path(name).parts) - 1]
+        if snapshot is None:
+            raise ModelNotFoundError(
+                f"repository {self.repo_id!r} has none of {', '.join(files)} at revision "
+                f"{self.revision}; check the model name and revision"
+            )
+        return snapshot
+
+    def _download_snapshot(self, patterns: list[str] | None, required_files: Sequence[str]) -> Path:
+        with _announced(self._describe(patterns), self.repo_id, self.revision, patterns or []):
+            try:
+                path = Path(
+                    self.hub.snapshot_download(
+                        self.repo_id,
+                        revision=self.revision,
+                        cache_dir=self.cache_dir,
+                        allow_patterns=patterns,
+                        endpoint=self.endpoint,
+                        etag_timeout=CONNECT_TIMEOUT,
+                    )
+                )
+            except Exception as exc:
+                raise self._mapped(exc) from exc
+        absent = [name for name in required_files if not (path / name).is_file()]
+        if absent:
+            raise ModelNotFoundError(
+                f"repository {self.repo_id!r} at revision {self.revision} has no "
+                f"{', '.join(absent)}; pass file=... naming a file it has, or another revision"
+            )
+        return path
+
+    def _mapped(self, exc: Exception) -> Exception:
+        """huggingface_hub's final error as ours (the caller chains it); anything else (a bug,
+        not a network or hub condition) is returned unchanged and so raised as itself."""
+        errors = self.hub.errors
+        if isinstance(exc, errors.RepositoryNotFoundError):  # also a gated repository
+            return ModelNotFoundError(
+                f"Hugging Face has no repository {self.repo_id!r} (or it is private or gated: "
+                "log in with `huggingface-cli login`); check the name"
+            )
+        if isinstance(exc, errors.RevisionNotFoundError):
+            return ModelNotFoundError(
+                f"repository {self.repo_id!r} has no revision {self.revision!r}; pass an "
+                "existing commit, branch or tag"
+            )
+        if isinstance(exc, (OSError, errors.LocalEntryNotFoundError, errors.HfHubHTTPError)):
+            return self._not_found("", f"the download failed ({_summary(exc)})")
+        return exc
+
+    def _not_found(self, missing: str, why: str) -> ModelNotFoundError:
+        variable = config.MODEL_DIR_VARIABLES[self.kind]
+        return ModelNotFoundError(
+            f"model {self.repo_id!r} (revision {self.revision}){missing} is not in the Hugging "
+            f"Face cache at {self.cache_dir} and {why}. Ways out: run `semantix download` on a "
+            "connected machine and copy its cache here (or point HF_HUB_CACHE/HF_HOME at it); "
+            f"or use a local model directory: {variable}=/path/to/model for the default "
+            f"{self.kind} model, or the judge's model argument (model=... in Python)"
+        )
