@@ -10,6 +10,7 @@ import pytest
 
 import semantix
 from semantix import (
+    ConfigurationError,
     FakeJudge,
     Intent,
     JudgeError,
@@ -276,7 +277,7 @@ def test_pytest_traceback_hides_our_frames(pytester: pytest.Pytester) -> None:
     )
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*SemanticAssertionError: semantic assertion failed*"])
+    result.stdout.fnmatch_lines(["*SemanticAssertionError: Semantic check failed (score=0.20)*"])
     output = result.stdout.str()
     assert 'assert_semantic("Go away."' in output
     assert "def assert_semantic(" not in output
@@ -315,7 +316,12 @@ def test_bad_intent_is_a_type_error() -> None:
 
 def test_object_without_evaluate_is_not_a_judge() -> None:
     with pytest.raises(TypeError, match="judge must have an evaluate"):
-        assert_semantic("x", Polite, judge="quantized")  # type: ignore[arg-type]
+        assert_semantic("x", Polite, judge=42)  # type: ignore[arg-type]
+
+
+def test_unknown_judge_spec_names_the_choices() -> None:
+    with pytest.raises(ConfigurationError, match="unknown judge 'gpt'.*quantized, nli"):
+        assert_semantic("x", Polite, judge="gpt")
 
 
 def test_judge_exception_is_a_judge_error_never_a_pass() -> None:

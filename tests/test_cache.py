@@ -59,22 +59,51 @@ def test_bounded_lru_evicts_least_recently_used() -> None:
     assert cache.keys() == ["a", "c"]
 
 
-def test_clear_forgets_models_and_default_judge() -> None:
+def test_clear_forgets_every_region_but_keeps_the_defaults() -> None:
     cache = ModelCache()
     cache.get_or_create("a", lambda: 1)
-    judge = cache.default_judge(lambda: "judge")
-    assert cache.default_judge(lambda: "other") == judge
+    cache.get_or_create("j", lambda: "judge", region="judges")
+    cache.set_defaults(judge="mine")
     cache.clear()
     assert len(cache) == 0
-    assert cache.default_judge(lambda: "rebuilt") == "rebuilt"
+    assert cache.get_or_create("j", lambda: "rebuilt", region="judges") == "rebuilt"
+    assert cache.defaults().judge == "mine"
 
 
-def test_set_default_judge_overrides_until_reset() -> None:
+def test_regions_are_bounded_separately() -> None:
+    cache = ModelCache(maxsize=1)
+    cache.get_or_create("model", lambda: 1)
+    for n in range(40):
+        cache.get_or_create(("calibration", n), lambda: n, region="calibrations")
+    assert cache.keys() == ["model"]  # calibrations never evict a loaded model
+
+
+def test_remembered_failure_is_raised_without_rebuilding() -> None:
     cache = ModelCache()
-    cache.set_default_judge("mine")
-    assert cache.default_judge(lambda: "built") == "mine"
-    cache.set_default_judge(None)
-    assert cache.default_judge(lambda: "built") == "built"
+    builds: list[int] = []
+
+    def missing() -> int:
+        builds.append(1)
+        raise LookupError("model not found")
+
+    for _ in range(3):
+        with pytest.raises(LookupError, match="model not found"):
+            cache.get_or_create("k", missing, remember_failure=True)
+    assert builds == [1]
+    cache.clear()
+    assert cache.get_or_create("k", lambda: 7, remember_failure=True) == 7
+
+
+def test_scoped_defaults_layer_and_restore() -> None:
+    cache = ModelCache()
+    cache.set_defaults(judge="run", verdicts_mode="replay")
+    with cache.scoped_defaults(judge="marker", threshold=0.6, timeout=None) as inside:
+        assert (inside.judge, inside.verdicts_mode, inside.threshold) == ("marker", "replay", 0.6)
+        assert cache.defaults() == inside
+        cache.set_defaults(verdicts_mode="strict")  # the run's settings still show through
+        assert cache.defaults().verdicts_mode == "strict"
+        assert cache.defaults().judge == "marker"
+    assert (cache.defaults().judge, cache.defaults().threshold) == ("run", None)
 
 
 def test_observers_are_called_and_removable() -> None:

@@ -80,7 +80,7 @@ def test_check_fails_with_exit_1_and_the_explanation(capsys: pytest.CaptureFixtu
         capsys, "check", "Go away.", "cli_fakes:Polite", "--judge", "cli_fakes:judge"
     )
     assert status == 1
-    assert out.startswith("semantic assertion failed: the output does not satisfy Polite\n")
+    assert out.startswith("Semantic check failed (score=0.10): the output does not satisfy Polite\n")
     assert "Polite   0.10       0.80  FAIL: not satisfied" in out
     assert "output (8 chars): 'Go away.'" in out
 

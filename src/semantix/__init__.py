@@ -18,11 +18,19 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from semantix.assertions import LeafResult, SemanticResult, assert_semantic, evaluate_semantic
+from semantix.assertions import (
+    LeafResult,
+    SemanticResult,
+    assert_semantic,
+    evaluate_many,
+    evaluate_semantic,
+)
 from semantix.cache import clear_cache
+from semantix.cache import model_cache as _model_cache
 from semantix.errors import (
     ConfigurationError,
     CorruptVerdictError,
+    IntentCalibrationError,
     JudgeError,
     JudgeTimeoutError,
     JudgeUnavailableError,
@@ -35,6 +43,7 @@ from semantix.errors import (
 )
 from semantix.intent import DEFAULT_THRESHOLD, Intent, IntentDescription
 from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
+from semantix.runs import PassRateError, RunResult, RunStats, assert_pass_rate, evaluate_pass_rate
 
 if TYPE_CHECKING:
     from semantix.judges.embedding import EmbeddingJudge
@@ -53,6 +62,7 @@ __all__ = [
     "EmbeddingJudge",
     "FakeJudge",
     "Intent",
+    "IntentCalibrationError",
     "IntentDescription",
     "Judge",
     "JudgeError",
@@ -63,7 +73,10 @@ __all__ = [
     "LeafResult",
     "ModelNotFoundError",
     "NLIJudge",
+    "PassRateError",
     "QuantizedNLIJudge",
+    "RunResult",
+    "RunStats",
     "SemanticAssertionError",
     "SemanticResult",
     "SemantixError",
@@ -74,8 +87,11 @@ __all__ = [
     "VerdictStore",
     "VerdictStoreError",
     "__version__",
+    "assert_pass_rate",
     "assert_semantic",
     "clear_cache",
+    "evaluate_many",
+    "evaluate_pass_rate",
     "evaluate_semantic",
     "set_default_judge",
 ]
@@ -104,13 +120,11 @@ def __dir__() -> list[str]:
 def set_default_judge(judge: Judge | None) -> None:
     """Use ``judge`` wherever no judge is passed (``None`` restores the built-in default).
 
-    The pytest plugin's ``--semantic-judge`` option calls this for the whole run.
+    The pytest plugin's ``--semantic-judge`` option sets the same default for the whole run.
     """
-    from semantix.cache import model_cache
-
     if judge is not None and not callable(getattr(judge, "evaluate", None)):
         raise TypeError(
             f"set_default_judge() needs a judge with an evaluate(...) method, got "
             f"{type(judge).__name__}"
         )
-    model_cache.set_default_judge(judge)
+    _model_cache.set_defaults(judge=judge)

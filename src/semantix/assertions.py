@@ -1,276 +1,244 @@
-"""Judge an output against an intent: resolve thresholds, ask the judge, combine, explain.
+"""Judge an output against an intent: pick the judge, resolve thresholds, ask, combine.
 
-Threshold order, per leaf intent, first that applies:
+One path for every check: :func:`evaluate_many` (and :func:`evaluate_semantic`,
+:func:`assert_semantic` on top of it) takes the judge from :func:`semantix.judging.resolve_judge`,
+each leaf's threshold from :func:`semantix.thresholds.resolve_threshold` (the documented order),
+asks through :func:`semantix.judges.calls.ask_judge` (one batch for every leaf and output), and
+combines the leaf verdicts: ``~`` inverts, ``&`` needs all, ``|`` needs one.
 
-1. the explicit ``threshold=`` argument;
-2. a ``threshold`` set on the intent class or on an intent class the user wrote above it
-   (the library's own ``Intent`` default does not count here);
-3. the judge's ``recommended_threshold``;
-4. the ``Intent`` base default, 0.8.
-
-``~X`` uses X's threshold; ``&`` and ``|`` resolve each leaf on its own.
+**Negatively phrased requirements.** A model cannot confirm an absence, so for judges that read
+descriptions literally (NLI and embedding judges, ``reads_negation = False``) a requirement such as
+"The text must not contain medical advice." is judged as the negation of its positive statement
+("The text contains medical advice."), exactly like ``~MedicalAdvice``, and the message says so.
+An explicit ``hypothesis`` on the intent turns this off; other judges (LLM judges, your own) get
+the description as written.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
-from semantix.intent import (
-    DEFAULT_THRESHOLD,
-    AllOf,
-    AnyOf,
-    Intent,
-    IntentLike,
-    Not,
-    as_intent,
-    iter_leaves,
-)
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
-from semantix.validation import check_threshold
+from semantix.cache import model_cache
+from semantix.errors import SemanticAssertionError, SemantixError
+from semantix.hypothesis import negated_statement
+from semantix.intent import AllOf, AnyOf, Intent, IntentDescription, IntentLike, Not, as_intent
+from semantix.intent import iter_leaves
+from semantix.judges.base import Judge, JudgeRequest, Verdict
+from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judging import resolve_judge
 from semantix.outputs import output_text
+from semantix.results import CheckError, LeafResult, SemanticResult
+from semantix.thresholds import resolve_threshold
+from semantix.validation import check_threshold
 
 __all__ = [
     "LeafResult",
     "SemanticResult",
     "assert_semantic",
+    "evaluate_many",
     "evaluate_semantic",
-    "judge_name",
-    "resolve_threshold",
+    "notify_observers",
 ]
 
-PREVIEW_CHARS = 300
+EMPTY_REASON = "the output is empty, so it cannot satisfy the intent (judge not called)"
 
 
 @dataclass(frozen=True, slots=True)
-class LeafResult:
-    """The verdict on one leaf intent, and whether the composite wanted it to hold."""
+class _LeafPlan:
+    """How one leaf is asked: the description sent, its threshold, and whether it is inverted."""
 
     intent: type[Intent]
-    verdict: Verdict
+    description: str
     threshold: float
-    #: False when the leaf sits under an odd number of ``~``: the output must NOT satisfy it.
-    expected: bool
-
-    @property
-    def ok(self) -> bool:
-        """Whether this leaf went the way the composite intent wanted."""
-        return self.verdict.passed is self.expected
-
-
-@dataclass(frozen=True, slots=True)
-class SemanticResult:
-    """The outcome of judging one output against one (possibly composite) intent."""
-
-    intent: type[Intent]
-    output: str
-    passed: bool
-    leaves: tuple[LeafResult, ...]
-    judge: str
-    empty: bool = False
-    #: Wall time of the whole check (judge calls included), in milliseconds.
-    duration_ms: float | None = None
-
-    def __bool__(self) -> bool:
-        raise TypeError(
-            "a SemanticResult is not a truth value; use result.passed, or call "
-            "assert_semantic(...) to fail the test"
-        )
-
-    def __repr__(self) -> str:
-        scores = ", ".join(_leaf_summary(leaf) for leaf in self.leaves)
-        return (
-            f"<SemanticResult {'PASS' if self.passed else 'FAIL'} {self.intent.__name__} "
-            f"judge={self.judge} [{scores}]>"
-        )
-
-    def explain(self) -> str:
-        """The multi-line explanation used as the failure message."""
-        return _format_message(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able summary: every leaf's score, threshold and verdict (CLI, reports)."""
-        return {
-            "intent": self.intent.__name__,
-            "judge": self.judge,
-            "passed": self.passed,
-            "empty": self.empty,
-            "duration_ms": self.duration_ms,
-            "leaves": [
-                {
-                    "intent": _leaf_label(leaf),
-                    "description": leaf.intent.description,
-                    "expected": leaf.expected,
-                    "score": leaf.verdict.score,
-                    "threshold": leaf.threshold,
-                    "satisfied": leaf.verdict.passed,
-                    "ok": leaf.ok,
-                    "reason": leaf.verdict.reason,
-                    "latency_ms": leaf.verdict.latency_ms,
-                }
-                for leaf in self.leaves
-            ],
-        }
-
-
-def _leaf_summary(leaf: LeafResult) -> str:
-    score = "n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:.2f}"
-    prefix = "" if leaf.expected else "~"
-    return f"{prefix}{leaf.intent.__name__}={score}/{leaf.threshold:.2f}"
-
-
-def resolve_threshold(intent: type[Intent], judge: object, explicit: object = None) -> float:
-    """The threshold for one leaf intent, following the documented order."""
-    if explicit is not None:
-        return check_threshold(explicit)
-    from_intent = intent.explicit_threshold()
-    if from_intent is not None:
-        return from_intent
-    recommended = getattr(judge, "recommended_threshold", None)
-    if recommended is not None:
-        return check_threshold(recommended, what=f"{type(judge).__name__}.recommended_threshold")
-    return DEFAULT_THRESHOLD
-
-
-def judge_name(judge: object) -> str:
-    identity = getattr(judge, "identity", None)
-    if isinstance(identity, JudgeIdentity):
-        return str(identity)
-    return type(judge).__name__
+    threshold_source: str
+    judged_as: str | None
 
 
 def evaluate_semantic(
     output: object,
     intent: IntentLike,
     *,
-    judge: Judge | None = None,
+    judge: Judge | str | None = None,
     threshold: float | None = None,
+    timeout: float | None = None,
 ) -> SemanticResult:
-    """Judge ``output`` against ``intent`` and return the result, without raising on failure."""
+    """Judge ``output`` against ``intent`` and return the result, without raising on failure.
+
+    Arguments are those of :func:`assert_semantic`.
+    """
+    return evaluate_many([output], intent, judge=judge, threshold=threshold, timeout=timeout)[0]
+
+
+def evaluate_many(
+    outputs: Sequence[object],
+    intent: IntentLike,
+    *,
+    judge: Judge | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> list[SemanticResult]:
+    """Judge several outputs against one intent, in one batch; one result per output, in order.
+
+    Arguments are those of :func:`assert_semantic`; ``timeout`` bounds the whole batch.
+    """
     started = time.perf_counter()
     intent_class = as_intent(intent)
     if threshold is not None:
         check_threshold(threshold)
-    text = output_text(output)
-    if judge is None:
-        from semantix.judges import default_judge
-
-        judge = default_judge()
-    elif not callable(getattr(judge, "evaluate", None)):
+    if isinstance(outputs, (str, bytes)) or not isinstance(outputs, Sequence):
         raise TypeError(
-            f"judge must have an evaluate(output, intent_description, threshold) method, got "
-            f"{type(judge).__name__}; pass a judge such as QuantizedNLIJudge() or FakeJudge(...)"
+            f"evaluate_many needs a sequence of outputs, got {type(outputs).__name__}; "
+            "for one output use evaluate_semantic(output, intent)"
         )
-    leaves = list(iter_leaves(intent_class))
-    thresholds = [resolve_threshold(leaf, judge, threshold) for leaf in leaves]
-    empty = not text.strip()
-    if empty:
-        verdicts = [
-            Verdict(
-                passed=False,
-                score=0.0,
-                reason="the output is empty, so it cannot satisfy the intent (judge not called)",
-                threshold=leaf_threshold,
+    texts = [output_text(output) for output in outputs]
+    defaults = model_cache.defaults()
+    limit = _check_timeout(timeout if timeout is not None else defaults.timeout)
+    resolved = resolve_judge(judge)
+    plans = [
+        _plan(leaf, resolved, threshold, defaults.threshold) for leaf in iter_leaves(intent_class)
+    ]
+    judged = [index for index, text in enumerate(texts) if text.strip()]
+    requests: list[JudgeRequest] = [
+        (texts[index], plan.description, plan.threshold) for index in judged for plan in plans
+    ]
+    names = ", ".join(plan.intent.__name__ for plan in plans)
+    answers = iter(ask_judge(resolved, requests, what=names, timeout=limit))
+    verdicts_by_output = {index: [next(answers) for _ in plans] for index in judged}
+    identity = judge_identity(resolved)
+    each_ms = (time.perf_counter() - started) * 1000 / max(1, len(texts))
+    results = []
+    for index, text in enumerate(texts):
+        verdicts = verdicts_by_output.get(index) or [_empty_verdict(plan) for plan in plans]
+        by_leaf = dict(zip((plan.intent for plan in plans), zip(plans, verdicts, strict=True)))
+        leaf_results: list[LeafResult] = []
+        passed = _combine(intent_class, by_leaf, expected=True, out=leaf_results)
+        results.append(
+            SemanticResult(
+                intent=intent_class,
+                output=text,
+                passed=passed,
+                leaves=tuple(leaf_results),
+                judge=identity,
+                empty=index not in verdicts_by_output,
+                duration_ms=each_ms,
             )
-            for leaf_threshold in thresholds
-        ]
-    else:
-        requests = [
-            (text, leaf.judge_description(), leaf_threshold)
-            for leaf, leaf_threshold in zip(leaves, thresholds, strict=True)
-        ]
-        verdicts = _ask_judge(judge, requests, leaves)
-    by_leaf = dict(zip(leaves, zip(verdicts, thresholds, strict=True), strict=True))
-    leaf_results: list[LeafResult] = []
-    passed = _combine(intent_class, by_leaf, expected=True, out=leaf_results)
-    return SemanticResult(
-        intent=intent_class,
-        output=text,
-        passed=passed,
-        leaves=tuple(leaf_results),
-        judge=judge_name(judge),
-        empty=empty,
-        duration_ms=(time.perf_counter() - started) * 1000,
-    )
+        )
+    return results
 
 
 def assert_semantic(
     output: object,
     intent: IntentLike,
     *,
-    judge: Judge | None = None,
+    judge: Judge | str | None = None,
     threshold: float | None = None,
+    timeout: float | None = None,
 ) -> SemanticResult:
     """Assert that ``output`` means what ``intent`` describes.
 
     Args:
         output: the text, or an OpenAI / Anthropic response object or its dict form.
-        intent: an :class:`Intent` class (``~``, ``&``, ``|`` allowed) or a description string.
-        judge: the judge to ask; default: the process's default judge (quantized NLI).
-        threshold: overrides every leaf's threshold (see the threshold order).
+        intent: an `Intent` class (``~``, ``&``, ``|`` allowed) or a description string.
+        judge: the judge to ask, or a spec such as ``"embedding"``; default: the run's default
+            judge (quantized NLI unless configured otherwise).
+        threshold: overrides every leaf's threshold (step 1 of the threshold order).
+        timeout: seconds to wait for the judge before raising `JudgeTimeoutError`; default: the
+            run's (``--semantic-timeout``), else no limit.
 
     Returns:
-        The :class:`SemanticResult` (every leaf verdict), when the assertion holds.
+        The `SemanticResult` (every leaf verdict), when the assertion holds.
 
     Raises:
         SemanticAssertionError: the output does not satisfy the intent (an ``AssertionError``).
-        JudgeError: the judge raised or returned something that is not a verdict.
-        TypeError, ValueError: a bad output, intent or threshold.
+        JudgeError: the judge raised, timed out or returned something that is not a verdict.
+        TypeError: a bad output or intent.
+        ValueError: a bad threshold or timeout.
     """
     __tracebackhide__ = True
-    result = evaluate_semantic(output, intent, judge=judge, threshold=threshold)
+    try:
+        result = evaluate_semantic(
+            output, intent, judge=judge, threshold=threshold, timeout=timeout
+        )
+    except SemantixError as exc:  # a judge or configuration error: reported, then raised
+        notify_observers(CheckError(_name_of(intent), _text_or_none(output), exc))
+        raise
     notify_observers(result)
     if not result.passed:
         raise SemanticAssertionError(result.explain(), result)
     return result
 
 
-def notify_observers(result: SemanticResult) -> None:
-    from semantix.cache import model_cache
-
+def notify_observers(result: object) -> None:
+    """Hand a finished check (a result, or the exception that stopped it) to every observer."""
     for callback in model_cache.observers():
         callback(result)
 
 
-def _ask_judge(
-    judge: Judge, requests: Sequence[JudgeRequest], leaves: Sequence[type[Intent]]
-) -> list[Verdict]:
-    name = judge_name(judge)
-    batch = getattr(judge, "evaluate_batch", None)
+def _name_of(intent: object) -> str:
     try:
-        if callable(batch) and len(requests) > 1:
-            verdicts = list(batch(requests))
-        else:
-            verdicts = [judge.evaluate(*request) for request in requests]
-    except SemantixError:
-        raise
-    except Exception as exc:
-        intents = ", ".join(leaf.__name__ for leaf in leaves)
-        raise JudgeError(
-            f"judge {name} raised {type(exc).__name__} while judging {intents}: {exc}. "
-            "A judge error is never a pass; fix the cause (see the chained exception)"
-        ) from exc
-    if len(verdicts) != len(requests):
-        raise JudgeError(
-            f"judge {name}.evaluate_batch returned {len(verdicts)} verdicts for "
-            f"{len(requests)} requests; it must return one Verdict per request, in order"
+        return as_intent(intent).__name__
+    except (TypeError, ValueError):
+        return repr(intent)
+
+
+def _text_or_none(output: object) -> str | None:
+    try:
+        return output_text(output)
+    except TypeError:
+        return None
+
+
+def _plan(
+    leaf: type[Intent], judge: Judge, explicit: float | None, judge_default: float | None
+) -> _LeafPlan:
+    description: IntentDescription = leaf.judge_description()
+    judged_as = None
+    if description.hypothesis is None and not getattr(judge, "reads_negation", True):
+        judged_as = negated_statement(str(description))
+    if judged_as is not None:
+        description = IntentDescription(
+            judged_as,
+            hypothesis=None,
+            examples=description.counterexamples,
+            counterexamples=description.examples,
         )
-    for leaf, verdict in zip(leaves, verdicts, strict=True):
-        if not isinstance(verdict, Verdict):
-            raise JudgeError(
-                f"judge {name} returned {type(verdict).__name__} ({verdict!r:.80}) for "
-                f"{leaf.__name__}; a judge must return semantix.Verdict(passed=..., score=..., "
-                "reason=...)"
-            )
-    return verdicts
+    chosen = resolve_threshold(
+        leaf,
+        judge,
+        explicit,
+        judge_default=judge_default,
+        description=description,
+        swap_examples=judged_as is not None,
+    )
+    return _LeafPlan(leaf, description, chosen.value, chosen.source, judged_as)
+
+
+def _empty_verdict(plan: _LeafPlan) -> Verdict:
+    return Verdict(passed=False, score=0.0, reason=EMPTY_REASON, threshold=plan.threshold)
+
+
+def _check_timeout(timeout: object) -> float | None:
+    if timeout is None:
+        return None
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise ValueError(
+            f"timeout must be a positive number of seconds, got {timeout!r}; pass e.g. "
+            "timeout=30, or None for no limit"
+        )
+    return float(timeout)
 
 
 def _combine(
     node: type[Intent],
-    by_leaf: dict[type[Intent], tuple[Verdict, float]],
+    by_leaf: dict[type[Intent], tuple[_LeafPlan, Verdict]],
     *,
     expected: bool,
     out: list[LeafResult],
@@ -282,67 +250,13 @@ def _combine(
             _combine(operand, by_leaf, expected=expected, out=out) for operand in node.operands
         ]
         return all(results) if issubclass(node, AllOf) else any(results)
-    verdict, leaf_threshold = by_leaf[node]
-    if not any(existing.intent is node and existing.expected is expected for existing in out):
-        out.append(LeafResult(node, verdict, leaf_threshold, expected))
-    return verdict.passed
-
-
-def _format_message(result: SemanticResult) -> str:
-    intent = result.intent
-    lines = []
-    if result.empty:
-        lines.append(
-            f"semantic assertion failed: the output is empty, so it cannot satisfy {intent.__name__}"
+    plan, verdict = by_leaf[node]
+    inverted = plan.judged_as is not None
+    wanted = expected is not inverted
+    if not any(existing.intent is node and existing.expected is wanted for existing in out):
+        out.append(
+            LeafResult(
+                node, verdict, plan.threshold, wanted, plan.threshold_source, plan.judged_as
+            )
         )
-    else:
-        lines.append(f"semantic assertion failed: the output does not satisfy {intent.__name__}")
-    lines.append(f"  judge: {result.judge}")
-    lines.append("")
-    name_width = max(len("intent"), *(len(_leaf_label(leaf)) for leaf in result.leaves))
-    lines.append(f"  {'intent':<{name_width}}  score  threshold  verdict")
-    for leaf in result.leaves:
-        score = "  n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:5.2f}"
-        lines.append(
-            f"  {_leaf_label(leaf):<{name_width}}  {score}  {leaf.threshold:9.2f}  "
-            f"{_leaf_verdict(leaf)}"
-        )
-    lines.append("")
-    for leaf in result.leaves:
-        lines.append(f"  {leaf.intent.__name__}: {leaf.intent.description}")
-        if leaf.verdict.reason:
-            lines.append(f"    reason: {leaf.verdict.reason}")
-        if leaf.verdict.evidence and leaf.verdict.evidence != result.output:
-            lines.append(f"    evidence: {_preview(leaf.verdict.evidence, 160)}")
-    lines.append("")
-    lines.append(f"  output ({len(result.output)} chars): {_preview(result.output, PREVIEW_CHARS)}")
-    return "\n".join(lines)
-
-
-def _leaf_label(leaf: LeafResult) -> str:
-    return leaf.intent.__name__ if leaf.expected else f"~{leaf.intent.__name__}"
-
-
-def _leaf_verdict(leaf: LeafResult) -> str:
-    verdict = leaf.verdict
-    if leaf.ok:
-        return "ok"
-    if leaf.expected:
-        return "FAIL: not satisfied"
-    if verdict.score is None:
-        return f"FAIL: the output DID satisfy {leaf.intent.__name__}"
-    return (
-        f"FAIL: the output DID satisfy {leaf.intent.__name__} "
-        f"({verdict.score:.2f} >= {leaf.threshold:.2f})"
-    )
-
-
-def _preview(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return repr(flat)
-    return repr(flat[: limit - 1] + "…") + f" (truncated, {len(text)} chars in all)"
-
-
-for _public in (LeafResult, SemanticResult):
-    _public.__module__ = "semantix"
+    return verdict.passed is not inverted

@@ -22,8 +22,9 @@ def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> N
     """
     missing = _missing(modules)
     if missing:
+        verb = "is" if len(missing) == 1 else "are"
         raise JudgeUnavailableError(
-            f"{feature} needs {', '.join(missing)}, which is not installed; "
+            f"{feature} needs {', '.join(missing)}, which {verb} not installed; "
             f"run: pip install 'semantix-judge[{extra}]'"
         )
 

@@ -10,7 +10,8 @@ SemantixError                      base of everything below
 ├── ConfigurationError             semantix cannot run as configured (also ValueError)
 │   ├── JudgeUnavailableError      a judge's optional dependencies are missing (names the extra)
 │   ├── UnknownModelError          a model name is neither a known model, a repo id nor a directory
-│   └── ModelNotFoundError         the model is not on disk and cannot be downloaded (offline)
+│   ├── ModelNotFoundError         the model is not on disk and cannot be downloaded (offline)
+│   └── IntentCalibrationError     the judge cannot tell an intent's examples from its counterexamples
 └── VerdictStoreError              the frozen-verdict store cannot answer
     ├── VerdictNotRecordedError    replay/strict mode and no verdict stored for this check
     └── CorruptVerdictError        a stored verdict file cannot be read
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ConfigurationError",
     "CorruptVerdictError",
+    "IntentCalibrationError",
     "JudgeError",
     "JudgeTimeoutError",
     "JudgeUnavailableError",
@@ -120,5 +122,14 @@ class VerdictNotRecordedError(VerdictStoreError):
 
 class CorruptVerdictError(VerdictStoreError):
     """A stored verdict file exists but cannot be read."""
+
+    __module__ = "semantix"
+
+
+class IntentCalibrationError(ConfigurationError):
+    """The judge scores an intent's weakest example no higher than its strongest counterexample.
+
+    The threshold cannot be calibrated from the examples; the message shows both scores.
+    """
 
     __module__ = "semantix"

@@ -238,7 +238,7 @@ def as_intent(value: object) -> type[Intent]:
                 "'The text is polite.' or an Intent class"
             )
         text = value.strip()
-        name = repr(text if len(text) <= 40 else text[:37] + "...")
+        name = repr(" ".join(text.split()))  # the whole text: reports elide it once, if at all
         namespace = {"__doc__": text, "__module__": "semantix"}
         return cast("type[Intent]", IntentMeta(name, (Intent,), namespace))
     if isinstance(value, type):

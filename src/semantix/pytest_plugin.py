@@ -1,4 +1,4 @@
-"""The semantix pytest plugin, registered through the ``pytest11`` entry point.
+"""The semantix pytest plugin, registered through the ``pytest11`` entry point: hooks and fixtures.
 
 ```python
 def test_reply_is_polite(semantic):
@@ -10,53 +10,67 @@ command line wins over the ini file):
 
 - ``--semantic-judge SPEC``: the run's default judge (``quantized``, ``nli``, ``embedding``,
   ``llm`` or ``module:attr``), built on first use, once per process (once per xdist worker).
-- ``--semantic-verdicts off|replay|update|strict``: pass the run's judge through the frozen
-  verdict store (:func:`semantix.verdicts.wrap_judge`); else ``SEMANTIX_VERDICTS``.
-- ``--semantic-report``: a table of every semantic assertion at the end of the session.
-- ``--semantic-report-json PATH``: the same records as JSON.
+- ``--semantic-verdicts off|replay|update|strict``: the frozen-verdict mode of every judge in the
+  run (else ``SEMANTIX_VERDICTS``).
+- ``--semantic-timeout SECONDS``: how long one assertion may wait for its judge.
+- ``--semantic-report`` / ``--semantic-report-json PATH``: the end-of-session table / JSON.
 
-Fixtures: ``semantic_judge`` (session-scoped, the configured judge) and ``semantic`` (calls
-``assert_semantic`` with that judge). Marker: ``@pytest.mark.semantic(judge=..., threshold=...)``
-configures the ``semantic`` fixture for one test.
+Fixtures: ``semantic_judge`` (the run's judge) and ``semantic`` (``assert_semantic`` for this
+test). Marker: ``@pytest.mark.semantic(judge=..., threshold=..., timeout=...)`` sets the judge and
+the default threshold of every semantic assertion in its test — the ``semantic`` fixture and plain
+``assert_semantic(...)`` calls alike. Every judge goes through :func:`semantix.judging.resolve_judge`,
+so the verdict mode holds on every path.
 
-Every assertion (passing or failing) is recorded from its :class:`~semantix.SemanticResult`
-through ``semantix.cache.model_cache.add_observer``, attributed to the running test, added to
-the JUnit XML as a ``semantic`` property and, under pytest-xdist, sent from each worker to the
-controller through ``config.workeroutput``.
+Every assertion (passing, failing or errored) is recorded in ``config.stash``, added to the JUnit
+XML as a ``semantic`` property and, under pytest-xdist, sent from each worker to the controller
+through ``config.workeroutput``. Rendering lives in :mod:`semantix.report`.
 
-This module is imported by every pytest run in an environment where semantix is installed, so
-it imports nothing heavy: judges are built only when a test first needs one.
+This module is imported by every pytest run in an environment where semantix is installed, so it
+imports nothing heavy: judges are built only when a test first needs one.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import os
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import pytest
 
-if TYPE_CHECKING:
-    from semantix.assertions import SemanticResult
-    from semantix.intent import IntentLike
-    from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+import semantix
+from semantix import config as settings
+from semantix.assertions import assert_semantic, evaluate_semantic
+from semantix.cache import model_cache
+from semantix.errors import SemanticAssertionError, SemantixError
+from semantix.intent import IntentLike
+from semantix.judges.base import Judge
+from semantix.judging import check_spec, resolve_judge
+from semantix.report import (
+    Record,
+    error_record,
+    header_line,
+    json_document,
+    report_lines,
+    result_record,
+    sorted_records,
+    write_json_report,
+)
+from semantix.results import CheckError, SemanticResult
+from semantix.validation import check_threshold
 
 __all__ = ["SemanticAssert"]
 
-VERDICT_MODES = ("off", "replay", "update", "strict")
-REPORT_VERSION = 1
 #: The key under which xdist workers publish their records in ``config.workeroutput``.
 WORKEROUTPUT_KEY = "semantix_records"
 #: The name of the JUnit XML property carrying one assertion (its value is JSON).
 JUNIT_PROPERTY = "semantic"
 OUTSIDE_TEST = "(outside a test)"
-
-Record = dict[str, Any]
+#: What ``@pytest.mark.semantic(...)`` accepts.
+MARKER_KEYWORDS = ("judge", "threshold", "timeout", "runs", "min_pass_rate")
+_PACKAGE_DIR = str(Path(semantix.__file__).parent)
 
 
 # --- options -------------------------------------------------------------------------------
@@ -77,7 +91,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="semantic_verdicts",
         default=None,
         metavar="MODE",
-        help="frozen verdict store mode for the run's judge: off, replay, update or strict",
+        help="frozen verdict store mode for every judge in the run: off, replay, update or strict",
+    )
+    group.addoption(
+        "--semantic-timeout",
+        dest="semantic_timeout",
+        default=None,
+        metavar="SECONDS",
+        help="seconds one semantic assertion may wait for its judge (JudgeTimeoutError after)",
     )
     group.addoption(
         "--semantic-report",
@@ -102,13 +123,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("semantic_judge", "default judge for the run (see --semantic-judge)")
     parser.addini("semantic_verdicts", "frozen verdict store mode (see --semantic-verdicts)")
+    parser.addini("semantic_timeout", "seconds an assertion may wait (see --semantic-timeout)")
     parser.addini(
         "semantic_report", "print the semantic report: true/false (see --semantic-report)"
     )
     parser.addini("semantic_report_json", "write the semantic report as JSON to this path")
 
 
-def _option(config: pytest.Config, name: str) -> str | None:
+def option(config: pytest.Config, name: str) -> str | None:
     """The command-line value if given, else the ini value (``None`` when neither is set)."""
     value = config.getoption(name)
     if value is None:
@@ -128,50 +150,75 @@ def _parse_bool(name: str, value: object) -> bool:
     raise pytest.UsageError(f"ini option {name} = {value!r} is not a boolean; write true or false")
 
 
+def _parse_timeout(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise pytest.UsageError(
+            f"--semantic-timeout / semantic_timeout = {value!r} is not a positive number of "
+            "seconds; write e.g. --semantic-timeout 30"
+        )
+    return seconds
+
+
 # --- state ---------------------------------------------------------------------------------
 
 
 @dataclass
 class _State:
+    """What the plugin keeps for one session (in ``config.stash``)."""
+
     judge_spec: str | None
     verdicts_mode: str | None
     report: bool
     report_json: Path | None
     is_worker: bool
-    run_judge: _LazyJudge | None = None
     records: list[Record] = field(default_factory=list)
     current_item: pytest.Item | None = None
-    marker_judges: dict[str, Judge] = field(default_factory=dict)
     observer: Callable[[Any], None] | None = None
+    #: Extra top-level sections of the JSON report, by name (features add theirs).
+    json_sections: dict[str, Callable[[], Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 _STATE = pytest.StashKey[_State]()
+_MARKER = pytest.StashKey["_MarkerSettings"]()
 
 
-def _state(config: pytest.Config) -> _State:
-    return config.stash[_STATE]
+def state_of(config: pytest.Config) -> _State | None:
+    """The plugin's state for this session (None before configure or after unconfigure)."""
+    return config.stash.get(_STATE, None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "semantic(judge=None, threshold=None): the judge (a judge object or a spec such as "
-        "'embedding' or 'module:attr') and the default threshold used by the `semantic` "
-        "fixture in this test. The threshold takes the place of the judge's recommended "
-        "threshold: thresholds written on intents and threshold= arguments still win.",
+        "semantic(judge=None, threshold=None, timeout=None, runs=None, min_pass_rate=None): the "
+        "judge (an object or a spec such as 'embedding' or 'module:attr'), default threshold and "
+        "timeout of every semantic assertion in this test. The threshold takes the place of the "
+        "judge's recommended threshold: thresholds written on intents and threshold= arguments "
+        "still win.",
     )
-    judge_spec = _option(config, "semantic_judge")
+    judge_spec = option(config, "semantic_judge")
     if judge_spec is not None:
-        _check_spec(judge_spec)
-    mode = _option(config, "semantic_verdicts")
-    source = "--semantic-verdicts / semantic_verdicts"
-    if mode is None and os.environ.get("SEMANTIX_VERDICTS", "").strip():
-        mode, source = os.environ["SEMANTIX_VERDICTS"].strip(), "SEMANTIX_VERDICTS"
-    if mode is not None and mode not in VERDICT_MODES:
+        try:
+            check_spec(judge_spec, source="--semantic-judge / semantic_judge")
+        except SemantixError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    mode = option(config, "semantic_verdicts")
+    if mode is None:
+        try:
+            mode = settings.verdicts_mode()
+        except SemantixError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    elif mode.lower() not in settings.VERDICT_MODES:
         raise pytest.UsageError(
-            f"{source} = {mode!r} is not a verdict store mode; "
-            f"use one of {', '.join(VERDICT_MODES)}"
+            f"--semantic-verdicts / semantic_verdicts = {mode!r} is not a verdict store mode; "
+            f"use one of {', '.join(settings.VERDICT_MODES)}"
         )
     report_option = config.getoption("semantic_report")
     report = (
@@ -181,22 +228,20 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     state = _State(
         judge_spec=judge_spec,
-        verdicts_mode=mode,
+        verdicts_mode=mode.lower() if mode else None,
         report=bool(report),
         report_json=_json_path(config),
         is_worker=hasattr(config, "workerinput"),
     )
     config.stash[_STATE] = state
+    model_cache.set_defaults(
+        judge=judge_spec,
+        verdicts_mode=state.verdicts_mode,
+        timeout=_parse_timeout(option(config, "semantic_timeout")),
+    )
 
-    from semantix import set_default_judge
-    from semantix.cache import model_cache
-
-    if judge_spec is not None or mode is not None:
-        state.run_judge = _LazyJudge(lambda: _build_run_judge(judge_spec, mode), judge_spec)
-        set_default_judge(cast("Judge", state.run_judge))
-
-    def observe(result: Any) -> None:
-        _record(state, result)
+    def observe(event: object) -> None:
+        _record(state, event)
 
     state.observer = observe
     model_cache.add_observer(observe)
@@ -208,13 +253,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is None:
         return
-    from semantix import set_default_judge
-    from semantix.cache import model_cache
-
     if state.observer is not None:
         model_cache.remove_observer(state.observer)
-    if state.run_judge is not None:
-        set_default_judge(None)
+    model_cache.set_defaults(judge=None, verdicts_mode=None, timeout=None)
+    del config.stash[_STATE]
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -229,9 +271,9 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 def _json_path(config: pytest.Config) -> Path | None:
     """``--semantic-report-json`` relative to the current directory, the ini key to the ini file."""
-    option = config.getoption("semantic_report_json")
-    if option:
-        return Path(config.invocation_params.dir, option).resolve()
+    value = config.getoption("semantic_report_json")
+    if value:
+        return Path(config.invocation_params.dir, value).resolve()
     ini = config.getini("semantic_report_json")
     if isinstance(ini, str) and ini.strip():
         base = config.inipath.parent if config.inipath is not None else config.rootpath
@@ -239,242 +281,64 @@ def _json_path(config: pytest.Config) -> Path | None:
     return None
 
 
-def _check_spec(spec: str) -> None:
-    from semantix.judges import JUDGE_NAMES
+# --- the marker ----------------------------------------------------------------------------
 
-    if spec not in JUDGE_NAMES and ":" not in spec:
-        raise pytest.UsageError(
-            f"--semantic-judge / semantic_judge = {spec!r} is not a judge; use one of "
-            f"{', '.join(JUDGE_NAMES)} or an import path 'package.module:judge'"
+
+@dataclass(frozen=True)
+class _MarkerSettings:
+    """A test's ``@pytest.mark.semantic(...)``, checked; or the error to report for it."""
+
+    judge: object = None
+    threshold: float | None = None
+    timeout: float | None = None
+    error: str | None = None
+
+
+def marker_settings(item: pytest.Item) -> _MarkerSettings:
+    """The checked ``semantic`` marker of ``item`` (cached on the item)."""
+    settings = item.stash.get(_MARKER, None)
+    if settings is None:
+        settings = _read_marker(item)
+        item.stash[_MARKER] = settings
+    return settings
+
+
+def _read_marker(item: pytest.Item) -> _MarkerSettings:
+    marker = item.get_closest_marker("semantic")
+    if marker is None:
+        return _MarkerSettings()
+    where = f"{item.nodeid}: @pytest.mark.semantic"
+    if marker.args:
+        return _MarkerSettings(
+            error=f"{where} takes keywords only, got positional {marker.args!r}; write "
+            "@pytest.mark.semantic(judge=..., threshold=...)"
         )
-
-
-def _build_run_judge(spec: str | None, mode: str | None) -> Judge:
-    """The run's judge: the spec (or the environment's default), behind the verdict store.
-
-    Like :func:`semantix.judges.default_judge`, it always goes through ``wrap_judge`` (mode
-    ``off`` keeps only the in-process memo), so ``--semantic-judge`` changes the judge and
-    nothing else.
-    """
-    from semantix.judges import build_default_judge, judge_from_spec
-
-    judge = judge_from_spec(spec) if spec is not None else build_default_judge()
+    unknown = sorted(set(marker.kwargs) - set(MARKER_KEYWORDS))
+    if unknown:
+        return _MarkerSettings(
+            error=f"{where} got unknown {', '.join(unknown)}; it accepts "
+            f"{', '.join(f'{name}=' for name in MARKER_KEYWORDS)}"
+        )
+    judge = marker.kwargs.get("judge")
+    if judge is not None and not isinstance(judge, str) and not callable(
+        getattr(judge, "evaluate", None)
+    ):
+        return _MarkerSettings(
+            error=f"{where}(judge={judge!r}) is neither a judge (an object with evaluate(...)) "
+            "nor a spec such as 'embedding' or 'module:attr'"
+        )
     try:
-        from semantix.verdicts import wrap_judge
-    except ModuleNotFoundError as exc:
-        if exc.name != "semantix.verdicts":
-            raise
-        if mode is None or mode == "off":
-            return judge
-        from semantix.errors import ConfigurationError
-
-        raise ConfigurationError(
-            f"--semantic-verdicts {mode} needs semantix.verdicts, which this installation of "
-            "semantix does not have; upgrade semantix or drop --semantic-verdicts"
-        ) from exc
-    return wrap_judge(judge, mode=mode)
-
-
-# --- judges --------------------------------------------------------------------------------
-
-
-class _LazyJudge:
-    """A judge that builds the real one on first use, once, and then forwards to it.
-
-    A build error is kept and raised again on every use, so a missing model fails each test
-    fast instead of retrying a slow download.
-    """
-
-    def __init__(self, factory: Callable[[], Judge], spec: str | None) -> None:
-        self._factory = factory
-        self._spec = spec
-        self._judge: Judge | None = None
-        self._error: BaseException | None = None
-        self._lock = threading.Lock()
-
-    def resolve(self) -> Judge:
-        with self._lock:
-            if self._judge is not None:
-                return self._judge
-            if self._error is not None:
-                raise self._error
-            try:
-                self._judge = self._factory()
-            except AttributeError as exc:  # would be swallowed by getattr(judge, ..., None)
-                from semantix.errors import ConfigurationError
-
-                self._error = ConfigurationError(
-                    f"building the judge {self._spec or 'default'} failed: {exc}"
-                )
-                raise self._error from exc
-            except Exception as exc:
-                self._error = exc
-                raise
-            return self._judge
-
-    @property
-    def recommended_threshold(self) -> float | None:
-        return getattr(self.resolve(), "recommended_threshold", None)
-
-    @property
-    def identity(self) -> JudgeIdentity:
-        return _identity_of(self.resolve())
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        return self.resolve().evaluate(output, intent_description, threshold)
-
-    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        return _evaluate_batch(self.resolve(), requests)
-
-    def __repr__(self) -> str:
-        built = "built" if self._judge is not None else "not built yet"
-        return f"<semantix run judge {self._spec or 'default'} ({built})>"
-
-
-class _WithThreshold:
-    """A judge whose recommended threshold is replaced (the ``semantic`` marker's threshold)."""
-
-    def __init__(self, judge: Judge, threshold: float) -> None:
-        self.judge = judge
-        self.recommended_threshold: float | None = threshold
-
-    @property
-    def identity(self) -> JudgeIdentity:
-        return _identity_of(self.judge)
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        return self.judge.evaluate(output, intent_description, threshold)
-
-    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        return _evaluate_batch(self.judge, requests)
-
-    def __repr__(self) -> str:
-        return f"{self.judge!r} (threshold {self.recommended_threshold})"
-
-
-def _identity_of(judge: object) -> JudgeIdentity:
-    from semantix.judges.base import JudgeIdentity
-
-    identity = getattr(judge, "identity", None)
-    return identity if isinstance(identity, JudgeIdentity) else JudgeIdentity(type(judge).__name__)
-
-
-def _evaluate_batch(judge: Judge, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-    batch = getattr(judge, "evaluate_batch", None)
-    if callable(batch):
-        return list(batch(requests))
-    return [judge.evaluate(*request) for request in requests]
-
-
-# --- fixtures and marker -------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def semantic_judge(pytestconfig: pytest.Config) -> Judge:
-    """The run's judge: ``--semantic-judge`` (through ``--semantic-verdicts``), else the default.
-
-    Built once per session (once per xdist worker), on first request.
-    """
-    state = _state(pytestconfig)
-    if state.run_judge is not None:
-        return state.run_judge.resolve()
-    from semantix.judges import default_judge
-
-    return default_judge()
-
-
-class SemanticAssert:
-    """``assert_semantic`` bound to a judge: what the ``semantic`` fixture returns.
-
-    ``semantic(output, intent)`` asserts like :func:`semantix.assert_semantic` with this test's
-    judge; ``semantic.evaluate(output, intent)`` returns the result without raising.
-    """
-
-    def __init__(self, judge: Judge) -> None:
-        self.judge = judge
-
-    def __call__(
-        self, output: object, intent: IntentLike, *, threshold: float | None = None
-    ) -> SemanticResult:
-        __tracebackhide__ = True
-        from semantix.assertions import assert_semantic
-
-        return assert_semantic(output, intent, judge=self.judge, threshold=threshold)
-
-    def evaluate(
-        self, output: object, intent: IntentLike, *, threshold: float | None = None
-    ) -> SemanticResult:
-        """Judge without raising (and without recording: only assertions are recorded)."""
-        from semantix.assertions import evaluate_semantic
-
-        return evaluate_semantic(output, intent, judge=self.judge, threshold=threshold)
-
-    def __repr__(self) -> str:
-        return f"<semantic judge={self.judge!r}>"
-
-
-@pytest.fixture
-def semantic(request: pytest.FixtureRequest) -> SemanticAssert:
-    """``semantic(output, intent, threshold=None)``: ``assert_semantic`` with this test's judge.
-
-    The judge is the ``semantic`` marker's ``judge`` if the test has one, else
-    ``semantic_judge``. The marker's ``threshold`` replaces the judge's recommended threshold.
-    """
-    marker = request.node.get_closest_marker("semantic")
-    judge_value: object = None
-    threshold: object = None
-    if marker is not None:
-        if marker.args:
-            pytest.fail(
-                f"{request.node.nodeid}: @pytest.mark.semantic takes keywords only, got "
-                f"positional {marker.args!r}; write @pytest.mark.semantic(judge=..., "
-                "threshold=...)",
-                pytrace=False,
-            )
-        unknown = set(marker.kwargs) - {"judge", "threshold"}
-        if unknown:
-            pytest.fail(
-                f"{request.node.nodeid}: @pytest.mark.semantic got unknown "
-                f"{', '.join(sorted(unknown))}; it accepts judge= and threshold=",
-                pytrace=False,
-            )
-        judge_value = marker.kwargs.get("judge")
+        if isinstance(judge, str):
+            judge = check_spec(judge, source="semantic marker judge")
         threshold = marker.kwargs.get("threshold")
-    judge: Judge
-    if judge_value is None:
-        judge = request.getfixturevalue("semantic_judge")
-    elif isinstance(judge_value, str):
-        judge = _marker_judge(_state(request.config), judge_value)
-    elif callable(getattr(judge_value, "evaluate", None)):
-        judge = judge_value  # type: ignore[assignment]
-    else:
-        pytest.fail(
-            f"{request.node.nodeid}: @pytest.mark.semantic(judge={judge_value!r}) is neither a "
-            "judge (an object with evaluate(...)) nor a spec such as 'embedding' or "
-            "'module:attr'",
-            pytrace=False,
-        )
-    if threshold is not None:
-        from semantix.validation import check_threshold
-
-        judge = _WithThreshold(judge, check_threshold(threshold, what="semantic marker threshold"))
-    return SemanticAssert(judge)
-
-
-def _marker_judge(state: _State, spec: str) -> Judge:
-    """Judges named by spec in markers: built once per process and spec."""
-    with state.lock:
-        judge = state.marker_judges.get(spec)
-    if judge is None:
-        from semantix.judges import judge_from_spec
-
-        judge = judge_from_spec(spec)
-        with state.lock:
-            judge = state.marker_judges.setdefault(spec, judge)
-    return judge
-
-
-# --- recording -----------------------------------------------------------------------------
+        if threshold is not None:
+            threshold = check_threshold(threshold, what="semantic marker threshold")
+        timeout = marker.kwargs.get("timeout")
+        if timeout is not None:
+            timeout = _parse_timeout(str(timeout))
+    except (ValueError, pytest.UsageError) as exc:
+        return _MarkerSettings(error=f"{where}: {exc}")
+    return _MarkerSettings(judge=judge, threshold=threshold, timeout=timeout)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -484,38 +348,124 @@ def pytest_runtest_protocol(
     state = item.config.stash.get(_STATE, None)
     if state is None:
         return (yield)
+    marked = marker_settings(item)
     state.current_item = item
     try:
-        return (yield)
+        if marked.error is not None:
+            return (yield)
+        # The marker's judge, threshold and timeout hold for every semantic assertion in the
+        # test, from fixtures' setup to teardown, whichever way the assertion is written.
+        with model_cache.scoped_defaults(
+            judge=marked.judge, threshold=marked.threshold, timeout=marked.timeout
+        ):
+            return (yield)
     finally:
         state.current_item = None
 
 
-def _record(state: _State, result: SemanticResult) -> None:
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.config.stash.get(_STATE, None) is None:
+        return
+    error = marker_settings(item).error
+    if error is not None:
+        pytest.fail(error, pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    excinfo = call.excinfo
+    if (
+        excinfo is not None
+        and isinstance(excinfo.value, SemantixError)
+        and not isinstance(excinfo.value, SemanticAssertionError)
+        and not item.config.getoption("fulltrace", False)
+        and item.config.getoption("tbstyle", "auto") in ("auto", "long", "short")
+    ):
+        # A judge or configuration error: the user's line and our one-line message — not the
+        # source of semantix's internals, nor the chain of library errors behind it (the
+        # message already says what to do; --full-trace shows everything).
+        excinfo.traceback = excinfo.traceback.filter(
+            lambda entry: not str(entry.path).startswith(_PACKAGE_DIR)
+        )
+        report.longrepr = excinfo.getrepr(style="short", chain=False)
+    return report
+
+
+# --- fixtures ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def semantic_judge(pytestconfig: pytest.Config) -> Judge:
+    """The run's judge: ``--semantic-judge`` (through ``--semantic-verdicts``), else the default.
+
+    Built once per session (once per xdist worker), on first request.
+    """
+    return resolve_judge(None)
+
+
+class SemanticAssert:
+    """``assert_semantic`` for one test: what the ``semantic`` fixture returns.
+
+    ``semantic(output, intent)`` asserts like :func:`semantix.assert_semantic` with this test's
+    judge (the marker's, else the run's); ``semantic.evaluate(output, intent)`` returns the
+    result without raising.
+    """
+
+    def __init__(self, judge: object = None) -> None:
+        self._judge = judge
+
+    @property
+    def judge(self) -> Judge:
+        """The judge the assertions of this test use."""
+        return resolve_judge(self._judge)
+
+    def __call__(
+        self, output: object, intent: IntentLike, *, threshold: float | None = None
+    ) -> SemanticResult:
+        __tracebackhide__ = True
+        return assert_semantic(output, intent, judge=self._judge, threshold=threshold)  # type: ignore[arg-type]
+
+    def evaluate(
+        self, output: object, intent: IntentLike, *, threshold: float | None = None
+    ) -> SemanticResult:
+        """Judge without raising (and without recording: only assertions are recorded)."""
+        return evaluate_semantic(output, intent, judge=self._judge, threshold=threshold)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return f"<semantic judge={self._judge or 'the test default'!r}>"
+
+
+@pytest.fixture
+def semantic(request: pytest.FixtureRequest) -> SemanticAssert:
+    """``semantic(output, intent, threshold=None)``: ``assert_semantic`` with this test's judge.
+
+    The judge is the ``semantic`` marker's ``judge`` if the test has one, else the run's. The
+    marker's ``threshold`` replaces the judge's recommended threshold.
+    """
+    return SemanticAssert()
+
+
+# --- recording -----------------------------------------------------------------------------
+
+
+def _record(state: _State, event: object) -> None:
     item = state.current_item
-    record = result_record(result, item.nodeid if item is not None else OUTSIDE_TEST)
+    nodeid = item.nodeid if item is not None else OUTSIDE_TEST
+    if isinstance(event, SemanticResult):
+        record = result_record(event, nodeid)
+    elif isinstance(event, CheckError):
+        record = error_record(nodeid, event.error, intent=event.intent, output=event.output)
+    else:
+        return
     with state.lock:
         record["seq"] = len(state.records)
         state.records.append(record)
     if item is not None:
         value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
         item.user_properties.append((JUNIT_PROPERTY, json.dumps(value, sort_keys=True)))
-
-
-def result_record(result: SemanticResult, nodeid: str) -> Record:
-    """A JSON-able record of one assertion (the JSON report, JUnit properties, xdist)."""
-    summary = result.to_dict()
-    return {
-        "nodeid": nodeid,
-        "intent": summary["intent"],
-        "judge": summary["judge"],
-        "passed": summary["passed"],
-        "duration_ms": summary["duration_ms"],
-        "leaves": summary["leaves"],
-    }
-
-
-# --- xdist ---------------------------------------------------------------------------------
 
 
 class _XdistController:
@@ -542,31 +492,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         config.workeroutput[WORKEROUTPUT_KEY] = list(state.records)  # type: ignore[attr-defined]
         return
     if state.report_json is not None:
-        write_json_report(state.report_json, sorted_records(state.records))
+        write_json_report(state.report_json, report_document(state))
 
 
-def sorted_records(records: Sequence[Record]) -> list[Record]:
-    """Records grouped by test (by node id), in the order each test made its assertions.
-
-    Sorting by node id gives the same report with and without xdist, whichever worker ran what.
-    """
-    return sorted(records, key=lambda record: (record["nodeid"], record.get("seq", 0)))
-
-
-def write_json_report(path: Path, records: Sequence[Record]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    passed = sum(1 for record in records if record["passed"])
-    document = {
-        "version": REPORT_VERSION,
-        "summary": {"total": len(records), "passed": passed, "failed": len(records) - passed},
-        "assertions": [
-            {key: value for key, value in record.items() if key != "seq"} for record in records
-        ],
+def report_document(state: _State) -> dict[str, Any]:
+    """The JSON report of this session: records, run metadata and every feature's section."""
+    records = sorted_records(state.records)
+    sections: Mapping[str, Any] = {name: build() for name, build in state.json_sections.items()}
+    meta = {
+        "judges": sorted({record["judge"] for record in records if record.get("judge")}),
+        "verdicts_mode": state.verdicts_mode or "off",
     }
-    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-
-
-# --- terminal report -----------------------------------------------------------------------
+    return json_document(records, meta=meta, sections=sections)
 
 
 def pytest_terminal_summary(
@@ -577,90 +514,10 @@ def pytest_terminal_summary(
         return
     records = sorted_records(state.records)
     terminalreporter.write_sep("-", "semantic report")
-    for line in report_lines(records):
-        terminalreporter.write_line(line)
+    judges = [record["judge"] for record in records if record.get("judge")]
+    terminalreporter.write_line(header_line(judges, state.verdicts_mode))
+    width = config.get_terminal_writer().fullwidth
+    for text, markup in report_lines(records, width=width):
+        terminalreporter.write_line(text, **markup)
     if state.report_json is not None:
         terminalreporter.write_line(f"semantic report JSON: {state.report_json}")
-
-
-HEADER = ("test", "intent", "judge", "score", "threshold", "verdict", "time")
-
-
-def report_lines(records: Sequence[Record]) -> list[str]:
-    """The report table: one row per assertion, plus one indented row per part of a composite."""
-    rows: list[tuple[str, ...]] = []
-    for record in records:
-        leaves = record["leaves"]
-        verdict = "PASS" if record["passed"] else "FAIL"
-        time_text = _format_ms(record.get("duration_ms"))
-        if len(leaves) == 1 and leaves[0]["intent"].lstrip("~") == record["intent"].lstrip("~"):
-            leaf = leaves[0]
-            rows.append(
-                (
-                    record["nodeid"],
-                    _truncate(record["intent"], 40),
-                    record["judge"],
-                    _format_score(leaf["score"]),
-                    f"{leaf['threshold']:.2f}",
-                    verdict,
-                    time_text,
-                )
-            )
-            continue
-        rows.append(
-            (
-                record["nodeid"],
-                _truncate(record["intent"], 40),
-                record["judge"],
-                "",
-                "",
-                verdict,
-                time_text,
-            )
-        )
-        for leaf in leaves:
-            rows.append(
-                (
-                    "",
-                    "  " + _truncate(leaf["intent"], 38),
-                    "",
-                    _format_score(leaf["score"]),
-                    f"{leaf['threshold']:.2f}",
-                    "ok" if leaf["ok"] else "not ok",
-                    "",
-                )
-            )
-    widths = [max(len(row[i]) for row in (HEADER, *rows)) for i in range(len(HEADER))]
-    right = {3, 4, 6}
-
-    def render(row: tuple[str, ...]) -> str:
-        cells = [
-            cell.rjust(width) if i in right else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        return "  ".join(cells).rstrip()
-
-    passed = sum(1 for record in records if record["passed"])
-    failed = len(records) - passed
-    noun = "assertion" if len(records) == 1 else "assertions"
-    return [
-        render(HEADER),
-        *(render(row) for row in rows),
-        f"{len(records)} semantic {noun}: {passed} passed, {failed} failed",
-    ]
-
-
-def _format_score(score: float | None) -> str:
-    return "n/a" if score is None else f"{score:.2f}"
-
-
-def _format_ms(value: float | None) -> str:
-    if value is None or math.isnan(value):
-        return "-"
-    if value >= 1000:
-        return f"{value / 1000:.2f} s"
-    return f"{value:.0f} ms"
-
-
-def _truncate(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -32,6 +32,8 @@ class JudgeIdentity:
     model: str | None = None
     revision: str | None = None
     file: str | None = None
+    #: Why the loaded file is not the one preferred (e.g. a CPU variant absent at the revision).
+    note: str | None = None
 
     def __str__(self) -> str:
         if self.model is None:
@@ -66,7 +68,7 @@ class Verdict:
     Attributes:
         passed: whether the output satisfies the intent.
         score: how strongly, from 0 to 1, or None when the judge gives no score.
-        reason: a short human explanation, shown in failure messages.
+        reason: a short human explanation, shown in failure messages, or None.
         threshold: the threshold the decision was made against.
         probabilities: per-label probabilities (NLI judges), e.g. ``{"entailment": 0.93, ...}``.
         evidence: the part of a long output the decision rests on (the best window).
@@ -77,7 +79,7 @@ class Verdict:
 
     passed: bool
     score: float | None = None
-    reason: str = ""
+    reason: str | None = None
     _: KW_ONLY
     threshold: float | None = None
     probabilities: Mapping[str, float] | None = None
@@ -104,8 +106,11 @@ class Verdict:
                     "normalise the judge's score (e.g. a probability) before returning it"
                 )
             object.__setattr__(self, "score", float(self.score))
-        if not isinstance(self.reason, str):
-            raise TypeError(f"Verdict.reason must be a str, got {type(self.reason).__name__}")
+        if self.reason is not None and not isinstance(self.reason, str):
+            raise TypeError(
+                f"Verdict.reason must be a str or None, got {type(self.reason).__name__} "
+                f"({self.reason!r:.60}); pass reason=str(...)"
+            )
         if self.threshold is not None:
             object.__setattr__(
                 self, "threshold", check_threshold(self.threshold, what="Verdict.threshold")

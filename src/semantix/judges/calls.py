@@ -11,9 +11,10 @@ reported. :func:`judge_identity` is the one way to name a judge.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 
-from semantix.errors import JudgeError, SemantixError
+from semantix.errors import JudgeError, JudgeTimeoutError, SemantixError
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
 
 __all__ = ["ask_judge", "check_verdict", "judge_identity"]
@@ -28,14 +29,48 @@ def judge_identity(judge: object) -> JudgeIdentity:
 
 
 def ask_judge(
-    judge: Judge, requests: Sequence[JudgeRequest], *, what: str = ""
+    judge: Judge,
+    requests: Sequence[JudgeRequest],
+    *,
+    what: str = "",
+    timeout: float | None = None,
 ) -> list[Verdict]:
     """Ask ``judge`` for one verdict per request (in one batch when it can) and check them.
 
-    ``what`` names what is being judged (e.g. the intents), for error messages.
+    ``what`` names what is being judged (e.g. the intents), for error messages. With a
+    ``timeout`` (seconds), a judge that has not answered by then raises
+    :class:`~semantix.JudgeTimeoutError`; its call cannot be interrupted and finishes in a
+    background thread, but its answer is never used.
     """
     if not requests:
         return []
+    if timeout is None:
+        return _ask(judge, requests, what)
+    answer: list[list[Verdict]] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(_ask(judge, requests, what))
+        except BaseException as exc:  # handed to the caller's thread below
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="semantix-judge-call", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        about = f" on {what}" if what else ""
+        raise JudgeTimeoutError(
+            f"judge {judge_identity(judge)} did not answer within {timeout:g} s{about}; a judge "
+            "that times out is never a pass. Raise the timeout (timeout=..., "
+            "--semantic-timeout) or find out why the judge hangs"
+        )
+    if failure:
+        raise failure[0]
+    return answer[0]
+
+
+def _ask(judge: Judge, requests: Sequence[JudgeRequest], what: str) -> list[Verdict]:
     name = judge_identity(judge)
     batch = getattr(judge, "evaluate_batch", None)
     try:

@@ -1,0 +1,204 @@
+"""Which judge a check uses: the one function every runner goes through.
+
+:func:`resolve_judge` turns what the caller gave — a judge object, a spec (``"quantized"``,
+``"nli"``, ``"embedding"``, ``"llm"``, ``"module:attr"``) or nothing — into the judge the run uses,
+behind the frozen-verdict store as the verdict mode says. ``assert_semantic``, the pytest plugin
+(``--semantic-judge``, the ``semantic`` marker), ``SEMANTIX_JUDGE`` and the CLI all call it, so a
+judge can never skip ``strict`` or ``replay`` mode by arriving through another path.
+
+What it returns:
+
+- nothing given: the run's default judge (``semantix.set_default_judge``/``--semantic-judge``,
+  else ``SEMANTIX_JUDGE``, else the quantized NLI judge), built once per process on first use and
+  kept behind the store (mode ``off`` keeps only the in-process memo, so the same check is judged
+  once per run). A failed build is remembered: a missing model is reported once.
+- a spec: the judge it names, built once per process and spec, behind the store like the default.
+- a judge object: the object itself when the mode is ``off``; behind the store otherwise (one
+  wrapper per judge object and mode, reused).
+
+The verdict mode is the ``mode=`` argument, else the run's (``--semantic-verdicts``), else
+``SEMANTIX_VERDICTS``, else ``off``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+from semantix import config
+from semantix.cache import model_cache
+from semantix.errors import ConfigurationError, JudgeUnavailableError
+from semantix.judges.base import Judge
+from semantix.verdicts import wrap_judge
+
+__all__ = [
+    "JUDGE_NAMES",
+    "build_default_judge",
+    "check_spec",
+    "default_judge",
+    "import_object",
+    "judge_from_spec",
+    "resolve_judge",
+    "verdicts_mode",
+]
+
+#: Short names accepted by ``--semantic-judge``, ``SEMANTIX_JUDGE`` and the CLI's ``--judge``.
+JUDGE_NAMES: dict[str, tuple[str, str]] = {
+    "quantized": ("semantix.judges.quantized", "QuantizedNLIJudge"),
+    "nli": ("semantix.judges.transformers", "NLIJudge"),
+    "embedding": ("semantix.judges.embedding", "EmbeddingJudge"),
+    "llm": ("semantix.judges.llm", "LLMJudge"),
+}
+
+
+def check_spec(spec: object, *, source: str = "judge") -> str:
+    """Return ``spec`` stripped if it can name a judge, else raise a ConfigurationError."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigurationError(
+            f"{source} {spec!r} is not a judge spec; use one of {', '.join(JUDGE_NAMES)} "
+            "or an import path 'package.module:judge'"
+        )
+    spec = spec.strip()
+    if spec not in JUDGE_NAMES and ":" not in spec:
+        raise ConfigurationError(
+            f"unknown judge {spec!r} ({source}); use one of {', '.join(JUDGE_NAMES)} "
+            "or an import path 'package.module:judge'"
+        )
+    return spec
+
+
+def import_object(path: str, *, what: str) -> object:
+    """Import ``module:attr`` (``attr`` may be dotted), with the current directory importable.
+
+    Like pytest and uvicorn, the current directory is on the import path, so a ``judges.py``
+    beside the command works as ``judges:MyJudge``.
+    """
+    module_name, _, attr = path.partition(":")
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigurationError(
+            f"cannot import {module_name!r} for {what} {path!r}: {exc}; check the import path "
+            f"(the current directory {cwd} is searched too)"
+        ) from exc
+    target: object = module
+    for part in attr.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ConfigurationError(
+                f"module {module_name!r} has no attribute {attr!r} ({what} {path!r})"
+            ) from None
+    return target
+
+
+def judge_from_spec(spec: str, **kwargs: Any) -> Judge:
+    """Build a judge from a short name or an import path (not wrapped, not cached).
+
+    ``spec`` is one of ``quantized``, ``nli``, ``embedding``, ``llm``, or ``module:attr`` naming
+    a judge instance, a judge class or a zero-argument factory.
+    """
+    spec = check_spec(spec)
+    if spec in JUDGE_NAMES:
+        module_name, attr = JUDGE_NAMES[spec]
+        judge_class = getattr(importlib.import_module(module_name), attr)
+        built: Judge = judge_class(**kwargs)
+        return built
+    target = import_object(spec, what="judge")
+    judge = (
+        target(**kwargs)
+        if isinstance(target, type) or (callable(target) and not hasattr(target, "evaluate"))
+        else target
+    )
+    if not callable(getattr(judge, "evaluate", None)):
+        raise ConfigurationError(
+            f"{spec!r} gave {type(judge).__name__}, which has no evaluate(output, "
+            "intent_description, threshold) method; point it at a judge"
+        )
+    return judge  # type: ignore[return-value]
+
+
+def build_default_judge() -> Judge:
+    """Build the built-in default: ``SEMANTIX_JUDGE`` if set, else the quantized NLI judge.
+
+    Falls back to the full NLI judge only when the ONNX extras are not installed (never on a
+    runtime error), and says which extra to install when neither is.
+    """
+    configured = config.judge_spec()
+    if configured:
+        return judge_from_spec(configured)
+    try:
+        from semantix.judges.quantized import QuantizedNLIJudge
+    except JudgeUnavailableError as onnx_missing:
+        try:
+            from semantix.judges.transformers import NLIJudge
+        except JudgeUnavailableError:
+            raise JudgeUnavailableError(
+                "no judge backend is installed: the default judge needs "
+                "pip install 'semantix-judge[onnx]' (or pass judge=... to assert_semantic)"
+            ) from onnx_missing
+        return NLIJudge()
+    return QuantizedNLIJudge()
+
+
+def verdicts_mode(mode: str | None = None) -> str:
+    """The verdict mode in force: ``mode``, else the run's, else ``SEMANTIX_VERDICTS``, else off."""
+    chosen = mode if mode is not None else model_cache.defaults().verdicts_mode
+    if chosen is None:
+        return config.verdicts_mode() or "off"
+    if not isinstance(chosen, str) or chosen.strip().lower() not in config.VERDICT_MODES:
+        raise ConfigurationError(
+            f"verdict mode {chosen!r} is not one of {', '.join(config.VERDICT_MODES)}"
+        )
+    return chosen.strip().lower()
+
+
+def resolve_judge(judge: object = None, *, mode: str | None = None) -> Judge:
+    """The judge a check uses, behind the frozen-verdict store as configured (module docstring).
+
+    Raises:
+        ConfigurationError: an unknown spec or a bad verdict mode.
+        TypeError: an object with no ``evaluate`` method.
+    """
+    resolved_mode = verdicts_mode(mode)
+    path = config.verdicts_path() if resolved_mode != "off" else None
+    target = judge if judge is not None else model_cache.defaults().judge
+    if target is None:
+        spec = config.judge_spec()
+        return model_cache.get_or_create(
+            ("default", spec, resolved_mode, path),
+            lambda: wrap_judge(build_default_judge(), mode=resolved_mode, path=path),
+            region="judges",
+            remember_failure=True,
+        )
+    if isinstance(target, str):
+        spec = check_spec(target)
+        return model_cache.get_or_create(
+            ("spec", spec, resolved_mode, path),
+            lambda: wrap_judge(judge_from_spec(spec), mode=resolved_mode, path=path),
+            region="judges",
+            remember_failure=True,
+        )
+    if not callable(getattr(target, "evaluate", None)):
+        raise TypeError(
+            f"judge must have an evaluate(output, intent_description, threshold) method, got "
+            f"{type(target).__name__}; pass a judge such as QuantizedNLIJudge() or FakeJudge(...)"
+        )
+    if resolved_mode == "off":
+        return target  # type: ignore[return-value]
+    # One wrapper per judge object and mode; the entry holds the object, so its id stays unique.
+    return model_cache.get_or_create(
+        ("object", id(target), resolved_mode, path),
+        lambda: wrap_judge(target, mode=resolved_mode, path=path),  # type: ignore[arg-type]
+        region="judges",
+    )
+
+
+def default_judge() -> Judge:
+    """The process's default judge (see :func:`resolve_judge` with no judge)."""
+    return resolve_judge(None)

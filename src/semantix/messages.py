@@ -1,0 +1,109 @@
+"""The failure message: what was asked, what the judge saw, and by how much it missed.
+
+```
+Semantic check failed (score=0.12): the output does not satisfy Polite
+  judge: QuantizedNLIJudge(cross-encoder/nli-deberta-v3-xsmall@a150876415327c80)
+
+  intent   score  threshold  verdict
+  Polite    0.12       0.50  FAIL: not satisfied
+
+  Polite: The text must be polite and professional.
+    reason: entailment 0.12 (contradiction 0.80, neutral 0.08)
+
+  output (41 chars): 'Whatever. Read the manual next time.'
+```
+
+The first line keeps the shape semantix-ai users match on (``Semantic check failed
+(score=...)``, ``score=N/A`` without a score) for single-intent checks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from semantix.preview import preview
+
+if TYPE_CHECKING:
+    from semantix.results import LeafResult, SemanticResult
+
+__all__ = ["OUTPUT_PREVIEW_CHARS", "failure_message", "leaf_verdict_text"]
+
+#: Characters of the output shown in a failure message (the length of the whole is shown too).
+OUTPUT_PREVIEW_CHARS = 200
+EVIDENCE_PREVIEW_CHARS = 160
+
+
+def failure_message(result: SemanticResult) -> str:
+    """The multi-line failure message of a result (also used by the CLI for a failed check)."""
+    lines = [_headline(result), f"  judge: {result.judge}", ""]
+    name_width = max(len("intent"), *(len(leaf.label) for leaf in result.leaves))
+    lines.append(f"  {'intent':<{name_width}}  score  threshold  verdict")
+    for leaf in result.leaves:
+        score = "  n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:5.2f}"
+        lines.append(
+            f"  {leaf.label:<{name_width}}  {score}  {leaf.threshold:9.2f}  "
+            f"{leaf_verdict_text(leaf)}"
+        )
+    lines.append("")
+    for leaf in result.leaves:
+        lines.append(f"  {leaf.intent.__name__}: {leaf.intent.description}")
+        if leaf.judged_as is not None:
+            lines.append(
+                f"    judged as NOT: {leaf.judged_as} (a model cannot confirm an absence, so a "
+                "negative requirement is judged as the negation of its positive statement)"
+            )
+        if leaf.threshold_source != "default":
+            lines.append(f"    threshold {leaf.threshold:.2f} from: {_SOURCES[leaf.threshold_source]}")
+        if leaf.verdict.reason:
+            lines.append(f"    reason: {leaf.verdict.reason}")
+        evidence = leaf.verdict.evidence
+        if evidence and evidence != result.output:
+            lines.append(f"    evidence: {preview(evidence, EVIDENCE_PREVIEW_CHARS)}")
+    borderline = [leaf for leaf in result.leaves if leaf.borderline]
+    if borderline:
+        lines.append("")
+        names = ", ".join(leaf.label for leaf in borderline)
+        lines.append(
+            f"  borderline: {names} scored within 0.05 of the threshold; a reworded output may "
+            "flip this verdict"
+        )
+    lines.append("")
+    lines.append(
+        f"  output ({len(result.output)} chars): {preview(result.output, OUTPUT_PREVIEW_CHARS)}"
+    )
+    return "\n".join(lines)
+
+
+_SOURCES = {
+    "argument": "the threshold= argument",
+    "intent": "the intent's threshold attribute",
+    "calibrated": "calibrated from the intent's examples and counterexamples",
+    "marker": "the pytest semantic marker",
+    "judge": "the judge's recommended_threshold",
+    "default": "the Intent default",
+}
+
+
+def _headline(result: SemanticResult) -> str:
+    name = result.intent.__name__
+    if result.empty:
+        return f"Semantic check failed: the output is empty, so it cannot satisfy {name}"
+    if len(result.leaves) == 1:
+        score = result.leaves[0].verdict.score
+        shown = "N/A" if score is None else f"{score:.2f}"
+        return f"Semantic check failed (score={shown}): the output does not satisfy {name}"
+    return f"Semantic check failed: the output does not satisfy {name}"
+
+
+def leaf_verdict_text(leaf: LeafResult) -> str:
+    """``ok``, ``FAIL: not satisfied`` or ``FAIL: the output DID satisfy X (0.91 >= 0.70)``."""
+    verdict = leaf.verdict
+    flag = " (borderline)" if leaf.borderline else ""
+    if leaf.passed:
+        return "ok" + flag
+    if leaf.expected:
+        return "FAIL: not satisfied" + flag
+    what = leaf.judged_as if leaf.judged_as is not None else leaf.intent.__name__
+    if verdict.score is None:
+        return f"FAIL: the output DID satisfy {what}"
+    return f"FAIL: the output DID satisfy {what} ({verdict.score:.2f} >= {leaf.threshold:.2f}){flag}"

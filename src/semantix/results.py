@@ -1,0 +1,159 @@
+"""What a semantic check returns: one :class:`LeafResult` per leaf intent, in a :class:`SemanticResult`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from semantix.intent import Intent
+from semantix.judges.base import JudgeIdentity, Verdict
+from semantix.messages import failure_message
+
+__all__ = ["BORDERLINE_MARGIN", "CheckError", "LeafResult", "SemanticResult"]
+
+#: A score this close to its threshold is flagged "borderline": the verdict most likely to flip
+#: on a reworded output.
+BORDERLINE_MARGIN = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class LeafResult:
+    """The verdict on one leaf intent, and whether the composite wanted it to hold.
+
+    Attributes:
+        intent: the leaf intent.
+        verdict: the judge's verdict on the statement it was asked about.
+        threshold: the threshold the leaf was judged at.
+        expected: whether the output should satisfy the statement judged: False under an odd
+            number of ``~``, and for a negatively phrased requirement judged as NOT its positive
+            statement (``judged_as``).
+        threshold_source: which step of the threshold order chose the threshold: ``argument``,
+            ``intent``, ``calibrated``, ``marker``, ``judge`` or ``default``.
+        judged_as: the positive statement a negatively phrased requirement was judged as the
+            negation of ("The text uses profanity."), else None.
+    """
+
+    intent: type[Intent]
+    verdict: Verdict
+    threshold: float
+    expected: bool
+    threshold_source: str = "default"
+    judged_as: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        """Whether this leaf went the way the composite intent wanted."""
+        return self.verdict.passed is self.expected
+
+    @property
+    def ok(self) -> bool:
+        """The same as :attr:`passed` (the name semantix 0.1 used)."""
+        return self.passed
+
+    @property
+    def borderline(self) -> bool:
+        """Whether the score is within :data:`BORDERLINE_MARGIN` of the threshold."""
+        score = self.verdict.score
+        return score is not None and abs(score - self.threshold) < BORDERLINE_MARGIN
+
+    @property
+    def label(self) -> str:
+        """The leaf as the composite names it: ``Polite`` or ``~MedicalAdvice``."""
+        negated = not self.expected if self.judged_as is None else self.expected
+        return f"~{self.intent.__name__}" if negated else self.intent.__name__
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able summary (reports, the CLI's ``--json``)."""
+        verdict = self.verdict
+        return {
+            "intent": self.label,
+            "description": self.intent.description,
+            "judged_as": self.judged_as,
+            "expected": self.expected,
+            "satisfied": verdict.passed,
+            "passed": self.passed,
+            "score": verdict.score,
+            "threshold": self.threshold,
+            "threshold_source": self.threshold_source,
+            "borderline": self.borderline,
+            "reason": verdict.reason,
+            "evidence": verdict.evidence,
+            "judge": None if verdict.judge is None else str(verdict.judge),
+            "latency_ms": verdict.latency_ms,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticResult:
+    """The outcome of judging one output against one (possibly composite) intent."""
+
+    intent: type[Intent]
+    output: str
+    passed: bool
+    leaves: tuple[LeafResult, ...]
+    judge: JudgeIdentity
+    empty: bool = False
+    #: Wall time of the whole check (judge calls included), in milliseconds.
+    duration_ms: float | None = None
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a SemanticResult is not a truth value; use result.passed, or call "
+            "assert_semantic(...) to fail the test"
+        )
+
+    def __repr__(self) -> str:
+        scores = ", ".join(_leaf_summary(leaf) for leaf in self.leaves)
+        return (
+            f"<SemanticResult {'PASS' if self.passed else 'FAIL'} {self.intent.__name__} "
+            f"judge={self.judge} [{scores}]>"
+        )
+
+    @property
+    def score(self) -> float | None:
+        """The score of a single-leaf check (None for composites and score-less judges)."""
+        if len(self.leaves) != 1:
+            return None
+        return self.leaves[0].verdict.score
+
+    @property
+    def borderline(self) -> bool:
+        """Whether any leaf's score is within the borderline margin of its threshold."""
+        return any(leaf.borderline for leaf in self.leaves)
+
+    def explain(self) -> str:
+        """The multi-line explanation used as the failure message."""
+        return failure_message(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able summary: every leaf's score, threshold and verdict (CLI, reports)."""
+        return {
+            "intent": self.intent.__name__,
+            "judge": str(self.judge),
+            "passed": self.passed,
+            "empty": self.empty,
+            "borderline": self.borderline,
+            "duration_ms": self.duration_ms,
+            "leaves": [leaf.to_dict() for leaf in self.leaves],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CheckError:
+    """A check that could not be judged: what observers (the pytest report) see for an error."""
+
+    intent: str
+    output: str | None
+    error: BaseException
+
+    def __repr__(self) -> str:
+        return f"<CheckError {self.intent}: {type(self.error).__name__}: {self.error}>"
+
+
+def _leaf_summary(leaf: LeafResult) -> str:
+    score = "n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:.2f}"
+    return f"{leaf.label}={score}/{leaf.threshold:.2f}"
+
+
+for _public in (CheckError, LeafResult, SemanticResult):
+    _public.__module__ = "semantix"

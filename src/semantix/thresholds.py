@@ -1,0 +1,165 @@
+"""The threshold of each leaf intent, in one fixed, documented order, first that applies:
+
+1. ``argument``: the explicit ``threshold=`` argument;
+2. ``intent``: a ``threshold`` set on the intent class or on an intent class the user wrote
+   above it (the library's own ``Intent`` default does not count here);
+3. ``calibrated``: calibrated from the intent's own ``examples`` and ``counterexamples`` by this
+   judge — the midpoint between the weakest example and the strongest counterexample. When the
+   judge cannot separate them, the check errors and says so (:class:`IntentCalibrationError`).
+   Judges whose score already uses the examples (``uses_examples = True``, e.g. the embedding
+   judge) keep their own rule and skip this step, as do judges that give no score;
+4. ``marker``/``judge``: the pytest ``semantic`` marker's threshold for the assertions of its test,
+   else the judge's ``recommended_threshold`` (an instance may set its own);
+5. ``default``: the ``Intent`` base default, 0.8.
+
+``~X`` uses X's threshold; ``&`` and ``|`` resolve each leaf on its own. Calibrations are
+cached per judge and intent in the ``calibrations`` region of :data:`semantix.cache.model_cache`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from semantix.cache import model_cache
+from semantix.errors import IntentCalibrationError
+from semantix.intent import DEFAULT_THRESHOLD, Intent
+from semantix.judges.base import Judge
+from semantix.judges.calls import ask_judge, judge_identity
+from semantix.preview import preview
+from semantix.validation import check_threshold
+
+__all__ = ["Calibration", "ResolvedThreshold", "calibrate_intent", "resolve_threshold"]
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedThreshold:
+    """A leaf's threshold and the step of the order that chose it."""
+
+    value: float
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """How a judge scored an intent's examples, and the threshold that separates them."""
+
+    threshold: float
+    weakest_example: float
+    strongest_counterexample: float
+
+    def __repr__(self) -> str:
+        return (
+            f"<Calibration threshold={self.threshold:.3f} (weakest example "
+            f"{self.weakest_example:.3f}, strongest counterexample "
+            f"{self.strongest_counterexample:.3f})>"
+        )
+
+
+def resolve_threshold(
+    intent: type[Intent],
+    judge: object,
+    explicit: object = None,
+    *,
+    judge_default: float | None = None,
+    description: str | None = None,
+    swap_examples: bool = False,
+) -> ResolvedThreshold:
+    """The threshold for one leaf intent, following the documented order.
+
+    Args:
+        intent: the leaf intent.
+        judge: the judge that will be asked (its ``recommended_threshold`` is step 4).
+        explicit: the ``threshold=`` argument, or None.
+        judge_default: stands in for the judge's recommended threshold (the pytest marker's).
+        description: what the judge will be asked about (defaults to the intent's description);
+            calibration scores the examples against the same thing.
+        swap_examples: the judge is asked about the positive statement of a negative
+            requirement, so the examples are counterexamples of what is asked, and vice versa.
+    """
+    if explicit is not None:
+        return ResolvedThreshold(check_threshold(explicit), "argument")
+    from_intent = intent.explicit_threshold()
+    if from_intent is not None:
+        return ResolvedThreshold(from_intent, "intent")
+    calibration = calibrate_intent(
+        intent, judge, description=description, swap_examples=swap_examples
+    )
+    if calibration is not None:
+        return ResolvedThreshold(calibration.threshold, "calibrated")
+    if judge_default is not None:
+        return ResolvedThreshold(
+            check_threshold(judge_default, what="the semantic marker's threshold"), "marker"
+        )
+    recommended = getattr(judge, "recommended_threshold", None)
+    if recommended is not None:
+        name = judge_identity(judge).name
+        return ResolvedThreshold(
+            check_threshold(recommended, what=f"{name}.recommended_threshold"), "judge"
+        )
+    return ResolvedThreshold(DEFAULT_THRESHOLD, "default")
+
+
+def calibrate_intent(
+    intent: type[Intent],
+    judge: object,
+    *,
+    description: str | None = None,
+    swap_examples: bool = False,
+) -> Calibration | None:
+    """The threshold ``judge`` needs for ``intent``, from its examples; None when not applicable.
+
+    Not applicable: the intent lacks examples or counterexamples, the judge uses the examples in
+    its own score (``uses_examples``), or the judge gives no score. Each example is scored once
+    per judge and intent (cached).
+
+    Raises:
+        IntentCalibrationError: the weakest example does not score above the strongest
+            counterexample: this judge cannot tell them apart.
+    """
+    positives, negatives = intent.examples, intent.counterexamples
+    if not positives or not negatives or getattr(judge, "uses_examples", False):
+        return None
+    if swap_examples:
+        positives, negatives = negatives, positives
+    asked = description if description is not None else intent.judge_description()
+    identity = judge_identity(judge)
+    key = (identity, str(asked), positives, negatives)
+    return model_cache.get_or_create(
+        key,
+        lambda: _calibrate(intent, judge, asked, positives, negatives),  # type: ignore[arg-type]
+        region="calibrations",
+        remember_failure=True,
+    )
+
+
+def _calibrate(
+    intent: type[Intent],
+    judge: Judge,
+    description: str,
+    positives: tuple[str, ...],
+    negatives: tuple[str, ...],
+) -> Calibration | None:
+    texts = [*positives, *negatives]
+    verdicts = ask_judge(
+        judge,
+        [(text, description, 0.5) for text in texts],
+        what=f"the examples of {intent.__name__} (calibration)",
+    )
+    scores = [verdict.score for verdict in verdicts]
+    if any(score is None for score in scores):
+        return None
+    example_scores = [float(score) for score in scores[: len(positives)] if score is not None]
+    counter_scores = [float(score) for score in scores[len(positives) :] if score is not None]
+    weakest = min(example_scores)
+    strongest = max(counter_scores)
+    if weakest <= strongest:
+        weak_text = positives[example_scores.index(weakest)]
+        strong_text = negatives[counter_scores.index(strongest)]
+        raise IntentCalibrationError(
+            f"this judge cannot tell your examples from your counterexamples for "
+            f"{intent.__name__}: {judge_identity(judge)} scores the weakest example "
+            f"{weakest:.3f} ({preview(weak_text, 60)}) and the strongest counterexample "
+            f"{strongest:.3f} ({preview(strong_text, 60)}). Make the examples clearer, set a "
+            f"threshold on {intent.__name__} (or pass threshold=...), or use another judge"
+        )
+    return Calibration((weakest + strongest) / 2, weakest, strongest)
