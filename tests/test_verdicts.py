@@ -39,6 +39,7 @@ from semantix.verdicts import (
     resolve_mode,
     wrap_judge,
 )
+from semantix.verdicts.modes import policy
 from verdicts_helpers import (
     Apologetic,
     NamedJudge,
@@ -277,6 +278,15 @@ def test_bad_mode_names_the_choices(monkeypatch: pytest.MonkeyPatch, bad: str) -
         wrap_judge(scorer())
 
 
+def test_each_mode_has_a_policy() -> None:
+    assert {policy(mode).mode for mode in MODES} == set(MODES)
+    assert [mode for mode in MODES if policy(mode).calls_judge] == ["off", "update"]
+    assert [mode for mode in MODES if policy(mode).writes_store] == ["update"]
+    assert [mode for mode in MODES if policy(mode).exact_threshold] == ["strict"]
+    with pytest.raises(ConfigurationError, match="1 is not a frozen-verdict mode"):
+        resolve_mode(1)  # type: ignore[arg-type]
+
+
 def test_wrap_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     inner = scorer()
     assert wrap_judge(inner, memo=False) is inner
@@ -497,7 +507,7 @@ def test_an_invalid_recommended_threshold_is_the_same_error_inside_the_wrapper(
     bad: object,
 ) -> None:
     class Odd:
-        recommended_threshold = bad
+        recommended_threshold: Any = bad
 
         def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
             return Verdict(passed=True, score=1.0, threshold=threshold)

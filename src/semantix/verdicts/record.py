@@ -192,7 +192,7 @@ class StoredVerdict:
         return Verdict(
             passed=self.passed,
             score=self.score,
-            reason=self.reason if self.reason is not None else "",
+            reason=self.reason,
             threshold=self.threshold,
             probabilities=self.probabilities,
             evidence=self.evidence,
