@@ -29,6 +29,6 @@ def test_plain_script_passes_then_fails_with_the_message(tmp_path: Path) -> None
     )
     assert completed.returncode == 1
     assert completed.stdout == "first check passed\n"
-    assert "semantix.SemanticAssertionError: semantic assertion failed" in completed.stderr
+    assert "semantix.SemanticAssertionError: Semantic check failed (score=0.20)" in completed.stderr
     assert "does not satisfy Polite" in completed.stderr
     assert "0.20       0.80  FAIL: not satisfied" in completed.stderr
