@@ -597,10 +597,21 @@ def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
         raise RuntimeError("model crashed")
 
     judge = RecordReplayJudge(FakeJudge(handler), mode="off")
+    waiting = threading.Event()
+    acquire = judge._memo.acquire
+
+    def watched(key: Any, usable: Any) -> Any:
+        verdict, event = acquire(key, usable)
+        if event is not None:
+            waiting.set()  # this caller found the check being answered and will wait
+        return verdict, event
+
+    judge._memo.acquire = watched  # type: ignore[method-assign]
     with ThreadPoolExecutor(2) as pool:
         first = pool.submit(judge.evaluate, "Thanks", "polite", 0.5)
-        started.wait(5)
+        assert started.wait(10)
         second = pool.submit(judge.evaluate, "Thanks", "polite", 0.5)
+        assert waiting.wait(10)
         release.set()
         for future in (first, second):
             with pytest.raises(JudgeError, match="model crashed"):
