@@ -24,8 +24,16 @@ from dataclasses import dataclass
 from semantix.cache import model_cache
 from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.hypothesis import negated_statement
-from semantix.intent import AllOf, AnyOf, Intent, IntentDescription, IntentLike, Not, as_intent
-from semantix.intent import iter_leaves
+from semantix.intent import (
+    AllOf,
+    AnyOf,
+    Intent,
+    IntentDescription,
+    IntentLike,
+    Not,
+    as_intent,
+    iter_leaves,
+)
 from semantix.judges.base import Judge, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
 from semantix.judging import resolve_judge
@@ -41,6 +49,7 @@ __all__ = [
     "evaluate_many",
     "evaluate_semantic",
     "notify_observers",
+    "run_check",
 ]
 
 EMPTY_REASON = "the output is empty, so it cannot satisfy the intent (judge not called)"
@@ -112,7 +121,9 @@ def evaluate_many(
     results = []
     for index, text in enumerate(texts):
         verdicts = verdicts_by_output.get(index) or [_empty_verdict(plan) for plan in plans]
-        by_leaf = dict(zip((plan.intent for plan in plans), zip(plans, verdicts, strict=True)))
+        by_leaf = {
+            plan.intent: (plan, verdict) for plan, verdict in zip(plans, verdicts, strict=True)
+        }
         leaf_results: list[LeafResult] = []
         passed = _combine(intent_class, by_leaf, expected=True, out=leaf_results)
         results.append(
@@ -158,16 +169,34 @@ def assert_semantic(
         ValueError: a bad threshold or timeout.
     """
     __tracebackhide__ = True
+    result = run_check(output, intent, judge=judge, threshold=threshold, timeout=timeout)
+    if not result.passed:
+        raise SemanticAssertionError(result.explain(), result)
+    return result
+
+
+def run_check(
+    output: object,
+    intent: IntentLike,
+    *,
+    judge: Judge | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> SemanticResult:
+    """Judge and tell the observers (the pytest report): what every asserting runner does.
+
+    A check that cannot be judged (a judge or configuration error) is reported as a
+    :class:`~semantix.results.CheckError`, then raised.
+    """
+    __tracebackhide__ = True
     try:
         result = evaluate_semantic(
             output, intent, judge=judge, threshold=threshold, timeout=timeout
         )
-    except SemantixError as exc:  # a judge or configuration error: reported, then raised
+    except SemantixError as exc:
         notify_observers(CheckError(_name_of(intent), _text_or_none(output), exc))
         raise
     notify_observers(result)
-    if not result.passed:
-        raise SemanticAssertionError(result.explain(), result)
     return result
 
 
@@ -255,8 +284,6 @@ def _combine(
     wanted = expected is not inverted
     if not any(existing.intent is node and existing.expected is wanted for existing in out):
         out.append(
-            LeafResult(
-                node, verdict, plan.threshold, wanted, plan.threshold_source, plan.judged_as
-            )
+            LeafResult(node, verdict, plan.threshold, wanted, plan.threshold_source, plan.judged_as)
         )
     return verdict.passed is not inverted

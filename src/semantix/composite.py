@@ -22,31 +22,35 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable
 
 from semantix.intent import Intent, IntentLike, as_intent
 
 __all__ = ["AllOf", "AnyOf", "Not"]
 
 
-def AllOf(*intents: IntentLike) -> type[Intent]:  # noqa: N802 - the name semantix-ai users write
+def AllOf(*intents: IntentLike) -> type[Intent]:
     """An intent that holds when every one of ``intents`` holds (``A & B & ...``)."""
     return _fold(operator.and_, intents, "AllOf")
 
 
-def AnyOf(*intents: IntentLike) -> type[Intent]:  # noqa: N802
+def AnyOf(*intents: IntentLike) -> type[Intent]:
     """An intent that holds when at least one of ``intents`` holds (``A | B | ...``)."""
     return _fold(operator.or_, intents, "AnyOf")
 
 
-def Not(intent: IntentLike) -> type[Intent]:  # noqa: N802
+def Not(intent: IntentLike) -> type[Intent]:
     """An intent that holds exactly when ``intent`` does not (``~intent``)."""
     return ~as_intent(intent)
 
 
-def _fold(combine: object, intents: tuple[IntentLike, ...], name: str) -> type[Intent]:
+def _fold(
+    combine: Callable[[type[Intent], type[Intent]], type[Intent]],
+    intents: tuple[IntentLike, ...],
+    name: str,
+) -> type[Intent]:
     if len(intents) < 2:
         raise TypeError(
-            f"{name} needs at least two intents, got {len(intents)}; for one intent use it "
-            "directly"
+            f"{name} needs at least two intents, got {len(intents)}; for one intent use it directly"
         )
-    return functools.reduce(combine, (as_intent(intent) for intent in intents))  # type: ignore[arg-type]
+    return functools.reduce(combine, (as_intent(intent) for intent in intents))

@@ -53,7 +53,9 @@ def failure_message(result: SemanticResult) -> str:
                 "negative requirement is judged as the negation of its positive statement)"
             )
         if leaf.threshold_source != "default":
-            lines.append(f"    threshold {leaf.threshold:.2f} from: {_SOURCES[leaf.threshold_source]}")
+            lines.append(
+                f"    threshold {leaf.threshold:.2f} from: {_SOURCES[leaf.threshold_source]}"
+            )
         if leaf.verdict.reason:
             lines.append(f"    reason: {leaf.verdict.reason}")
         evidence = leaf.verdict.evidence
@@ -106,4 +108,6 @@ def leaf_verdict_text(leaf: LeafResult) -> str:
     what = leaf.judged_as if leaf.judged_as is not None else leaf.intent.__name__
     if verdict.score is None:
         return f"FAIL: the output DID satisfy {what}"
-    return f"FAIL: the output DID satisfy {what} ({verdict.score:.2f} >= {leaf.threshold:.2f}){flag}"
+    return (
+        f"FAIL: the output DID satisfy {what} ({verdict.score:.2f} >= {leaf.threshold:.2f}){flag}"
+    )

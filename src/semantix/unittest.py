@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from semantix.assertions import SemanticResult, evaluate_semantic, notify_observers
-from semantix.intent import IntentLike
+from semantix.assertions import SemanticResult, run_check
+from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.runs import RunStats, evaluate_pass_rate, publish, raise_for_stats
 
@@ -46,18 +46,19 @@ class SemanticAssertionsMixin:
         output: object,
         intent: IntentLike,
         *,
-        judge: Judge | None = None,
+        judge: Judge | str | None = None,
         threshold: float | None = None,
+        timeout: float | None = None,
         msg: str | None = None,
     ) -> SemanticResult:
         """Fail the test unless ``output`` satisfies ``intent``; see ``assert_semantic``."""
-        result = evaluate_semantic(
+        result = run_check(
             output,
             intent,
             judge=judge if judge is not None else self.semantic_judge,
             threshold=threshold,
+            timeout=timeout,
         )
-        notify_observers(result)
         if not result.passed:
             message = result.explain()
             if msg:
@@ -73,15 +74,19 @@ class SemanticAssertionsMixin:
         output: object,
         intent: IntentLike,
         *,
-        judge: Judge | None = None,
+        judge: Judge | str | None = None,
         threshold: float | None = None,
+        timeout: float | None = None,
         msg: str | None = None,
     ) -> SemanticResult:
         """Fail the test if ``output`` satisfies ``intent`` (the same as ``~intent``)."""
-        from semantix.intent import as_intent
-
         return self.assertSemantic(
-            output, ~as_intent(intent), judge=judge, threshold=threshold, msg=msg
+            output,
+            ~as_intent(intent),
+            judge=judge,
+            threshold=threshold,
+            timeout=timeout,
+            msg=msg,
         )
 
     def assertPassRate(

@@ -11,9 +11,9 @@ reported. :func:`judge_identity` is the one way to name a judge.
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Sequence
 
+from semantix.deadline import run_with_deadline
 from semantix.errors import JudgeError, JudgeTimeoutError, SemantixError
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
 
@@ -46,28 +46,18 @@ def ask_judge(
         return []
     if timeout is None:
         return _ask(judge, requests, what)
-    answer: list[list[Verdict]] = []
-    failure: list[BaseException] = []
+    about = f" on {what}" if what else ""
 
-    def run() -> None:
-        try:
-            answer.append(_ask(judge, requests, what))
-        except BaseException as exc:  # handed to the caller's thread below
-            failure.append(exc)
-
-    worker = threading.Thread(target=run, name="semantix-judge-call", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        about = f" on {what}" if what else ""
-        raise JudgeTimeoutError(
+    def expired() -> JudgeTimeoutError:
+        return JudgeTimeoutError(
             f"judge {judge_identity(judge)} did not answer within {timeout:g} s{about}; a judge "
             "that times out is never a pass. Raise the timeout (timeout=..., "
             "--semantic-timeout) or find out why the judge hangs"
         )
-    if failure:
-        raise failure[0]
-    return answer[0]
+
+    return run_with_deadline(
+        lambda: _ask(judge, requests, what), timeout, expired, name="semantix-judge-call"
+    )
 
 
 def _ask(judge: Judge, requests: Sequence[JudgeRequest], what: str) -> list[Verdict]:

@@ -101,7 +101,9 @@ class Summary:
 
 def summarize(records: Sequence[Record]) -> Summary:
     """Count passed, failed, errored and borderline assertions, and who decided each leaf."""
-    outcomes = Counter(record.get("outcome", "passed" if record["passed"] else "failed") for record in records)
+    outcomes = Counter(
+        record.get("outcome", "passed" if record["passed"] else "failed") for record in records
+    )
     deciders: Counter[str] = Counter()
     for record in records:
         for leaf in record["leaves"]:
@@ -131,7 +133,7 @@ def json_document(
         "assertions": [
             {key: value for key, value in record.items() if key != "seq"} for record in records
         ],
-        **{name: value for name, value in (sections or {}).items()},
+        **dict(sections or {}),
     }
 
 

@@ -114,7 +114,9 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
             time_text,
         )
         return [(cells, markup)]
-    rows = [((record["nodeid"], record["intent"], judge, "", "", verdict, time_text), markup)]
+    rows: list[tuple[tuple[str, ...], dict[str, bool]]] = [
+        ((record["nodeid"], record["intent"], judge, "", "", verdict, time_text), markup)
+    ]
     for leaf in leaves:
         passed = leaf.get("passed", leaf.get("ok"))
         leaf_verdict = ("ok" if passed else "not ok") + (" ~" if leaf.get("borderline") else "")
