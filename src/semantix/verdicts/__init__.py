@@ -15,13 +15,13 @@ assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judg
 
 The package, top to bottom:
 
-- :mod:`~semantix.verdicts.modes`: the four modes and what each allows;
-- :mod:`~semantix.verdicts.fingerprint`: the store key of one check;
-- :mod:`~semantix.verdicts.record`: one stored verdict, its JSON schema (checked field by field
+- ``semantix.verdicts.modes``: the four modes and what each allows;
+- ``semantix.verdicts.fingerprint``: the store key of one check;
+- ``semantix.verdicts.record``: one stored verdict, its JSON schema (checked field by field
   on read) and how a verdict is re-decided at another threshold;
-- :mod:`~semantix.verdicts.store`: the directory of verdict files (atomic writes, unused/prune);
-- :mod:`~semantix.verdicts.memo`: the bounded in-process memo;
-- :mod:`~semantix.verdicts.judge`: :class:`RecordReplayJudge` and :func:`wrap_judge`.
+- ``semantix.verdicts.store``: the directory of verdict files (atomic writes, unused/prune);
+- ``semantix.verdicts.memo``: the bounded in-process memo;
+- ``semantix.verdicts.judge``: ``RecordReplayJudge`` and ``wrap_judge()``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """The store key of one check: what a frozen verdict is a verdict *about*.
 
 A verdict is stored under ``sha256`` of: the judge's identity (every field of its
-:class:`~semantix.JudgeIdentity`, as :func:`~semantix.judges.calls.judge_identity` names it:
-class, model, revision, file), its ``prompt_version`` if it has one, the output normalised by
-:func:`normalise_text` (Unicode NFC, ``\\r\\n`` → ``\\n``, no trailing spaces on lines,
+``JudgeIdentity``, as ``semantix.judges.calls.judge_identity()`` names it: class, model,
+revision, file), its ``prompt_version`` if it has one, the output normalised by
+``normalise_text()`` (Unicode NFC, ``\\r\\n`` → ``\\n``, no trailing spaces on lines,
 stripped), and the intent description with its ``hypothesis``, ``examples`` and
 ``counterexamples``. The threshold is **not** part of it (see
-:meth:`~semantix.verdicts.StoredVerdict.decision_at`).
+``StoredVerdict.decision_at()``).
 """
 
 from __future__ import annotations

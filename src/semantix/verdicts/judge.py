@@ -14,9 +14,9 @@ assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judg
 ```
 
 Each request is answered from the memo, else the store (modes other than ``off``), else the
-wrapped judge (modes ``off`` and ``update``), asked through
-:func:`semantix.judges.calls.ask_judge` — misses of one batch together. The fingerprint is
-computed only when the store is read or written: with mode ``off`` a memo hit costs a tuple hash.
+wrapped judge (modes ``off`` and ``update``), asked through ``semantix.judges.calls.ask_judge()``
+— misses of one batch together. The fingerprint is computed only when the store is read or
+written: with mode ``off`` a memo hit costs a tuple hash.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ __all__ = ["CachingJudge", "RecordReplayJudge", "VerdictStats", "VerdictUsage", 
 
 @dataclass(frozen=True, slots=True)
 class VerdictStats:
-    """What a :class:`RecordReplayJudge` did so far."""
+    """What a ``RecordReplayJudge`` did so far."""
 
     judged: int = 0  #: verdicts the wrapped judge produced
     replayed: int = 0  #: verdicts read from the store
@@ -54,9 +54,12 @@ class VerdictStats:
 
 @dataclass(frozen=True, slots=True)
 class VerdictUsage:
-    """What a run did with the store: the summary a runner prints, and what :meth:`
-    VerdictStore.unused` needs. Workers' usages add up with ``+``; ``to_dict``/``from_dict``
-    carry one across processes (e.g. pytest-xdist's ``workeroutput``)."""
+    """What a run did with the store: the counts a runner reports, and the fingerprints
+    ``VerdictStore.unused()`` and ``VerdictStore.prune()`` need.
+
+    Workers' usages add up with ``+``; ``to_dict()`` and ``from_dict()`` carry one across
+    processes (e.g. pytest-xdist's ``workeroutput``).
+    """
 
     recorded: int = 0  #: verdicts the judge gave that were written to the store
     replayed: int = 0  #: verdicts read from the store
@@ -82,7 +85,7 @@ class VerdictUsage:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> VerdictUsage:
-        """The inverse of :meth:`to_dict`."""
+        """The inverse of ``to_dict()``."""
         return cls(
             recorded=int(data["recorded"]),
             replayed=int(data["replayed"]),
@@ -103,9 +106,9 @@ class RecordReplayJudge:
             present). Every attribute of it a caller reads — ``recommended_threshold``,
             ``identity``, ``prompt_version`` and any other — is forwarded, so thresholds and
             messages are the same as without the wrapper.
-        store: a :class:`VerdictStore` or its directory; default: see :class:`VerdictStore`.
+        store: a ``VerdictStore`` or its directory; default: see ``VerdictStore``.
         mode: ``off``, ``replay``, ``update`` or ``strict``; default ``SEMANTIX_VERDICTS``, else
-            ``off`` (see :mod:`semantix.verdicts.modes`).
+            ``off`` (see ``semantix.verdicts.modes``).
         memo: remember verdicts in memory, so each (output, intent) is judged — or read from
             disk — once per instance. Thread-safe: concurrent requests for the same check wait
             for one answer.
@@ -161,7 +164,7 @@ class RecordReplayJudge:
 
     @property
     def identity(self) -> JudgeIdentity:
-        """The wrapped judge's identity (:func:`~semantix.judges.calls.judge_identity`)."""
+        """The wrapped judge's identity (``judge_identity()``)."""
         return judge_identity(self.judge)
 
     @property
@@ -351,7 +354,7 @@ class RecordReplayJudge:
                 self._counts[name] += increment
 
 
-#: The former name of :class:`RecordReplayJudge` (the same class).
+#: The former name of ``RecordReplayJudge`` (the same class).
 CachingJudge = RecordReplayJudge
 
 
@@ -366,12 +369,12 @@ def wrap_judge(
 
     ``mode`` (default ``SEMANTIX_VERDICTS``, else ``off``) and ``path`` (default
     ``SEMANTIX_VERDICTS_PATH``, else ``.semantix/verdicts`` in the current directory) are those
-    of :class:`RecordReplayJudge`. Returns:
+    of ``RecordReplayJudge``. Returns:
 
     - ``judge`` itself, unchanged, when the mode resolves to ``off`` and ``memo`` is False, or
-      when ``judge`` already is a :class:`RecordReplayJudge` and neither ``mode``, ``path`` nor
+      when ``judge`` already is a ``RecordReplayJudge`` and neither ``mode``, ``path`` nor
       ``memo`` asks for something else (so wrapping twice is harmless);
-    - the judge inside a :class:`RecordReplayJudge`, wrapped afresh, when ``mode``, ``path`` or
+    - the judge inside a ``RecordReplayJudge``, wrapped afresh, when ``mode``, ``path`` or
       ``memo`` differ from its own (an explicit ``--semantic-verdicts`` wins over an earlier
       wrapping);
     - otherwise ``RecordReplayJudge(judge, mode=..., store=path, memo=memo)`` — with mode ``off``

@@ -62,7 +62,7 @@ class Memo:
 
         Returns ``(verdict, None)`` when an entry is there and ``usable`` turns it into an answer;
         ``(None, event)`` when another thread is answering it (wait for ``event``, then ask
-        again); ``(None, None)`` when the caller has claimed it and must :meth:`release` it.
+        again); ``(None, None)`` when the caller has claimed it and must ``release()`` it.
         """
         with self._lock:
             entry = self._entries.get(key)

@@ -8,7 +8,7 @@
 | ``strict`` | replayed only at the threshold it was recorded at | ``VerdictNotRecordedError`` |
 
 The mode names and ``SEMANTIX_VERDICTS`` / ``SEMANTIX_VERDICTS_PATH`` are read through
-:mod:`semantix.config`, the one place that reads the environment.
+``semantix.config``, the one place that reads the environment.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from semantix.errors import ConfigurationError
 
 __all__ = ["DEFAULT_PATH", "MODES", "ModePolicy", "default_store_path", "policy", "resolve_mode"]
 
-#: The modes a recording judge runs in (the same tuple as :data:`semantix.config.VERDICT_MODES`).
+#: The modes a recording judge runs in (the same tuple as ``semantix.config.VERDICT_MODES``).
 MODES: tuple[str, ...] = config.VERDICT_MODES
 
 #: Store directory, relative to the current directory, when nothing else says where
-#: (:func:`semantix.config.verdicts_path` resolves it).
+#: (``semantix.config.verdicts_path()`` resolves it).
 DEFAULT_PATH = Path(".semantix") / "verdicts"
 
 #: What to tell a user whose verdict is missing or unusable.
@@ -62,7 +62,7 @@ def resolve_mode(mode: str | None = None) -> str:
     """The mode to use: ``mode`` if given, else ``SEMANTIX_VERDICTS``, else ``"off"``.
 
     Raises:
-        ConfigurationError: the mode is not one of :data:`MODES`.
+        ConfigurationError: the mode is not one of ``MODES``.
     """
     if mode is None:
         return config.verdicts_mode() or "off"
@@ -74,7 +74,7 @@ def resolve_mode(mode: str | None = None) -> str:
 
 
 def policy(mode: str) -> ModePolicy:
-    """The :class:`ModePolicy` of a resolved mode."""
+    """The ``ModePolicy`` of a resolved mode."""
     return _POLICIES[mode]
 
 

@@ -1,7 +1,7 @@
 """One frozen verdict: the decision, what it was a decision about, and its file format.
 
 A stored file is UTF-8 JSON with sorted keys and an indent of 2, small enough to review in a pull
-request. Reading it checks every field's type (:meth:`StoredVerdict.from_json`); the store
+request. Reading it checks every field's type (``StoredVerdict.from_json()``); the store
 writes only what this reader accepts, so a file the store wrote can always be replayed.
 """
 
@@ -81,7 +81,7 @@ def replayable(verdict: Verdict, judge: object, threshold: float) -> Verdict:
 
 
 def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Verdict | None:
-    """A remembered verdict (see :func:`replayable`) at ``threshold``; None when unknown there.
+    """A remembered verdict (see ``replayable()``) at ``threshold``; None when unknown there.
 
     With ``exact`` (strict mode) only its own threshold is known.
     """
@@ -180,15 +180,15 @@ class StoredVerdict:
 
     def decision_at(self, threshold: float) -> bool | None:
         """Whether this verdict passes at ``threshold``, or None when that cannot be known
-        (see :func:`decision_at`)."""
+        (see ``decision_at()``)."""
         return decision_at(self.passed, self.score, self.threshold, threshold)
 
     def usable_at(self, threshold: float) -> bool:
-        """Whether this verdict can be replayed at ``threshold`` (see :meth:`decision_at`)."""
+        """Whether this verdict can be replayed at ``threshold`` (see ``decision_at()``)."""
         return self.decision_at(threshold) is not None
 
     def replayable(self) -> Verdict:
-        """This verdict as recorded (its own threshold), as a :class:`Verdict` to replay."""
+        """This verdict as recorded (its own threshold), as a ``Verdict`` to replay."""
         return Verdict(
             passed=self.passed,
             score=self.score,
@@ -200,7 +200,7 @@ class StoredVerdict:
         )
 
     def to_verdict(self, threshold: float, *, exact: bool = False) -> Verdict:
-        """This verdict at ``threshold``: as recorded, or re-decided (see :meth:`decision_at`).
+        """This verdict at ``threshold``: as recorded, or re-decided (see ``decision_at()``).
 
         With ``exact=True`` (strict mode) a different threshold is an error instead.
 

@@ -107,7 +107,7 @@ class VerdictStore:
         return sorted(file for file in self._files() if file.stem not in used)
 
     def prune(self, used_fingerprints: Iterable[str]) -> list[Path]:
-        """Delete the files :meth:`unused` lists (and directories left empty); return them.
+        """Delete the files ``unused()`` lists (and directories left empty); return them.
 
         Raises:
             VerdictStoreError: a file cannot be deleted (those before it are gone).
