@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from semantix import FakeJudge
+from semantix.report.snapshots import snapshot_lines, snapshot_section
 from semantix.snapshots import (
     DuplicateSnapshotError,
     SnapshotDriftError,
@@ -14,7 +15,7 @@ from semantix.snapshots import (
     read_snapshot,
     write_snapshot,
 )
-from semantix.snapshots.fixture import SemanticSnapshot, assertrepr_lines
+from semantix.snapshots.fixture import SemanticSnapshot
 from semantix.snapshots.session import SnapshotSession, narrowed_modules
 
 SAME = FakeJudge(lambda output, description: 1.0)
@@ -60,18 +61,13 @@ def test_fixture_names_files_by_test_index_and_name(tmp_path: Path) -> None:
     assert len(session.used[NODE]) == 3
 
 
-def test_fixture_eq_returns_false_and_keeps_the_explanation(tmp_path: Path) -> None:
+def test_fixture_eq_raises_the_whole_explanation_on_a_missing_snapshot(tmp_path: Path) -> None:
     session = SnapshotSession()
     snap = snapshot(tmp_path, session, judge=SAME)
-    assert (snap == "Never recorded.") is False
-    assert isinstance(snap.last_failure, SnapshotMissingError)
-    lines = assertrepr_lines("==", snap, "Never recorded.")
-    assert lines is not None
-    assert "pytest --semantic-snapshot-update" in "\n".join(lines)
-    assert "no semantic snapshot" in repr(snap)
-    assert assertrepr_lines("!=", snap, "x") is None
-    assert assertrepr_lines("==", "a", "b") is None
+    with pytest.raises(SnapshotMissingError, match="pytest --semantic-snapshot-update"):
+        assert snap == "Never recorded."
     assert list(session.outcomes.values()) == ["missing"]
+    assert "test_refund[en]" in repr(snap)
 
 
 def test_fixture_drift_in_both_forms(tmp_path: Path) -> None:
@@ -84,12 +80,13 @@ def test_fixture_drift_in_both_forms(tmp_path: Path) -> None:
     )
     session = SnapshotSession()
     snap = snapshot(tmp_path, session, judge=DIFFERENT)
-    assert ("Something else entirely." == snap) is False  # reflected comparison works too
-    assert isinstance(snap.last_failure, SnapshotDriftError)
+    with pytest.raises(SnapshotDriftError, match="drifted"):
+        assert "Something else entirely." == snap  # reflected comparison works too
     again = snapshot(tmp_path, session, judge=DIFFERENT)
     with pytest.raises(SnapshotDriftError):
         again("Something else entirely.")
     assert list(session.outcomes.values()) == ["drifted"]
+    assert snapshot(tmp_path, session, judge=SAME) == "Refunds in 30 days."
 
 
 def test_two_snapshots_with_the_same_name_in_one_test_is_an_error(tmp_path: Path) -> None:
@@ -135,7 +132,7 @@ def test_unused_snapshots_of_passed_tests_and_of_removed_tests(tmp_path: Path) -
         (str(leftover), "test_bot.py::test_a"),
         (str(removed), "test_bot.py::test_gone"),
     ]
-    lines = session.report_lines(relative_to=tmp_path)
+    lines = snapshot_lines(session, relative_to=tmp_path)
     assert lines[0] == "semantic snapshots: 1 passed, 2 unused"
     assert (
         "  unused: __semantic_snapshots__/test_bot/test_a.2.txt (of test_bot.py::test_a)" in lines
@@ -147,7 +144,7 @@ def test_unused_snapshots_of_passed_tests_and_of_removed_tests(tmp_path: Path) -
     assert not leftover.exists()
     assert not removed.exists()
     assert used.exists() and failed.exists() and deselected.exists() and plain.exists()
-    assert session.report_lines()[0] == "semantic snapshots: 1 passed, 2 unused (deleted)"
+    assert snapshot_lines(session)[0] == "semantic snapshots: 1 passed, 2 unused (deleted)"
 
 
 def test_a_module_narrowed_to_some_tests_keeps_the_others_snapshots(tmp_path: Path) -> None:
@@ -178,11 +175,11 @@ def test_worker_data_merges_at_the_controller(tmp_path: Path) -> None:
     for worker in workers:
         controller.merge(worker.to_data())
     assert controller.unused() == [(str(stale), "test_bot.py::test_b")]
-    assert controller.report_lines()[0] == "semantic snapshots: 1 passed, 1 drifted, 1 unused"
+    assert snapshot_lines(controller)[0] == "semantic snapshots: 1 passed, 1 drifted, 1 unused"
 
 
 def test_nothing_to_report_is_no_report() -> None:
-    assert SnapshotSession().report_lines() == []
+    assert snapshot_lines(SnapshotSession()) == []
 
 
 def test_unknown_outcome_is_refused(tmp_path: Path) -> None:
@@ -196,3 +193,16 @@ def test_narrowed_modules_are_the_files_of_node_id_arguments(tmp_path: Path) -> 
         (tmp_path / "tests/test_a.py").resolve(),
         (tmp_path / "tests/test_c.py").resolve(),
     }
+
+
+def test_json_section_lists_outcomes_and_unused(tmp_path: Path) -> None:
+    module = tmp_path / "test_bot.py"
+    stale = make(tmp_path, "test_bot.py::test_gone", "test_gone.txt")
+    session = SnapshotSession()
+    session.collected_module(module, whole=True)
+    session.record("test_bot.py::test_a", folder(tmp_path) / "test_a.txt", "written")
+    section = snapshot_section(session)
+    assert section["counts"]["written"] == 1
+    assert section["counts"]["unused"] == 1
+    assert section["unused"] == [{"path": str(stale), "test": "test_bot.py::test_gone"}]
+    assert section["deleted"] == []

@@ -7,10 +7,13 @@ def test_refund_policy(semantic_snapshot):
 ```
 
 The first unnamed snapshot of a test is ``<test>.txt``, the next ``<test>.2.txt``, ...; a named
-one ``<test>.<name>.txt``, all in ``__semantic_snapshots__/<test module>/``. ``==`` returns
-False on a drift or a missing snapshot and keeps the explanation for pytest's assertion message;
-calling the fixture raises instead. Broken files, duplicate names, non-text outputs and judge
-errors raise in both forms: they are errors, not failures.
+one ``<test>.<name>.txt``, all in ``__semantic_snapshots__/<test module>/``.
+
+``==`` is True when the output means the same; on a drift or a missing snapshot it raises the
+failure itself (``SnapshotDriftError`` or ``SnapshotMissingError``, both assertion errors) rather
+than returning False, so the whole explanation — both scores, the diff, both texts — is shown:
+pytest would cut an assertion explanation to 8 lines. Broken files, duplicate names, non-text
+outputs and judge errors raise too: they are errors, not failures.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from semantix.snapshots.errors import (
 from semantix.snapshots.files import module_directory, node_basename, snapshot_filename
 from semantix.snapshots.session import SnapshotSession
 
-__all__ = ["SemanticSnapshot", "assertrepr_lines"]
+__all__ = ["SemanticSnapshot"]
 
 
 class SemanticSnapshot:
@@ -54,8 +57,6 @@ class SemanticSnapshot:
         self._base = node_basename(nodeid)
         self._unnamed = 0
         self._names: dict[Path, str] = {}
-        #: The failure of the last ``==`` that returned False (shown by pytest's assert message).
-        self.last_failure: SnapshotDriftError | SnapshotMissingError | None = None
 
     def __call__(
         self,
@@ -92,21 +93,14 @@ class SemanticSnapshot:
         return result
 
     def __eq__(self, other: object) -> bool:
+        """True when ``other`` means the same as the next snapshot; raises the failure if not."""
         __tracebackhide__ = True
-        try:
-            self(other)
-        except (SnapshotDriftError, SnapshotMissingError) as failure:
-            self.last_failure = failure
-            return False
-        self.last_failure = None
+        self(other)
         return True
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        if self.last_failure is not None:
-            first = str(self.last_failure).splitlines()[0]
-            return f"<SemanticSnapshot {self._base}: {first}>"
         return f"<SemanticSnapshot {self._base} in {self.directory}>"
 
     def _next(self, name: str | None) -> tuple[Path, str]:
@@ -130,13 +124,3 @@ class SemanticSnapshot:
     def _record(self, path: Path, outcome: str) -> None:
         if self.session is not None:
             self.session.record(self.nodeid, path, outcome)
-
-
-def assertrepr_lines(op: str, left: object, right: object) -> list[str] | None:
-    """pytest's explanation of a failed ``semantic_snapshot == output``, else None (not ours)."""
-    if op != "==":
-        return None
-    snapshot = left if isinstance(left, SemanticSnapshot) else right
-    if not isinstance(snapshot, SemanticSnapshot) or snapshot.last_failure is None:
-        return None
-    return str(snapshot.last_failure).splitlines()

@@ -1,6 +1,6 @@
 """What semantic snapshots did in one test session: outcomes, unused files, the end report.
 
-The pytest plugin feeds a :class:`SnapshotSession`: every snapshot check's outcome, which
+The pytest plugin (:mod:`semantix.snapshots_plugin`) feeds a :class:`SnapshotSession`: every snapshot check's outcome, which
 snapshot files each test used, how each test ended, and which tests and modules were collected.
 From that it finds **unused** snapshots the way syrupy does, conservatively: a snapshot file is
 unused when the test that owns it (the ``test`` line of its header) ran and passed without
@@ -9,13 +9,13 @@ asking for it, or when that test no longer exists in a test module that was coll
 skipped or failed keep their snapshots.
 
 Under pytest-xdist every worker publishes :meth:`SnapshotSession.to_data` and the controller
-merges them with :meth:`SnapshotSession.merge` before reporting: each test runs on one worker and
+merges them with :meth:`SnapshotSession.merge` before reporting
+(:mod:`semantix.report.snapshots` renders the end report): each test runs on one worker and
 a snapshot file belongs to one test, so no two workers ever write the same file.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +28,6 @@ __all__ = ["OUTCOMES", "SnapshotSession", "narrowed_modules"]
 
 #: Every outcome of one snapshot check, in report order.
 OUTCOMES = ("written", "updated", "passed", "drifted", "missing", "error")
-UPDATE_FLAG = "--semantic-snapshot-update"
 
 
 @dataclass
@@ -129,40 +128,6 @@ class SnapshotSession:
             Path(path).unlink(missing_ok=True)
             self.deleted.append(path)
         return list(self.deleted)
-
-    # -- the end report --------------------------------------------------------------------------
-
-    def report_lines(self, *, relative_to: Path | None = None) -> list[str]:
-        """The end-of-session summary; empty when no snapshot was checked or found unused."""
-        counts = Counter(self.outcomes.values())
-        unused = self.unused()
-        if not counts and not unused:
-            return []
-
-        def shown(path: str) -> str:
-            if relative_to is None:
-                return path
-            try:
-                return str(Path(path).relative_to(relative_to))
-            except ValueError:
-                return path
-
-        parts = [f"{counts[outcome]} {outcome}" for outcome in OUTCOMES if counts[outcome]]
-        if unused:
-            parts.append(f"{len(unused)} unused" + (" (deleted)" if self.deleted else ""))
-        lines = ["semantic snapshots: " + ", ".join(parts)]
-        for outcome in ("drifted", "missing"):
-            for path, result in sorted(self.outcomes.items()):
-                if result == outcome:
-                    lines.append(f"  {outcome}: {shown(path)}")
-        for path, owner in unused:
-            verb = "deleted" if self.deleted else "unused"
-            lines.append(f"  {verb}: {shown(path)} (of {owner})")
-        if unused and not self.deleted:
-            lines.append(f"  Re-run pytest with {UPDATE_FLAG} to delete unused snapshots.")
-        if counts["missing"] and not self.update:
-            lines.append(f"  Record missing snapshots with pytest {UPDATE_FLAG}, then review them.")
-        return lines
 
 
 def _same_module(nodeid: str, module: str) -> bool:
