@@ -23,6 +23,7 @@ from semantix import (
     assert_semantic,
 )
 from semantix.cache import clear_cache, model_cache
+from semantix.judges import onnx
 from semantix.judges.quantized import QuantizedNLIJudge
 
 REPO = "acme/tiny-nli"
@@ -250,16 +251,27 @@ def test_models_without_token_types(fixture: str, request: pytest.FixtureRequest
     assert long.evidence is not None
 
 
-def test_optimized_session_is_cached_on_disk_and_reused(
-    wide_bert_model: Path, semantix_cache: Path
+@pytest.fixture
+def ort_cache(semantix_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Optimized copies on, kept whatever the timing (tiny models load in milliseconds)."""
+    monkeypatch.setenv("SEMANTIX_ORT_CACHE", "1")
+    monkeypatch.setattr(onnx, "_KEEP_IF_FASTER", 1e9)
+    return semantix_cache / "onnx"
+
+
+def test_optimized_session_is_written_in_the_background_and_reused(
+    wide_bert_model: Path, ort_cache: Path
 ) -> None:
     clear_cache()
     first = QuantizedNLIJudge(wide_bert_model).evaluate_batch([(o, "polite", 0.5) for o in OUTPUTS])
-    cached = list((semantix_cache / "onnx").glob("model_quantized-*.ort"))
+    onnx.finish_optimizing()
+    cached = list(ort_cache.glob("model_quantized-*.ort"))
     assert len(cached) == 1
+    assert list(ort_cache.glob("*.partial")) == []
     stamp = cached[0].stat().st_mtime_ns
     clear_cache()
     again = QuantizedNLIJudge(wide_bert_model).evaluate_batch([(o, "polite", 0.5) for o in OUTPUTS])
+    assert onnx._pending == []  # loaded from the copy: nothing started
     assert cached[0].stat().st_mtime_ns == stamp  # loaded, not rewritten
     assert [v.score for v in again] == [v.score for v in first]
     cached[0].write_bytes(b"truncated")  # a broken entry is rebuilt, not fatal
@@ -267,8 +279,25 @@ def test_optimized_session_is_cached_on_disk_and_reused(
     rebuilt = QuantizedNLIJudge(wide_bert_model).evaluate_batch(
         [(o, "polite", 0.5) for o in OUTPUTS]
     )
+    onnx.finish_optimizing()
     assert [v.score for v in rebuilt] == [v.score for v in first]
     assert cached[0].stat().st_size > 1000
+    clear_cache()
+
+
+def test_an_optimized_copy_that_does_not_pay_is_not_kept(
+    entailing_model: Path, ort_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(onnx, "_KEEP_IF_FASTER", 0.0)  # loading the copy never pays
+    clear_cache()
+    assert QuantizedNLIJudge(entailing_model).evaluate("Hello.", "polite", 0.5).passed
+    onnx.finish_optimizing()
+    assert list(ort_cache.glob("*.ort")) == []
+    (marker,) = ort_cache.glob("*.skip.json")
+    assert set(json.loads(marker.read_text())) == {"plain_s", "optimized_s"}
+    clear_cache()
+    assert QuantizedNLIJudge(entailing_model).evaluate("Hello.", "polite", 0.5).passed
+    assert onnx._pending == []  # the marker stops it from trying again
     clear_cache()
 
 
@@ -278,8 +307,16 @@ def test_optimized_session_cache_can_be_disabled(
     monkeypatch.setenv("SEMANTIX_ORT_CACHE", "0")
     clear_cache()
     assert QuantizedNLIJudge(entailing_model).evaluate("Hello.", "polite", 0.5).passed
+    assert onnx._pending == []
     assert not (semantix_cache / "onnx").exists()
     clear_cache()
+
+
+def test_sessions_do_not_spin() -> None:
+    options = onnx.session_options(2)
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert options.get_session_config_entry("session.inter_op.allow_spinning") == "0"
+    assert options.intra_op_num_threads == 2
 
 
 def test_recommended_threshold() -> None:
