@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -300,3 +301,30 @@ def test_repr_names_the_levels() -> None:
         FakeJudge(lambda o, i: 1.0, name="A"), FakeJudge(lambda o, i: 1.0, name="B")
     )
     assert repr(judge) == "EscalatingJudge(A(), B(), band=0.15)"
+
+
+def test_frozen_verdicts_record_and_replay_the_chain(tmp_path: Path) -> None:
+    from semantix import VerdictNotRecordedError
+    from semantix.verdicts import RecordReplayJudge
+
+    def never(output: str, intent: str) -> float:
+        raise AssertionError("replay must not call a judge")
+
+    def build(fast: object, slow: object, band: float = 0.15) -> EscalatingJudge:
+        return EscalatingJudge(
+            FakeJudge(fast, name="Fast"),  # type: ignore[arg-type]
+            FakeJudge(slow, name="Slow"),  # type: ignore[arg-type]
+            band=band,
+        )
+
+    recorder = RecordReplayJudge(
+        build(lambda o, i: 0.45, lambda o, i: 0.9), mode="update", store=tmp_path
+    )
+    recorded = recorder.evaluate("Sorry!", "The text apologizes.", 0.5)
+    replayer = RecordReplayJudge(build(never, never), mode="replay", store=tmp_path)
+    replayed = replayer.evaluate("Sorry!", "The text apologizes.", 0.5)
+    assert (replayed.passed, replayed.score) == (recorded.passed, recorded.score) == (True, 0.9)
+    assert replayed.reason.startswith("decided by Slow (Fast score 0.45 within 0.15 of 0.50)")
+    other_band = RecordReplayJudge(build(never, never, band=0.1), mode="replay", store=tmp_path)
+    with pytest.raises(VerdictNotRecordedError, match=r"EscalatingJudge\[Fast -> Slow, band=0.1\]"):
+        other_band.evaluate("Sorry!", "The text apologizes.", 0.5)
