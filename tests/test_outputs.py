@@ -135,3 +135,39 @@ def test_unsupported_outputs_say_what_is_accepted(value: object, pattern: str) -
     with pytest.raises(TypeError, match=pattern) as info:
         output_text(value)
     assert "ChatCompletion" in str(info.value) or "decode" in str(info.value)
+
+
+# --- messages with no text, unencodable characters (issue 13 items 8 and 9) ---------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "lookup"}]},
+        {"output": [{"type": "function_call", "name": "lookup", "arguments": "{}"}]},
+    ],
+    ids=["anthropic-tool-use", "responses-function-call"],
+)
+def test_a_message_without_text_says_what_it_holds(message: object) -> None:
+    with pytest.raises(TypeError, match="has no text content, only blocks of type"):
+        output_text(message)
+
+
+def test_an_anthropic_tool_call_never_passes_a_negation() -> None:
+    from semantix import FakeJudge, Intent, evaluate_semantic
+
+    class Rude(Intent):
+        """The text is rude."""
+
+    judge = FakeJudge(lambda output, description: 0.0)
+    tool_only = {"role": "assistant", "content": [{"type": "tool_use", "name": "lookup"}]}
+    with pytest.raises(TypeError, match="tool_use"):
+        evaluate_semantic(tool_only, ~Rude, judge=judge)
+    assert judge.calls == []
+
+
+def test_lone_surrogates_are_replaced_once() -> None:
+    text = output_text("Thank you \ud800 for waiting.")
+    assert text == "Thank you \ufffd for waiting."
+    text.encode("utf-8")  # every judge and the store can encode it
+    assert output_text("emoji \U0001f600 stays") == "emoji \U0001f600 stays"

@@ -134,10 +134,10 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
 
 
 def _fit(table: Sequence[tuple[str, ...]], width: int) -> list[int]:
-    """Column widths that fit ``width``: the test and intent columns give way first."""
+    """Column widths that fit ``width``: the test ids give way first, then judge and intent."""
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     overflow = sum(widths) + 2 * (len(widths) - 1) - width
-    for column, minimum in ((2, _MIN_JUDGE), (0, _MIN_TEST), (1, _MIN_INTENT)):
+    for column, minimum in ((0, _MIN_TEST), (2, _MIN_JUDGE), (1, _MIN_INTENT)):
         if overflow <= 0:
             break
         give = min(overflow, max(0, widths[column] - minimum))

@@ -1,0 +1,98 @@
+"""One way to get a judge: specs, objects and the default all go through resolve_judge."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from semantix import ConfigurationError, FakeJudge, VerdictNotRecordedError, clear_cache
+from semantix import evaluate_semantic, set_default_judge
+from semantix.cache import model_cache
+from semantix.judging import judge_from_spec, resolve_judge
+
+JUDGES_MODULE = """
+from semantix import FakeJudge
+
+builds = []
+
+def make():
+    builds.append(1)
+    return FakeJudge(lambda output, description: 0.9, name="SpecJudge")
+
+def refuse(output, description):
+    raise RuntimeError("called live")
+
+never = FakeJudge(refuse, name="NeverJudge")
+"""
+
+
+@pytest.fixture
+def judges_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "spec_judges.py").write_text(JUDGES_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", str(tmp_path / "verdicts"))
+    clear_cache()
+    yield "spec_judges"
+    sys.modules.pop("spec_judges", None)
+    clear_cache()
+
+
+def test_a_spec_in_the_current_directory_is_built_once(judges_module: str) -> None:
+    # the current directory is importable, as with pytest and uvicorn (issue 16 item 9)
+    first = resolve_judge(f"{judges_module}:make")
+    assert resolve_judge(f"{judges_module}:make") is first
+    assert sys.modules[judges_module].builds == [1]
+    result = evaluate_semantic("x", "polite", judge=f"{judges_module}:make", threshold=0.5)
+    assert result.judge.name == "SpecJudge"
+
+
+@pytest.mark.parametrize("mode", ["replay", "strict"])
+def test_a_judge_object_cannot_skip_the_verdict_store(
+    judges_module: str, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    never = judge_from_spec(f"{judges_module}:never")
+    monkeypatch.setenv("SEMANTIX_VERDICTS", mode)
+    with pytest.raises(VerdictNotRecordedError, match=f"in mode '{mode}'"):
+        evaluate_semantic("x", "polite", judge=never, threshold=0.5)
+
+
+def test_the_runs_verdict_mode_wraps_objects_and_specs(judges_module: str) -> None:
+    never = judge_from_spec(f"{judges_module}:never")
+    model_cache.set_defaults(verdicts_mode="strict")
+    try:
+        for judge in (never, f"{judges_module}:never", None):
+            if judge is None:
+                set_default_judge(never)
+            with pytest.raises(VerdictNotRecordedError, match="strict mode never calls"):
+                evaluate_semantic("x", "polite", judge=judge, threshold=0.5)
+    finally:
+        model_cache.set_defaults(verdicts_mode=None, judge=None)
+
+
+def test_mode_off_returns_a_judge_object_itself(judges_module: str) -> None:
+    judge = FakeJudge(lambda output, description: 0.5)
+    assert resolve_judge(judge) is judge
+
+
+def test_a_failed_default_build_is_remembered(
+    monkeypatch: pytest.MonkeyPatch, judges_module: str
+) -> None:
+    monkeypatch.setenv("SEMANTIX_JUDGE", "no_such_module_xyz:judge")
+    for _ in range(2):
+        with pytest.raises(ConfigurationError, match="cannot import 'no_such_module_xyz'"):
+            resolve_judge(None)
+    failures = [key for key in model_cache._failures if key[0] == "judges"]
+    assert len(failures) == 1
+
+
+@pytest.mark.parametrize("spec", ["gpt", "", "  "])
+def test_bad_specs_name_the_choices(spec: str) -> None:
+    with pytest.raises(ConfigurationError, match="quantized, nli, embedding, llm"):
+        resolve_judge(spec)
+
+
+def test_a_spec_that_is_not_a_judge_says_so(judges_module: str) -> None:
+    with pytest.raises(ConfigurationError, match="gave list, which has no evaluate"):
+        judge_from_spec(f"{judges_module}:builds")
