@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
-from importlib import metadata
 from typing import Any
 
 from semantix.errors import VerdictNotRecordedError
@@ -105,6 +104,9 @@ def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Ver
 
 @cache
 def _semantix_version() -> str:
+    # importlib.metadata costs a fifth of `import semantix` (email, zipfile): only when recording.
+    from importlib import metadata
+
     try:
         return metadata.version("semantix-judge")
     except metadata.PackageNotFoundError:  # a source tree on sys.path, not installed
