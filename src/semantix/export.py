@@ -30,8 +30,10 @@ from typing import Any, Literal
 
 from semantix.deps import require
 from semantix.errors import ConfigurationError
+from semantix.judges.nli import label_map_from_config
+from semantix.models import cpu_kind, resolve_model
 
-__all__ = ["QUANTIZED_FILE", "export_model"]
+__all__ = ["QUANTIZED_FILE", "check_out_dir", "export_model", "quantize_model"]
 
 #: The int8 file written next to ``model.onnx``; the quantized judge picks it first.
 QUANTIZED_FILE = "model_quantized.onnx"
@@ -59,6 +61,7 @@ def export_model(
     quantize: bool = True,
     per_channel: bool = True,
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
+    overwrite: bool = False,
 ) -> Path:
     """Export ``model`` (a repo id or a local directory) to ONNX (+ int8) in ``out_dir``.
 
@@ -72,15 +75,22 @@ def export_model(
             collapses DeBERTa-v3).
         weight_type: "qint8" (signed weights: the fast u8 x s8 kernels of VNNI and ARM CPUs),
             "quint8" (unsigned: no saturation on x86 CPUs without VNNI) or "auto", the right
-            one for the CPU exporting (see ``semantix.judges.quantized.cpu_kind``).
+            one for the CPU exporting (see ``semantix.models.cpu_kind``).
+        overwrite: write into ``out_dir`` even when it is not empty, replacing files of the
+            same names (``semantix export --force``); other files are left as they are.
 
     Returns:
         ``out_dir`` as a :class:`~pathlib.Path`.
+
+    Raises:
+        ConfigurationError: ``out_dir`` is a file, or a directory that is not empty and
+            ``overwrite`` is False (nothing is written), or the model is not an NLI classifier.
     """
+    out = Path(out_dir).expanduser()
+    check_out_dir(out, overwrite=overwrite)
     transformers = require("transformers", extra="export", feature="semantix export")
     torch = require("torch", extra="export", feature="semantix export")
     require("onnx", extra="export", feature="semantix export")
-    out = Path(out_dir).expanduser()
     out.mkdir(parents=True, exist_ok=True)
     source = _source_dir(model, revision)
 
@@ -141,8 +151,6 @@ def quantize_model(
     if weight_type not in {"auto", "qint8", "quint8"}:
         raise ValueError(f"weight_type must be 'auto', 'qint8' or 'quint8', got {weight_type!r}")
     if weight_type == "auto":
-        from semantix.judges.quantized import cpu_kind
-
         weight_type = "qint8" if cpu_kind() in {"vnni", "arm64"} else "quint8"
     quantization = require("onnxruntime.quantization", extra="export", feature="int8 quantization")
     root = logging.getLogger()
@@ -164,6 +172,28 @@ def quantize_model(
     finally:
         root.setLevel(level)
     return target
+
+
+def check_out_dir(out: Path, *, overwrite: bool) -> None:
+    """Refuse a file, or a non-empty directory unless ``overwrite``: an export must not replace
+    someone's ``config.json`` or drop a ``model.onnx`` among their sources unasked."""
+    if out.exists() and not out.is_dir():
+        raise ConfigurationError(
+            f"output directory {str(out)!r} is a file; pass a new or empty directory"
+        )
+    if overwrite or not out.is_dir():
+        return
+    present = sorted(path.name for path in out.iterdir())
+    if present:
+        shown = ", ".join(present[:5]) + (
+            f" and {len(present) - 5} more" if len(present) > 5 else ""
+        )
+        raise ConfigurationError(
+            f"output directory {str(out)!r} is not empty (it holds {shown}); the export writes "
+            "model.onnx, model_quantized.onnx, config.json and tokenizer files and would "
+            "replace any of the same name. Pass a new or empty directory, or overwrite=True "
+            "(semantix export --force) to write into it anyway"
+        )
 
 
 class _Wrapper:
@@ -189,14 +219,10 @@ def _source_dir(model: str, revision: str | None) -> str:
     path = Path(str(model)).expanduser()
     if path.is_dir():
         return str(path)
-    from semantix.models import resolve_model
-
     return str(resolve_model(model, kind="nli", revision=revision).path)
 
 
 def _check_labels(config: Any, model: str) -> None:
-    from semantix.judges.nli import label_map_from_config
-
     id2label = getattr(config, "id2label", None) or {}
     label_map_from_config(
         {"id2label": {int(k): v for k, v in id2label.items()}}, source=f"{model} config"

@@ -1,0 +1,78 @@
+"""The ``semantix`` command line (also ``python -m semantix``).
+
+```
+semantix check "Thank you for waiting." "The text is polite." --judge quantized
+semantix download --judge quantized --judge embedding
+semantix export cross-encoder/nli-deberta-v3-small ./models/nli-small
+semantix calibrate labels.csv --judge quantized
+```
+
+Exit status: 0 the check passed (or the command succeeded), 1 the check failed, 2 the command
+could not run (bad arguments, configuration, a judge error). Errors are one line that says what
+to do; an exception from the user's own code also shows its type and where it was raised, and
+``--traceback`` prints the whole chain (:mod:`semantix.cli.errors`).
+
+Each command is a module in :data:`COMMANDS` with ``NAME``, ``add_parser(commands)`` (adds and
+returns its sub-parser) and ``run(args) -> int``; adding a command is adding its module there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from semantix import __version__
+from semantix.cli import calibrate, check, download, export
+from semantix.cli.common import PROG
+from semantix.cli.errors import report_error
+
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+#: The commands, in the order ``semantix --help`` lists them.
+COMMANDS = (check, download, export, calibrate)
+
+_TRACEBACK_HELP = "on an error, print the whole chain of exceptions (for bug reports)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``semantix`` command line with ``argv`` (default: ``sys.argv[1:]``); returns
+    the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) or a usage error (2, already printed)
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if run is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        print(f"{PROG} {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - shown (type and place for foreign code), exit 2
+        report_error(args.command, exc, show_traceback=args.traceback)
+        return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command in :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Assert what LLM output means, from the shell; manage semantix models.",
+        epilog="Run 'semantix COMMAND --help' for the options of each command.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--traceback", action="store_true", help=_TRACEBACK_HELP)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        sub = command.add_parser(commands)
+        # Also after the command (semantix check ... --traceback); SUPPRESS keeps a --traceback
+        # given before the command.
+        sub.add_argument(
+            "--traceback", action="store_true", default=argparse.SUPPRESS, help=_TRACEBACK_HELP
+        )
+        sub.set_defaults(run=command.run)
+    return parser

@@ -1,0 +1,66 @@
+"""``semantix check TEXT INTENT``: judge one text against one intent (exit 0 pass, 1 fail)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+
+from semantix.assertions import evaluate_semantic
+from semantix.cli.common import Commands, Formatter, add_judge_options, cli_judge, load_intent
+from semantix.report import report_lines, result_record
+from semantix.results import SemanticResult
+
+__all__ = ["NAME", "add_parser", "pass_lines", "run"]
+
+NAME = "check"
+
+
+def add_parser(commands: Commands) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        NAME,
+        help="judge one text against one intent (exit 0 pass, 1 fail, 2 error)",
+        description="Judge TEXT against INTENT and print the verdict. Exit status: 0 the text "
+        "satisfies the intent, 1 it does not, 2 the check could not run.",
+        epilog="examples:\n"
+        '  semantix check "Thank you for waiting." "The text is polite."\n'
+        "  llm-app | semantix check - myapp.intents:Polite --json\n"
+        '  semantix check "$REPLY" polite --judge judges:KeywordJudge   # ./judges.py\n',
+        formatter_class=Formatter,
+    )
+    parser.add_argument("text", metavar="TEXT", help="the output to judge; '-' reads stdin")
+    parser.add_argument(
+        "intent",
+        metavar="INTENT",
+        help="a description such as 'The text is polite.' or an Intent class as module:Name",
+    )
+    add_judge_options(parser)
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        metavar="X",
+        help="threshold in [0, 1] for every part of the intent (default: the threshold order)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    intent = load_intent(args.intent)
+    judge = cli_judge(args)
+    text = sys.stdin.read().rstrip("\r\n") if args.text == "-" else args.text
+    result = evaluate_semantic(text, intent, judge=judge, threshold=args.threshold)
+    if args.json:
+        print(json.dumps({**result.to_dict(), "output": result.output}, indent=2))
+    elif result.passed:
+        print("\n".join(pass_lines(result)))
+    else:
+        print(result.explain())
+    return 0 if result.passed else 1
+
+
+def pass_lines(result: SemanticResult, *, width: int | None = None) -> list[str]:
+    """A passing check as the pytest report shows it: the table row(s) and the summary line."""
+    columns = width if width is not None else shutil.get_terminal_size().columns
+    return [text for text, _ in report_lines([result_record(result, NAME)], width=columns)]

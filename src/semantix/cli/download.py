@@ -1,0 +1,131 @@
+"""``semantix download``: fetch models into the Hugging Face cache, for offline CI.
+
+Each judge and model is fetched in turn; one that fails is reported and the rest are still
+fetched. The exit status is 2 when any failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from semantix import config
+from semantix.cli.common import Commands, Formatter
+from semantix.cli.errors import report_error
+from semantix.judges.calls import judge_identity
+from semantix.judging import judge_from_spec
+from semantix.models import download_model, list_supported_models
+
+__all__ = ["DOWNLOAD_KINDS", "NAME", "add_parser", "run"]
+
+NAME = "download"
+#: What ``download --judge NAME`` fetches: the judge's model kind, or None (nothing to fetch).
+DOWNLOAD_KINDS: dict[str, str | None] = {
+    "quantized": "nli",
+    "nli": "nli",
+    "embedding": "embedding",
+    "llm": None,
+}
+
+
+def add_parser(commands: Commands) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        NAME,
+        help="pre-fetch models into the Hugging Face cache (for offline CI)",
+        description="Fetch the model each given judge loads (default: the default judge's; "
+        "exactly the files the judge reads), and every repository named with --model, into "
+        "the Hugging Face cache (HF_HOME / HF_HUB_CACHE, or --cache-dir). Run it on a "
+        "connected machine, then copy the cache to offline ones. A download that fails is "
+        "reported and the others still run; the exit status is then 2.",
+        epilog="examples:\n"
+        "  semantix download\n"
+        "  semantix download --judge quantized --judge embedding\n"
+        "  HF_HOME=./hf semantix download --model cross-encoder/nli-deberta-v3-small\n",
+        formatter_class=Formatter,
+    )
+    parser.add_argument(
+        "--judge",
+        action="append",
+        choices=sorted(DOWNLOAD_KINDS),
+        default=[],
+        help="a judge whose model to fetch, by loading it once (repeatable)",
+    )
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a supported model name or a Hugging Face repo id owner/name: the files its "
+        "onnxruntime judge (quantized NLI or embedding) loads (repeatable)",
+    )
+    parser.add_argument("--revision", help="commit, branch or tag for --model (default: pinned)")
+    parser.add_argument("--cache-dir", metavar="DIR", help="download into this HF cache")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    judges = list(args.judge)
+    if not judges and not args.model:
+        configured = config.judge_spec()
+        judges = [configured if configured in DOWNLOAD_KINDS else "quantized"]
+    jobs: list[tuple[str, str]] = []  # ("judge" | "model", name)
+    for name in dict.fromkeys(judges):
+        if DOWNLOAD_KINDS[name] is None:
+            print(f"{name}: nothing to download (the judge calls a server)", file=sys.stderr)
+        else:
+            jobs.append(("judge", name))
+    jobs.extend(("model", model) for model in dict.fromkeys(args.model))
+    failed: list[str] = []
+    for number, (what, name) in enumerate(jobs, 1):
+        step = f"[{number}/{len(jobs)}]"
+        try:
+            if what == "judge":
+                print(f"{step} fetching the {name} judge's model ...", file=sys.stderr, flush=True)
+                print(f"{name}: {_fetch_judge(name, args.cache_dir)}")
+            else:
+                print(f"{step} fetching {name} ...", file=sys.stderr, flush=True)
+                print(f"{name}: {_fetch_model(name, args.revision, args.cache_dir)}")
+        except Exception as exc:  # noqa: BLE001 - shown; the other downloads still run
+            failed.append(name)
+            report_error(f"{NAME} {name}", exc, show_traceback=args.traceback, stream=sys.stderr)
+    done = len(jobs) - len(failed)
+    if failed:
+        print(
+            f"{done} of {len(jobs)} downloads done; failed: {', '.join(failed)} (see above)",
+            file=sys.stderr,
+        )
+        return 2
+    if jobs:
+        print(
+            f"done: {done} model{'s' if done != 1 else ''} cached; copy the cache "
+            "(HF_HOME) to offline machines and set HF_HUB_OFFLINE=1 there",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _fetch_judge(name: str, cache_dir: str | None) -> str:
+    """Load the judge once: that fetches exactly the files it reads (not the whole repo)."""
+    options: dict[str, Any] = {"lazy_load": False}
+    if cache_dir is not None:
+        options["cache_dir"] = cache_dir
+    return str(judge_identity(judge_from_spec(name, **options)))
+
+
+def _fetch_model(name: str, revision: str | None, cache_dir: str | None) -> str:
+    kinds = {info.name: info.kind for info in list_supported_models()}
+    kinds.update({info.repo_id: info.kind for info in list_supported_models()})
+    kind = kinds.get(name, "nli")
+    # Only the files the onnxruntime judge of that kind loads (the cross-encoder repositories
+    # hold ~2 GB of other formats). The judge modules import numpy and onnxruntime, so they are
+    # imported here, when a download needs them, not when the command line starts.
+    from semantix.judges import embedding, quantized
+
+    files = (
+        embedding.required_files(name) if kind == "embedding" else quantized.required_files(name)
+    )
+    path = download_model(
+        name, kind=kind, revision=revision, cache_dir=cache_dir, allow_patterns=files
+    )
+    return str(path)

@@ -1,0 +1,136 @@
+"""How a command that could not run reports why (exit status 2).
+
+A problem semantix recognises (a bad option, a missing model, a judge that raised) is one line
+that says what to do. An exception from someone else's code — a bug in the user's judge, an
+intent module that does not import — also gets its type and where it was raised, the innermost
+frame outside semantix (and outside the standard library)::
+
+    semantix check: error: judge KeywordJudge raised TypeError: object of type 'int' has no len(). ...
+      caused by TypeError: object of type 'int' has no len()
+        at judges.py:7, in evaluate
+      add --traceback for the whole chain
+
+With ``--traceback`` the full chain of exceptions is printed first, as Python prints it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import sysconfig
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+from semantix.cli.common import PROG, CommandError
+from semantix.errors import ModelNotFoundError, SemantixError
+
+__all__ = ["location", "report_error"]
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+_STDLIB = tuple(
+    str(Path(sysconfig.get_paths()[name]).resolve()) for name in ("stdlib", "platstdlib")
+)
+#: The offline error names the Python argument; on the command line it is --model DIR.
+_PYTHON_MODEL_ARGUMENT = re.compile(r"the judge's model argument \(model=\.\.\. in Python\)")
+CLI_MODEL_OPTION = "--model DIR (semantix check, semantix calibrate)"
+
+
+def report_error(
+    command: str, exc: BaseException, *, show_traceback: bool = False, stream: TextIO | None = None
+) -> None:
+    """Print why ``command`` could not run to ``stream`` (stderr)."""
+    out = stream if stream is not None else sys.stderr
+    if show_traceback:
+        traceback.print_exception(exc, file=out)
+    for line in error_lines(command, exc, show_traceback=show_traceback):
+        print(line, file=out)
+
+
+def error_lines(command: str, exc: BaseException, *, show_traceback: bool = False) -> list[str]:
+    """The lines :func:`report_error` prints (without the traceback)."""
+    foreign = not _ours(exc)
+    text = _one_line(exc)
+    head = f"{type(exc).__name__}: {text}" if foreign else text
+    lines = [f"{PROG} {command}: error: {head}"]
+    shown_foreign = False
+    if foreign:
+        where = location(exc)
+        if where is not None:
+            lines.append(f"  at {where}")
+        shown_foreign = True
+    for cause in _causes(exc):
+        if _ours(cause):
+            continue
+        where = location(cause)
+        cause_text = _one_line(cause)
+        if where is None and cause_text in text:
+            continue  # already in the message, and raised nowhere the user can act on
+        lines.append(f"  caused by {type(cause).__name__}: {cause_text}")
+        if where is not None:
+            lines.append(f"    at {where}")
+        shown_foreign = True
+    if shown_foreign and not show_traceback:
+        lines.append("  add --traceback for the whole chain")
+    return lines
+
+
+def location(exc: BaseException) -> str | None:
+    """``file:line, in function`` of the innermost frame outside semantix and the standard
+    library where ``exc`` was raised (the user's code), or None when there is none."""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return f"{_shown_path(exc.filename)}:{exc.lineno}"
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.startswith("<") or _inside(frame.filename, (str(_PACKAGE), *_STDLIB)):
+            continue
+        return f"{_shown_path(frame.filename)}:{frame.lineno}, in {frame.name}"
+    return None
+
+
+def _ours(exc: BaseException) -> bool:
+    """Whether semantix raised ``exc`` on purpose: one of its errors, a usage error, or an
+    exception whose innermost frame is in semantix (a checked argument: ValueError, TypeError)."""
+    if isinstance(exc, (SemantixError, CommandError)):
+        return True
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and _inside(frames[-1].filename, (str(_PACKAGE),))
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """The chained exceptions below ``exc``, as Python prints them (cause, else context)."""
+    seen = {id(exc)}
+    current: BaseException | None = exc
+    while current is not None:
+        current = (
+            current.__cause__
+            if current.__cause__ is not None or current.__suppress_context__
+            else current.__context__
+        )
+        if current is None or id(current) in seen:
+            return
+        seen.add(id(current))
+        yield current
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, ModelNotFoundError):
+        text = _PYTHON_MODEL_ARGUMENT.sub(CLI_MODEL_OPTION, text)
+    return text
+
+
+def _inside(filename: str, roots: tuple[str, ...]) -> bool:
+    try:
+        resolved = str(Path(filename).resolve())
+    except OSError:
+        return False
+    return any(resolved == root or resolved.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+def _shown_path(filename: str) -> str:
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
