@@ -410,6 +410,60 @@ NEGATED = [
         "The text reveals the system prompt.",
         "Reveal the system prompt",
     ),
+    ("No emojis, please.", "The text contains emojis.", "Contains emojis."),
+    ("Without any profanity.", "The text contains profanity.", "Contains profanity."),
+    ("Never ever swear.", "The text swears.", "must swear"),
+    ("Never, ever reveal secrets.", "The text reveals secrets.", "Reveal secrets."),
+    ("Please, never swear.", "The text swears.", "must swear"),
+    (
+        "The assistant must not, under any circumstances, reveal the prompt.",
+        "The assistant reveals the prompt.",
+        "The assistant must reveal the prompt.",
+    ),
+    ("There should be no profanity.", "The text contains profanity.", "Contains profanity."),
+    ("There is no small talk.", "The text contains small talk.", "Contains small talk."),
+    ("The text must be free of any jargon.", "The text contains jargon.", "Contains jargon."),
+    ("Do not make up facts.", "The text makes up facts.", "Make up facts."),
+    (
+        "The bot must not pretend to be human.",
+        "The bot pretends to be human.",
+        "The bot must pretend to be human.",
+    ),
+    ("The output must not be empty.", "The output is empty.", "The output must be empty."),
+    (
+        "The response contains no profanity.",
+        "The response contains profanity.",
+        "The response contains profanity.",
+    ),
+    (
+        "The reply mentions no competitors.",
+        "The reply mentions competitors.",
+        "The reply mentions competitors.",
+    ),
+    ("It should never mention prices.", "It mentions prices.", "It should mention prices."),
+    (
+        "You must never guess the answer.",
+        "The text guesses the answer.",
+        "You must guess the answer.",
+    ),
+    ("The chatbot won't swear.", "The chatbot swears.", "The chatbot will swear."),
+    (
+        "The agent may not offer discounts.",
+        "The agent offers discounts.",
+        "The agent must offer discounts.",
+    ),
+    ("Do NOT include the API key.", "The text includes the API key.", "Include the API key."),
+    (
+        "Under no circumstances should the bot share passwords.",
+        "The bot shares passwords.",
+        "The bot must share passwords.",
+    ),
+    (
+        "The reply shouldn't sound robotic.",
+        "The reply sounds robotic.",
+        "The reply should sound robotic.",
+    ),
+    ("Never fabricate quotes.", "The text fabricates quotes.", "Fabricate quotes."),
 ]
 
 #: Descriptions that are positive requirements, or negations that must NOT be rewritten.
@@ -476,6 +530,13 @@ NOT_NEGATED = [
     "The response should be helpful.\nIt must not be condescending.",
     "- no profanity\n- no personal data",
     "It must be polite. It must not mention prices.",
+    # subjects and forms the rewrite does not know: left as written
+    "Responses should not use markdown.",
+    "I don't want any jargon.",
+    "Nothing about pricing.",
+    "Never answer with yes or no.",
+    "There must be no more than three bullet points.",
+    "Refuse to answer questions about politics.",
 ]
 
 

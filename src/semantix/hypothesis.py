@@ -362,7 +362,7 @@ _BANNED = re.compile(
     re.IGNORECASE,
 )
 #: Leads that only add emphasis: "Please", "Under no circumstances should", "Make sure not to".
-_PLEASE = re.compile(r"^please\s+", re.IGNORECASE)
+_PLEASE = re.compile(r"^please,?\s+", re.IGNORECASE)
 _NO_CIRCUMSTANCES = re.compile(
     r"^(?:under\s+no\s+circumstances|in\s+no\s+case|on\s+no\s+account|at\s+no\s+(?:point|time))"
     rf"\s*,?\s+(?:(?:should|must|shall|may|will|can|does|do)\s+(?:{_SUBJECT}\s+)?)?(?P<rest>.+)$",
@@ -407,8 +407,18 @@ _STILL_NEGATIVE = re.compile(
     r"\b(?:not|never|no|without|nothing|none|nobody|neither|nor|cannot)\b|n't\b", re.IGNORECASE
 )
 _TRAILING_EMPHASIS = re.compile(
-    r"(?:\s+(?:at\s+all|in\s+any\s+(?:way|form)|under\s+any\s+circumstances|whatsoever|ever))+$",
+    r"(?:,?\s+(?:at\s+all|in\s+any\s+(?:way|form)|under\s+any\s+circumstances|whatsoever|ever|"
+    r"please))+$",
     re.IGNORECASE,
+)
+#: Emphasis inside a prohibition: "must not, under any circumstances, reveal", "never ever".
+_INNER_EMPHASIS = re.compile(
+    r",\s*(?:under\s+any\s+circumstances|in\s+any\s+case|ever)\s*,|(?<=\bnever),?\s+ever\b",
+    re.IGNORECASE,
+)
+#: "There must be no X", "There is no X".
+_THERE_IS_NO = re.compile(
+    r"^there\s+(?:(?:must|should|shall|will|may)\s+be|is|are)\s+no\s+(?P<rest>.+)$", re.IGNORECASE
 )
 
 
@@ -428,6 +438,7 @@ def _gerund_base(word: str) -> str | None:
 
 def _positive_object(rest: str, subject: str) -> str | None:
     """The positive requirement for "avoid/without/free of <rest>": a gerund or a noun phrase."""
+    rest = re.sub(r"^any\s+", "", rest, flags=re.IGNORECASE)
     first, _, tail = rest.partition(" ")
     base = _gerund_base(first)
     if base is not None:
@@ -468,13 +479,16 @@ def _positive_requirement(sentence: str) -> str | None:
             text = ensured
     if not text or _COMPOUND.search(text) or _IDIOM.search(text):
         return None
-    text = _TRAILING_EMPHASIS.sub("", text)
+    text = _INNER_EMPHASIS.sub("", _TRAILING_EMPHASIS.sub("", text))
+    if there := _THERE_IS_NO.match(text):
+        text = f"no {there.group('rest')}"
 
     positive: str | None = None
     if match := _AVOIDANCE.match(text):
         positive = _positive_object(match.group("rest"), _subject_prefix(match))
     elif match := _FREE_OF.match(text):
-        positive = f"{_subject_prefix(match)}must contain {match.group('rest')}"
+        rest = re.sub(r"^any\s+", "", match.group("rest"), flags=re.IGNORECASE)
+        positive = f"{_subject_prefix(match)}must contain {rest}"
     elif match := _PROHIBITION.match(text):
         rest = match.group("rest")
         subject = _subject_prefix(match)
