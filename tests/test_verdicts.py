@@ -661,3 +661,19 @@ def test_replay_mode_usage_lists_what_was_replayed(store: VerdictStore) -> None:
     assert (usage.recorded, usage.replayed, usage.judged) == (0, 1, 0)
     [unused] = store.unused(usage.used)
     assert unused.stem not in usage.used
+
+
+def test_update_asks_again_where_the_record_cannot_tell_and_stores_the_new_verdict(
+    store: VerdictStore,
+) -> None:
+    recorder = RecordReplayJudge(MarginJudge(0.4), store=store, mode="update")
+    evaluate_semantic("Thanks, but no.", Polite, judge=recorder, threshold=0.5)
+    inner = MarginJudge(0.4)
+    updater = RecordReplayJudge(inner, store=store, mode="update")
+    evaluate_semantic("Thanks, but no.", Polite, judge=updater, threshold=0.9)  # tells: fails
+    assert inner.calls == []
+    evaluate_semantic("Thanks, but no.", Polite, judge=updater, threshold=0.3)  # cannot tell
+    assert inner.calls == [0.3]
+    [file] = stored_files(store)
+    assert json.loads(file.read_text())["verdict"]["threshold"] == 0.3
+    assert updater.usage().recorded == 1
