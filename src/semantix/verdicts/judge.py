@@ -1,17 +1,5 @@
-"""The recording/replaying judge: any judge, with frozen verdicts on disk and a bounded memo.
-
-```python
-import tempfile
-
-from semantix import FakeJudge, assert_semantic
-from semantix.verdicts import RecordReplayJudge
-
-store = tempfile.mkdtemp()  # default: .semantix/verdicts in the current directory
-judge = RecordReplayJudge(FakeJudge(lambda output, intent: 0.9), mode="update", store=store)
-assert_semantic("Thank you!", "polite", judge=judge)   # judged, and stored in `store`
-replay = RecordReplayJudge(FakeJudge(lambda o, i: 0.0), mode="replay", store=store)
-assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judge not called
-```
+"""The recording/replaying judge: any judge, with frozen verdicts on disk and a bounded memo
+(the package docstring, ``semantix.verdicts``, shows it at work).
 
 Each request is answered from the memo, else the store (modes other than ``off``), else the
 wrapped judge (modes ``off`` and ``update``), asked through ``semantix.judges.calls.ask_judge()``
