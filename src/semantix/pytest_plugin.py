@@ -59,6 +59,7 @@ from semantix.report import (
     write_json_report,
 )
 from semantix.results import CheckError, SemanticResult
+from semantix.runs_plugin import RunsPlugin, add_options as add_runs_options
 from semantix.validation import check_threshold
 
 __all__ = ["SemanticAssert"]
@@ -128,6 +129,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "semantic_report", "print the semantic report: true/false (see --semantic-report)"
     )
     parser.addini("semantic_report_json", "write the semantic report as JSON to this path")
+    add_runs_options(group, parser)
 
 
 def option(config: pytest.Config, name: str) -> str | None:
@@ -247,6 +249,7 @@ def pytest_configure(config: pytest.Config) -> None:
     model_cache.add_observer(observe)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistController(state), "semantix-xdist")
+    config.pluginmanager.register(RunsPlugin(config, state), "semantix-runs")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
