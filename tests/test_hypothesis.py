@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from semantix.hypothesis import negated_statement, to_hypothesis
@@ -543,6 +545,37 @@ NOT_NEGATED = [
 @pytest.mark.parametrize(("description", "statement", "positive"), NEGATED)
 def test_negated_statement(description: str, statement: str, positive: str) -> None:
     assert negated_statement(description) == statement
+
+
+#: Words a negation may drop: negations, modals, emphasis, and the avoidance verbs.
+DROPPABLE = re.compile(
+    r"must|mustn't|should|shouldn't|shall|will|won't|may|can|can't|cannot|not|never|ever|no|do|"
+    r"does|don't|doesn't|isn't|is|are|allowed|supposed|to|forbidden|be|being|you|the|text|a|any|"
+    r"at|all|please|without|avoid|avoids|refrain|refrains|from|stay|away|free|of|there|under|"
+    r"circumstances|point|make|sure|ensure|careful|that"
+)
+
+
+@pytest.mark.parametrize(("description", "statement", "positive"), NEGATED)
+def test_negated_statement_keeps_every_content_word(
+    description: str, statement: str, positive: str
+) -> None:
+    """Only negation, modal and emphasis words go; verbs change only their ending."""
+    out_words = {w.strip(".,!?'\"").lower() for w in statement.split()}
+    for word in description.replace("\u2019", "'").split():
+        core = word.strip(".,!?-'\"").lower()
+        if not core or DROPPABLE.fullmatch(core):
+            continue
+        if core in {"anything", "anyone"}:
+            core = "some" + core[3:]
+        stem = core.removesuffix("ing")
+        assert any(
+            o == core
+            or o.startswith((core.removesuffix("e"), stem))
+            or core.startswith(o.removesuffix("s"))
+            for o in out_words
+            if o
+        ), (word, statement)
 
 
 @pytest.mark.parametrize(("description", "statement", "positive"), NEGATED)
