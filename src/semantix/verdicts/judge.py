@@ -21,7 +21,7 @@ from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
 from semantix.preview import preview
 from semantix.validation import check_positive_int
-from semantix.verdicts.fingerprint import fingerprint, prompt_version
+from semantix.verdicts.fingerprint import fingerprint
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
 from semantix.verdicts.record import StoredVerdict, replay_at, replayable
@@ -156,8 +156,9 @@ class RecordReplayJudge:
         return judge_identity(self.judge)
 
     @property
-    def prompt_version(self) -> str | None:
-        return prompt_version(self.judge)
+    def prompt_version(self) -> Any:
+        """The wrapped judge's ``prompt_version`` as it gives it (None when it has none)."""
+        return getattr(self.judge, "prompt_version", None)
 
     @property
     def stats(self) -> VerdictStats:
