@@ -559,8 +559,9 @@ def negated_statement(description: str) -> str | None:
 
     Recognised: "must/should/shall/will/may not X", "cannot X", "do not X", "does not X",
     "never X", "is not allowed to X", "no X", "contains no X", "without X", "avoid X",
-    "refrain from X", "stay away from X", "free of X", "X is not allowed", "is not X", "not X",
-    led by "Please", "Make sure not to" or "Under no circumstances".
+    "refrain from X", "stay away from X", "free of X", "X is not allowed", "There should be no
+    X", "is not X", "not X", led by "Please", "Make sure not to" or "Under no circumstances",
+    with emphasis ("never ever", "at all", "under any circumstances") dropped.
 
     None (the description is judged as written) for anything else, and on purpose for:
 
