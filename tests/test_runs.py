@@ -5,6 +5,7 @@ import math
 import threading
 import unittest
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -14,9 +15,9 @@ from semantix import (
     Intent,
     JudgeError,
     SemanticAssertionError,
-    assertions,
+    VerdictNotRecordedError,
 )
-from semantix.assertions import SemanticResult, evaluate_semantic
+from semantix.assertions import evaluate_semantic
 from semantix.cache import model_cache
 from semantix.judges.base import JudgeRequest, Verdict
 from semantix.results import CheckError
@@ -71,27 +72,6 @@ class Scripted:
         if isinstance(item, Exception):
             raise item
         return item
-
-
-@pytest.fixture(autouse=True)
-def evaluate_many(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Until the coordinator's ``assertions.evaluate_many`` lands: the same contract, unbatched."""
-    if not hasattr(assertions, "evaluate_many"):
-
-        def stub(
-            outputs: Sequence[object],
-            intent: type[Intent],
-            *,
-            judge: object = None,
-            threshold: float | None = None,
-        ) -> list[SemanticResult]:
-            return [
-                evaluate_semantic(output, intent, judge=judge, threshold=threshold)  # type: ignore[arg-type]
-                for output in outputs
-            ]
-
-        monkeypatch.setattr(assertions, "evaluate_many", stub, raising=False)
-    yield
 
 
 # --- the Wilson interval -----------------------------------------------------------------------
@@ -270,10 +250,6 @@ def test_an_output_that_is_not_text_is_that_runs_error() -> None:
 
 
 def test_outputs_are_judged_in_one_batch() -> None:
-    if not hasattr(assertions.evaluate_many, "__module__") or (
-        assertions.evaluate_many.__module__ != "semantix.assertions"
-    ):
-        pytest.skip("assertions.evaluate_many is stubbed here until the coordinator's lands")
     judge = BatchJudge(judge_polite)
     assert_pass_rate(Scripted([POLITE]), Polite, runs=7, judge=judge)
     assert judge.batches == [7]
@@ -530,3 +506,28 @@ def test_suite_stability_reads_records_as_workers_send_them() -> None:
         Scripted([POLITE, RUDE]), Polite, runs=4, min_pass_rate=0.5, judge=judge
     )
     assert suite_stability([flaky.to_dict(), flaky]) == (0.5, 2)
+
+
+def test_frozen_verdicts_judge_every_run_through_the_same_store(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", str(tmp_path / "verdicts"))
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "update")
+    recorder = FakeJudge(judge_polite)
+    stats = assert_pass_rate(
+        Scripted([POLITE, RUDE]), Polite, runs=4, min_pass_rate=0.5, judge=recorder
+    )
+    assert stats.passes == 2
+    assert set(recorder.calls) == {(POLITE, Polite.description), (RUDE, Polite.description)}
+
+    def unavailable(output: str, intent: str) -> float:
+        raise RuntimeError("the LLM server is down")
+
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "strict")
+    replayed = assert_pass_rate(
+        Scripted([POLITE, RUDE]), Polite, runs=4, min_pass_rate=0.5, judge=FakeJudge(unavailable)
+    )
+    assert [run.outcome for run in replayed.results] == ["pass", "fail", "pass", "fail"]
+    # strict never calls a judge: an output never recorded is every run's error, never a pass
+    with pytest.raises(VerdictNotRecordedError):
+        assert_pass_rate(lambda: "Something new", Polite, runs=2, judge=FakeJudge(unavailable))

@@ -32,8 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from semantix import assertions
-from semantix.assertions import SemanticResult, notify_observers
+from semantix.assertions import SemanticResult, evaluate_many, notify_observers
 from semantix.errors import (
     ConfigurationError,
     JudgeError,
@@ -334,7 +333,7 @@ def evaluate_pass_rate(
     verdicts: dict[int, SemanticResult | BaseException] = {}
     if texts:
         try:
-            many = assertions.evaluate_many(texts, intent_class, judge=judge, threshold=threshold)
+            many = evaluate_many(texts, intent_class, judge=judge, threshold=threshold)
         except (JudgeError, VerdictStoreError) as exc:
             # One batch: a judge error leaves every output in it unjudged (never a pass).
             verdicts = dict.fromkeys(judged, exc)
