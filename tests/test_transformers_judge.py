@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import torch
 
 from models.fixtures import *  # session fixtures: the tiny models
 from models.tiny import make_hf_cache
-from semantix import ModelNotFoundError
+from semantix import ConfigurationError, ModelNotFoundError
 from semantix.cache import clear_cache, model_cache
 from semantix.judges.quantized import QuantizedNLIJudge
 from semantix.judges.transformers import NLIJudge
@@ -72,7 +73,7 @@ def test_shares_the_loaded_model(wide_bert_model: Path) -> None:
     first, second = NLIJudge(wide_bert_model), NLIJudge(wide_bert_model)
     first.evaluate("Hello.", "polite", 0.5)
     second.evaluate("Hello.", "polite", 0.5)
-    assert model_cache.builds - before == 2  # NLI core + torch model, once
+    assert model_cache.builds - before == 3  # tokenizer, NLI core, torch model: once each
     assert first._load().backend.network is second._load().backend.network
 
 
@@ -100,3 +101,41 @@ def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
 
 def test_recommended_threshold_matches_the_quantized_judge() -> None:
     assert NLIJudge.recommended_threshold == QuantizedNLIJudge.recommended_threshold
+
+
+def test_bfloat16_scores_are_within_a_hundredth_of_fp32(wide_bert_model: Path) -> None:
+    requests = [(output, description, 0.5) for output in OUTPUTS for description in DESCRIPTIONS]
+    fp32 = NLIJudge(wide_bert_model).evaluate_batch(requests)
+    half = NLIJudge(wide_bert_model, dtype="bfloat16")
+    bf16 = half.evaluate_batch(requests)
+    assert half._load().backend.network.dtype == torch.bfloat16
+    assert [v.score for v in bf16] == pytest.approx([v.score for v in fp32], abs=0.01)
+    assert [v.score for v in bf16] != [v.score for v in fp32]  # it really ran in bfloat16
+    assert half.identity.note == "bfloat16 weights"
+
+
+def test_unknown_dtype_is_named() -> None:
+    with pytest.raises(ConfigurationError, match=r"dtype='int4'.*'float32', 'bfloat16'"):
+        NLIJudge(dtype="int4")
+
+
+def test_a_cuda_device_that_does_not_exist_is_named(
+    wide_bert_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    with pytest.raises(ConfigurationError, match=r"device='cuda:7' does not exist.*1 CUDA device"):
+        NLIJudge(wide_bert_model, device="cuda:7", lazy_load=False)
+
+
+def test_cuda_without_a_gpu_is_named(
+    wide_bert_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ConfigurationError, match=r"device='cuda' but torch sees no CUDA GPU"):
+        NLIJudge(wide_bert_model, device="cuda", lazy_load=False)
+
+
+def test_a_device_string_torch_does_not_know_is_named(wide_bert_model: Path) -> None:
+    with pytest.raises(ConfigurationError, match=r"device='gpu0' is not a torch device"):
+        NLIJudge(wide_bert_model, device="gpu0", lazy_load=False)

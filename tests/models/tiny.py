@@ -311,7 +311,7 @@ def build_tiny_nli_model(
         max_length=max_length,
         seed=seed,
     )
-    export_model(str(out), out, quantize=quantize)
+    export_model(str(out), out, quantize=quantize, overwrite=True)  # beside the HF files
     return out
 
 
