@@ -42,12 +42,15 @@ import pytest
 
 import semantix
 from semantix import config as settings
+from semantix import snapshots_plugin
 from semantix.assertions import assert_semantic, evaluate_semantic
 from semantix.cache import model_cache
 from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
 from semantix.judging import check_spec, resolve_judge
+from semantix.plugin_extras import DownloadReporter, VerdictSummary
+from semantix.plugin_extras import add_options as add_extra_options
 from semantix.report import (
     Record,
     error_record,
@@ -59,7 +62,8 @@ from semantix.report import (
     write_json_report,
 )
 from semantix.results import CheckError, SemanticResult
-from semantix.runs_plugin import RunsPlugin, add_options as add_runs_options
+from semantix.runs_plugin import RunsPlugin
+from semantix.runs_plugin import add_options as add_runs_options
 from semantix.validation import check_threshold
 
 __all__ = ["SemanticAssert"]
@@ -129,6 +133,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "semantic_report", "print the semantic report: true/false (see --semantic-report)"
     )
     parser.addini("semantic_report_json", "write the semantic report as JSON to this path")
+    snapshots_plugin.add_options(group, parser)
+    add_extra_options(group, parser)
     add_runs_options(group, parser)
 
 
@@ -182,6 +188,7 @@ class _State:
     records: list[Record] = field(default_factory=list)
     current_item: pytest.Item | None = None
     observer: Callable[[Any], None] | None = None
+    downloads: DownloadReporter | None = None
     #: Extra top-level sections of the JSON report, by name (features add theirs).
     json_sections: dict[str, Callable[[], Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -249,7 +256,14 @@ def pytest_configure(config: pytest.Config) -> None:
     model_cache.add_observer(observe)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistController(state), "semantix-xdist")
+    snapshots_plugin.register(config, state)
     config.pluginmanager.register(RunsPlugin(config, state), "semantix-runs")
+    downloads = DownloadReporter(config)
+    downloads.start()
+    state.downloads = downloads
+    config.pluginmanager.register(downloads, "semantix-downloads")
+    summary = VerdictSummary(config, is_worker=state.is_worker)
+    config.pluginmanager.register(summary, "semantix-verdict-summary")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -258,6 +272,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         return
     if state.observer is not None:
         model_cache.remove_observer(state.observer)
+    if state.downloads is not None:
+        state.downloads.stop()
     model_cache.set_defaults(judge=None, verdicts_mode=None, timeout=None)
     del config.stash[_STATE]
 
@@ -323,8 +339,10 @@ def _read_marker(item: pytest.Item) -> _MarkerSettings:
             f"{', '.join(f'{name}=' for name in MARKER_KEYWORDS)}"
         )
     judge = marker.kwargs.get("judge")
-    if judge is not None and not isinstance(judge, str) and not callable(
-        getattr(judge, "evaluate", None)
+    if (
+        judge is not None
+        and not isinstance(judge, str)
+        and not callable(getattr(judge, "evaluate", None))
     ):
         return _MarkerSettings(
             error=f"{where}(judge={judge!r}) is neither a judge (an object with evaluate(...)) "
