@@ -26,7 +26,7 @@ import pytest
 from semantix.cache import model_cache
 from semantix.verdicts import RecordReplayJudge, VerdictStore, VerdictUsage
 
-__all__ = ["DownloadReporter", "VerdictSummary", "add_options"]
+__all__ = ["DownloadReporter", "VerdictSummary", "VerdictSummaryXdist", "add_options"]
 
 #: The key under which xdist workers publish their verdict usage in ``config.workeroutput``.
 WORKEROUTPUT_KEY = "semantix_verdict_usage"
@@ -126,7 +126,8 @@ class VerdictSummary:
                 stores.add(judge.store.path)
         return usage, stores
 
-    def pytest_testnodedown(self, node: Any, error: object) -> None:
+    def merge_worker(self, node: Any) -> None:
+        """Add an xdist worker's usage (see :class:`VerdictSummaryXdist`)."""
         data = getattr(node, "workeroutput", {}).get(WORKEROUTPUT_KEY)
         if data:
             self.usage = self.usage + VerdictUsage.from_dict(data["usage"])
@@ -170,3 +171,13 @@ class VerdictSummary:
                 + (" …" if len(self.unused) > 5 else "")
             )
         terminalreporter.write_line(line)
+
+
+class VerdictSummaryXdist:
+    """Registered only when pytest-xdist is installed (``pytest_testnodedown`` is its hook)."""
+
+    def __init__(self, summary: VerdictSummary) -> None:
+        self.summary = summary
+
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        self.summary.merge_worker(node)

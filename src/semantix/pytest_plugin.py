@@ -49,7 +49,7 @@ from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
 from semantix.judging import check_spec, resolve_judge
-from semantix.plugin_extras import DownloadReporter, VerdictSummary
+from semantix.plugin_extras import DownloadReporter, VerdictSummary, VerdictSummaryXdist
 from semantix.plugin_extras import add_options as add_extra_options
 from semantix.report import (
     Record,
@@ -264,6 +264,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(downloads, "semantix-downloads")
     summary = VerdictSummary(config, is_worker=state.is_worker)
     config.pluginmanager.register(summary, "semantix-verdict-summary")
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(VerdictSummaryXdist(summary), "semantix-verdict-xdist")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
