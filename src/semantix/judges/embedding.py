@@ -44,7 +44,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -137,6 +137,11 @@ class EmbeddingJudge(LazyLoaded[_Model]):
     #: Measured on tests/data/embedding_calibration.csv with scripts/calibrate-embedding
     #: (description-only intents, all-MiniLM-L6-v2 fp32); see docs/judges/embedding.md.
     recommended_threshold: float | None = 0.2
+    #: Embeddings cannot see "not": negative requirements are judged as NOT their positive statement.
+    reads_negation: ClassVar[bool] = False
+    #: The score already uses the intent's examples (closest example, counterexample margin), so
+    #: the core does not calibrate a threshold from them (an example would score 1.0 against itself).
+    uses_examples: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -410,8 +410,12 @@ class NLIJudgeBase(LazyLoaded[LoadedNLI]):
     """
 
     #: Entailment probability above 0.5 means the model prefers entailment to all other labels
-    #: together; see docs/judges/nli.md for why this, not 0.8, is the default.
-    recommended_threshold: ClassVar[float | None] = 0.5
+    #: together; see docs/judges/nli.md for why this, not 0.8, is the default. An instance may
+    #: set its own (``judge.recommended_threshold = 0.65``).
+    recommended_threshold: float | None = 0.5
+    #: An NLI model cannot confirm an absence: a negatively phrased requirement is judged as the
+    #: negation of its positive statement (semantix.assertions).
+    reads_negation: ClassVar[bool] = False
 
     model: str | os.PathLike[str] | None
 
