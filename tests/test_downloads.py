@@ -47,6 +47,18 @@ def no_inherited_proxy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
 
 
+@pytest.fixture(autouse=True)
+def own_listeners_only() -> Iterator[None]:
+    """The session's download listeners (the pytest plugin's) step aside: a test registers its
+    own, or none, as a script or the CLI would."""
+    registered = model_cache.download_listeners()
+    for factory in registered:
+        model_cache.remove_download_listener(factory)
+    yield
+    for factory in registered:
+        model_cache.add_download_listener(factory)
+
+
 # --- a hub on 127.0.0.1 ------------------------------------------------------------------------
 
 
@@ -174,7 +186,7 @@ def test_download_says_what_enters_listeners_and_records_its_duration(
         assert done == "done"
         for part in ("acme/tiny-nli", COMMIT[:12], "onnx/model.onnx", "config.json", hub.url):
             assert part in description
-        assert f"semantix: {description}" in capsys.readouterr().err
+        assert "semantix: downloading" not in capsys.readouterr().err  # the listener says it
         record = recent_downloads()[-1]
         assert (record.repo_id, record.revision, record.description) == (
             "acme/tiny-nli",
@@ -254,6 +266,31 @@ def test_the_default_judge_fetches_exactly_the_default_models_files(
     assert (judge.identity.file, judge.identity.note) == (info.onnx_file, None)
     verdict = judge.evaluate("Thank you for waiting.", "The text is polite.", 0.5)
     assert verdict.passed and verdict.score is not None and verdict.score > 0.5
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["download"], ["download", "--model", "deberta-v3-xsmall-zeroshot"]],
+    ids=["judge", "model"],
+)
+def test_semantix_download_fetches_exactly_the_default_models_files(
+    monkeypatch: pytest.MonkeyPatch,
+    two_label_model: Path,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+) -> None:
+    from semantix.cli import main
+
+    info = default_model("nli")
+    files = model_files(two_label_model, onnx_as=(info.onnx_file, "onnx/model.onnx"))
+    with serve(FakeHub({info.repo_id: files}, commit=info.revision)) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        assert main(argv) == 0
+    fetched = {path.split("/resolve/")[1].split("/", 1)[1] for _, path in hub.requests}
+    assert fetched == set(info.files())  # not onnx/model.onnx, which the repo also has
+    assert f"semantix: downloading {info.repo_id} at revision {info.revision[:12]}" in (
+        capsys.readouterr().err
+    )
 
 
 # --- the CPU-specific file and its portable fallback -------------------------------------------

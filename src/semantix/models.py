@@ -12,11 +12,12 @@ Resolution, for ``resolve_model(model, ...)``:
    and ``NO_PROXY``). ``HF_HOME``, ``HF_HUB_CACHE``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE`` are
    honoured, read (through :mod:`semantix.config`) when the model is resolved.
 
-A download says what it fetches (model, files, revision) on stderr, shows huggingface_hub's
-progress bars, enters every download listener registered with
-``semantix.cache.model_cache.add_download_listener`` (the pytest plugin uses one to show the
-progress through its terminal and keep the time out of the test's duration), and is recorded
-with its duration in :func:`recent_downloads`. Cache hits touch none of that.
+A download enters every download listener registered with
+``semantix.cache.model_cache.add_download_listener``, called with what it fetches (model,
+revision, files, endpoint, cache) — the pytest plugin uses one to show it and the progress
+through its terminal and keep the time out of the test's duration; with no listener, one line on
+stderr says it. huggingface_hub shows its progress bars, and the download is recorded with its
+duration in :func:`recent_downloads`. Cache hits touch none of that.
 
 With nothing on disk and no network (or ``HF_HUB_OFFLINE=1``) this fails within seconds with a
 :class:`~semantix.ModelNotFoundError` that names the model, where it looked, and the ways out.
@@ -322,7 +323,8 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
         found = huggingface_hub.try_to_load_from_cache(
             info.repo_id, file, cache_dir=cache_dir or config.hf_cache_dir(), revision=info.revision
         )
-        known_missing = found is huggingface_hub._CACHED_NO_EXIST
+        # a path: cached; None: never asked; another value: the hub said it is not there
+        known_missing = found is not None and not isinstance(found, str)
     if known_missing:
         return f"is not in the repository at revision {info.revision[:12]}"
     return "is not in the cache (`semantix download` on a connected machine fetches it)"
@@ -441,13 +443,19 @@ def recent_downloads() -> list[Download]:
 def _announced(
     description: str, repo_id: str, revision: str, files: Sequence[str]
 ) -> Iterator[None]:
-    """Enter every download listener, say what is downloaded, and record how long it took."""
+    """Enter every download listener and record how long the download took.
+
+    The listeners say what is downloaded (the pytest plugin, through its terminal); with none
+    registered (a script, the CLI) one line on stderr does.
+    """
     started = time.perf_counter()
     try:
-        with contextlib.ExitStack() as listeners:
-            for factory in model_cache.download_listeners():
-                listeners.enter_context(factory(description))
-            print(f"semantix: {description}", file=sys.stderr, flush=True)
+        with contextlib.ExitStack() as stack:
+            listeners = model_cache.download_listeners()
+            for factory in listeners:
+                stack.enter_context(factory(description))
+            if not listeners:
+                print(f"semantix: downloading {description}", file=sys.stderr, flush=True)
             yield
     finally:
         record = Download(
@@ -536,7 +544,7 @@ class _Hub:
         size = next((i.size_mb for i in SUPPORTED_MODELS if i.repo_id == self.repo_id), None)
         weight = f", ~{size:.0f} MB" if size else ""
         return (
-            f"downloading {self.repo_id} at revision {self.revision[:12]} ({what}{weight}) "
+            f"{self.repo_id} at revision {self.revision[:12]} ({what}{weight}) "
             f"from {self.endpoint} into {self.cache_dir}"
         )
 
