@@ -44,13 +44,21 @@ from semantix.errors import (
 from semantix.intent import DEFAULT_THRESHOLD, Intent, IntentDescription
 from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
 from semantix.runs import PassRateError, RunResult, RunStats, assert_pass_rate, evaluate_pass_rate
+from semantix.snapshots import (
+    DuplicateSnapshotError,
+    SnapshotDriftError,
+    SnapshotFileError,
+    SnapshotMissingError,
+    assert_semantic_snapshot,
+)
 
 if TYPE_CHECKING:
     from semantix.judges.embedding import EmbeddingJudge
+    from semantix.judges.escalating import EscalatingJudge
     from semantix.judges.llm import LLMJudge
     from semantix.judges.quantized import QuantizedNLIJudge
     from semantix.judges.transformers import NLIJudge
-    from semantix.verdicts import CachingJudge, VerdictStore
+    from semantix.verdicts import CachingJudge, RecordReplayJudge, VerdictStore
 
 __version__ = "0.1.0"
 
@@ -59,7 +67,9 @@ __all__ = [
     "CachingJudge",
     "ConfigurationError",
     "CorruptVerdictError",
+    "DuplicateSnapshotError",
     "EmbeddingJudge",
+    "EscalatingJudge",
     "FakeJudge",
     "Intent",
     "IntentCalibrationError",
@@ -75,11 +85,15 @@ __all__ = [
     "NLIJudge",
     "PassRateError",
     "QuantizedNLIJudge",
+    "RecordReplayJudge",
     "RunResult",
     "RunStats",
     "SemanticAssertionError",
     "SemanticResult",
     "SemantixError",
+    "SnapshotDriftError",
+    "SnapshotFileError",
+    "SnapshotMissingError",
     "TokenUsage",
     "UnknownModelError",
     "Verdict",
@@ -89,6 +103,7 @@ __all__ = [
     "__version__",
     "assert_pass_rate",
     "assert_semantic",
+    "assert_semantic_snapshot",
     "clear_cache",
     "evaluate_many",
     "evaluate_pass_rate",
@@ -102,7 +117,9 @@ _LAZY = {
     "NLIJudge": "semantix.judges.transformers",
     "EmbeddingJudge": "semantix.judges.embedding",
     "LLMJudge": "semantix.judges.llm",
+    "EscalatingJudge": "semantix.judges.escalating",
     "CachingJudge": "semantix.verdicts",
+    "RecordReplayJudge": "semantix.verdicts",
     "VerdictStore": "semantix.verdicts",
 }
 

@@ -59,6 +59,6 @@ __all__ = [
     "wrap_judge",
 ]
 
-# Shown as importable: ``semantix.VerdictStore``; ``semantix.verdicts.RecordReplayJudge``.
+# Shown as importable from the top level: ``semantix.VerdictStore``, ``semantix.RecordReplayJudge``.
 VerdictStore.__module__ = "semantix"
-RecordReplayJudge.__module__ = "semantix.verdicts"
+RecordReplayJudge.__module__ = "semantix"
