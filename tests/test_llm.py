@@ -679,3 +679,11 @@ def test_concurrent_fallbacks_remember_one_working_format(serve: Any, make_judge
     assert {v.reason for v in verdicts} == {"answered in json_object mode"}
     judge.evaluate("x", "polite", 0.5)
     assert server.requests[-1].json["response_format"]["type"] == "json_object"
+
+
+def test_backoff_is_accepted_with_a_deprecation_warning() -> None:
+    # semantix 0.1 documented LLMJudge(backoff=...): old code must still run, and be told why.
+    client = object()
+    with pytest.warns(DeprecationWarning, match=r"backoff=\.\.\.\) no longer has an effect"):
+        judge = LLMJudge(client=client, backoff=0.5)
+    assert judge.max_retries == 2

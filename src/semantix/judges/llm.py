@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,7 @@ class LLMJudge:
         temperature: sampling temperature; ``None`` omits it (for models that reject it).
         seed: best-effort determinism where the server supports it; ``None`` omits it.
         max_concurrency: requests in flight at once in :meth:`evaluate_batch`.
+        backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
     The key is checked, and the client built, on first use: constructing the judge without
     credentials does not fail, judging does (with a :class:`~semantix.ConfigurationError`).
@@ -115,7 +117,18 @@ class LLMJudge:
         temperature: float | None = 0.0,
         seed: int | None = 0,
         max_concurrency: int = 4,
+        backoff: float | None = None,
     ) -> None:
+        if backoff is not None:
+            # semantix 0.1 waited `backoff` seconds between its own retries; the openai SDK now
+            # retries with its own backoff (honouring Retry-After), which cannot be tuned.
+            warnings.warn(
+                "LLMJudge(backoff=...) no longer has an effect: the openai SDK retries with its "
+                "own backoff (and honours Retry-After); remove the argument, and tune retries "
+                "with max_retries=",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         _check_arguments(model, client, base_url, api_key, timeout, max_retries)
         check_positive_int(max_concurrency, what="max_concurrency", example=4)
         if client is None:
