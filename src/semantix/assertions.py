@@ -16,7 +16,6 @@ the description as written.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ from semantix.judging import resolve_judge
 from semantix.outputs import output_text
 from semantix.results import CheckError, LeafResult, SemanticResult
 from semantix.thresholds import resolve_threshold
-from semantix.validation import check_threshold
+from semantix.validation import check_seconds, check_threshold
 
 __all__ = [
     "LeafResult",
@@ -104,7 +103,7 @@ def evaluate_many(
         )
     texts = [output_text(output) for output in outputs]
     defaults = model_cache.defaults()
-    limit = _check_timeout(timeout if timeout is not None else defaults.timeout)
+    limit = check_seconds(timeout if timeout is not None else defaults.timeout)
     resolved = resolve_judge(judge)
     plans = [
         _plan(leaf, resolved, threshold, defaults.threshold) for leaf in iter_leaves(intent_class)
@@ -247,22 +246,6 @@ def _plan(
 
 def _empty_verdict(plan: _LeafPlan) -> Verdict:
     return Verdict(passed=False, score=0.0, reason=EMPTY_REASON, threshold=plan.threshold)
-
-
-def _check_timeout(timeout: object) -> float | None:
-    if timeout is None:
-        return None
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or not math.isfinite(timeout)
-        or timeout <= 0
-    ):
-        raise ValueError(
-            f"timeout must be a positive number of seconds, got {timeout!r}; pass e.g. "
-            "timeout=30, or None for no limit"
-        )
-    return float(timeout)
 
 
 def _combine(

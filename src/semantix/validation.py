@@ -9,7 +9,7 @@ import math
 
 from semantix.errors import ConfigurationError
 
-__all__ = ["check_positive_int", "check_threshold"]
+__all__ = ["check_positive_int", "check_seconds", "check_threshold"]
 
 
 def check_threshold(value: object, *, what: str = "threshold") -> float:
@@ -37,3 +37,20 @@ def check_positive_int(value: object, *, what: str, example: int, optional: bool
         raise ConfigurationError(
             f"{what} must be a positive int{allowed}, got {value!r}; pass e.g. {what}={example}"
         )
+
+
+def check_seconds(value: object, *, what: str = "timeout") -> float | None:
+    """Return ``value`` as a positive, finite number of seconds (None passes), else ValueError."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise ValueError(
+            f"{what} must be a positive number of seconds, got {value!r}; pass e.g. "
+            f"{what}=30, or None for no limit"
+        )
+    return float(value)
