@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -246,3 +247,45 @@ def test_no_snapshots_no_report(project: pytest.Pytester) -> None:
     result = run(project)
     result.assert_outcomes(passed=1)
     assert "semantic snapshots" not in result.stdout.str()
+
+
+def test_the_marker_judge_and_threshold_apply_and_the_json_report_has_a_section(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(
+        stand_in_other="""
+from semantix import FakeJudge
+
+half = FakeJudge(lambda output, stored: 0.6, name="HalfJudge")
+""",
+        test_bot=f"""
+import pytest
+
+@pytest.mark.semantic(judge="stand_in_other:half", threshold=0.7)
+def test_strict(semantic_snapshot):
+    assert semantic_snapshot == {PARAPHRASE!r}
+
+@pytest.mark.semantic(judge="stand_in_other:half", threshold=0.5)
+def test_lenient(semantic_snapshot):
+    assert semantic_snapshot == {PARAPHRASE!r}
+""",
+    )
+    for name in ("test_strict", "test_lenient"):
+        path = snapshots(project) / f"{name}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            "# semantix semantic snapshot v1\n"
+            f"# name: {name}\n# test: test_bot.py::{name}\n# judge: J\n# recorded: 2026-01-01\n"
+            f"---\n{STORED}\n",
+            encoding="utf-8",
+        )
+    result = run(project, "--semantic-report-json", "report.json")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*judge:     HalfJudge, threshold 0.7*"])
+    section = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["snapshots"]
+    assert section["counts"]["passed"] == 1
+    assert section["counts"]["drifted"] == 1
+    assert sorted(Path(entry["path"]).name for entry in section["snapshots"]) == [
+        "test_lenient.txt",
+        "test_strict.txt",
+    ]
