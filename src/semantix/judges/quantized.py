@@ -21,16 +21,24 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from semantix.deps import ensure_installed
-from semantix.errors import ConfigurationError, ModelNotFoundError
+from semantix.errors import ModelNotFoundError
 from semantix.judges.base import JudgeIdentity
-from semantix.validation import check_positive_int
+from semantix.judges.model_dir import check_inputs
 from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 from semantix.judges.onnx import shared_session
+from semantix.models import (
+    NLI_SUPPORT_FILES,
+    choose_onnx_file,
+    cpu_kind,
+    lookup_model,
+    resolve_model,
+)
+from semantix.validation import check_positive_int
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="QuantizedNLIJudge")
 
 
-__all__ = ["QuantizedNLIJudge", "required_files"]
+__all__ = ["QuantizedNLIJudge", "cpu_kind", "required_files"]
 
 #: ONNX files looked for, in order, in a model directory that no registry entry describes.
 ONNX_CANDIDATES = (
@@ -42,12 +50,7 @@ ONNX_CANDIDATES = (
     "onnx/model.onnx",
 )
 #: Files the judge needs besides the ONNX file (fetched from the Hub).
-SUPPORT_FILES = (
-    "config.json",
-    "tokenizer.json",
-    "tokenizer_config.json",
-    "special_tokens_map.json",
-)
+SUPPORT_FILES = NLI_SUPPORT_FILES
 
 
 class OrtBackend(NamedTuple):
@@ -98,23 +101,28 @@ class QuantizedNLIJudge(NLIJudgeBase):
     def _load_now(self) -> LoadedNLI:
         from semantix.cache import model_cache
         from semantix.config import default_threads
-        from semantix.models import resolve_model
 
-        patterns = list(SUPPORT_FILES)
-        registry_file = self.file
-        uses_env_dir = self.model is None and bool(os.environ.get("SEMANTIX_MODEL_DIR"))
-        if registry_file is None and not uses_env_dir and not _is_dir(self.model):
-            registry_file = _registry_file(self.model)
-        patterns.extend([registry_file] if registry_file else ONNX_CANDIDATES)
+        # A registered model: its files for this CPU (variant + portable), the file chosen below.
+        info = None if self.file else lookup_model(self.model, "nli")
+        if info is not None:
+            patterns, required = list(info.files()), list(info.required_files())
+        else:
+            patterns = [*SUPPORT_FILES, *([self.file] if self.file else ONNX_CANDIDATES)]
+            required = [self.file] if self.file else []
         resolved = resolve_model(
             self.model,
             kind="nli",
             revision=self.revision,
             cache_dir=self.cache_dir,
             allow_patterns=patterns,
-            required_files=[registry_file] if registry_file else (),
+            required_files=required,
         )
-        file = self.file or registry_file or _find_onnx(resolved.path)
+        note = None
+        if info is not None:
+            cache_dir = Path(self.cache_dir) if self.cache_dir is not None else None
+            file, note = choose_onnx_file(info, resolved.path, cache_dir=cache_dir)
+        else:
+            file = self.file or _find_onnx(resolved.path)
         onnx_path = resolved.path / file
         if not onnx_path.is_file():
             found = sorted(str(p.relative_to(resolved.path)) for p in resolved.path.rglob("*.onnx"))
@@ -129,20 +137,18 @@ class QuantizedNLIJudge(NLIJudgeBase):
             ("nli-core", directory), lambda: NLICore.from_dir(resolved.path)
         )
         session = shared_session(resolved.path, file, threads)
-        input_names = tuple(node.name for node in session.get_inputs())
-        known = {"input_ids", "attention_mask", "token_type_ids"}
-        unknown = [name for name in input_names if name not in known]
-        if unknown or "input_ids" not in input_names:
-            raise ConfigurationError(
-                f"{onnx_path} takes inputs {list(input_names)!r}; the quantized NLI judge feeds "
-                "input_ids, attention_mask and token_type_ids. Re-export the model with "
-                "`semantix export MODEL DIR`"
-            )
+        input_names = check_inputs(
+            session,
+            onnx_path,
+            judge="quantized NLI judge",
+            fix="Re-export the model with `semantix export MODEL DIR`",
+        )
         identity = JudgeIdentity(
             type(self).__name__,
             model=resolved.repo_id or directory,
             revision=resolved.revision,
             file=file,
+            note=note,
         )
         return LoadedNLI(core, identity, OrtBackend(session, input_names))
 
@@ -162,70 +168,12 @@ class QuantizedNLIJudge(NLIJudgeBase):
 def required_files(model: str | None = None) -> list[str]:
     """The files of a Hub model the quantized judge needs (for ``semantix download``).
 
-    For a registered model (or the default, ``None``): the support files and its ONNX file, not
-    the whole repository (the cross-encoder repos hold ~2 GB of other formats). For another
-    repo: the support files and the usual ONNX file names.
+    For a registered model (or the default, ``None``): the support files and its ONNX files for
+    this CPU (the portable one always), not the whole repository (the cross-encoder repos hold
+    ~2 GB of other formats). For another repo: the support files and the usual ONNX file names.
     """
-    registry_file = _registry_file(model)
-    return [*SUPPORT_FILES, *([registry_file] if registry_file else ONNX_CANDIDATES)]
-
-
-#: int8 files with signed weights that the registered repos ship besides their portable
-#: ``onnx/model_quint8_avx2.onnx`` (all per-channel: sentence-transformers' optimum configs).
-#: Only files seen in the repos at the pinned revisions are listed.
-CPU_VARIANTS: dict[str, dict[str, str]] = {
-    "cross-encoder/nli-deberta-v3-xsmall": {
-        "vnni": "onnx/model_qint8_avx512_vnni.onnx",
-        "arm64": "onnx/model_qint8_arm64.onnx",
-    },
-    "cross-encoder/nli-MiniLM2-L6-H768": {
-        "arm64": "onnx/model_qint8_arm64.onnx",
-    },
-}
-
-
-def cpu_kind() -> str:
-    """``"arm64"``, ``"vnni"`` (x86 with AVX512-VNNI/AVX-VNNI/AMX) or ``"x86"``.
-
-    Signed int8 weights run on the fast u8 x s8 kernels of VNNI and ARM CPUs (1.6-3x faster
-    than unsigned weights on the bench box); without VNNI those kernels can saturate, so plain
-    x86 keeps the unsigned-weight file.
-    """
-    import platform
-
-    machine = platform.machine().lower()
-    if machine in {"arm64", "aarch64"}:
-        return "arm64"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            flags = next((line for line in cpuinfo if line.startswith("flags")), "").split()
-    except OSError:
-        return "x86"
-    if {"avx512_vnni", "avx_vnni", "amx_int8"} & set(flags):
-        return "vnni"
-    return "x86"
-
-
-def _registry_file(model: str | os.PathLike[str] | None) -> str | None:
-    """The ONNX file of a registered model for this CPU (None for unregistered models)."""
-    from semantix.models import default_model, list_supported_models
-
-    info = None
-    if model is None:
-        info = default_model("nli")
-    else:
-        for candidate in list_supported_models("nli"):
-            if str(model) in (candidate.name, candidate.repo_id):
-                info = candidate
-    if info is None:
-        return None
-    return CPU_VARIANTS.get(info.repo_id, {}).get(cpu_kind(), info.onnx_file)
-
-
-def _is_dir(model: str | os.PathLike[str] | None) -> bool:
-    if model is None:
-        return False
-    return Path(os.fspath(model)).expanduser().is_dir()
+    info = lookup_model(model, "nli")
+    return list(info.files()) if info is not None else [*SUPPORT_FILES, *ONNX_CANDIDATES]
 
 
 def _find_onnx(path: Path) -> str:
