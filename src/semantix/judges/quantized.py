@@ -29,7 +29,6 @@ from semantix.judges.onnx import shared_session
 from semantix.models import (
     NLI_SUPPORT_FILES,
     choose_onnx_file,
-    cpu_kind,
     lookup_model,
     resolve_model,
 )
@@ -38,7 +37,7 @@ from semantix.validation import check_positive_int
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="QuantizedNLIJudge")
 
 
-__all__ = ["QuantizedNLIJudge", "cpu_kind", "required_files"]
+__all__ = ["QuantizedNLIJudge", "required_files"]
 
 #: ONNX files looked for, in order, in a model directory that no registry entry describes.
 ONNX_CANDIDATES = (
