@@ -9,7 +9,7 @@ import pytest
 
 from models.fixtures import semantix_cache  # noqa: F401  (autouse: temporary cache)
 from models.tiny import build_tiny_hf_model
-from semantix import ConfigurationError
+from semantix import ConfigurationError, clear_cache
 from semantix.export import QUANTIZED_FILE, export_model
 from semantix.judges.quantized import QuantizedNLIJudge
 from semantix.judges.transformers import NLIJudge
@@ -127,12 +127,57 @@ def test_cli_export_then_check_end_to_end(
     assert printed.out.strip() == str(out)
     assert f"SEMANTIX_MODEL_DIR={out}" in printed.err
 
-    # The exported directory is what the default judge loads through SEMANTIX_MODEL_DIR.
+    # The exported directory is what the judge loads through SEMANTIX_MODEL_DIR or --model
+    # (judges named by spec are built once per process: forget the other case's).
+    clear_cache()
     monkeypatch.setenv("SEMANTIX_MODEL_DIR", str(out))
-    assert (
-        main(["check", "The agent is polite.", "polite", "--judge", "quantized", "--json"])
-        == status
-    )
+    check = ["check", "The agent is polite.", "polite", "--judge", "quantized", "--json"]
+    assert main(check) == status
     document = json.loads(capsys.readouterr().out)
     assert document["passed"] is (status == 0)
     assert document["judge"].startswith(f"QuantizedNLIJudge({out}")
+    monkeypatch.delenv("SEMANTIX_MODEL_DIR")
+    assert main([*check, "--model", str(out)]) == status
+    assert json.loads(capsys.readouterr().out)["judge"].startswith(f"QuantizedNLIJudge({out}")
+
+
+def test_export_refuses_a_non_empty_directory(tmp_path: Path) -> None:
+    out = tmp_path / "sources"
+    out.mkdir()
+    (out / "config.json").write_text('{"mine": true}', encoding="utf-8")
+    (out / "train.py").write_text("print('hi')", encoding="utf-8")
+    with pytest.raises(
+        ConfigurationError, match=r"is not empty \(it holds config.json, train.py\)"
+    ):
+        export_model("any/model", out)
+    assert sorted(path.name for path in out.iterdir()) == ["config.json", "train.py"]
+    assert (out / "config.json").read_text(encoding="utf-8") == '{"mine": true}'
+
+
+def test_export_refuses_a_file_as_output(tmp_path: Path) -> None:
+    target = tmp_path / "model.onnx"
+    target.write_bytes(b"")
+    with pytest.raises(ConfigurationError, match="is a file; pass a new or empty directory"):
+        export_model("any/model", target)
+
+
+def test_cli_export_needs_force_for_a_non_empty_directory(
+    hf_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from semantix.cli import main
+
+    out = tmp_path / "sources"
+    out.mkdir()
+    (out / "config.json").write_text('{"mine": true}', encoding="utf-8")
+    (out / "train.py").write_text("print('hi')", encoding="utf-8")
+    assert main(["export", str(hf_model), str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith(
+        f"semantix export: error: output directory {str(out)!r} is not empty"
+    )
+    assert "semantix export --force" in err
+    assert (out / "config.json").read_text(encoding="utf-8") == '{"mine": true}'
+
+    assert main(["export", str(hf_model), str(out), "--force"]) == 0
+    assert "ENTAILMENT" in (out / "config.json").read_text(encoding="utf-8")
+    assert {"train.py", "model.onnx", QUANTIZED_FILE} <= {path.name for path in out.iterdir()}

@@ -1,0 +1,140 @@
+"""``semantix calibrate LABELS.csv``, with a keyword judge from the fake module."""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import Polite, fake_modules, run
+
+pytestmark = pytest.mark.usefixtures("fake_modules")
+__all__ = ["fake_modules"]
+
+LABELS = """output,intent,expected
+Thank you for waiting.,cli_fakes:Polite,yes
+"Thanks, I appreciate it.",cli_fakes:Polite,true
+Go away.,cli_fakes:Polite,no
+Whatever.,cli_fakes:Polite,false
+Thank you? Not.,cli_fakes:Polite,false
+Thank you!,The text is grateful.,1
+Never.,The text is grateful.,0
+"""
+
+
+@pytest.fixture
+def labels_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "labels.csv"
+    path.write_text(LABELS, encoding="utf-8")
+    return path
+
+
+def test_calibrate_reports_metrics_and_thresholds(
+    capsys: pytest.CaptureFixture[str], labels_csv: Path
+) -> None:
+    status, out, err = run(capsys, "calibrate", str(labels_csv), "--judge", "cli_fakes:judge")
+    assert status == 0
+    assert out.splitlines() == [
+        f"calibration of KeywordJudge on {labels_csv} (7 rows)",
+        "",
+        "cli_fakes:Polite: 5 rows, 2 expected to pass",
+        "  threshold               accuracy  balanced   kappa",
+        "  current 0.800              0.800     0.833   0.615",
+        "  best 0.500                 0.800     0.833   0.615",
+        "",
+        "'The text is grateful.': 2 rows, 1 expected to pass",
+        "  threshold               accuracy  balanced   kappa",
+        "  current 0.800              1.000     1.000   1.000",
+        "  best 0.500                 1.000     1.000   1.000",
+        "",
+        "# thresholds from semantix calibrate (KeywordJudge, labels.csv); paste into each",
+        "# intent class, or pass threshold=... for description strings",
+        "# cli_fakes:Polite: accuracy 0.800, kappa 0.615",
+        "threshold = 0.500",
+        "# 'The text is grateful.': accuracy 1.000, kappa 1.000",
+        "threshold = 0.500",
+    ]
+    assert err.splitlines()[-1] == "scoring [##############################] 7/7"
+
+
+def test_calibrate_asks_the_judge_in_batches(
+    capsys: pytest.CaptureFixture[str], labels_csv: Path, fake_modules: types.ModuleType
+) -> None:
+    batches: list[int] = []
+    judge = fake_modules.judge
+
+    def evaluate_batch(requests: list[tuple[str, str, float]]) -> list[object]:
+        batches.append(len(requests))
+        return [judge.evaluate(*request) for request in requests]
+
+    judge.evaluate_batch = evaluate_batch
+    assert run(capsys, "calibrate", str(labels_csv), "--judge", "cli_fakes:judge")[0] == 0
+    assert batches == [5, 2]  # one call per intent (rows per call: up to 16)
+
+
+def test_calibrate_filters_intents(capsys: pytest.CaptureFixture[str], labels_csv: Path) -> None:
+    status, out, _ = run(
+        capsys,
+        "calibrate",
+        str(labels_csv),
+        "--judge",
+        "cli_fakes:judge",
+        "--intent",
+        "The text is grateful.",
+    )
+    assert status == 0
+    assert "(2 rows)" in out
+    assert "cli_fakes:Polite" not in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            "text,label\nhi,yes\n",
+            "has columns ['text', 'label'] but needs output, intent and expected",
+        ),
+        ("output,intent,expected\n", "has a header but no rows"),
+        ("output,intent,expected\nhi,polite,maybe\n", ":2: expected = 'maybe' is not a label"),
+        (
+            "output,intent,expected\nhi,cli_fakes:Polite,yes\n",
+            "--intent 'Rude' matches no row",
+        ),
+    ],
+)
+def test_calibrate_bad_labels(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, message: str
+) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_text(content, encoding="utf-8")
+    extra = ["--intent", "Rude"] if "--intent" in message else []
+    status, out, err = run(capsys, "calibrate", str(path), "--judge", "cli_fakes:judge", *extra)
+    assert (status, out) == (2, "")
+    assert err.startswith("semantix calibrate: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_calibrate_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, _, err = run(capsys, "calibrate", str(tmp_path / "nope.csv"))
+    assert status == 2
+    assert "does not exist; pass a CSV with the columns output,intent,expected" in err
+
+
+def test_calibrate_needs_scores(capsys: pytest.CaptureFixture[str], labels_csv: Path) -> None:
+    status, _, err = run(capsys, "calibrate", str(labels_csv), "--judge", "cli_fakes:unscored")
+    assert status == 2
+    assert "judge NoScore gives no scores, so there is no threshold to calibrate" in err
+
+
+def test_calibrate_rejects_composite_intents(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fake_modules: types.ModuleType
+) -> None:
+    fake_modules.NotPolite = ~Polite
+    path = tmp_path / "labels.csv"
+    path.write_text("output,intent,expected\nhi,cli_fakes:NotPolite,yes\n", encoding="utf-8")
+    status, _, err = run(capsys, "calibrate", str(path), "--judge", "cli_fakes:judge")
+    assert status == 2
+    assert "is composite or negated" in err
+    assert "calibrate one plain, positive intent at a time" in err
