@@ -1,6 +1,6 @@
-"""Run the Python examples of the documentation site (and of a few module docstrings).
+"""Run the Python examples of the documentation site, the README and a few module docstrings.
 
-Rules for examples, in ``docs/**/*.md``:
+Rules for examples, in ``docs/**/*.md`` and ``README.md``:
 
 - Every fenced ```` ```python ```` block runs, in order, in one namespace per page, with the
   default judge set to ``DocsJudge`` below (a keyword-matching stand-in for the NLI judge).
@@ -38,7 +38,8 @@ import pytest
 
 import semantix
 from semantix import FakeJudge, Verdict
-from semantix.pytest_plugin import SemanticAssert, _WithThreshold
+from semantix.cache import model_cache
+from semantix.pytest_plugin import SemanticAssert
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -250,12 +251,14 @@ def run_tests_defined(namespace: dict[str, Any], judge: FakeJudge, where: str) -
             if mark.name == "semantic":
                 marker_judge = mark.kwargs.get("judge", judge)
                 threshold = mark.kwargs.get("threshold")
-        helper_judge = _WithThreshold(marker_judge, threshold) if threshold else marker_judge
-        fixtures = {"semantic": SemanticAssert(helper_judge), "semantic_judge": judge}
+        fixtures = {"semantic": SemanticAssert(), "semantic_judge": judge}
         parameters = inspect.signature(value).parameters
         unknown = set(parameters) - set(fixtures)
         assert not unknown, f"{where}: {name} needs fixtures {unknown} the docs runner lacks"
-        value(**{parameter: fixtures[parameter] for parameter in parameters})
+        # As the plugin does: the marker's judge and threshold hold for every semantic
+        # assertion in the test, the fixture and plain assert_semantic calls alike.
+        with model_cache.scoped_defaults(judge=marker_judge, threshold=threshold):
+            value(**{parameter: fixtures[parameter] for parameter in parameters})
         ran += 1
     return ran
 
@@ -264,7 +267,11 @@ def _pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md"))
 
 
-@pytest.mark.parametrize("page", _pages(), ids=lambda path: path.relative_to(DOCS).as_posix())
+def _relative(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *_pages()], ids=_relative)
 def test_page_examples_run(
     page: Path, default_docs_judge: FakeJudge, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -272,13 +279,13 @@ def test_page_examples_run(
     # Examples show the user's defaults: semantix's cache under the user cache dir (here: tmp).
     monkeypatch.delenv("SEMANTIX_CACHE_PATH", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    relative = page.relative_to(DOCS).as_posix()
-    blocks = extract_blocks(page.read_text(encoding="utf-8"), f"docs/{relative}")
+    relative = _relative(page)
+    blocks = extract_blocks(page.read_text(encoding="utf-8"), relative)
     namespace: dict[str, Any] = {"__name__": "docs_example"}
     run_blocks(blocks, namespace)
     ran = run_tests_defined(namespace, default_docs_judge, relative)
     if any("def test_" in block.code and block.skip is None for block in blocks):
-        assert ran > 0, f"docs/{relative}: its test functions were not run"
+        assert ran > 0, f"{relative}: its test functions were not run"
 
 
 @pytest.mark.parametrize(
