@@ -7,8 +7,15 @@ import threading
 
 import pytest
 
-from semantix import FakeJudge, Intent, JudgeError, JudgeTimeoutError, Verdict, assert_semantic
-from semantix import evaluate_semantic
+from semantix import (
+    FakeJudge,
+    Intent,
+    JudgeError,
+    JudgeTimeoutError,
+    Verdict,
+    assert_semantic,
+    evaluate_semantic,
+)
 from semantix.judges.calls import ask_judge, judge_identity
 
 
@@ -33,7 +40,9 @@ def test_a_pass_below_the_threshold_is_a_judge_error(intent: type[Intent]) -> No
 
 def test_a_verdict_at_another_threshold_is_a_judge_error() -> None:
     judge = verdict_judge(Verdict(passed=True, score=0.6, threshold=0.5))
-    with pytest.raises(JudgeError, match="asked at threshold 0.9 but its verdict reports threshold 0.5"):
+    with pytest.raises(
+        JudgeError, match="asked at threshold 0.9 but its verdict reports threshold 0.5"
+    ):
         assert_semantic("Thanks!", Polite, judge=judge, threshold=0.9)
 
 

@@ -7,8 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from semantix import ConfigurationError, FakeJudge, VerdictNotRecordedError, clear_cache
-from semantix import evaluate_semantic, set_default_judge
+from semantix import (
+    ConfigurationError,
+    FakeJudge,
+    VerdictNotRecordedError,
+    clear_cache,
+    evaluate_semantic,
+    set_default_judge,
+)
 from semantix.cache import model_cache
 from semantix.judging import judge_from_spec, resolve_judge
 

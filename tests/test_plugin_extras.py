@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-JUDGES = '''
+JUDGES = """
 from semantix import FakeJudge
 
 judge = FakeJudge(lambda output, description: 0.9, name="KeywordJudge")
-'''
+"""
 
 TWO_TESTS = {
     "test_a": "def test_a(semantic):\n    semantic('thank you', 'kind')\n",
@@ -48,8 +48,10 @@ def test_summary_counts_and_prune_deletes_unused(
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(
         [
-            "frozen verdicts: 0 recorded, 1 replayed, 0 judged live, 1 not used by this run "
-            "(delete them with --semantic-verdicts-prune): *.json"
+            (
+                "frozen verdicts: 0 recorded, 1 replayed, 0 judged live, 1 not used by this run "
+                "(delete them with --semantic-verdicts-prune): *.json"
+            )
         ]
     )
     assert len(_stored(project)) == 2  # reporting never deletes
@@ -101,7 +103,9 @@ def test_a_download_is_announced_and_not_counted_in_the_duration(
             "*semantix: downloaded tiny/model@abc1234 (2 files) in 0.* s",
         ]
     )
-    durations = [line for line in result.stdout.lines if "call" in line and "test_first_use" in line]
+    durations = [
+        line for line in result.stdout.lines if "call" in line and "test_first_use" in line
+    ]
     assert durations, result.stdout.str()
     seconds = float(durations[0].split("s")[0])
     assert seconds < 0.5  # the 0.6 s download is not the test's

@@ -605,7 +605,11 @@ def test_bad_verdicts_mode_in_the_environment(
     monkeypatch.setenv("SEMANTIX_VERDICTS", "always")
     result = run(project)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*SEMANTIX_VERDICTS='always' is not a frozen-verdict mode; use one of off, replay, update, strict*"])
+    result.stderr.fnmatch_lines(
+        [
+            "*SEMANTIX_VERDICTS='always' is not a frozen-verdict mode; use one of off, replay, update, strict*"
+        ]
+    )
 
 
 def test_no_semantic_report_beats_ini(project: pytest.Pytester) -> None:
@@ -628,3 +632,47 @@ def test_ini_json_path_is_relative_to_the_ini_file(project: pytest.Pytester) -> 
     result.assert_outcomes(passed=1)
     assert (config_dir / "out" / "r.json").exists()
     assert not (project.path / "out").exists()
+
+
+def test_a_missing_model_is_reported_once_in_one_line(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        judges_missing="""
+        import os
+        from semantix import ModelNotFoundError
+
+        def make():
+            with open(os.environ["BUILD_LOG"], "a") as log:
+                log.write("looked\\n")
+            raise ModelNotFoundError("model 'org/nli' is not in the Hugging Face cache; run semantix download")
+        """,
+        test_three="""
+        from semantix import assert_semantic
+
+        def test_a():
+            assert_semantic("thank you", "kind")
+
+        def test_b(semantic):
+            semantic("thank you", "kind")
+
+        def test_c():
+            assert_semantic("thanks", "kind")
+        """,
+    )
+    result = run(project, "--semantic-judge=judges_missing:make", "--semantic-report")
+    result.assert_outcomes(failed=3)
+    assert (project.path / "builds.log").read_text() == "looked\n"  # looked for once
+    output = result.stdout.str()
+    assert output.count("ModelNotFoundError: model 'org/nli' is not in the Hugging Face cache") >= 3
+    assert "def resolve_judge" not in output and "def get_or_create" not in output
+    result.stdout.fnmatch_lines(["3 semantic assertions: 0 passed, 0 failed, 3 errors"])
+
+
+@pytest.mark.parametrize("color", ["yes", "no"])
+def test_report_colours_follow_pytest(project: pytest.Pytester, color: str) -> None:
+    project.makepyfile(test_suite=SUITE)
+    result = run(
+        project, "--semantic-judge=judges_mod:judge", "--semantic-report", f"--color={color}"
+    )
+    rows = [line for line in result.stdout.lines if "test_suite.py::test_polite" in line]
+    assert rows
+    assert ("\x1b[" in rows[-1]) is (color == "yes")
