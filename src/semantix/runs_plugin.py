@@ -121,18 +121,15 @@ class RunsPlugin:
                 floor = check_floor(floor)
         except ValueError as exc:  # a ConfigurationError too: reported at the test's setup
             return f"{where}: {exc}"
-        if runs is None and self.option_runs is None:
+        count = runs if runs is not None else self.option_runs
+        if count is None:
             if floor is not None:
                 return (
                     f"{where}(min_pass_rate={floor!r}) without runs=: one run cannot be held to "
                     "a pass rate; add runs=10 (or run with --semantic-runs N)"
                 )
             return None
-        return _Plan(
-            runs if runs is not None else self.option_runs,  # type: ignore[arg-type]
-            1.0 if floor is None else float(floor),
-            marked=runs is not None,
-        )
+        return _Plan(count, 1.0 if floor is None else float(floor), marked=runs is not None)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
