@@ -169,8 +169,12 @@ def test_unused_snapshots_are_reported_then_deleted_by_update(
     narrowed.stdout.fnmatch_lines(["semantic snapshots: 1 passed"])
     assert "unused: " not in narrowed.stdout.str()
 
-    deleted = run(project, "--semantic-snapshot-update", *plugin_args)
+    deleted = run(
+        project, "--semantic-snapshot-update", "--semantic-report-json", "r.json", *plugin_args
+    )
     deleted.stdout.fnmatch_lines(["*1 unused (deleted)*", "*deleted: *test_removed_later.txt*"])
+    document = json.loads((project.path / "r.json").read_text(encoding="utf-8"))
+    assert document["snapshots"]["deleted"] == [str(gone)]
     assert not gone.exists()
     assert (snapshots(project) / "test_kept.txt").exists()
 

@@ -79,6 +79,7 @@ class SnapshotPlugin:
         elif report.failed:  # an error in setup or teardown
             self.session.test_finished(report.nodeid, passed=False)
 
+    @pytest.hookimpl(tryfirst=True)  # delete before the JSON report is written
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.is_worker:
             session.config.workeroutput[WORKEROUTPUT_KEY] = self.session.to_data()  # type: ignore[attr-defined]
