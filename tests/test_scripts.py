@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from models.fixtures import *  # session fixtures: the tiny models
+
+ROOT = Path(__file__).resolve().parent.parent
+
 SCRIPT = '''
 from semantix import FakeJudge, Intent
 from semantix.testing import assert_semantic
@@ -32,3 +36,51 @@ def test_plain_script_passes_then_fails_with_the_message(tmp_path: Path) -> None
     assert "semantix.SemanticAssertionError: Semantic check failed (score=0.20)" in completed.stderr
     assert "does not satisfy Polite" in completed.stderr
     assert "0.20       0.80  FAIL: not satisfied" in completed.stderr
+
+
+BENCH_LABELS = (
+    "model",
+    "warm",
+    "floor",
+    "overhead",
+    "batched",
+    "threads",
+    "long",
+    "cold",
+    "memory",
+    "import",
+    "embedding",
+    "semantix-ai",
+)
+
+
+def test_bench_runs_end_to_end_and_prints_every_figure(entailing_model: Path) -> None:
+    """A smoke run of scripts/bench on a tiny model: every figure is printed (no timing asserts)."""
+    completed = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "bench"),
+            str(entailing_model),
+            "--quick",
+            "--burners",
+            "1",
+            "--semantix-ai-python",
+            str(ROOT / "no-such-python"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    lines = completed.stdout.splitlines()
+    printed = {line.split()[0] for line in lines if line.strip()}
+    assert printed == set(BENCH_LABELS)
+    text = completed.stdout
+    assert "ratio min/median" in text and "goal <= 50 us" in text
+    assert text.count("threads ") == 6  # 1 / N spinning / N not spinning, idle and busy
+    for factor in ("1.1x", "2.0x", "10.0x", "100.0x"):
+        assert f"{factor} window" in text
+    assert "empty cache" in text and "warm cache" in text and "bare onnxruntime" in text
+    assert "x bare (goal <= 1.1x)" in text
+    assert "semantix-ai  not measured" in text

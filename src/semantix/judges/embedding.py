@@ -374,7 +374,13 @@ class EmbeddingJudge(LazyLoaded[_Model]):
         """Each distinct text's windows, embedded; one model pass unless the model is dynamic
         int8 (then one pass per text, so no text's scale depends on another)."""
         texts = list(dict.fromkeys(str(text) for text in texts))
-        encodings = model.files.tokenizer.encode_batch(texts) if texts else []
+        tokenizer = model.files.tokenizer
+        # encode_batch hands work to a thread pool: worth it for a batch, not for one text
+        encodings = (
+            tokenizer.encode_batch(texts)
+            if len(texts) > 1
+            else [tokenizer.encode(t) for t in texts]
+        )
         per_text = [
             _windows(text, encoding, model.max_length)
             for text, encoding in zip(texts, encodings, strict=True)
