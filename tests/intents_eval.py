@@ -21,6 +21,7 @@ import semantix.intents
 from semantix import Intent, Judge, evaluate_semantic
 from semantix.calibration import balanced_accuracy
 from semantix.errors import SemantixError
+from semantix.preview import preview
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL_JSONL = ROOT / "tests" / "data" / "intents_eval.jsonl"
@@ -119,7 +120,8 @@ def measure(judge: Judge, rows: Sequence[EvalRow]) -> list[Figure]:
                 for row in mine
             ]
         except SemantixError as exc:
-            figures.append(Figure(name, None, len(mine), f"error: {exc}".splitlines()[0]))
+            note = preview(str(exc), 90, quote=False).replace("|", "\\|")
+            figures.append(Figure(name, None, len(mine), f"error: {note}"))
             continue
         expected = [row.expected for row in mine]
         figures.append(Figure(name, balanced_accuracy(expected, predicted), len(mine)))

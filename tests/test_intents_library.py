@@ -257,6 +257,18 @@ def test_measure_reports_balanced_accuracy_per_intent() -> None:
     assert figures["Refusal"].rows == 0
 
 
+def test_measure_reports_a_judge_error_as_the_intents_note() -> None:
+    def broken(output: str, intent: str) -> float:
+        raise RuntimeError("||| model exploded |||" * 10)
+
+    rows = [EvalRow("Rude", None, "go away", True), EvalRow("Rude", None, "thanks", False)]
+    figure = next(f for f in measure(FakeJudge(broken), rows) if f.intent == "Rude")
+    assert figure.balanced_accuracy is None
+    assert figure.cell().startswith("error: judge FakeJudge raised RuntimeError")
+    assert "|" not in figure.cell().replace("\\|", ""), "a pipe would break the markdown table"
+    assert len(figure.cell()) <= 100
+
+
 def test_published_reads_back_the_table_the_script_prints(tmp_path: Path) -> None:
     figures = [Figure(name, (50 + index) / 100, 20) for index, name in enumerate(INTENTS)]
     page = tmp_path / "page.md"
