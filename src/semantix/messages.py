@@ -1,14 +1,16 @@
 """The failure message: what was asked, what the judge saw, and by how much it missed.
 
+An illustration of its shape (the scores are made up, not measured):
+
 ```
 Semantic check failed (score=0.12): the output does not satisfy Polite
-  judge: QuantizedNLIJudge(cross-encoder/nli-deberta-v3-xsmall@a150876415327c80)
+  judge: QuantizedNLIJudge(MoritzLaurer/deberta-v3-xsmall-zeroshot-v1.1-all-33@262ae02f2917)
 
   intent   score  threshold  verdict
   Polite    0.12       0.50  FAIL: not satisfied
 
   Polite: The text must be polite and professional.
-    reason: entailment 0.12 (contradiction 0.80, neutral 0.08)
+    reason: entailment 0.12 (not_entailment 0.88)
 
   output (41 chars): 'Whatever. Read the manual next time.'
 ```
