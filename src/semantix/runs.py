@@ -286,6 +286,12 @@ def raise_for_stats(stats: RunStats) -> None:
     if stats.verdict == "error":
         first = next((run.error for run in stats.results if run.error is not None), None)
         if first is not None:
+            add_note = getattr(first, "add_note", None)  # Python 3.11+: shown under the error
+            if callable(add_note):
+                add_note(
+                    f"semantix: all {stats.runs} runs of {stats.name} raised, so nothing was "
+                    "judged; this is the first run's error"
+                )
             raise first
         raise ConfigurationError(
             f"{stats.explain()}\nA repeated check must make a semantic assertion in every run"
