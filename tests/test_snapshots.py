@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from semantix import FakeJudge, IntentDescription, JudgeError, SemanticAssertionError, Verdict
+from semantix.cache import model_cache
 from semantix.snapshots import (
     SnapshotDriftError,
     SnapshotFileError,
@@ -446,3 +447,25 @@ def test_a_long_snapshot_is_judged_in_parts_and_the_missing_part_is_named(
     assert_semantic_snapshot(stored, "long", judge=judge, directory=tmp_path, update=True)
     with pytest.raises(SnapshotDriftError, match=r"does not state: '[^']*Shipping is free\."):
         assert_semantic_snapshot(new, "long", judge=judge, directory=tmp_path)
+
+
+def test_judged_checks_reach_the_observers_as_semantic_results(tmp_path: Path) -> None:
+    seen: list[object] = []
+    model_cache.add_observer(seen.append)
+    try:
+        judge = overlap_judge()
+        assert_semantic_snapshot(STORED, "s", judge=judge, directory=tmp_path, update=True)
+        assert seen == []  # recording asks no judge: nothing to report
+        assert_semantic_snapshot(PARAPHRASE, "s", judge=judge, directory=tmp_path)
+        with pytest.raises(SnapshotDriftError):
+            assert_semantic_snapshot(SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path)
+    finally:
+        model_cache.remove_observer(seen.append)
+    passed, drifted = seen
+    assert passed.passed and not drifted.passed  # type: ignore[attr-defined]
+    assert passed.intent.__name__ == "Snapshot[s]"  # type: ignore[attr-defined]
+    assert [leaf.intent.__name__ for leaf in drifted.leaves] == [  # type: ignore[attr-defined]
+        "Snapshot[s].kept",
+        "Snapshot[s].nothing_added",
+    ]
+    assert drifted.output == SHORTER  # type: ignore[attr-defined]

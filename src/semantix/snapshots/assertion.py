@@ -19,11 +19,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
+from semantix.assertions import notify_observers
 from semantix.cache import model_cache
 from semantix.config import in_ci
-from semantix.intent import as_intent
+from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Judge, Verdict
 from semantix.judges.calls import judge_identity
 from semantix.judging import resolve_judge
@@ -167,13 +168,16 @@ def check_snapshot(
         timeout=defaults.timeout,
     )
     if equivalence.passed:
+        notify_observers(_as_result(name, equivalence))
         return SnapshotResult(path, name, "passed", equivalence)
     if writable:
         write_snapshot(path, name=name, text=text, judge=str(equivalence.judge), test=test)
         return SnapshotResult(path, name, "updated", equivalence)
+    result = _as_result(name, equivalence)
+    notify_observers(result)
     raise SnapshotDriftError(
         drift_message(name, stored, equivalence, update=update, how_to_update=how_to_update),
-        _as_result(name, equivalence),
+        result,
         path=path,
         stored=stored.text,
         output=text,
@@ -192,7 +196,7 @@ def drift_message(
     """The failure message of a drifted snapshot: scores both ways, threshold, word diff."""
     diff = word_diff(equivalence.stored, equivalence.output)
     lines = [
-        f"semantic snapshot {name!r} drifted: the new output does not mean the same as the stored",
+        f"semantic snapshot {name!r} drifted: the new output does not mean what the snapshot says",
         f"  snapshot:  {stored.path}",
         f"  recorded:  {stored.recorded.isoformat()} with {stored.judge}",
         f"  judge:     {equivalence.judge}, threshold {equivalence.threshold:g}",
@@ -266,18 +270,31 @@ def _missing_message(name: str, path: Path, text: str, *, update: bool, how_to_u
 
 
 def _as_result(name: str, equivalence: Equivalence) -> SemanticResult:
-    """The drift as a SemanticResult (one leaf per direction), for SemanticAssertionError."""
-    forward = as_intent(f"The new output states everything snapshot {name} states.")
+    """The check as a SemanticResult (one leaf per direction): for SemanticAssertionError and
+    the observers (the pytest plugin's report lists snapshot checks with the other assertions)."""
+    forward = _intent(
+        f"Snapshot[{name}].kept", f"The new output states everything snapshot {name} states."
+    )
     leaves = [LeafResult(forward, equivalence.forward, equivalence.threshold, expected=True)]
     if not equivalence.symmetric:
-        backward = as_intent(f"Snapshot {name} states everything the new output states.")
+        backward = _intent(
+            f"Snapshot[{name}].nothing_added",
+            f"Snapshot {name} states everything the new output states.",
+        )
         leaves.append(
             LeafResult(backward, equivalence.backward, equivalence.threshold, expected=True)
         )
     return SemanticResult(
-        intent=as_intent(f"The output means the same as semantic snapshot {name}."),
+        intent=_intent(
+            f"Snapshot[{name}]", f"The output means the same as semantic snapshot {name}."
+        ),
         output=equivalence.output,
-        passed=False,
+        passed=equivalence.passed,
         leaves=tuple(leaves),
         judge=equivalence.judge,
     )
+
+
+def _intent(title: str, description: str) -> type[Intent]:
+    """An intent class named ``title`` (as reports show it) whose description is given."""
+    return cast("type[Intent]", IntentMeta(title, (Intent,), {"__doc__": description}))
