@@ -4,6 +4,7 @@ importable)."""
 
 from __future__ import annotations
 
+import importlib.util
 import textwrap
 import types
 from pathlib import Path
@@ -15,7 +16,7 @@ from cli_helpers import fake_modules, run, run_process
 from semantix import FakeJudge
 from semantix.cli import COMMANDS, build_parser
 from semantix.cli.errors import CLI_MODEL_OPTION, error_lines, location
-from semantix.errors import ConfigurationError, JudgeError
+from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
 
 pytestmark = pytest.mark.usefixtures("fake_modules")
 __all__ = ["fake_modules"]
@@ -245,6 +246,40 @@ def test_error_lines_show_a_judges_cause() -> None:
     lines = error_lines("calibrate", error)
     assert lines[1] == "  caused by ValueError: bad value from user code"
     assert lines[2].startswith("    at ")
+
+
+def _library_error(root: Path, message: str) -> OSError:
+    """An OSError raised inside an installed package (as huggingface_hub's would be)."""
+    source = root / "site-packages" / "hub.py"
+    source.parent.mkdir()
+    source.write_text(f"def fetch():\n    raise OSError({message!r})\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("hub_for_test", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(OSError) as info:
+        module.fetch()
+    # As caught inside semantix: the traceback starts below this test's own frame.
+    traceback = info.value.__traceback__
+    assert traceback is not None
+    return info.value.with_traceback(traceback.tb_next)
+
+
+def test_error_lines_do_not_repeat_a_librarys_error_the_message_states(tmp_path: Path) -> None:
+    error = ModelNotFoundError("model 'x/y' is not cached and the download failed (network down)")
+    error.__cause__ = _library_error(tmp_path, "network down")
+    assert error_lines("download", error) == [f"semantix download: error: {error}"]
+
+
+def test_error_lines_show_a_librarys_error_the_message_does_not_state(tmp_path: Path) -> None:
+    error = ModelNotFoundError("model 'x/y' is not cached")
+    error.__cause__ = _library_error(tmp_path, "network down")
+    assert error_lines("download", error) == [
+        "semantix download: error: model 'x/y' is not cached",
+        "  caused by OSError: network down",
+        f"    at {tmp_path / 'site-packages' / 'hub.py'}:2, in fetch",
+        "  add --traceback for the whole chain",
+    ]
 
 
 def test_the_offline_error_names_the_command_line_option(

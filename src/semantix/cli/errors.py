@@ -2,15 +2,18 @@
 
 A problem semantix recognises (a bad option, a missing model, a judge that raised) is one line
 that says what to do. An exception from someone else's code — a bug in the user's judge, an
-intent module that does not import — also gets its type and where it was raised, the innermost
-frame outside semantix (and outside the standard library)::
+intent module that does not import — also gets its type and where it was raised: the innermost
+frame of the user's own code (outside semantix, the standard library and installed packages),
+else the innermost frame outside semantix and the standard library::
 
     semantix check: error: judge KeywordJudge raised TypeError: object of type 'int' has no len(). ...
       caused by TypeError: object of type 'int' has no len()
         at judges.py:7, in evaluate
       add --traceback for the whole chain
 
-With ``--traceback`` the full chain of exceptions is printed first, as Python prints it.
+A chained cause that the message already states and that no frame of the user's code raised
+(a download's network error, an import path that does not exist) is not repeated. With
+``--traceback`` the full chain of exceptions is printed first, as Python prints it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 _STDLIB = tuple(
     str(Path(sysconfig.get_paths()[name]).resolve()) for name in ("stdlib", "platstdlib")
 )
+_NOT_THEIRS = (str(_PACKAGE), *_STDLIB)
 #: The offline error names the Python argument; on the command line it is --model DIR.
 _PYTHON_MODEL_ARGUMENT = re.compile(r"the judge's model argument \(model=\.\.\. in Python\)")
 CLI_MODEL_OPTION = "--model DIR (semantix check, semantix calibrate)"
@@ -63,10 +67,10 @@ def error_lines(command: str, exc: BaseException, *, show_traceback: bool = Fals
     for cause in _causes(exc):
         if _ours(cause):
             continue
-        where = location(cause)
         cause_text = _one_line(cause)
-        if where is None and cause_text in text:
-            continue  # already in the message, and raised nowhere the user can act on
+        if cause_text in text and not _in_users_code(cause):
+            continue  # already in the message (e.g. a download's error), and not the user's bug
+        where = location(cause)
         lines.append(f"  caused by {type(cause).__name__}: {cause_text}")
         if where is not None:
             lines.append(f"    at {where}")
@@ -77,15 +81,37 @@ def error_lines(command: str, exc: BaseException, *, show_traceback: bool = Fals
 
 
 def location(exc: BaseException) -> str | None:
-    """``file:line, in function`` of the innermost frame outside semantix and the standard
-    library where ``exc`` was raised (the user's code), or None when there is none."""
+    """``file:line, in function`` where ``exc`` was raised, as the user can act on it: the
+    innermost frame of the user's own code (outside semantix, the standard library and installed
+    packages), else the innermost frame outside semantix and the standard library, else None."""
     if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
         return f"{_shown_path(exc.filename)}:{exc.lineno}"
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.startswith("<") or _inside(frame.filename, (str(_PACKAGE), *_STDLIB)):
-            continue
-        return f"{_shown_path(frame.filename)}:{frame.lineno}, in {frame.name}"
-    return None
+    frames = [
+        frame
+        for frame in reversed(traceback.extract_tb(exc.__traceback__))
+        if not frame.filename.startswith("<") and not _inside(frame.filename, _NOT_THEIRS)
+    ]
+    users = [frame for frame in frames if not _installed(frame.filename)]
+    chosen = users[0] if users else frames[0] if frames else None
+    if chosen is None:
+        return None
+    return f"{_shown_path(chosen.filename)}:{chosen.lineno}, in {chosen.name}"
+
+
+def _in_users_code(exc: BaseException) -> bool:
+    if isinstance(exc, SyntaxError):
+        return True
+    return any(
+        not frame.filename.startswith("<")
+        and not _inside(frame.filename, _NOT_THEIRS)
+        and not _installed(frame.filename)
+        for frame in traceback.extract_tb(exc.__traceback__)
+    )
+
+
+def _installed(filename: str) -> bool:
+    """Whether ``filename`` belongs to an installed package (site-packages)."""
+    return bool({"site-packages", "dist-packages"} & set(Path(filename).parts))
 
 
 def _ours(exc: BaseException) -> bool:
