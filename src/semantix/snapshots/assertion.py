@@ -47,6 +47,7 @@ from semantix.snapshots.files import (
     safe_name,
     write_snapshot,
 )
+from semantix.validation import check_threshold
 
 __all__ = ["SnapshotResult", "assert_semantic_snapshot", "check_snapshot"]
 
@@ -138,7 +139,7 @@ def check_snapshot(
     __tracebackhide__ = True
     text = output_text(output)
     if threshold is not None:
-        resolve_snapshot_threshold(None, threshold)  # a bad threshold fails even when recording
+        check_threshold(threshold)  # a bad threshold fails even when only recording
     stored = read_snapshot(path)
     if stored is not None and test and stored.test and stored.test != test:
         raise SnapshotFileError(
