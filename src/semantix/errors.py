@@ -47,8 +47,6 @@ __all__ = [
 class SemantixError(Exception):
     """Base class of every exception semantix raises on purpose."""
 
-    __module__ = "semantix"
-
 
 class SemanticAssertionError(SemantixError, AssertionError):
     """The output does not satisfy the intent.
@@ -56,8 +54,6 @@ class SemanticAssertionError(SemantixError, AssertionError):
     Carries the full :class:`~semantix.SemanticResult` (every leaf verdict) as ``result``, and
     the verdicts as ``verdicts``.
     """
-
-    __module__ = "semantix"
 
     def __init__(self, message: str, result: SemanticResult) -> None:
         super().__init__(message)
@@ -75,55 +71,37 @@ class JudgeError(SemantixError):
     The original exception is chained as ``__cause__``. A judge error is never a pass.
     """
 
-    __module__ = "semantix"
-
 
 class JudgeTimeoutError(JudgeError):
     """The judge did not answer within its timeout."""
-
-    __module__ = "semantix"
 
 
 class ConfigurationError(SemantixError, ValueError):
     """semantix cannot run as configured: a bad argument, option or environment variable."""
 
-    __module__ = "semantix"
-
 
 class JudgeUnavailableError(ConfigurationError, ImportError):
     """A judge's optional dependencies are not installed; the message names the extra."""
-
-    __module__ = "semantix"
 
 
 class UnknownModelError(ConfigurationError):
     """A model name that is neither a supported model, a Hugging Face repo id nor a directory."""
 
-    __module__ = "semantix"
-
 
 class ModelNotFoundError(ConfigurationError):
     """The model is not on disk and cannot be downloaded (offline, or no network)."""
-
-    __module__ = "semantix"
 
 
 class VerdictStoreError(SemantixError):
     """The frozen-verdict store cannot answer."""
 
-    __module__ = "semantix"
-
 
 class VerdictNotRecordedError(VerdictStoreError):
     """Replay or strict mode, and no verdict is stored for this check."""
 
-    __module__ = "semantix"
-
 
 class CorruptVerdictError(VerdictStoreError):
     """A stored verdict file exists but cannot be read."""
-
-    __module__ = "semantix"
 
 
 class IntentCalibrationError(ConfigurationError):
@@ -132,4 +110,20 @@ class IntentCalibrationError(ConfigurationError):
     The threshold cannot be calibrated from the examples; the message shows both scores.
     """
 
-    __module__ = "semantix"
+
+# Shown as semantix.X in reprs and tracebacks, where users import them from.
+for _error in (
+    SemantixError,
+    SemanticAssertionError,
+    JudgeError,
+    JudgeTimeoutError,
+    ConfigurationError,
+    JudgeUnavailableError,
+    UnknownModelError,
+    ModelNotFoundError,
+    VerdictStoreError,
+    VerdictNotRecordedError,
+    CorruptVerdictError,
+    IntentCalibrationError,
+):
+    _error.__module__ = "semantix"

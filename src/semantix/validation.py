@@ -6,10 +6,23 @@ Each check names the value at fault, says what was expected and how to fix it.
 from __future__ import annotations
 
 import math
+from typing import TypeGuard
 
 from semantix.errors import ConfigurationError
 
-__all__ = ["check_positive_int", "check_seconds", "check_threshold"]
+__all__ = ["check_positive_int", "check_seconds", "check_threshold", "is_number"]
+
+
+def is_number(
+    value: object, *, low: float = -math.inf, high: float = math.inf
+) -> TypeGuard[int | float]:
+    """Whether ``value`` is a finite int or float (not a bool) in [low, high]."""
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and low <= value <= high
+    )
 
 
 def check_threshold(value: object, *, what: str = "threshold") -> float:
@@ -43,12 +56,7 @@ def check_seconds(value: object, *, what: str = "timeout") -> float | None:
     """Return ``value`` as a positive, finite number of seconds (None passes), else ValueError."""
     if value is None:
         return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not math.isfinite(value)
-        or value <= 0
-    ):
+    if not is_number(value, low=0.0) or value == 0:
         raise ValueError(
             f"{what} must be a positive number of seconds, got {value!r}; pass e.g. "
             f"{what}=30, or None for no limit"

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from semantix.deadline import run_with_deadline
 from semantix.errors import JudgeError, JudgeTimeoutError, SemantixError
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+from semantix.validation import is_number
 
 __all__ = ["ask_judge", "check_verdict", "judge_identity"]
 
@@ -105,12 +106,7 @@ def check_verdict(verdict: object, threshold: float, *, judge: object, what: str
             "passed must be a bool"
         )
     score = verdict.score
-    if score is not None and (
-        isinstance(score, bool)
-        or not isinstance(score, (int, float))
-        or not math.isfinite(score)
-        or not 0.0 <= score <= 1.0
-    ):
+    if score is not None and not is_number(score, low=0.0, high=1.0):
         raise JudgeError(
             f"judge {judge} returned score {score!r}{about}; a score must be a finite number "
             "between 0 and 1 (or None). A judge error is never a pass"

@@ -19,6 +19,7 @@ from semantix.errors import VerdictNotRecordedError
 from semantix.judges.base import JudgeIdentity, TokenUsage, Verdict
 from semantix.judges.calls import judge_identity
 from semantix.secrets import mask_secrets, usable_secrets
+from semantix.validation import is_number
 from semantix.verdicts.fingerprint import (
     FORMAT_VERSION,
     intent_fields,
@@ -368,12 +369,7 @@ class _Fields:
         value = self.raw.get(key)
         if value is None:
             return None
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or not math.isfinite(value)
-            or not low <= value <= high
-        ):
+        if not is_number(value, low=low, high=high):
             bounds = f"between {low:g} and {high:g}" if math.isfinite(high) else f">= {low:g}"
             raise ValueError(
                 f"the field {self._name(key)!r} is {value!r:.80}, expected a number {bounds} "
