@@ -96,7 +96,7 @@ def check_runs(runs: object, *, what: str = "runs") -> int:
 
 def check_floor(value: object, *, what: str = "min_pass_rate") -> float:
     """Return the floor as a float in [0, 1], or raise a ``ValueError`` naming it."""
-    return check_threshold(value, what=what)
+    return check_threshold(value, what=what, example="min_pass_rate=0.8")
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,18 +25,23 @@ def is_number(
     )
 
 
-def check_threshold(value: object, *, what: str = "threshold") -> float:
-    """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it."""
+def check_threshold(
+    value: object, *, what: str = "threshold", example: str = "threshold=0.8"
+) -> float:
+    """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it.
+
+    ``example`` is the fix the message suggests (``min_pass_rate=0.8`` for a floor).
+    """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         # A ValueError, not TypeError: the documented contract for every invalid threshold.
         raise ValueError(  # noqa: TRY004
             f"{what} must be a number between 0 and 1, got {value!r} "
-            f"({type(value).__name__}); pass e.g. threshold=0.8"
+            f"({type(value).__name__}); pass e.g. {example}"
         )
     number = float(value)
     if math.isnan(number) or not 0.0 <= number <= 1.0:
         raise ValueError(
-            f"{what} must be between 0 and 1 inclusive, got {value!r}; pass e.g. threshold=0.8"
+            f"{what} must be between 0 and 1 inclusive, got {value!r}; pass e.g. {example}"
         )
     return number
 
