@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from semantix import FakeJudge, IntentDescription, JudgeError, SemanticAssertionError, Verdict
+from semantix import (
+    FakeJudge,
+    IntentDescription,
+    JudgeError,
+    RecordReplayJudge,
+    SemanticAssertionError,
+    Verdict,
+    VerdictNotRecordedError,
+)
 from semantix.cache import model_cache
 from semantix.snapshots import (
     SnapshotDriftError,
@@ -469,3 +477,37 @@ def test_judged_checks_reach_the_observers_as_semantic_results(tmp_path: Path) -
         "Snapshot[s].nothing_added",
     ]
     assert drifted.output == SHORTER  # type: ignore[attr-defined]
+
+
+class LiveEquivalenceJudge:
+    """A judge with evaluate_equivalence that must never be called live in this test."""
+
+    recommended_threshold = 0.5
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        raise AssertionError("strict mode called the live judge")
+
+    def evaluate_equivalence(self, stored: str, new: str, threshold: float) -> Verdict:
+        raise AssertionError("strict mode called the live judge's evaluate_equivalence")
+
+
+def test_strict_frozen_verdicts_never_reach_the_live_equivalence_question(tmp_path: Path) -> None:
+    frozen = RecordReplayJudge(LiveEquivalenceJudge(), store=tmp_path / "verdicts", mode="strict")
+    with pytest.raises(VerdictNotRecordedError):
+        judge_equivalence(STORED, PARAPHRASE, judge=frozen, threshold=0.5)
+
+
+def test_recorded_directions_replay_without_the_judge(tmp_path: Path) -> None:
+    store = tmp_path / "verdicts"
+    recorder = RecordReplayJudge(
+        FakeJudge(lambda output, description: 0.9), store=store, mode="update"
+    )
+    assert judge_equivalence(STORED, PARAPHRASE, judge=recorder, threshold=0.5).passed
+
+    def unavailable(output: str, description: str) -> float:
+        raise AssertionError("replay mode called the judge")
+
+    replayer = RecordReplayJudge(FakeJudge(unavailable), store=store, mode="replay")
+    replayed = judge_equivalence(STORED, PARAPHRASE, judge=replayer, threshold=0.5)
+    assert replayed.passed
+    assert not replayed.symmetric  # the two ordinary requests, as recorded

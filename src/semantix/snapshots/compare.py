@@ -7,8 +7,9 @@ verbatim, also given as the explicit ``hypothesis``:
 
 * NLI judges use that hypothesis as it is and window a long premise as usual;
 * the embedding judge scores cosine similarity to the description (the other text);
-* a judge with ``evaluate_equivalence(stored, new, threshold)`` (the LLM judge) is asked once
-  whether the two texts say the same thing, instead of twice;
+* a judge whose class has ``evaluate_equivalence(stored, new, threshold)`` (the LLM judge) is
+  asked once whether the two texts say the same thing, instead of twice (behind the
+  frozen-verdict store it gets the two ordinary requests, which the store records and replays);
 * any custom judge works through ``evaluate`` / ``evaluate_batch``.
 
 A text longer than :data:`PART_CHARS` characters is asked about in **parts** of whole sentences
@@ -135,7 +136,7 @@ def judge_equivalence(
             )
         )
     what = "a new output against its semantic snapshot"
-    if callable(getattr(judge, "evaluate_equivalence", None)):
+    if _asks_equivalence(judge):
         (verdict,) = ask_judge(
             _EquivalenceQuestion(judge),
             [(output, _as_description(stored), threshold)],
@@ -194,6 +195,17 @@ def _direction(parts: list[str], verdicts: list[Verdict]) -> tuple[Verdict, tupl
     candidates = [verdict for verdict in verdicts if not verdict.passed] or verdicts
     weakest = min(candidates, key=lambda verdict: 1.0 if verdict.score is None else verdict.score)
     return weakest, failed
+
+
+def _asks_equivalence(judge: object) -> bool:
+    """Whether the judge's own class answers ``evaluate_equivalence``.
+
+    Looked up on the class, not the instance: a wrapper that forwards unknown attributes to the
+    judge inside (the frozen-verdict ``RecordReplayJudge``) must not hand the question past its
+    store — in ``strict`` or ``replay`` mode that would call the live judge. Such a wrapper is
+    asked the two ordinary requests, which it records and replays.
+    """
+    return callable(getattr(type(judge), "evaluate_equivalence", None))
 
 
 def _as_description(text: str) -> IntentDescription:
