@@ -1,9 +1,9 @@
 """Judge an output against an intent: pick the judge, resolve thresholds, ask, combine.
 
-One path for every check: :func:`evaluate_many` (and :func:`evaluate_semantic`,
-:func:`assert_semantic` on top of it) takes the judge from :func:`semantix.judging.resolve_judge`,
-each leaf's threshold from :func:`semantix.thresholds.resolve_threshold` (the documented order),
-asks through :func:`semantix.judges.calls.ask_judge` (one batch for every leaf and output), and
+One path for every check: `evaluate_many` (and `evaluate_semantic`,
+`assert_semantic` on top of it) takes the judge from `semantix.judging.resolve_judge`,
+each leaf's threshold from `semantix.thresholds.resolve_threshold` (the documented order),
+asks through `semantix.judges.calls.ask_judge` (one batch for every leaf and output), and
 combines the leaf verdicts: ``~`` inverts, ``&`` needs all, ``|`` needs one.
 
 **Negatively phrased requirements.** A model cannot confirm an absence, so for judges that read
@@ -75,7 +75,7 @@ def evaluate_semantic(
 ) -> SemanticResult:
     """Judge ``output`` against ``intent`` and return the result, without raising on failure.
 
-    Arguments are those of :func:`assert_semantic`.
+    Arguments are those of `assert_semantic`.
     """
     return evaluate_many([output], intent, judge=judge, threshold=threshold, timeout=timeout)[0]
 
@@ -90,7 +90,7 @@ def evaluate_many(
 ) -> list[SemanticResult]:
     """Judge several outputs against one intent, in one batch; one result per output, in order.
 
-    Arguments are those of :func:`assert_semantic`; ``timeout`` bounds the whole batch.
+    Arguments are those of `assert_semantic`; ``timeout`` bounds the whole batch.
     """
     started = time.perf_counter()
     intent_class = as_intent(intent)
@@ -185,7 +185,7 @@ def run_check(
     """Judge and tell the observers (the pytest report): what every asserting runner does.
 
     A check that cannot be judged (a judge or configuration error) is reported as a
-    :class:`~semantix.results.CheckError`, then raised.
+    `CheckError`, then raised.
     """
     __tracebackhide__ = True
     try:

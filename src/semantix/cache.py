@@ -10,7 +10,7 @@ It holds, each in its own bounded region:
   reported once, not looked for again in every test);
 - ``calibrations``: thresholds calibrated from an intent's examples, per judge and intent.
 
-It also keeps the run's :class:`Defaults` (the judge, verdict mode, threshold and timeout used
+It also keeps the run's `Defaults` (the judge, verdict mode, threshold and timeout used
 when a call does not say; the pytest plugin and its ``semantic`` marker set them) and the observers
 that see every assertion result (the pytest plugin's report). ``clear_cache()`` drops every
 region (tests, notebooks); the defaults and observers stay until changed or removed.
@@ -90,7 +90,7 @@ class ModelCache:
         """The value for ``key`` in ``region``, built by ``factory`` once (thread-safe).
 
         With ``remember_failure``, a factory that raised is not run again for that key: the same
-        error is raised at once until :meth:`clear` (a missing model is reported once).
+        error is raised at once until `clear` (a missing model is reported once).
         """
         entries = self._regions[region]
         with self._lock:
@@ -221,7 +221,7 @@ class ModelCache:
             return list(self._download_listeners)
 
 
-#: The process-wide cache. Use :func:`clear_cache` to empty it.
+#: The process-wide cache. Use `clear_cache` to empty it.
 model_cache = ModelCache()
 
 

@@ -81,7 +81,7 @@ _NAMES = frozenset(variable.name for variable in VARIABLES)
 
 
 def env(name: str) -> str | None:
-    """The value of a variable in :data:`VARIABLES`, stripped; None when unset or blank."""
+    """The value of a variable in `VARIABLES`, stripped; None when unset or blank."""
     if name not in _NAMES:
         raise KeyError(f"{name} is not a semantix variable; add it to semantix.config.VARIABLES")
     value = os.environ.get(name, "").strip()

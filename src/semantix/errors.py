@@ -51,7 +51,7 @@ class SemantixError(Exception):
 class SemanticAssertionError(SemantixError, AssertionError):
     """The output does not satisfy the intent.
 
-    Carries the full :class:`~semantix.SemanticResult` (every leaf verdict) as ``result``, and
+    Carries the full `SemanticResult` (every leaf verdict) as ``result``, and
     the verdicts as ``verdicts``.
     """
 

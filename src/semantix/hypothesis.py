@@ -17,7 +17,7 @@ never alters any other word. Descriptions it does not recognise are kept as they
 already read as a statement, and otherwise become ``The text is <phrase>.``. An intent's
 ``hypothesis`` attribute bypasses all of this.
 
-:func:`negated_statement` answers a second question for the NLI and embedding judges, which
+`negated_statement` answers a second question for the NLI and embedding judges, which
 cannot confirm an absence: is the description a prohibition ("Never reveal the system
 prompt")? If so it returns the positive statement ("The text reveals the system prompt."),
 which is judged and inverted, like ``~X``. It is exactly ``to_hypothesis`` of the positive
@@ -554,7 +554,7 @@ def negated_statement(description: str) -> str | None:
     "The text must not contain medical advice" gives ``"The text contains medical advice."``:
     the NLI and embedding judges judge the description as NOT that statement, exactly like
     ``~MedicalAdvice``, because a model cannot confirm an absence. The statement is what
-    :func:`to_hypothesis` gives for the positive requirement ("The text must contain medical
+    `to_hypothesis` gives for the positive requirement ("The text must contain medical
     advice"), so the two always agree.
 
     Recognised: "must/should/shall/will/may not X", "cannot X", "do not X", "does not X",

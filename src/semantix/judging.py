@@ -1,6 +1,6 @@
 """Which judge a check uses: the one function every runner goes through.
 
-:func:`resolve_judge` turns what the caller gave — a judge object, a spec (``"quantized"``,
+`resolve_judge` turns what the caller gave — a judge object, a spec (``"quantized"``,
 ``"nli"``, ``"embedding"``, ``"llm"``, ``"module:attr"``) or nothing — into the judge the run uses,
 behind the frozen-verdict store as the verdict mode says. ``assert_semantic``, the pytest plugin
 (``--semantic-judge``, the ``semantic`` marker), ``SEMANTIX_JUDGE`` and the CLI all call it, so a
@@ -200,5 +200,5 @@ def resolve_judge(judge: object = None, *, mode: str | None = None) -> Judge:
 
 
 def default_judge() -> Judge:
-    """The process's default judge (see :func:`resolve_judge` with no judge)."""
+    """The process's default judge (see `resolve_judge` with no judge)."""
     return resolve_judge(None)

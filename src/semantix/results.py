@@ -1,4 +1,4 @@
-"""What a semantic check returns: one :class:`LeafResult` per leaf intent, in a :class:`SemanticResult`."""
+"""What a semantic check returns: one `LeafResult` per leaf intent, in a `SemanticResult`."""
 
 from __future__ import annotations
 
@@ -47,12 +47,12 @@ class LeafResult:
 
     @property
     def ok(self) -> bool:
-        """The same as :attr:`passed` (the name semantix 0.1 used)."""
+        """The same as `passed` (the name semantix 0.1 used)."""
         return self.passed
 
     @property
     def borderline(self) -> bool:
-        """Whether the score is within :data:`BORDERLINE_MARGIN` of the threshold."""
+        """Whether the score is within `BORDERLINE_MARGIN` of the threshold."""
         score = self.verdict.score
         return score is not None and abs(score - self.threshold) < BORDERLINE_MARGIN
 

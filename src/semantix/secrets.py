@@ -14,7 +14,7 @@ mask_url("https://me:pw@proxy.example/v1")
 
 A secret is masked wherever it appears as a substring, before any shortening (a preview cut in
 the middle of a key would otherwise leave its prefix). Values shorter than
-:data:`MIN_SECRET_LENGTH` characters are not treated as secrets (they would mask ordinary words);
+`MIN_SECRET_LENGTH` characters are not treated as secrets (they would mask ordinary words);
 ``None`` and empty values are ignored, so ``mask_secrets(text, [config.openai_api_key()])`` is safe
 whether or not a key is set.
 """
@@ -49,7 +49,7 @@ def usable_secrets(secrets: Iterable[object]) -> tuple[str, ...]:
 
 
 def mask_secrets(text: str, secrets: Iterable[object]) -> str:
-    """``text`` with every occurrence of each secret replaced by :data:`MASK`."""
+    """``text`` with every occurrence of each secret replaced by `MASK`."""
     for secret in usable_secrets(secrets):
         if secret in text:
             text = text.replace(secret, MASK)
@@ -103,7 +103,7 @@ def mask_exception(exc: BaseException, secrets: Iterable[object]) -> BaseExcepti
 
 
 def mask_url(url: str | None) -> str | None:
-    """``url`` with any password replaced by :data:`MASK` (for reprs and messages)."""
+    """``url`` with any password replaced by `MASK` (for reprs and messages)."""
     if not url:
         return url
     parts = urlsplit(url)

@@ -1,8 +1,8 @@
 """The documented import path for test code: ``from semantix.testing import assert_semantic``.
 
-``assert_semantic`` raises :class:`~semantix.SemanticAssertionError`, a plain ``AssertionError``
+``assert_semantic`` raises `SemanticAssertionError`, a plain ``AssertionError``
 subclass, so it works under pytest, unittest, or a bare ``python script.py``; so does
-``assert_pass_rate`` (repeated runs held to a floor, see :mod:`semantix.runs`).
+``assert_pass_rate`` (repeated runs held to a floor, see `semantix.runs`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
    above it (the library's own ``Intent`` default does not count here);
 3. ``calibrated``: calibrated from the intent's own ``examples`` and ``counterexamples`` by this
    judge — the midpoint between the weakest example and the strongest counterexample. When the
-   judge cannot separate them, the check errors and says so (:class:`IntentCalibrationError`).
+   judge cannot separate them, the check errors and says so (`IntentCalibrationError`).
    Judges whose score already uses the examples (``uses_examples = True``, e.g. the embedding
    judge) keep their own rule and skip this step, as do judges that give no score;
 4. ``marker``/``judge``: the pytest ``semantic`` marker's threshold for the assertions of its test,
@@ -13,7 +13,7 @@
 5. ``default``: the ``Intent`` base default, 0.8.
 
 ``~X`` uses X's threshold; ``&`` and ``|`` resolve each leaf on its own. Calibrations are
-cached per judge and intent in the ``calibrations`` region of :data:`semantix.cache.model_cache`.
+cached per judge and intent in the ``calibrations`` region of `semantix.cache.model_cache`.
 """
 
 from __future__ import annotations

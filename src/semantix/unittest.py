@@ -34,7 +34,7 @@ class SemanticAssertionsMixin:
 
     Set ``semantic_judge`` on the test class to use one judge for all its assertions. A failure
     raises ``self.failureException`` (so unittest hides semantix's frames) with the
-    :class:`~semantix.SemanticResult` attached as ``semantic_result``.
+    `SemanticResult` attached as ``semantic_result``.
     """
 
     failureException: type[BaseException]
@@ -103,8 +103,8 @@ class SemanticAssertionsMixin:
     ) -> RunStats:
         """Fail unless ``system()``'s outputs satisfy ``intent`` in ``min_pass_rate`` of ``runs``.
 
-        See :func:`semantix.runs.assert_pass_rate`. A failure raises ``self.failureException``
-        with the :class:`~semantix.runs.RunStats` attached as ``run_stats``; when every run
+        See `semantix.runs.assert_pass_rate`. A failure raises ``self.failureException``
+        with the `RunStats` attached as ``run_stats``; when every run
         raised, the first run's exception is raised (a test error, not a failure).
         """
         stats = evaluate_pass_rate(

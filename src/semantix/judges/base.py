@@ -142,7 +142,7 @@ class Judge(Protocol):
     """What semantix needs from a judge.
 
     Subclassing is optional: any object with these members plugs in. ``intent_description`` is a
-    ``str``; for built-in intents it is an :class:`~semantix.IntentDescription`, a ``str`` that
+    ``str``; for built-in intents it is an `IntentDescription`, a ``str`` that
     also carries the intent's optional ``hypothesis``, ``examples`` and ``counterexamples``.
     """
 
@@ -163,7 +163,7 @@ class FakeJudge:
     """A judge for your own tests: scores come from a function you give it.
 
     ``handler(output, intent_description)`` returns a score in [0, 1] (the verdict passes when
-    ``score >= threshold``) or a complete :class:`Verdict`. Every call is recorded in ``calls``.
+    ``score >= threshold``) or a complete `Verdict`. Every call is recorded in ``calls``.
 
     Example:
         ```python

@@ -1,11 +1,11 @@
 """The one way semantix asks a judge and names it.
 
 Every path that asks a judge — assertions, the frozen-verdict judge, the escalating judge, the
-pytest plugin — goes through :func:`ask_judge`: it uses ``evaluate_batch`` when the judge has
-one, turns any exception into a :class:`~semantix.JudgeError` (a judge error is never a pass),
-and checks what came back against what was asked: one :class:`Verdict` per request, a score
+pytest plugin — goes through `ask_judge`: it uses ``evaluate_batch`` when the judge has
+one, turns any exception into a `JudgeError` (a judge error is never a pass),
+and checks what came back against what was asked: one `Verdict` per request, a score
 that is a finite number in [0, 1], no pass below the threshold asked for, and no other threshold
-reported. :func:`judge_identity` is the one way to name a judge.
+reported. `judge_identity` is the one way to name a judge.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def ask_judge(
 
     ``what`` names what is being judged (e.g. the intents), for error messages. With a
     ``timeout`` (seconds), a judge that has not answered by then raises
-    :class:`~semantix.JudgeTimeoutError`; its call cannot be interrupted and finishes in a
+    `JudgeTimeoutError`; its call cannot be interrupted and finishes in a
     background thread, but its answer is never used.
     """
     if not requests:

@@ -21,7 +21,7 @@ assert [level.decided for level in judge.stats()] == [1, 1]
 How a verdict is made, for each (output, intent, threshold):
 
 * The first judge scores the whole batch (one ``evaluate_batch`` call when it has one, through
-  :func:`semantix.judges.calls.ask_judge`). A verdict whose score is **farther than** ``band``
+  `semantix.judges.calls.ask_judge`). A verdict whose score is **farther than** ``band``
   from the threshold is final. A score within ``band`` of it (``|score - threshold| <= band``)
   is uncertain and goes on, with the other uncertain ones, in one batch to the next judge; and
   so on. The last judge's verdict is always final.
@@ -33,11 +33,11 @@ How a verdict is made, for each (output, intent, threshold):
 * The verdict returned is the deciding judge's, with ``judge`` set to that judge's identity and
   the reason saying who decided and why: ``decided by LLMJudge(gpt-4o-mini)
   (QuantizedNLIJudge(...) score 0.46 within 0.15 of 0.50): <the LLM's reason>``.
-* An error at any level is an error (:class:`~semantix.JudgeError`), never a pass, and never a
+* An error at any level is an error (`JudgeError`), never a pass, and never a
   fallback to another level.
 
-The chain's :attr:`~EscalatingJudge.identity` names every level and the band, so frozen
-verdicts record and replay the chain as one judge; :meth:`~EscalatingJudge.stats` counts how
+The chain's `identity` names every level and the band, so frozen
+verdicts record and replay the chain as one judge; `stats` counts how
 often each level decided (thread-safe).
 """
 
@@ -62,7 +62,7 @@ MAX_BAND = 0.5
 
 @dataclass(frozen=True, slots=True)
 class LevelStats:
-    """How one level of an :class:`EscalatingJudge` has done so far.
+    """How one level of an `EscalatingJudge` has done so far.
 
     Attributes:
         level: the level's position in the chain, from 1.

@@ -12,15 +12,15 @@ Works with any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LiteLLM, ...):
 or ``OPENAI_BASE_URL``; a server given that way needs no key.
 
 The model is asked for ``{"reason": "...", "score": 0..1}`` where ``score`` is the probability
-that the output satisfies the requirement (prompts and parsing: :mod:`semantix.judges.llm_prompt`).
+that the output satisfies the requirement (prompts and parsing: `semantix.judges.llm_prompt`).
 Structured output (``response_format`` with a JSON schema) is requested first; a server that
 rejects it with a 400/422 is asked again with ``json_object`` and then with the prompt alone, and
 the first mode that works is remembered.
 
 Retries are the openai SDK's own (backoff with jitter, ``Retry-After``, 408/409/429/5xx,
 timeouts and connection errors), ``max_retries`` times. ``timeout`` bounds each attempt from
-connect to last byte (:mod:`semantix.judges.llm_http`). The SDK's final exception becomes a
-:class:`~semantix.JudgeError` (:class:`~semantix.JudgeTimeoutError` for timeouts) that says what
+connect to last byte (`semantix.judges.llm_http`). The SDK's final exception becomes a
+`JudgeError` (`JudgeTimeoutError` for timeouts) that says what
 to do: never a pass. The API key is masked in every text the judge keeps or raises — verdict
 reasons, error messages, the chained SDK exception — even when a server echoes it back.
 
@@ -92,11 +92,11 @@ class LLMJudge:
             409, 5xx, timeout, connection error), waiting with backoff and ``Retry-After``.
         temperature: sampling temperature; ``None`` omits it (for models that reject it).
         seed: best-effort determinism where the server supports it; ``None`` omits it.
-        max_concurrency: requests in flight at once in :meth:`evaluate_batch`.
+        max_concurrency: requests in flight at once in `evaluate_batch`.
         backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
     The key is checked, and the client built, on first use: constructing the judge without
-    credentials does not fail, judging does (with a :class:`~semantix.ConfigurationError`).
+    credentials does not fail, judging does (with a `ConfigurationError`).
     """
 
     #: The score is asked for as a probability, so 0.5 ("more likely than not") is the natural
@@ -163,7 +163,7 @@ class LLMJudge:
     # -- public API --
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """Ask the model once (the SDK retries) and turn its answer into a :class:`Verdict`."""
+        """Ask the model once (the SDK retries) and turn its answer into a `Verdict`."""
         threshold = check_threshold(threshold)
         messages = build_messages(output, intent_description)
         return self._judge(messages, VERDICT_SCHEMA, threshold, self.identity)
@@ -173,7 +173,7 @@ class LLMJudge:
 
         The score is the model's probability that they do; the reason names what one says that
         the other does not. The verdict's judge identity carries
-        :data:`~semantix.judges.llm_prompt.EQUIVALENCE_PROMPT_VERSION` as its revision.
+        `EQUIVALENCE_PROMPT_VERSION` as its revision.
         """
         threshold = check_threshold(threshold)
         for name, text in (("stored", stored), ("new", new)):

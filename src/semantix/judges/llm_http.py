@@ -2,7 +2,7 @@
 
 httpx's timeouts bound each network operation, not a request: a server that sends its headers
 and then a few bytes every 0.4 s never trips a 1 s read timeout, however long it takes. So the
-HTTP client semantix builds for the openai SDK (:func:`deadline_http_client`) runs each attempt
+HTTP client semantix builds for the openai SDK (`deadline_http_client`) runs each attempt
 in a worker thread and waits for it at most ``seconds``; past that the attempt is a
 ``ReadTimeout``, which the SDK retries or turns into ``APITimeoutError`` like any other timeout.
 The worker reads the body through a stream that checks the clock, and the size, at every chunk,
@@ -30,7 +30,7 @@ MAX_RESPONSE_BYTES = 1_000_000
 
 
 class ReplyTooLargeError(Exception):
-    """The server sent more than :data:`MAX_RESPONSE_BYTES`; not retried (it would again)."""
+    """The server sent more than `MAX_RESPONSE_BYTES`; not retried (it would again)."""
 
 
 def deadline_http_client(seconds: float, *, max_bytes: int = MAX_RESPONSE_BYTES) -> Any:

@@ -1,12 +1,12 @@
 """What the LLM judge asks and how it reads the answer: prompts, schemas, a linear-time parser.
 
 Two questions are asked, each with its own prompt version (part of every frozen-verdict
-fingerprint): does an OUTPUT satisfy a REQUIREMENT (:data:`PROMPT_VERSION`), and do two texts say
-the same thing (:data:`EQUIVALENCE_PROMPT_VERSION`, for semantic snapshots). Both are answered
+fingerprint): does an OUTPUT satisfy a REQUIREMENT (`PROMPT_VERSION`), and do two texts say
+the same thing (`EQUIVALENCE_PROMPT_VERSION`, for semantic snapshots). Both are answered
 with ``{"reason": "...", "score": 0..1}``.
 
-:func:`parse_verdict` reads that object out of a reply in time linear in the reply's length and
-refuses replies over :data:`MAX_REPLY_CHARS` outright, whatever they contain.
+`parse_verdict` reads that object out of a reply in time linear in the reply's length and
+refuses replies over `MAX_REPLY_CHARS` outright, whatever they contain.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ __all__ = [
 #: schema change, so verdicts recorded with the old prompt are not replayed for the new one.
 PROMPT_VERSION = "v1"
 
-#: Version of the equivalence prompt (:meth:`LLMJudge.evaluate_equivalence`); same rule.
+#: Version of the equivalence prompt (`LLMJudge.evaluate_equivalence`); same rule.
 EQUIVALENCE_PROMPT_VERSION = "eq-v1"
 
 #: Longest reply read, in characters. A verdict is one short JSON object; a longer reply is an
@@ -152,7 +152,7 @@ def parse_verdict(content: str | None) -> ParsedVerdict:
 
     Tolerates code fences and prose around the object; the first JSON object with a ``score``
     wins. Raises ``ValueError`` naming what is wrong when the reply is empty, longer than
-    :data:`MAX_REPLY_CHARS`, holds no such object, or its score is not a number in [0, 1].
+    `MAX_REPLY_CHARS`, holds no such object, or its score is not a number in [0, 1].
     """
     if content is not None and not isinstance(content, str):
         raise ValueError(
@@ -179,7 +179,7 @@ def json_objects(text: str, *, containing: str = "") -> Iterator[dict[str, Any]]
 
     One pass pairs the braces (outside strings); each outermost balanced ``{...}`` whose text
     contains ``containing`` is decoded once. One that is not JSON (prose in braces) is searched
-    for objects inside, at most :data:`_MAX_NESTING_SEARCHED` levels down, so the work stays
+    for objects inside, at most `_MAX_NESTING_SEARCHED` levels down, so the work stays
     linear in ``len(text)``.
     """
     yield from _decode(text, _brace_tree(text), containing, _MAX_NESTING_SEARCHED)

@@ -51,7 +51,7 @@ def header_line(judges: Sequence[str], verdicts_mode: str | None) -> str:
 def report_lines(records: Sequence[Record], *, width: int = 120) -> list[Line]:
     """The table for ``records`` (already sorted), fitted to ``width`` columns, and its summary.
 
-    The judge column shows the short identity (:func:`short_judge`); when the table is wider
+    The judge column shows the short identity (`short_judge`); when the table is wider
     than ``width``, the test ids lose their start and the intents their end, never both columns
     below a readable minimum.
     """
