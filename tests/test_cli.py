@@ -5,6 +5,7 @@ importable)."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 import textwrap
 import types
 from pathlib import Path
@@ -297,4 +298,19 @@ def test_the_offline_error_names_the_command_line_option(
     assert "semantix download" in err
     assert CLI_MODEL_OPTION in err
     assert "model=..." not in err
+    assert err.count("\n") == 1
+
+
+def test_the_missing_backend_error_names_the_judge_option(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real default-judge error with no backend installed: --judge SPEC, not judge=..."""
+    monkeypatch.setattr("semantix.deps._missing", lambda modules: list(modules))
+    for name in ("semantix.judges.quantized", "semantix.judges.transformers"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    status, out, err = run(capsys, "check", "hi", "polite")
+    assert (status, out) == (2, "")
+    assert err.startswith("semantix check: error: no judge backend is installed")
+    assert "(or choose one with --judge SPEC)" in err
+    assert "judge=..." not in err
     assert err.count("\n") == 1

@@ -200,7 +200,7 @@ def test_check_model_option_needs_a_judge_class(
             ["check", "hi", "polite", "--judge", "cli_fakes:judge", "--threshold", "1.5"],
             (
                 "semantix check: error: threshold must be between 0 and 1 inclusive, got 1.5; "
-                "pass e.g. threshold=0.8"
+                "pass e.g. --threshold 0.8"
             ),
         ),
         (

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TextIO
 
 from semantix.cli.common import PROG, CommandError
-from semantix.errors import ModelNotFoundError, SemantixError
+from semantix.errors import SemantixError
 
 __all__ = ["location", "report_error"]
 
@@ -36,9 +36,17 @@ _STDLIB = tuple(
     str(Path(sysconfig.get_paths()[name]).resolve()) for name in ("stdlib", "platstdlib")
 )
 _NOT_THEIRS = (str(_PACKAGE), *_STDLIB)
-#: The offline error names the Python argument; on the command line it is --model DIR.
-_PYTHON_MODEL_ARGUMENT = re.compile(r"the judge's model argument \(model=\.\.\. in Python\)")
 CLI_MODEL_OPTION = "--model DIR (semantix check, semantix calibrate)"
+#: Messages written for Python name Python arguments; on the command line they are options.
+_FOR_THE_COMMAND_LINE = (
+    (re.compile(r"the judge's model argument \(model=\.\.\. in Python\)"), CLI_MODEL_OPTION),
+    (
+        re.compile(r"\(or pass judge=\.\.\. to assert_semantic\)"),
+        "(or choose one with --judge SPEC)",
+    ),
+    (re.compile(r"\bpass e\.g\. threshold=(\d)"), r"pass e.g. --threshold \1"),
+    (re.compile(r"\bpass threshold=\.\.\."), "pass --threshold X"),
+)
 
 
 def report_error(
@@ -141,8 +149,9 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
 
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
-    if isinstance(exc, ModelNotFoundError):
-        text = _PYTHON_MODEL_ARGUMENT.sub(CLI_MODEL_OPTION, text)
+    if _ours(exc):
+        for python, option in _FOR_THE_COMMAND_LINE:
+            text = python.sub(option, text)
     return text
 
 
