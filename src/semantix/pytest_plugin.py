@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,8 @@ from semantix.report import (
     sorted_records,
     write_json_report,
 )
+from semantix.report.html import add_options as add_html_options
+from semantix.report.html import html_report_path, write_html_report
 from semantix.results import CheckError, SemanticResult
 from semantix.runs_plugin import RunsPlugin
 from semantix.runs_plugin import add_options as add_runs_options
@@ -136,6 +140,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     snapshots_plugin.add_options(group, parser)
     add_extra_options(group, parser)
     add_runs_options(group, parser)
+    add_html_options(group, parser)
 
 
 def option(config: pytest.Config, name: str) -> str | None:
@@ -191,6 +196,8 @@ class _State:
     downloads: DownloadReporter | None = None
     #: Extra top-level sections of the JSON report, by name (features add theirs).
     json_sections: dict[str, Callable[[], Any]] = field(default_factory=dict)
+    #: When the session started (seconds since the epoch), for the report's run date/duration.
+    started: float = field(default_factory=time.time)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -514,8 +521,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state.is_worker:
         config.workeroutput[WORKEROUTPUT_KEY] = list(state.records)  # type: ignore[attr-defined]
         return
+    html_path = html_report_path(config)
+    if state.report_json is None and html_path is None:
+        return
+    document = report_document(state)  # once: the page renders exactly what the JSON holds
     if state.report_json is not None:
-        write_json_report(state.report_json, report_document(state))
+        write_json_report(state.report_json, document)
+    if html_path is not None:
+        write_html_report(html_path, document, json_path=state.report_json)
 
 
 def report_document(state: _State) -> dict[str, Any]:
@@ -525,6 +538,10 @@ def report_document(state: _State) -> dict[str, Any]:
     meta = {
         "judges": sorted({record["judge"] for record in records if record.get("judge")}),
         "verdicts_mode": state.verdicts_mode or "off",
+        "started": datetime.fromtimestamp(state.started, timezone.utc).isoformat(
+            timespec="seconds"
+        ),
+        "duration_s": round(time.time() - state.started, 3),
     }
     return json_document(records, meta=meta, sections=sections)
 

@@ -1,0 +1,801 @@
+"""The HTML report: one self-contained page per run, rendered from the JSON report alone.
+
+```python
+from semantix.report.html import render
+
+page = render({"version": 2, "meta": {}, "summary": {}, "assertions": []})
+page.startswith("<!DOCTYPE html>")
+#> True
+```
+
+:func:`render` reads nothing but the JSON report (:func:`semantix.report.json_document`), so the
+pytest option ``--semantic-report-html`` and ``semantix report JSON -o PAGE`` write byte-identical
+pages for the same run. The page has no network dependency (inline CSS, a small inline script,
+inline SVG plots drawn here, in Python), reads as a plain table without JavaScript and prints.
+
+Every text from the run is HTML-escaped, and the OpenAI API key (``OPENAI_API_KEY``) is masked
+wherever it appears. Each assertion's row has the id ``/assertions/N`` — the JSON Pointer of the
+assertion in the JSON report — so ``page.html#/assertions/3`` and ``report.json#/assertions/3``
+name the same assertion; a row's test id links to the JSON report (``json_href``) at that
+pointer, or to the row itself when the page does not know where the JSON report is.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from semantix import __version__, config
+from semantix.preview import preview
+from semantix.report.records import REPORT_VERSION
+from semantix.report.terminal import short_judge
+from semantix.secrets import mask_value
+
+if TYPE_CHECKING:
+    import pytest
+
+__all__ = [
+    "HTML_INI",
+    "HTML_OPTION",
+    "ReportDocumentError",
+    "add_options",
+    "check_document",
+    "html_report_path",
+    "json_href",
+    "render",
+    "write_html_report",
+]
+
+HTML_OPTION = "--semantic-report-html"
+HTML_INI = "semantic_report_html"
+
+#: Characters of an output (or evidence) shown in the table before it is folded into <details>.
+PREVIEW_CHARS = 120
+
+_OUTCOME_ORDER = {"error": 0, "failed": 1, "borderline": 2, "passed": 3}
+_OUTCOME_WORD = {"error": "ERROR", "failed": "FAIL", "passed": "PASS"}
+
+# Strip plot geometry (SVG user units).
+_PLOT_W, _PLOT_H, _PAD_X, _PAD_TOP, _AXIS = 720, 64, 16, 6, 18
+# Pass-rate bar geometry.
+_BAR_W, _BAR_H = 200, 18
+
+
+class ReportDocumentError(ValueError):
+    """The data given to :func:`render` is not a semantix JSON report."""
+
+
+# --- pytest wiring (the plugin calls these; nothing here imports pytest) ----------------------
+
+
+def add_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
+    """``--semantic-report-html PATH`` and the ini key ``semantic_report_html``."""
+    group.addoption(
+        HTML_OPTION,
+        dest=HTML_INI,
+        default=None,
+        metavar="PATH",
+        help="write the run's semantic report as one self-contained HTML page to PATH",
+    )
+    parser.addini(HTML_INI, "write the semantic report as an HTML page to this path")
+
+
+def html_report_path(config: pytest.Config) -> Path | None:
+    """The page's path: the option relative to the current directory, the ini key to the ini
+    file (like ``--semantic-report-json``); None when neither is set."""
+    value = config.getoption(HTML_INI)
+    if value:
+        return Path(config.invocation_params.dir, value).resolve()
+    ini = config.getini(HTML_INI)
+    if isinstance(ini, str) and ini.strip():
+        base = config.inipath.parent if config.inipath is not None else config.rootpath
+        return Path(base, ini.strip()).resolve()
+    return None
+
+
+def json_href(json_path: Path | None, page_path: Path) -> str | None:
+    """The link from the page at ``page_path`` to the JSON report (relative, URL-quoted)."""
+    if json_path is None:
+        return None
+    relative = os.path.relpath(Path(json_path).resolve(), Path(page_path).resolve().parent)
+    return quote(Path(relative).as_posix())
+
+
+def write_html_report(
+    path: Path, document: Mapping[str, Any], *, json_path: Path | None = None
+) -> None:
+    """Render ``document`` (as it reads back from JSON) to ``path``, parents created.
+
+    ``json_path`` is where the same document was written as JSON, for the test ids' links.
+    """
+    # The page is rendered from what the JSON file holds, so a page rendered later from that
+    # file (semantix report) is byte-identical: tuples become lists, keys strings.
+    plain = json.loads(json.dumps(document, ensure_ascii=False))
+    page = render(plain, json_href=json_href(json_path, path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(page.encode("utf-8"))
+
+
+# --- the page ------------------------------------------------------------------------------
+
+
+def check_document(document: object) -> Mapping[str, Any]:
+    """``document`` if it looks like a semantix JSON report, else :class:`ReportDocumentError`."""
+    if not isinstance(document, Mapping):
+        raise ReportDocumentError(
+            f"a semantix JSON report is a JSON object, got {type(document).__name__}; pass the "
+            "file written by pytest --semantic-report-json"
+        )
+    version = document.get("version")
+    assertions = document.get("assertions")
+    if not isinstance(version, int) or not isinstance(assertions, list):
+        raise ReportDocumentError(
+            "this JSON is not a semantix report (it needs an integer 'version' and an "
+            "'assertions' list); pass the file written by pytest --semantic-report-json"
+        )
+    if version > REPORT_VERSION:
+        raise ReportDocumentError(
+            f"this JSON report has version {version}, newer than this semantix reads "
+            f"({REPORT_VERSION}); upgrade semantix (pip install -U semantix-judge)"
+        )
+    for index, record in enumerate(assertions):
+        if not isinstance(record, Mapping):
+            raise ReportDocumentError(
+                f"assertion {index} of the JSON report is a {type(record).__name__}, not an "
+                "object; the file is damaged — write it again with pytest --semantic-report-json"
+            )
+    return document
+
+
+def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
+    """The HTML page of a JSON report (a :func:`semantix.report.json_document`).
+
+    ``json_href`` is the link to the JSON report file; each test id links to
+    ``json_href#/assertions/N``, or, without it, to its own row (``#/assertions/N``).
+    """
+    checked = check_document(document)
+    masked = mask_value(checked, [config.openai_api_key()])
+    assert isinstance(masked, Mapping)
+    return _Page(masked, json_href).render()
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _num(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _fmt(value: object, digits: int = 2) -> str:
+    number = _num(value)
+    return "—" if number is None else f"{number:.{digits}f}"
+
+
+def _ms(value: object) -> str:
+    number = _num(value)
+    if number is None:
+        return "—"
+    return f"{number:.1f} ms" if number < 10 else f"{number:,.0f} ms"
+
+
+def _duration(value: object) -> str:
+    seconds = _num(value)
+    if seconds is None:
+        return "—"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
+
+
+def _date(value: object) -> str:
+    if not isinstance(value, str) or not value:
+        return "—"
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return value
+    if moment.tzinfo is not None:
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _outcome(record: Mapping[str, Any]) -> str:
+    outcome = record.get("outcome")
+    if outcome in _OUTCOME_WORD:
+        return str(outcome)
+    return "passed" if record.get("passed") else "failed"
+
+
+def _rank(record: Mapping[str, Any]) -> int:
+    outcome = _outcome(record)
+    if outcome == "passed" and record.get("borderline"):
+        return _OUTCOME_ORDER["borderline"]
+    return _OUTCOME_ORDER[outcome]
+
+
+def _leaves(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    leaves = record.get("leaves")
+    if not isinstance(leaves, list):
+        return []
+    return [leaf for leaf in leaves if isinstance(leaf, Mapping)]
+
+
+def _folded(text: object, css: str) -> str:
+    """A text shown whole when short, else as a one-line preview that expands to the full text."""
+    if text is None or text == "":
+        return "—"
+    value = str(text)
+    if len(value) <= PREVIEW_CHARS and "\n" not in value:
+        return f'<span class="{css}">{_e(value)}</span>'
+    return (
+        f'<details class="{css}"><summary>{_e(preview(value, PREVIEW_CHARS, quote=False))}'
+        f" <small>({len(value):,} chars)</small></summary><pre>{_e(value)}</pre></details>"
+    )
+
+
+def _lines(cells: Iterable[str]) -> str:
+    """One line per leaf inside a cell."""
+    return "".join(f"<div>{cell}</div>" for cell in cells)
+
+
+class _Page:
+    def __init__(self, document: Mapping[str, Any], json_href: str | None) -> None:
+        self.document = document
+        self.meta: Mapping[str, Any] = _mapping(document.get("meta"))
+        self.summary: Mapping[str, Any] = _mapping(document.get("summary"))
+        self.records: list[Mapping[str, Any]] = list(document["assertions"])
+        self.json_href = json_href
+
+    def render(self) -> str:
+        parts = [
+            "<!DOCTYPE html>\n",
+            '<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+            '<meta name="generator" content="semantix ' + _e(__version__) + '">\n',
+            f"<title>{_e(self._title())}</title>\n",
+            f"<style>{_CSS}</style>\n</head>\n<body>\n",
+            self._header(),
+            self._nav(),
+            self._table(),
+            self._plots(),
+            self._runs(),
+            self._snapshots(),
+            (
+                "<footer>Rendered by semantix from the JSON report (version "
+                f"{_e(self.document.get('version'))}); every figure here is in that file. Row ids "
+                "are JSON Pointers into it: <code>#/assertions/N</code>.</footer>\n"
+            ),
+            f"<script>{_JS}</script>\n</body>\n</html>\n",
+        ]
+        return "".join(parts)
+
+    # -- header -------------------------------------------------------------------------------
+
+    def _counts(self) -> dict[str, int]:
+        names = ("total", "passed", "failed", "errors", "borderline")
+        counts = {name: self.summary.get(name) for name in names}
+        if all(isinstance(value, int) for value in counts.values()):
+            return {name: int(value) for name, value in counts.items()}  # type: ignore[arg-type]
+        outcomes = [_outcome(record) for record in self.records]
+        return {
+            "total": len(self.records),
+            "passed": outcomes.count("passed"),
+            "failed": outcomes.count("failed"),
+            "errors": outcomes.count("error"),
+            "borderline": sum(1 for record in self.records if record.get("borderline")),
+        }
+
+    def _title(self) -> str:
+        counts = self._counts()
+        bad = counts["failed"] + counts["errors"]
+        state = f"{bad} failing" if bad else "all passed"
+        return f"semantix report: {counts['total']} assertions, {state}"
+
+    def _header(self) -> str:
+        counts = self._counts()
+        judges = self.meta.get("judges")
+        judge_items = (
+            "".join(f"<li><code>{_e(judge)}</code></li>" for judge in judges)
+            if isinstance(judges, list) and judges
+            else "<li>—</li>"
+        )
+        decided = _mapping(self.summary.get("decided_by"))
+        decided_text = (
+            ", ".join(
+                f"<code>{_e(short_judge(str(judge)))}</code> {_e(count)}"
+                for judge, count in sorted(decided.items())
+            )
+            or "—"
+        )
+        totals = "".join(
+            f'<li class="{css}"><b>{counts[key]:,}</b> {label}</li>'
+            for key, label, css in (
+                ("total", "assertions", "total"),
+                ("passed", "passed", "pass"),
+                ("failed", "failed", "fail"),
+                ("errors", "errors", "error"),
+                ("borderline", "borderline", "bl"),
+            )
+        )
+        return (
+            "<header>\n<h1>Semantic report</h1>\n"
+            f'<ul class="totals">{totals}</ul>\n<dl class="meta">'
+            f"<dt>Run</dt><dd>{_e(_date(self.meta.get('started')))}</dd>"
+            f"<dt>Duration</dt><dd>{_e(_duration(self.meta.get('duration_s')))}</dd>"
+            f"<dt>Verdicts</dt><dd>{_e(self.meta.get('verdicts_mode') or 'off')}</dd>"
+            f"<dt>Judges</dt><dd><ul>{judge_items}</ul></dd>"
+            f"<dt>Decided by</dt><dd>{decided_text}</dd></dl>\n</header>\n"
+        )
+
+    def _nav(self) -> str:
+        links = ['<a href="#assertions">Assertions</a>', '<a href="#intents">Scores per intent</a>']
+        if self._run_tests():
+            links.append('<a href="#runs">Repeated runs</a>')
+        if self._snapshot_data():
+            links.append('<a href="#snapshots">Snapshots</a>')
+        return f"<nav>{' · '.join(links)}</nav>\n"
+
+    # -- the table ----------------------------------------------------------------------------
+
+    def _table(self) -> str:
+        order = sorted(range(len(self.records)), key=lambda i: (_rank(self.records[i]), i))
+        head = "".join(
+            f'<th data-k="{key}" data-t="{kind}">{label}</th>' for key, kind, label in _COLUMNS
+        )
+        rows = "".join(self._row(index, self.records[index]) for index in order)
+        empty = (
+            '<p class="empty">No semantic assertion was made in this run.</p>\n'
+            if not self.records
+            else ""
+        )
+        return (
+            '<section id="assertions">\n<h2>Assertions</h2>\n'
+            '<p class="hint">Failures and errors first. Click a column to sort; a test id links '
+            "to its assertion in the JSON report.</p>\n"
+            '<div id="controls" hidden><input id="q" type="search" placeholder="filter: test, '
+            'intent, output, reason…" aria-label="filter rows"> <select id="f" '
+            'aria-label="outcome"><option value="">every outcome</option>'
+            '<option value="bad">failed and errors</option><option value="fail">failed</option>'
+            '<option value="error">errors</option><option value="bl">borderline</option>'
+            '<option value="pass">passed</option></select> <span id="n"></span></div>\n'
+            f'{empty}<table id="t">\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n'
+            "</table>\n</section>\n"
+        )
+
+    def _row(self, index: int, record: Mapping[str, Any]) -> str:
+        pointer = f"/assertions/{index}"
+        outcome = _outcome(record)
+        css = {"passed": "pass", "failed": "fail", "error": "error"}[outcome]
+        borderline = bool(record.get("borderline"))
+        leaves = _leaves(record)
+        scores = [_num(leaf.get("score")) for leaf in leaves]
+        known = [score for score in scores if score is not None]
+        thresholds = [_num(leaf.get("threshold")) for leaf in leaves]
+        latency = _num(record.get("duration_ms"))
+        data = f' data-o="{_rank(record)}"'
+        if known:
+            data += f' data-s="{min(known)!r}"'
+        first_threshold = next((t for t in thresholds if t is not None), None)
+        if first_threshold is not None:
+            data += f' data-h="{first_threshold!r}"'
+        if latency is not None:
+            data += f' data-l="{latency!r}"'
+        target = f"{self.json_href or ''}#{pointer}"
+        verdict = _OUTCOME_WORD[outcome] + (' <small class="bl">borderline</small>' * borderline)
+        if leaves:
+            intent = _e(record.get("intent", "?"))
+            if len(leaves) > 1 or leaves[0].get("intent") != record.get("intent"):
+                intent += _lines(
+                    f'{_e(leaf.get("intent", "?"))} <small class="d">'
+                    f"{_e(leaf.get('description') or '')}</small>"
+                    for leaf in leaves
+                )
+            else:
+                intent += f' <small class="d">{_e(leaves[0].get("description") or "")}</small>'
+            judged = [leaf.get("judged_as") for leaf in leaves if leaf.get("judged_as")]
+            if judged:
+                intent += "".join(f'<div class="ja">judged as {_e(j)}</div>' for j in judged)
+            score = _lines(_fmt(leaf.get("score")) for leaf in leaves)
+            threshold = _lines(
+                f"{_fmt(leaf.get('threshold'))}"
+                + (
+                    f" <small>{_e(leaf['threshold_source'])}</small>"
+                    if leaf.get("threshold_source")
+                    else ""
+                )
+                for leaf in leaves
+            )
+            reason = _lines(
+                ("" if leaf.get("passed", True) else '<b class="fail">✗</b> ')
+                + ('<b class="bl">≈</b> ' if leaf.get("borderline") else "")
+                + _e(leaf.get("reason") or "—")
+                for leaf in leaves
+            )
+            evidence = _lines(_folded(leaf.get("evidence"), "ev") for leaf in leaves)
+            judge = _lines(
+                f'<span title="{_e(leaf.get("judge") or "")}">'
+                f"{_e(short_judge(leaf.get('judge') or record.get('judge')))}</span>"
+                for leaf in leaves
+            )
+            latencies = [_num(leaf.get("latency_ms")) for leaf in leaves]
+            shown_latency = _ms(latency)
+            if len(leaves) > 1 and any(value is not None for value in latencies):
+                shown_latency += _lines(f"<small>{_ms(value)}</small>" for value in latencies)
+        else:
+            intent = _e(record.get("intent", "?"))
+            score = threshold = evidence = "—"
+            reason = f'<span class="err">{_e(record.get("error") or "not judged")}</span>'
+            judge = _e(short_judge(record.get("judge")))
+            shown_latency = _ms(latency)
+        cells = (
+            f'<td class="v {css}">{verdict}</td>',
+            f'<td class="id"><a href="{_e(target)}">{_e(record.get("nodeid", "?"))}</a></td>',
+            f"<td>{intent}</td>",
+            f"<td>{_folded(record.get('output'), 'out')}</td>",
+            f'<td class="n">{score}</td>',
+            f'<td class="n">{threshold}</td>',
+            f"<td>{reason}</td>",
+            f"<td>{evidence}</td>",
+            f"<td>{judge}</td>",
+            f'<td class="n">{shown_latency}</td>',
+        )
+        classes = css + (" bl" if borderline else "")
+        return f'<tr id="{pointer}" class="{classes}"{data}>{"".join(cells)}</tr>\n'
+
+    # -- strip plots --------------------------------------------------------------------------
+
+    def _plots(self) -> str:
+        groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+        for index, record in enumerate(self.records):
+            for leaf in _leaves(record):
+                groups.setdefault(str(leaf.get("intent", "?")), []).append((index, leaf))
+        figures = "".join(
+            self._plot(position, name, points)
+            for position, (name, points) in enumerate(sorted(groups.items()))
+        )
+        if not figures:
+            figures = '<p class="empty">No scores to plot.</p>\n'
+        return (
+            '<section id="intents">\n<h2>Scores per intent</h2>\n'
+            '<p class="hint">Every score of each intent against its threshold (dashed): '
+            '<span class="k pass">●</span> passed, <span class="k fail">■</span> failed, '
+            '<span class="k bl">○</span> borderline. A well-placed threshold separates the '
+            "two colours with room to spare.</p>\n"
+            f"{figures}</section>\n"
+        )
+
+    def _plot(self, position: int, name: str, points: list[tuple[int, Mapping[str, Any]]]) -> str:
+        width = _PLOT_W - 2 * _PAD_X
+        band = _PLOT_H - _PAD_TOP - _AXIS
+
+        def x(score: float) -> float:
+            return _PAD_X + min(max(score, 0.0), 1.0) * width
+
+        description = next(
+            (str(leaf.get("description")) for _, leaf in points if leaf.get("description")), ""
+        )
+        expected = next((leaf.get("expected") for _, leaf in points), True)
+        thresholds = sorted(
+            {round(t, 4) for _, leaf in points if (t := _num(leaf.get("threshold"))) is not None}
+        )
+        shapes: list[str] = []
+        scored = failed = borderline = 0
+        for number, (index, leaf) in enumerate(points):
+            score = _num(leaf.get("score"))
+            if score is None:
+                continue
+            scored += 1
+            # A deterministic spread (golden-ratio sequence) keeps equal scores apart.
+            y = _PAD_TOP + 3 + ((number * 0.6180339887498949) % 1.0) * (band - 6)
+            tip = f"<title>{_e(self.records[index].get('nodeid', '?'))}: {score:.3f}</title>"
+            cx = x(score)
+            if not leaf.get("passed", True):
+                failed += 1
+                shapes.append(
+                    f'<rect class="fail" x="{cx - 3:.1f}" y="{y - 3:.1f}" width="6" height="6">'
+                    f"{tip}</rect>"
+                )
+            else:
+                shapes.append(
+                    f'<circle class="pass" cx="{cx:.1f}" cy="{y:.1f}" r="2.5">{tip}</circle>'
+                )
+            if leaf.get("borderline"):
+                borderline += 1
+                shapes.append(f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"/>')
+        lines = "".join(
+            f'<line class="th" x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{_PAD_TOP - 4}" '
+            f'y2="{_PAD_TOP + band}"/>'
+            for t in thresholds
+        )
+        axis_y = _PAD_TOP + band
+        ticks = "".join(
+            f'<line class="ax" x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{axis_y}" y2="{axis_y + 4}"/>'
+            f'<text x="{x(v):.1f}" y="{axis_y + 14}">{v:g}</text>'
+            for v in (0, 0.25, 0.5, 0.75, 1)
+        )
+        direction = "at or above" if expected is not False else "below"
+        shown = ", ".join(f"{t:g}" for t in thresholds) or "—"
+        caption = (
+            f"<b>{_e(name)}</b> <small>{_e(description)}</small><br>{scored:,} score"
+            f"{'s' if scored != 1 else ''}, {failed:,} failed, {borderline:,} borderline; "
+            f"threshold {_e(shown)} (passes {direction} the line)"
+        )
+        return (
+            f'<figure id="intent-{position}"><figcaption>{caption}</figcaption>'
+            f'<svg class="strip" viewBox="0 0 {_PLOT_W} {_PLOT_H}" width="{_PLOT_W}" '
+            f'height="{_PLOT_H}" role="img" aria-label="scores of {_e(name)}">'
+            f'<line class="ax" x1="{_PAD_X}" x2="{_PLOT_W - _PAD_X}" y1="{axis_y}" '
+            f'y2="{axis_y}"/>{ticks}{lines}{"".join(shapes)}</svg></figure>\n'
+        )
+
+    # -- repeated runs ------------------------------------------------------------------------
+
+    def _run_tests(self) -> list[Mapping[str, Any]]:
+        runs = _mapping(self.document.get("runs"))
+        tests = runs.get("tests")
+        if not isinstance(tests, list):
+            return []
+        return [test for test in tests if isinstance(test, Mapping)]
+
+    def _runs(self) -> str:
+        tests = self._run_tests()
+        if not tests:
+            return ""
+        runs = _mapping(self.document.get("runs"))
+        ordered = sorted(
+            tests, key=lambda test: (test.get("verdict") == "pass", str(test.get("nodeid")))
+        )
+        rows = "".join(self._run_row(test) for test in ordered)
+        stability = _num(runs.get("stability"))
+        below = runs.get("below_floor")
+        summary = (
+            f"Stability {_fmt(stability)} (mean pass rate) over {len(tests):,} repeated "
+            f"test{'s' if len(tests) != 1 else ''}; {_e(below if below is not None else '—')} with "
+            "the interval's lower bound under the floor."
+        )
+        return (
+            '<section id="runs">\n<h2>Repeated runs</h2>\n'
+            '<p class="hint">Pass rate (bar), its Wilson 95 % interval (whiskers) and the floor '
+            "(red line).</p>\n"
+            '<table class="runs"><thead><tr><th>verdict</th><th>test</th><th>runs</th>'
+            "<th>passes</th><th>errors</th><th>pass rate</th><th>95% interval</th>"
+            f"<th>floor</th></tr></thead><tbody>\n{rows}</tbody></table>\n"
+            f"<p>{summary}</p>\n</section>\n"
+        )
+
+    def _run_row(self, test: Mapping[str, Any]) -> str:
+        rate = _num(test.get("pass_rate"))
+        floor = _num(test.get("min_pass_rate"))
+        interval = test.get("interval")
+        low = high = None
+        if isinstance(interval, list) and len(interval) == 2:
+            low, high = _num(interval[0]), _num(interval[1])
+        verdict = str(test.get("verdict") or "?")
+        css = "pass" if verdict == "pass" else "fail"
+        name = test.get("name")
+        nodeid = str(test.get("nodeid", "?"))
+        label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")
+        return (
+            f'<tr class="{css}"><td class="v {css}">{_e(verdict.upper())}</td>'
+            f'<td class="id">{label}</td><td class="n">{_e(test.get("runs", "—"))}</td>'
+            f'<td class="n">{_e(test.get("passes", "—"))}</td>'
+            f'<td class="n">{_e(test.get("errors", "—"))}</td>'
+            f'<td class="n">{_fmt(rate)} {_bar(rate, low, high, floor)}</td>'
+            f'<td class="n">[{_fmt(low)}, {_fmt(high)}]</td><td class="n">{_fmt(floor)}</td></tr>\n'
+        )
+
+    # -- snapshots ----------------------------------------------------------------------------
+
+    def _snapshot_data(self) -> Mapping[str, Any]:
+        data = _mapping(self.document.get("snapshots"))
+        counts = _mapping(data.get("counts"))
+        listed = data.get("snapshots") or data.get("unused")
+        if not any(_num(value) for value in counts.values()) and not listed:
+            return {}
+        return data
+
+    def _snapshots(self) -> str:
+        data = self._snapshot_data()
+        if not data:
+            return ""
+        counts = _mapping(data.get("counts"))
+        count_text = ", ".join(
+            f"{_e(count)} {_e(name)}" for name, count in counts.items() if _num(count)
+        )
+        entries = [entry for entry in data.get("snapshots") or [] if isinstance(entry, Mapping)]
+        order = {"drifted": 0, "missing": 1, "error": 2}
+        entries.sort(
+            key=lambda entry: (order.get(str(entry.get("outcome")), 3), str(entry.get("path")))
+        )
+        items = "".join(self._snapshot_item(entry) for entry in entries)
+        unused = [entry for entry in data.get("unused") or [] if isinstance(entry, Mapping)]
+        deleted = set(map(str, data.get("deleted") or []))
+        unused_items = "".join(
+            f"<li><code>{_e(entry.get('path', '?'))}</code> of {_e(entry.get('test', '?'))}"
+            f"{' (deleted)' if str(entry.get('path')) in deleted else ''}</li>"
+            for entry in unused
+        )
+        return (
+            '<section id="snapshots">\n<h2>Snapshots</h2>\n'
+            f"<p>{count_text or 'no snapshot checks'}.</p>\n"
+            f'<ul class="snaps">{items}</ul>\n'
+            + (f"<h3>Unused</h3>\n<ul>{unused_items}</ul>\n" if unused_items else "")
+            + "</section>\n"
+        )
+
+    def _snapshot_item(self, entry: Mapping[str, Any]) -> str:
+        outcome = str(entry.get("outcome", "?"))
+        css = {"drifted": "fail", "missing": "fail", "error": "error"}.get(outcome, "pass")
+        head = (
+            f'<span class="v {css}">{_e(outcome)}</span> <code>{_e(entry.get("path", "?"))}</code>'
+        )
+        stored, new = entry.get("stored"), entry.get("output")
+        if outcome != "drifted" or not isinstance(stored, str) or not isinstance(new, str):
+            return f"<li>{head}</li>"
+        return (
+            f'<li>{head}<div class="diff" aria-label="word diff">{_diff_html(stored, new)}</div>'
+            "<small>struck through: only in the snapshot; underlined: only in the new "
+            "output</small></li>"
+        )
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _bar(rate: float | None, low: float | None, high: float | None, floor: float | None) -> str:
+    """A pass-rate bar with its interval's whiskers and the floor, as inline SVG."""
+    if rate is None:
+        return ""
+    pad, width, mid = 4, _BAR_W - 8, _BAR_H / 2
+
+    def x(value: float) -> float:
+        return pad + min(max(value, 0.0), 1.0) * width
+
+    parts = [
+        f'<rect class="track" x="{pad}" y="4" width="{width}" height="{_BAR_H - 8}"/>',
+        f'<rect class="rate" x="{pad}" y="4" width="{x(rate) - pad:.1f}" height="{_BAR_H - 8}"/>',
+    ]
+    if low is not None and high is not None:
+        parts.append(
+            f'<path class="whisker" d="M{x(low):.1f} {mid}H{x(high):.1f}M{x(low):.1f} 3V{_BAR_H - 3}'
+            f'M{x(high):.1f} 3V{_BAR_H - 3}"/>'
+        )
+    if floor is not None:
+        parts.append(
+            f'<line class="floor" x1="{x(floor):.1f}" x2="{x(floor):.1f}" y1="0" y2="{_BAR_H}"/>'
+        )
+    return (
+        f'<svg class="bar" viewBox="0 0 {_BAR_W} {_BAR_H}" width="{_BAR_W}" height="{_BAR_H}" '
+        f'role="img" aria-label="pass rate {rate:.2f}">{"".join(parts)}</svg>'
+    )
+
+
+def _diff_html(stored: str, new: str) -> str:
+    """The word diff of a drifted snapshot with <del>/<ins> (escaped)."""
+    # The words and matching of semantix.snapshots.diff.word_diff (its rendered form mixes
+    # markers into the text, so the opcodes are walked here to mark up escaped words).
+    out: list[str] = []
+    old_words, new_words = stored.split(), new.split()
+    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.append(_e(" ".join(old_words[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(f"<del>{_e(' '.join(old_words[i1:i2]))}</del>")
+        if j2 > j1:
+            out.append(f"<ins>{_e(' '.join(new_words[j1:j2]))}</ins>")
+    return " ".join(out)
+
+
+#: (sort key, sort kind, header) of the table's columns, in order.
+_COLUMNS: Sequence[tuple[str, str, str]] = (
+    ("o", "n", "verdict"),
+    ("id", "s", "test"),
+    ("i", "s", "intent"),
+    ("out", "s", "output"),
+    ("s", "n", "score"),
+    ("h", "n", "threshold"),
+    ("r", "s", "reason"),
+    ("e", "s", "evidence"),
+    ("j", "s", "judge"),
+    ("l", "n", "latency"),
+)
+
+_CSS = """
+:root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--bl:#bf8700;--line:#d0d7de;--muted:#57606a}
+*{box-sizing:border-box}
+body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
+padding:16px 24px;max-width:1600px;color:#1f2328;background:#fff}
+h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:28px 0 6px}h3{font-size:15px}
+code,pre,.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
+pre{white-space:pre-wrap;word-break:break-word;margin:4px 0;max-height:24em;overflow:auto;
+background:#f6f8fa;padding:6px}
+.totals{list-style:none;padding:0;display:flex;gap:20px;margin:4px 0 8px;font-size:15px}
+.totals b{font-size:20px}
+.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
+.meta dt{color:var(--muted)}.meta dd{margin:0}.meta ul{margin:0;padding:0;list-style:none}
+nav{margin:12px 0;padding:6px 0;border-top:1px solid var(--line);border-bottom:1px solid var(--line)}
+.hint,small,.d{color:var(--muted)}.d,small{font-size:12px}
+table{border-collapse:collapse;width:100%}
+th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}
+#t td:nth-child(4){max-width:28em;word-break:break-word}
+#t td:nth-child(2){max-width:22em;word-break:break-all}
+th{position:sticky;top:0;background:#f6f8fa;white-space:nowrap}
+th[data-k]{cursor:pointer}th[aria-sort=ascending]::after{content:" ▲"}
+th[aria-sort=descending]::after{content:" ▼"}
+td.n{text-align:right;white-space:nowrap}
+.v{font-weight:600;white-space:nowrap}
+.pass.v,.k.pass,b.pass{color:var(--pass)}.fail.v,.k.fail,b.fail{color:var(--fail)}
+.error.v,.err{color:var(--error)}.bl,.k.bl{color:var(--bl)}
+tr.fail{background:#ffebe9}tr.error{background:#fbefff}tr.bl.pass{background:#fff8c5}
+tr:target{outline:2px solid #0969da}
+summary{cursor:pointer}
+.ja{font-size:12px;color:var(--muted);font-style:italic}
+#controls{margin:8px 0}#q{width:28em;padding:4px}
+figure{margin:12px 0}figcaption{margin-bottom:2px}
+svg text{font-size:10px;fill:var(--muted);text-anchor:middle}
+.strip .ax{stroke:#8c959f}.strip .th{stroke:#1f2328;stroke-dasharray:4 3;stroke-width:1.5}
+.strip .pass{fill:var(--pass);fill-opacity:.6}.strip .fail{fill:var(--fail)}
+.strip .bl{fill:none;stroke:var(--bl);stroke-width:1.5}
+.bar{vertical-align:middle;margin-left:6px}.bar .track{fill:#eaeef2}.bar .rate{fill:#54aeff}
+.bar .whisker{stroke:#1f2328;stroke-width:1.5;fill:none}.bar .floor{stroke:var(--fail);stroke-width:2}
+.diff{font-family:ui-monospace,monospace;font-size:12px;background:#f6f8fa;padding:6px;margin:4px 0}
+del{background:#ffebe9;color:var(--fail)}ins{background:#dafbe1;color:var(--pass)}
+.snaps{list-style:none;padding:0}.snaps li{margin:6px 0}
+footer{margin-top:32px;color:var(--muted);font-size:12px}
+@media print{#controls,nav{display:none}th{position:static}body{padding:0;max-width:none}
+tr{break-inside:avoid}pre{max-height:none;overflow:visible}thead{display:table-header-group}}
+"""
+
+_JS = """
+(function(){
+var t=document.getElementById('t');if(!t)return;
+var tb=t.tBodies[0],rows=Array.prototype.slice.call(tb.rows),texts=null;
+var q=document.getElementById('q'),f=document.getElementById('f'),n=document.getElementById('n');
+document.getElementById('controls').hidden=false;
+function count(){var v=0;for(var i=0;i<rows.length;i++)if(!rows[i].hidden)v++;
+n.textContent=v+' of '+rows.length+' shown';}
+function keep(r,cls){var c=r.classList;if(!cls)return true;
+if(cls==='bad')return c.contains('fail')||c.contains('error');
+if(cls==='bl')return c.contains('bl');return c.contains(cls);}
+function filter(){var s=q.value.trim().toLowerCase(),cls=f.value;
+if(s&&!texts)texts=rows.map(function(r){return r.textContent.toLowerCase();});
+for(var i=0;i<rows.length;i++){var r=rows[i];
+r.hidden=!(keep(r,cls)&&(!s||texts[i].indexOf(s)>=0));}count();}
+var timer=null;q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(filter,150);});
+f.addEventListener('change',filter);
+var ths=t.tHead.rows[0].cells;
+function key(r,k,kind,col){if(kind==='n'){var v=r.getAttribute('data-'+k);
+return v===null?NaN:parseFloat(v);}return r.cells[col].textContent;}
+Array.prototype.forEach.call(ths,function(th,col){th.addEventListener('click',function(){
+var k=th.getAttribute('data-k'),kind=th.getAttribute('data-t');
+var dir=th.getAttribute('aria-sort')==='ascending'?-1:1;
+Array.prototype.forEach.call(ths,function(h){h.removeAttribute('aria-sort');});
+th.setAttribute('aria-sort',dir>0?'ascending':'descending');
+var keyed=rows.map(function(r,i){return [key(r,k,kind,col),i,r];});
+keyed.sort(function(a,b){var x=a[0],y=b[0];
+if(kind==='n'){var xn=isNaN(x),yn=isNaN(y);if(xn||yn){if(xn&&yn)return a[1]-b[1];return xn?1:-1;}}
+if(x<y)return -dir;if(x>y)return dir;return a[1]-b[1];});
+var frag=document.createDocumentFragment();
+rows=keyed.map(function(e){frag.appendChild(e[2]);return e[2];});
+if(texts)texts=keyed.map(function(e){return texts[e[1]];});
+tb.appendChild(frag);});});
+window.addEventListener('beforeprint',function(){
+Array.prototype.forEach.call(document.querySelectorAll('details'),function(d){d.open=true;});});
+count();
+})();
+"""
