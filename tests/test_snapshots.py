@@ -511,3 +511,15 @@ def test_recorded_directions_replay_without_the_judge(tmp_path: Path) -> None:
     replayed = judge_equivalence(STORED, PARAPHRASE, judge=replayer, threshold=0.5)
     assert replayed.passed
     assert not replayed.symmetric  # the two ordinary requests, as recorded
+
+
+def test_a_judge_can_decline_the_equivalence_question() -> None:
+    class Declines(LiveEquivalenceJudge):
+        answers_equivalence = False
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=0.9, threshold=threshold)
+
+    result = judge_equivalence(STORED, PARAPHRASE, judge=Declines(), threshold=0.5)
+    assert result.passed
+    assert not result.symmetric

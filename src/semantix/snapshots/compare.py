@@ -203,9 +203,12 @@ def _asks_equivalence(judge: object) -> bool:
     Looked up on the class, not the instance: a wrapper that forwards unknown attributes to the
     judge inside (the frozen-verdict ``RecordReplayJudge``) must not hand the question past its
     store — in ``strict`` or ``replay`` mode that would call the live judge. Such a wrapper is
-    asked the two ordinary requests, which it records and replays.
+    asked the two ordinary requests, which it records and replays. A wrapper whose class defines
+    ``evaluate_equivalence`` for every judge can set ``answers_equivalence = False`` on instances
+    whose inner judge has none.
     """
-    return callable(getattr(type(judge), "evaluate_equivalence", None))
+    has_method = callable(getattr(type(judge), "evaluate_equivalence", None))
+    return has_method and getattr(judge, "answers_equivalence", True) is not False
 
 
 def _as_description(text: str) -> IntentDescription:
