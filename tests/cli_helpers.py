@@ -61,10 +61,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def run_process(
-    argv: Sequence[str], cwd: Path, *, module: bool = False, stdin: str | None = None
+    argv: Sequence[str], cwd: Path, *, module: bool | str = False, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """The command in a fresh process (``python -m semantix`` when ``module``)."""
-    command = [sys.executable, "-m", "semantix"] if module else [str(SEMANTIX)]
+    """The command in a fresh process: the console script, or ``python -m semantix`` when
+    ``module`` is True (``python -m <module>`` when it names one)."""
+    if module:
+        command = [sys.executable, "-m", module if isinstance(module, str) else "semantix"]
+    else:
+        command = [str(SEMANTIX)]
     return subprocess.run(
         [*command, *argv],
         cwd=cwd,

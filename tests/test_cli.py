@@ -122,8 +122,9 @@ def test_an_intent_module_that_fails_to_import_shows_where(project: Path) -> Non
 def test_python_dash_m_semantix_is_the_command(project: Path) -> None:
     by_module = run_process(["--help"], project, module=True)
     by_script = run_process(["--help"], project)
-    assert by_module.returncode == by_script.returncode == 0
-    assert by_module.stdout == by_script.stdout
+    by_cli_module = run_process(["--help"], project, module="semantix.cli")
+    assert by_module.returncode == by_script.returncode == by_cli_module.returncode == 0
+    assert by_module.stdout == by_script.stdout == by_cli_module.stdout
     for command in ("check", "download", "export", "calibrate"):
         assert command in by_module.stdout
 
