@@ -18,12 +18,12 @@ command line wins over the ini file):
 Fixtures: ``semantic_judge`` (the run's judge) and ``semantic`` (``assert_semantic`` for this
 test). Marker: ``@pytest.mark.semantic(judge=..., threshold=..., timeout=...)`` sets the judge and
 the default threshold of every semantic assertion in its test — the ``semantic`` fixture and plain
-``assert_semantic(...)`` calls alike. Every judge goes through :func:`semantix.judging.resolve_judge`,
+``assert_semantic(...)`` calls alike. Every judge goes through `semantix.judging.resolve_judge`,
 so the verdict mode holds on every path.
 
 Every assertion (passing, failing or errored) is recorded in ``config.stash``, added to the JUnit
 XML as a ``semantic`` property and, under pytest-xdist, sent from each worker to the controller
-through ``config.workeroutput``. Rendering lives in :mod:`semantix.report`.
+through ``config.workeroutput``. Rendering lives in `semantix.report`.
 
 This module is imported by every pytest run in an environment where semantix is installed, so it
 imports nothing heavy: judges are built only when a test first needs one.
@@ -439,7 +439,7 @@ def semantic_judge(pytestconfig: pytest.Config) -> Judge:
 class SemanticAssert:
     """``assert_semantic`` for one test: what the ``semantic`` fixture returns.
 
-    ``semantic(output, intent)`` asserts like :func:`semantix.assert_semantic` with this test's
+    ``semantic(output, intent)`` asserts like `semantix.assert_semantic` with this test's
     judge (the marker's, else the run's); ``semantic.evaluate(output, intent)`` returns the
     result without raising.
     """
