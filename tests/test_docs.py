@@ -374,6 +374,20 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert completed.returncode == 0, completed.stderr
+    # The API reference renders every docstring as Markdown (Google style): no Sphinx role left
+    # as text, no Returns table whose type column caught a description's first word.
+    api = (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")
+    roles = sorted(set(SPHINX_ROLE.findall(api)))
+    assert not roles, f"Sphinx roles rendered literally in the API reference: {roles}"
+    assert ">The<" not in api, "a Returns section renders a row named 'The'"
+
+
+SPHINX_ROLE = re.compile(r":(?:class|func|meth|data|mod|attr|exc|obj):<code>[^<]*")
+
+
+def test_sphinx_role_pattern_finds_rendered_roles() -> None:
+    rendered = "<p>returns a :class:<code>~semantix.SemanticResult</code> or <code>x</code></p>"
+    assert SPHINX_ROLE.findall(rendered) == [":class:<code>~semantix.SemanticResult"]
 
 
 def test_blocks_that_need_a_skipped_block_are_skipped() -> None:
