@@ -201,5 +201,5 @@ def evaluate_threshold(
 def calibrate(
     scores: Sequence[float], labels: Sequence[bool], *, metric: Metric = accuracy
 ) -> Calibration:
-    """:func:`best_threshold` and the metrics it reaches."""
+    """`best_threshold` and the metrics it reaches."""
     return evaluate_threshold(scores, labels, best_threshold(scores, labels, metric=metric))

@@ -80,7 +80,7 @@ def export_model(
             same names (``semantix export --force``); other files are left as they are.
 
     Returns:
-        ``out_dir`` as a :class:`~pathlib.Path`.
+        ``out_dir`` as a `pathlib.Path`.
 
     Raises:
         ConfigurationError: ``out_dir`` is a file, or a directory that is not empty and

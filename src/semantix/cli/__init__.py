@@ -10,9 +10,9 @@ semantix calibrate labels.csv --judge quantized
 Exit status: 0 the check passed (or the command succeeded), 1 the check failed, 2 the command
 could not run (bad arguments, configuration, a judge error). Errors are one line that says what
 to do; an exception from the user's own code also shows its type and where it was raised, and
-``--traceback`` prints the whole chain (:mod:`semantix.cli.errors`).
+``--traceback`` prints the whole chain (`semantix.cli.errors`).
 
-Each command is a module in :data:`COMMANDS` with ``NAME``, ``add_parser(commands)`` (adds and
+Each command is a module in `COMMANDS` with ``NAME``, ``add_parser(commands)`` (adds and
 returns its sub-parser) and ``run(args) -> int``; adding a command is adding its module there.
 """
 
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of every command in :data:`COMMANDS`."""
+    """The parser of every command in `COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Assert what LLM output means, from the shell; manage semantix models.",

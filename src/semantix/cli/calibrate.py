@@ -1,5 +1,5 @@
 """``semantix calibrate LABELS.csv``: measure a judge against labelled outputs and suggest
-thresholds (the metrics are :mod:`semantix.calibration`'s)."""
+thresholds (the metrics are `semantix.calibration`'s)."""
 
 from __future__ import annotations
 

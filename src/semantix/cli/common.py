@@ -60,7 +60,7 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
 
 def cli_judge(args: argparse.Namespace) -> Judge:
     """The judge for ``--judge``/``--model``, resolved (verdict mode and all) by
-    :func:`semantix.judging.resolve_judge`, like every other way of choosing a judge."""
+    `semantix.judging.resolve_judge`, like every other way of choosing a judge."""
     if args.model is None:
         return resolve_judge(args.judge)
     spec = args.judge or config.judge_spec() or "quantized"

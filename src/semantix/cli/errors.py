@@ -61,7 +61,7 @@ def report_error(
 
 
 def error_lines(command: str, exc: BaseException, *, show_traceback: bool = False) -> list[str]:
-    """The lines :func:`report_error` prints (without the traceback)."""
+    """The lines `report_error` prints (without the traceback)."""
     foreign = not _ours(exc)
     text = _one_line(exc)
     head = f"{type(exc).__name__}: {text}" if foreign else text
