@@ -473,8 +473,8 @@ def test_judged_checks_reach_the_observers_as_semantic_results(tmp_path: Path) -
     assert passed.passed and not drifted.passed  # type: ignore[attr-defined]
     assert passed.intent.__name__ == "Snapshot[s]"  # type: ignore[attr-defined]
     assert [leaf.intent.__name__ for leaf in drifted.leaves] == [  # type: ignore[attr-defined]
-        "Snapshot[s].kept",
-        "Snapshot[s].nothing_added",
+        "new=>stored",
+        "stored=>new",
     ]
     assert drifted.output == SHORTER  # type: ignore[attr-defined]
 

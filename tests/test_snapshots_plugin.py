@@ -283,10 +283,17 @@ def test_lenient(semantic_snapshot):
             f"---\n{STORED}\n",
             encoding="utf-8",
         )
-    result = run(project, "--semantic-report-json", "report.json")
+    result = run(project, "--semantic-report-json", "report.json", "--semantic-report")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*judge:     HalfJudge, threshold 0.7*"])
-    section = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["snapshots"]
+    document = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    # the semantic report lists the snapshot checks with the other semantic assertions
+    assert sorted(record["intent"] for record in document["assertions"]) == [
+        "Snapshot[test_lenient]",
+        "Snapshot[test_strict]",
+    ]
+    result.stdout.fnmatch_lines(["*2 semantic assertions: 1 passed, 1 failed, 0 errors*"])
+    section = document["snapshots"]
     assert section["counts"]["passed"] == 1
     assert section["counts"]["drifted"] == 1
     assert sorted(Path(entry["path"]).name for entry in section["snapshots"]) == [

@@ -273,13 +273,11 @@ def _missing_message(name: str, path: Path, text: str, *, update: bool, how_to_u
 def _as_result(name: str, equivalence: Equivalence) -> SemanticResult:
     """The check as a SemanticResult (one leaf per direction): for SemanticAssertionError and
     the observers (the pytest plugin's report lists snapshot checks with the other assertions)."""
-    forward = _intent(
-        f"Snapshot[{name}].kept", f"The new output states everything snapshot {name} states."
-    )
+    forward = _intent("new=>stored", f"The new output states everything snapshot {name} states.")
     leaves = [LeafResult(forward, equivalence.forward, equivalence.threshold, expected=True)]
     if not equivalence.symmetric:
         backward = _intent(
-            f"Snapshot[{name}].nothing_added",
+            "stored=>new",
             f"Snapshot {name} states everything the new output states.",
         )
         leaves.append(
