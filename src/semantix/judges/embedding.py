@@ -58,11 +58,12 @@ from semantix.judges.model_dir import (
     ModelFiles,
     check_inputs,
     dynamic_int8,
+    embedding_output,
     find_onnx,
     read_model_dir,
 )
 from semantix.judges.onnx import shared_session
-from semantix.judges.text import length_batches, token_windows
+from semantix.judges.text import encoded_windows, length_batches
 from semantix.models import lookup_model, resolve_model
 from semantix.preview import preview
 from semantix.validation import check_positive_int, check_threshold
@@ -73,8 +74,6 @@ Vectors = npt.NDArray[np.float32]
 
 #: ONNX files tried, in order, in a model directory when ``file`` is not given.
 _DEFAULT_FILES = ("onnx/model.onnx", "model.onnx")
-#: Outputs that hold per-token embeddings (mean pooled here), by name, in order of preference.
-_TOKEN_OUTPUTS = ("last_hidden_state", "token_embeddings")
 #: How many description / example embeddings a judge keeps (they repeat across a test suite).
 _REFERENCE_CACHE_SIZE = 2048
 
@@ -237,7 +236,7 @@ class EmbeddingJudge(LazyLoaded[_Model]):
             judge="EmbeddingJudge",
             fix="Export the model with optimum (task='feature-extraction')",
         )
-        output_name, pooled = _pick_output(session, onnx_file)
+        output_name, pooled = embedding_output(session, directory / onnx_file)
         return _Model(
             session=session,
             files=files,
@@ -382,7 +381,10 @@ class EmbeddingJudge(LazyLoaded[_Model]):
             else [tokenizer.encode(t) for t in texts]
         )
         per_text = [
-            _windows(text, encoding, model.max_length)
+            [
+                _Window(tuple(ids), piece)
+                for ids, piece in encoded_windows(text, encoding, model.max_length)
+            ]
             for text, encoding in zip(texts, encodings, strict=True)
         ]
         if model.one_at_a_time:
@@ -456,32 +458,6 @@ def _unit(similarity: float) -> float:
     return min(1.0, max(0.0, similarity))
 
 
-def _windows(text: str, encoding: Any, max_length: int) -> list[_Window]:
-    """The encoded text in windows of at most ``max_length`` tokens (specials included), cut by
-    :func:`semantix.judges.text.token_windows`; each window keeps the special tokens."""
-    ids: list[int] = list(encoding.ids)
-    if len(ids) <= max_length:
-        return [_Window(tuple(ids), text)]
-    special: list[int] = list(encoding.special_tokens_mask)
-    lead = 0
-    while lead < len(ids) and special[lead]:
-        lead += 1
-    trail = 0
-    while trail < len(ids) - lead and special[len(ids) - 1 - trail]:
-        trail += 1
-    prefix, suffix = ids[:lead], ids[len(ids) - trail :]
-    content = ids[lead : len(ids) - trail]
-    offsets: list[tuple[int, int]] = list(encoding.offsets)[lead : len(ids) - trail]
-    spans = token_windows(text, offsets, max(1, max_length - lead - trail))
-    return [
-        _Window(
-            tuple(prefix + content[start:stop] + suffix),
-            text[offsets[start][0] : offsets[stop - 1][1]],
-        )
-        for start, stop in spans
-    ]
-
-
 def required_files(model: str | None = None, *, file: str | None = None) -> list[str]:
     """The files of a Hub model the embedding judge needs (for ``semantix download``).
 
@@ -492,24 +468,6 @@ def required_files(model: str | None = None, *, file: str | None = None) -> list
         info = lookup_model(model, "embedding")
         file = info.onnx_file if info is not None else None
     return [file or "onnx/model.onnx", "*.json", "vocab.txt"]
-
-
-def _pick_output(session: Any, onnx_file: str) -> tuple[str, bool]:
-    """The output to read: per-token embeddings (mean pooled here), else a pooled embedding."""
-    outputs = {item.name: item for item in session.get_outputs()}
-    for name in _TOKEN_OUTPUTS:
-        if name in outputs:
-            return name, False
-    for name, item in outputs.items():
-        if len(item.shape) == 3:
-            return name, False
-    for name, item in outputs.items():
-        if len(item.shape) == 2:
-            return name, True
-    raise ConfigurationError(
-        f"{onnx_file} has outputs {list(outputs)} but none is a (batch, tokens, dim) or "
-        "(batch, dim) embedding; export it with task='feature-extraction'"
-    )
 
 
 EmbeddingJudge.__module__ = "semantix"

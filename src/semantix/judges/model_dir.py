@@ -39,6 +39,7 @@ __all__ = [
     "ModelFiles",
     "check_inputs",
     "dynamic_int8",
+    "embedding_output",
     "find_onnx",
     "load_json",
     "load_tokenizer",
@@ -241,6 +242,32 @@ def check_inputs(session: Any, onnx_path: Path, *, judge: str, fix: str) -> tupl
             f"{', '.join(FEEDS)} only. {fix}"
         )
     return names
+
+
+#: Outputs that hold per-token embeddings, by name, in order of preference.
+_TOKEN_OUTPUTS = ("last_hidden_state", "token_embeddings")
+
+
+def embedding_output(session: Any, onnx_path: Path) -> tuple[str, bool]:
+    """The output an embedding model is read from, and whether it is already pooled.
+
+    Per-token embeddings (``last_hidden_state``/``token_embeddings``, else any 3-d output) are
+    preferred, to be mean pooled; else a 2-d (already pooled) output.
+    """
+    outputs = {item.name: item for item in session.get_outputs()}
+    for name in _TOKEN_OUTPUTS:
+        if name in outputs:
+            return name, False
+    for name, item in outputs.items():
+        if len(item.shape) == 3:
+            return name, False
+    for name, item in outputs.items():
+        if len(item.shape) == 2:
+            return name, True
+    raise ConfigurationError(
+        f"{onnx_path} has outputs {list(outputs)} but none is a (batch, tokens, dim) or "
+        "(batch, dim) embedding; export it with task='feature-extraction'"
+    )
 
 
 def dynamic_int8(onnx_path: Path) -> bool:

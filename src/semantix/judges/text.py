@@ -20,8 +20,15 @@ import bisect
 import math
 import re
 from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["SENTENCE_END", "length_batches", "sentence_starts", "token_windows"]
+__all__ = [
+    "SENTENCE_END",
+    "encoded_windows",
+    "length_batches",
+    "sentence_starts",
+    "token_windows",
+]
 
 #: Where a sentence ends: terminal punctuation (then closing quotes/brackets) and space, or a newline.
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*\s+|\n\s*")
@@ -96,6 +103,32 @@ def token_windows(text: str, offsets: Offsets, budget: int) -> list[tuple[int, i
         begin = end
     ranges.append((begin, count))
     return ranges
+
+
+def encoded_windows(text: str, encoding: Any, max_length: int) -> list[tuple[list[int], str]]:
+    """One encoded text as windows of at most ``max_length`` ids, special tokens included.
+
+    The text's own tokens are cut by :func:`token_windows`; each window keeps the encoding's
+    leading and trailing special tokens (``[CLS]``/``[SEP]``). Returns (ids, window text) pairs.
+    """
+    ids: list[int] = list(encoding.ids)
+    if len(ids) <= max_length:
+        return [(ids, text)]
+    special: list[int] = list(encoding.special_tokens_mask)
+    lead = 0
+    while lead < len(ids) and special[lead]:
+        lead += 1
+    trail = 0
+    while trail < len(ids) - lead and special[len(ids) - 1 - trail]:
+        trail += 1
+    prefix, suffix = ids[:lead], ids[len(ids) - trail :]
+    content = ids[lead : len(ids) - trail]
+    offsets: list[tuple[int, int]] = list(encoding.offsets)[lead : len(ids) - trail]
+    spans = token_windows(text, offsets, max(1, max_length - lead - trail))
+    return [
+        (prefix + content[start:stop] + suffix, text[offsets[start][0] : offsets[stop - 1][1]])
+        for start, stop in spans
+    ]
 
 
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:

@@ -1,0 +1,126 @@
+"""NLI labels: which output is entailment, read by name from the model's ``config.json``.
+
+:func:`label_map_from_config` finds entailment / neutral / contradiction (or the two-label
+entail / not-entail pair) in ``id2label`` *by name*, in any casing, and never assumes an index;
+:func:`probabilities` turns one row of logits into per-label probabilities (softmax; sigmoid for
+a single-logit head). Both NLI judges and ``semantix export`` use them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from semantix.errors import ConfigurationError, JudgeError
+
+__all__ = ["LabelMap", "label_map_from_config", "probabilities"]
+
+_ENTAILMENT = {"entailment", "entail", "entails", "entailed"}
+_CONTRADICTION = {"contradiction", "contradict", "contradicts", "contradictory"}
+_NEUTRAL = {"neutral"}
+_NOT_ENTAILMENT = {
+    "not_entailment",
+    "non_entailment",
+    "not_entail",
+    "no_entailment",
+    "not_entailed",
+}
+_GENERIC_LABEL = re.compile(r"^label_?0$")
+
+
+@dataclass(frozen=True, slots=True)
+class LabelMap:
+    """The model's labels in output order, with the entailment index found by name."""
+
+    labels: tuple[str, ...]
+    entailment: int
+    sigmoid: bool = False
+
+    @property
+    def num_labels(self) -> int:
+        return len(self.labels)
+
+
+def _canonical(name: str) -> str:
+    norm = re.sub(r"[\s-]+", "_", name.strip().lower())
+    if norm in _ENTAILMENT:
+        return "entailment"
+    if norm in _CONTRADICTION:
+        return "contradiction"
+    if norm in _NEUTRAL:
+        return "neutral"
+    if norm in _NOT_ENTAILMENT:
+        return "not_entailment"
+    return norm
+
+
+def label_map_from_config(config: Mapping[str, Any], *, source: str = "config.json") -> LabelMap:
+    """Read ``id2label`` and find the entailment label by name.
+
+    Accepts entailment / neutral / contradiction in any order and casing, two-label models
+    (``entailment`` / ``not_entailment``) and single-logit heads (sigmoid; the one logit is
+    read as entailment). Raises :class:`~semantix.ConfigurationError` naming the labels found
+    when there is no entailment label.
+    """
+    raw = config.get("id2label")
+    if not isinstance(raw, Mapping) or not raw:
+        num = config.get("num_labels")
+        raise ConfigurationError(
+            f"{source} has no id2label mapping (num_labels={num!r}); an NLI model needs labels "
+            "such as {0: 'contradiction', 1: 'entailment', 2: 'neutral'} in its config.json"
+        )
+    try:
+        items = sorted((int(key), str(value)) for key, value in raw.items())
+    except (TypeError, ValueError):
+        raise ConfigurationError(
+            f"{source} id2label keys must be integers, got {list(raw)!r}"
+        ) from None
+    if [index for index, _ in items] != list(range(len(items))):
+        raise ConfigurationError(
+            f"{source} id2label must number its labels 0..{len(items) - 1}, got "
+            f"{[index for index, _ in items]!r}"
+        )
+    names = [name for _, name in items]
+    canonical = tuple(_canonical(name) for name in names)
+    if len(canonical) == 1 and (canonical[0] == "entailment" or _GENERIC_LABEL.match(canonical[0])):
+        return LabelMap(("entailment",), 0, sigmoid=True)
+    if len(set(canonical)) != len(canonical):
+        raise ConfigurationError(
+            f"{source} id2label names the same label twice: {names!r}; fix the model's config"
+        )
+    if "entailment" not in canonical:
+        raise ConfigurationError(
+            f"the model's {source} has no entailment label: id2label is {dict(items)!r}. An NLI "
+            "judge needs a label named 'entailment' (any casing; 'entail' works too) next to "
+            "'neutral'/'contradiction' or 'not_entailment'. Fix id2label in config.json if "
+            "the names are generic (LABEL_0, ...), or use a model trained for NLI"
+        )
+    return LabelMap(canonical, canonical.index("entailment"))
+
+
+def probabilities(logits: Sequence[float], label_map: LabelMap) -> dict[str, float]:
+    """Per-label probabilities from one row of logits (softmax; sigmoid for one logit)."""
+    values = [float(value) for value in logits]
+    if len(values) != label_map.num_labels:
+        raise JudgeError(
+            f"the model returned {len(values)} logits per pair but config.json names "
+            f"{label_map.num_labels} labels {list(label_map.labels)!r}; the ONNX file and the "
+            "config do not belong together"
+        )
+    if any(math.isnan(value) for value in values):
+        raise JudgeError(f"the model returned NaN logits {values!r}; the model file is broken")
+    if label_map.sigmoid:
+        (value,) = values
+        prob = (
+            1.0 / (1.0 + math.exp(-value))
+            if value >= 0
+            else math.exp(value) / (1.0 + math.exp(value))
+        )
+        return {"entailment": prob}
+    top = max(values)
+    exps = [math.exp(value - top) for value in values]
+    total = sum(exps)
+    return {label: exp / total for label, exp in zip(label_map.labels, exps, strict=True)}
