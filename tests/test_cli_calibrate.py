@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 import types
 from pathlib import Path
 
 import pytest
 
 from cli_helpers import Polite, fake_modules, run
+from semantix import Intent
 
 pytestmark = pytest.mark.usefixtures("fake_modules")
 __all__ = ["fake_modules"]
@@ -138,3 +140,57 @@ def test_calibrate_rejects_composite_intents(
     assert status == 2
     assert "is composite or negated" in err
     assert "calibrate one plain, positive intent at a time" in err
+
+
+class PoliteWithExamples(Intent):
+    """The text is polite."""
+
+    examples = ("Thank you so much!", "Thanks for asking.")
+    counterexamples = ("Go away.", "Whatever.")
+
+
+class PoliteWithBadExamples(Intent):
+    """The text is polite."""
+
+    examples = ("Thank you so much!", "Happy to help.")  # no "thank": the keyword judge fails it
+    counterexamples = ("Go away.", "Whatever.")
+
+
+@pytest.mark.parametrize(
+    ("intent", "note"),
+    [
+        (
+            "PoliteWithExamples",
+            (
+                "  examples separate: weakest example 0.900 > strongest counterexample 0.100; "
+                "calibrated threshold 0.500"
+            ),
+        ),
+        (
+            "PoliteWithBadExamples",
+            (
+                "  examples do not separate: this judge cannot tell your examples from your "
+                "counterexamples for PoliteWithBadExamples*"
+            ),
+        ),
+    ],
+)
+def test_calibrate_says_whether_an_intents_examples_separate(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    fake_modules: types.ModuleType,
+    intent: str,
+    note: str,
+) -> None:
+    fake_modules.PoliteWithExamples = PoliteWithExamples  # type: ignore[attr-defined]
+    fake_modules.PoliteWithBadExamples = PoliteWithBadExamples  # type: ignore[attr-defined]
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        f"output,intent,expected\nThank you!,cli_fakes:{intent},yes\nNo.,cli_fakes:{intent},no\n",
+        encoding="utf-8",
+    )
+    status, out, _ = run(capsys, "calibrate", str(labels), "--judge", "cli_fakes:judge")
+    assert status == 0
+    lines = out.splitlines()
+    assert fnmatch.fnmatch(lines[3], note), lines[3]
+    assert any(line.startswith("  best ") for line in lines)

@@ -20,8 +20,10 @@ from semantix.cli.common import (
     cli_judge,
     load_intent,
 )
-from semantix.intent import Intent
+from semantix.errors import IntentCalibrationError
+from semantix.intent import Intent, as_intent
 from semantix.judges.base import Judge
+from semantix.thresholds import calibrate_intent, resolve_threshold
 
 __all__ = ["NAME", "Row", "add_parser", "read_labels", "run"]
 
@@ -122,19 +124,24 @@ def run(args: argparse.Namespace) -> int:
     }
     progress.close()
 
-    judge_label = next(iter(scored.values()))[2]
+    judge_label = next(iter(scored.values()))[1]
     print(f"calibration of {judge_label} on {path} ({len(rows)} rows)")
     snippet = []
     for name, intent in intents.items():
-        scores, current, _ = scored[name]
+        scores, _ = scored[name]
         labels = [row.expected for row in rows if row.intent == name]
-        at_current = evaluate_threshold(scores, labels, current)
+        current, note = _current_threshold(intent, judge)
         best = evaluate_threshold(scores, labels, best_threshold(scores, labels))
         title = name if not isinstance(intent, str) else repr(name)
         print()
-        print(f"{title}: {at_current.n} rows, {at_current.positives} expected to pass")
+        print(f"{title}: {best.n} rows, {best.positives} expected to pass")
+        if note:
+            print(f"  {note}")
         print(f"  {'threshold':<22}{'accuracy':>10}{'balanced':>10}{'kappa':>8}")
-        for label, stats in (("current", at_current), ("best", best)):
+        lines = [("best", best)]
+        if current is not None:
+            lines.insert(0, ("current", evaluate_threshold(scores, labels, current)))
+        for label, stats in lines:
             print(
                 f"  {label + f' {stats.threshold:.3f}':<22}{stats.accuracy:>10.3f}"
                 f"{stats.balanced_accuracy:>10.3f}{stats.kappa:>8.3f}"
@@ -146,6 +153,27 @@ def run(args: argparse.Namespace) -> int:
     print("# intent class, or pass threshold=... for description strings")
     print("\n".join(snippet))
     return 0
+
+
+def _current_threshold(intent: type[Intent] | str, judge: Judge) -> tuple[float | None, str]:
+    """The threshold a check would use now, and whether the intent's examples separate."""
+    leaf = as_intent(intent)
+    try:
+        chosen = resolve_threshold(leaf, judge)
+    except IntentCalibrationError as exc:
+        return None, f"examples do not separate: {exc}"
+    if chosen.source != "calibrated":
+        if leaf.examples and leaf.counterexamples and getattr(judge, "uses_examples", False):
+            return chosen.value, "examples: used by the judge itself (no calibration)"
+        return chosen.value, ""
+    calibration = calibrate_intent(leaf, judge)  # cached: the same scores resolve_threshold saw
+    if calibration is None:
+        return chosen.value, ""
+    return chosen.value, (
+        f"examples separate: weakest example {calibration.weakest_example:.3f} > strongest "
+        f"counterexample {calibration.strongest_counterexample:.3f}; calibrated threshold "
+        f"{calibration.threshold:.3f}"
+    )
 
 
 def _selected(rows: list[Row], wanted: list[str], path: Path) -> list[Row]:
@@ -167,16 +195,21 @@ def _score(
     rows: list[Row],
     path: Path,
     progress: _Progress,
-) -> tuple[list[float], float, str]:
-    """The scores of ``intent``'s rows, its current threshold and the judge's name."""
+) -> tuple[list[float], str]:
+    """The scores of ``intent``'s rows and the judge's name.
+
+    Rows are judged at a fixed threshold: only the scores are used, so an intent whose examples
+    do not separate is still measured (and reported as such).
+    """
     mine = [row for row in rows if row.intent == name]
     scores: list[float] = []
-    threshold = 0.0
     judge_name = ""
     for start in range(0, len(mine), CHUNK):
         chunk = mine[start : start + CHUNK]
         for row, result in zip(
-            chunk, evaluate_many([row.output for row in chunk], intent, judge=judge), strict=True
+            chunk,
+            evaluate_many([row.output for row in chunk], intent, judge=judge, threshold=0.5),
+            strict=True,
         ):
             judge_name = str(result.judge)
             if len(result.leaves) != 1 or not result.leaves[0].expected:
@@ -193,9 +226,8 @@ def _score(
                     "calibrate; use a scoring judge (quantized, nli, embedding)"
                 )
             scores.append(leaf.verdict.score)
-            threshold = leaf.threshold
         progress.advance(len(chunk))
-    return scores, threshold, judge_name
+    return scores, judge_name
 
 
 class _Progress:
