@@ -6,6 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from embedding_fixtures import (  # session fixtures shared by every module: one MiniLM export
+    minilm_dir_fixture,  # noqa: F401  (minilm_dir)
+    minilm_judge_fixture,  # noqa: F401  (minilm_judge)
+    reference_model_fixture,  # noqa: F401  (reference_model)
+)
 from semantix import set_default_judge
 
 pytest_plugins = ["pytester"]

@@ -21,9 +21,6 @@ from embedding_fixtures import (
     load_calibration,
     load_examples,
     metrics,
-    minilm_dir_fixture,  # noqa: F401  (the session fixtures minilm_dir, minilm_judge and
-    minilm_judge_fixture,  # noqa: F401  reference_model)
-    reference_model_fixture,  # noqa: F401
     score_rows,
 )
 from semantix import (

@@ -16,8 +16,6 @@ from embedding_fixtures import (
     load_calibration,
     load_examples,
     metrics,
-    minilm_dir_fixture,  # noqa: F401  (the session fixtures minilm_dir and minilm_judge)
-    minilm_judge_fixture,  # noqa: F401
     score_rows,
 )
 from semantix.judges.embedding import EmbeddingJudge

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import semantix.intents
-from embedding_fixtures import minilm_dir_fixture  # noqa: F401  (session fixture minilm_dir)
 from intents_eval import (
     EMBEDDING_COLUMN,
     FACTORIES,
