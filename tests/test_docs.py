@@ -43,7 +43,21 @@ from semantix.pytest_plugin import SemanticAssert
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-DOCSTRING_MODULES = ["semantix", "semantix.calibration", "semantix.pytest_plugin"]
+DOCSTRING_MODULES = [
+    "semantix",
+    "semantix.calibration",
+    "semantix.composite",
+    "semantix.deadline",
+    "semantix.intent",
+    "semantix.intents",
+    "semantix.judges.escalating",
+    "semantix.pytest_plugin",
+    "semantix.runs",
+    "semantix.secrets",
+    "semantix.snapshots",
+    "semantix.unittest",
+    "semantix.verdicts",
+]
 
 #: For each word stem that may appear in an intent description, the output words (prefixes)
 #: that satisfy it. An output satisfies a description when it matches every stem found in it.
@@ -322,7 +336,13 @@ def test_pages_are_in_the_navigation() -> None:
 
 
 @pytest.mark.parametrize("module_name", DOCSTRING_MODULES)
-def test_docstring_examples_run(module_name: str, default_docs_judge: FakeJudge) -> None:
+def test_docstring_examples_run(
+    module_name: str,
+    default_docs_judge: FakeJudge,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # examples that write files (snapshots, verdicts) write them here
     module = importlib.import_module(module_name)
     blocks = extract_blocks(inspect.getdoc(module) or "", module_name)
     assert blocks, f"{module_name} has no example in its docstring"

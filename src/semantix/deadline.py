@@ -1,10 +1,9 @@
 """Waiting for a call at most so long: the one deadline helper (bottom floor, stdlib only).
 
 ```python
-import time
 from semantix.deadline import run_with_deadline
 
-run_with_deadline(lambda: 42, 1.0, lambda: TimeoutError("too slow"), name="demo")
+print(run_with_deadline(lambda: 42, 1.0, lambda: TimeoutError("too slow"), name="demo"))
 #> 42
 ```
 

@@ -1,12 +1,20 @@
 """Intents: requirements written as classes whose docstring is the description.
 
 ```python
+from semantix import Intent
+
 class Polite(Intent):
     \"\"\"The text must be polite and professional.\"\"\"
 
-~Polite                 # passes exactly when Polite fails
-Polite & ~Rude          # every part must hold
-Polite | Apologetic     # at least one part must hold
+class Rude(Intent):
+    \"\"\"The text is rude.\"\"\"
+
+class Apologetic(Intent):
+    \"\"\"The text apologizes.\"\"\"
+
+NotPolite = ~Polite                  # passes exactly when Polite fails
+PoliteNotRude = Polite & ~Rude       # every part must hold
+Either = Polite | Apologetic         # at least one part must hold
 ```
 """
 

@@ -6,10 +6,10 @@ store and the report can all use it.
 ```python
 from semantix.secrets import mask_secrets, mask_url
 
-mask_secrets("echo: Bearer sk-test-0123456789", ["sk-test-0123456789"])
-#> 'echo: Bearer ********'
-mask_url("https://me:pw@proxy.example/v1")
-#> 'https://me:********@proxy.example/v1'
+print(mask_secrets("echo: Bearer sk-test-0123456789", ["sk-test-0123456789"]))
+print(mask_url("https://me:pw@proxy.example/v1"))
+#> echo: Bearer ********
+#> https://me:********@proxy.example/v1
 ```
 
 A secret is masked wherever it appears as a substring, before any shortening (a preview cut in
