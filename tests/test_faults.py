@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from models.fixtures import *  # noqa: F403  (session fixtures: the tiny models)
+from models.fixtures import *  # session fixtures: the tiny models
 from semantix import (
     FakeJudge,
     Intent,
