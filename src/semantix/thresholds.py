@@ -28,7 +28,13 @@ from semantix.judges.calls import ask_judge, judge_identity
 from semantix.preview import preview
 from semantix.validation import check_threshold
 
-__all__ = ["Calibration", "ResolvedThreshold", "calibrate_intent", "resolve_threshold"]
+__all__ = [
+    "Calibration",
+    "ResolvedThreshold",
+    "calibrate_intent",
+    "judge_threshold",
+    "resolve_threshold",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +92,16 @@ def resolve_threshold(
     )
     if calibration is not None:
         return ResolvedThreshold(calibration.threshold, "calibrated")
+    return judge_threshold(judge, judge_default=judge_default)
+
+
+def judge_threshold(
+    judge: object, explicit: object = None, *, judge_default: float | None = None
+) -> ResolvedThreshold:
+    """The order without an intent (steps 1, 4 and 5): what checks that have no intent use,
+    such as semantic snapshots."""
+    if explicit is not None:
+        return ResolvedThreshold(check_threshold(explicit), "argument")
     if judge_default is not None:
         return ResolvedThreshold(
             check_threshold(judge_default, what="the semantic marker's threshold"), "marker"

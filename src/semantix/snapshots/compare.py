@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from semantix.intent import DEFAULT_THRESHOLD, IntentDescription
+from semantix.intent import IntentDescription
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
 from semantix.judges.text import SENTENCE_END
+from semantix.thresholds import judge_threshold
 from semantix.validation import check_threshold
 
 __all__ = [
@@ -90,16 +91,10 @@ class Equivalence:
 def resolve_snapshot_threshold(
     judge: object, explicit: object = None, *, judge_default: float | None = None
 ) -> float:
-    """The threshold, in the usual order: ``explicit``; else ``judge_default`` (the pytest
-    ``semantic`` marker's threshold); else the judge's ``recommended_threshold``; else 0.8."""
-    if explicit is not None:
-        return check_threshold(explicit)
-    if judge_default is not None:
-        return check_threshold(judge_default, what="the semantic marker's threshold")
-    recommended = getattr(judge, "recommended_threshold", None)
-    if recommended is not None:
-        return check_threshold(recommended, what=f"{type(judge).__name__}.recommended_threshold")
-    return DEFAULT_THRESHOLD
+    """The threshold, in the usual order without an intent: ``explicit``; else
+    ``judge_default`` (the pytest ``semantic`` marker's threshold); else the judge's
+    ``recommended_threshold``; else 0.8 (`semantix.thresholds.judge_threshold`)."""
+    return judge_threshold(judge, explicit, judge_default=judge_default).value
 
 
 def judge_equivalence(
