@@ -422,3 +422,17 @@ def test_blocks_that_need_a_skipped_block_are_skipped() -> None:
     skipped = run_blocks(extract_blocks(text, "page.md"), namespace)
     assert [block.line for block in skipped] == [6, 9, 12]
     assert namespace["x"] == 1
+
+
+def test_ci_runs_the_readme_test_command_without_upgrading_pip() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = re.findall(r"```bash\n(.*?)\n```", readme, re.DOTALL)
+    test_command = next(command for command in commands if "python -m pytest" in command)
+    assert test_command in ci.splitlines(), f".ci/run does not run {test_command!r}"
+    # The README promises the pip a fresh venv ships; CI must not hide a resolver difference.
+    assert "--upgrade pip" not in ci and "-U pip" not in ci
+    # The CPU-torch step comes before the command it affects, in the README and in CI.
+    torch_step = next(i for i, command in enumerate(commands) if "pip install torch" in command)
+    assert torch_step < commands.index(test_command)
+    assert ci.index("pip install --quiet torch") < ci.index(test_command)
