@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -76,6 +76,7 @@ class ModelCache:
         self._base_defaults = Defaults()
         self._scopes: list[dict[str, Any]] = []
         self._observers: list[Callable[[Any], None]] = []
+        self._downloads: deque[Any] = deque(maxlen=64)
         self._download_listeners: list[Callable[[str], AbstractContextManager[object]]] = []
         self.builds = 0  # how many factories ran: observable proof of reuse
 
@@ -202,6 +203,16 @@ class ModelCache:
 
     # Download listeners: ``factory(description)`` returns a context manager entered around each
     # model download from the hub (never around a cache hit), e.g. to show its progress.
+
+    def record_download(self, download: Any) -> None:
+        """Remember one finished download (the last 64 are kept)."""
+        with self._lock:
+            self._downloads.append(download)
+
+    def recent_downloads(self) -> list[Any]:
+        """The downloads remembered, oldest first."""
+        with self._lock:
+            return list(self._downloads)
 
     def add_download_listener(
         self, factory: Callable[[str], AbstractContextManager[object]]

@@ -17,7 +17,7 @@ A download enters every download listener registered with
 revision, files, endpoint, cache) — the pytest plugin uses one to show it and the progress
 through its terminal and keep the time out of the test's duration; with no listener, one line on
 stderr says it. huggingface_hub shows its progress bars, and the download is recorded with its
-duration in :func:`recent_downloads`. Cache hits touch none of that.
+duration in :func:`semantix.downloads.recent_downloads`. Cache hits touch none of that.
 
 With nothing on disk and no network (or ``HF_HUB_OFFLINE=1``) this fails within seconds with a
 :class:`~semantix.ModelNotFoundError` that names the model, where it looked, and the ways out.
@@ -33,23 +33,16 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import sys
-import threading
-import time
-from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from semantix import config
-from semantix.cache import model_cache
-from semantix.deps import require
+from semantix.downloads import Hub
 from semantix.errors import ModelNotFoundError, UnknownModelError
 
 __all__ = [
-    "CONNECT_TIMEOUT",
-    "Download",
     "ModelInfo",
     "ResolvedModel",
     "choose_onnx_file",
@@ -60,15 +53,11 @@ __all__ = [
     "hf_cache_dir",
     "list_supported_models",
     "lookup_model",
-    "recent_downloads",
     "resolve_model",
 ]
 
 ModelKind = Literal["nli", "embedding"]
 
-#: Seconds to wait for the Hugging Face endpoint (connection and first answer) before declaring
-#: it unreachable: with no network a first use fails within seconds, not after retries.
-CONNECT_TIMEOUT = 3.0
 
 #: Files an NLI judge on onnxruntime needs besides its ONNX file; the first two are required,
 #: the others are fetched when the repository has them.
@@ -215,17 +204,6 @@ class ResolvedModel:
         return self.repo_id or str(self.path)
 
 
-@dataclass(frozen=True, slots=True)
-class Download:
-    """One download from the hub: what was fetched and how long it took."""
-
-    description: str
-    repo_id: str
-    revision: str
-    files: tuple[str, ...]
-    seconds: float
-
-
 # --- the registry ------------------------------------------------------------------------------
 
 
@@ -333,7 +311,6 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
 # --- resolution --------------------------------------------------------------------------------
 
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
-_GLOB = re.compile(r"[*?\[\]]")
 
 
 def resolve_model(
@@ -391,11 +368,12 @@ def resolve_model(
             f"model {name!r} is neither an existing directory nor a Hugging Face repo id "
             f"('owner/name'); known {kind} models: {known}"
         )
-    hub = _Hub(
+    hub = Hub(
         repo_id,
         revision=revision,
         cache_dir=Path(cache_dir) if cache_dir is not None else config.hf_cache_dir(),
         kind=kind,
+        size_mb=info.size_mb if info is not None else None,
     )
     return ResolvedModel(hub.fetch(allow_patterns, required_files), repo_id, revision, info)
 
@@ -425,212 +403,3 @@ def download_model(
         allow_patterns=allow_patterns,
         required_files=required,
     ).path
-
-
-# --- downloads ---------------------------------------------------------------------------------
-
-_DOWNLOADS: deque[Download] = deque(maxlen=64)
-_DOWNLOADS_LOCK = threading.Lock()
-
-
-def recent_downloads() -> list[Download]:
-    """The last 64 downloads of this process, oldest first, with their durations."""
-    with _DOWNLOADS_LOCK:
-        return list(_DOWNLOADS)
-
-
-@contextlib.contextmanager
-def _announced(
-    description: str, repo_id: str, revision: str, files: Sequence[str]
-) -> Iterator[None]:
-    """Enter every download listener and record how long the download took.
-
-    The listeners say what is downloaded (the pytest plugin, through its terminal); with none
-    registered (a script, the CLI) one line on stderr does.
-    """
-    started = time.perf_counter()
-    try:
-        with contextlib.ExitStack() as stack:
-            listeners = model_cache.download_listeners()
-            for factory in listeners:
-                stack.enter_context(factory(description))
-            if not listeners:
-                print(f"semantix: downloading {description}", file=sys.stderr, flush=True)
-            yield
-    finally:
-        record = Download(
-            description, repo_id, revision, tuple(files), time.perf_counter() - started
-        )
-        with _DOWNLOADS_LOCK:
-            _DOWNLOADS.append(record)
-
-
-def _summary(exc: BaseException) -> str:
-    """``Type: first line`` of an error and of its cause (huggingface_hub chains the HTTP error
-    under a generic one)."""
-    parts: list[str] = []
-    seen: BaseException | None = exc
-    while seen is not None and len(parts) < 2:
-        first = next((line for line in str(seen).splitlines() if line.strip()), "")
-        parts.append(f"{type(seen).__name__}: {first.strip()}")
-        seen = seen.__cause__
-    return "; caused by ".join(parts)
-
-
-class _Hub:
-    """One repository at one revision in one cache: look it up, download what is missing, and
-    turn huggingface_hub's errors into ours."""
-
-    def __init__(self, repo_id: str, *, revision: str, cache_dir: Path, kind: ModelKind) -> None:
-        self.repo_id = repo_id
-        self.revision = revision
-        self.cache_dir = cache_dir
-        self.kind = kind
-        self.endpoint = config.hf_endpoint()
-        self.hub: Any = require("huggingface_hub", extra="onnx", feature="downloading models")
-
-    def fetch(self, allow_patterns: Sequence[str] | None, required_files: Sequence[str]) -> Path:
-        patterns = list(allow_patterns) if allow_patterns is not None else None
-        cached, absent = self._cached(patterns, required_files)
-        if cached is not None and not absent:
-            return cached
-        missing = f" with {', '.join(absent)}" if cached is not None else ""
-        if config.hf_offline():
-            raise self._not_found(missing, "HF_HUB_OFFLINE is set")
-        self._check_connection()
-        if patterns is not None and not any(_GLOB.search(p) for p in patterns):
-            return self._download_files(patterns, required_files)
-        return self._download_snapshot(patterns, required_files)
-
-    def _cached(
-        self, patterns: list[str] | None, required_files: Sequence[str]
-    ) -> tuple[Path | None, list[str]]:
-        """The cached snapshot (no network) and the required files it lacks."""
-        try:
-            path = Path(
-                self.hub.snapshot_download(
-                    self.repo_id,
-                    revision=self.revision,
-                    cache_dir=self.cache_dir,
-                    allow_patterns=patterns,
-                    local_files_only=True,
-                )
-            )
-        except (FileNotFoundError, self.hub.errors.LocalEntryNotFoundError):
-            return None, list(required_files)
-        return path, [name for name in required_files if not (path / name).is_file()]
-
-    def _check_connection(self) -> None:
-        """Fail within seconds when the endpoint cannot be reached.
-
-        The request goes through huggingface_hub's own HTTP session, so proxies (``HTTPS_PROXY``,
-        ``HTTP_PROXY``, ``NO_PROXY``), certificates and headers are exactly those its download
-        would use; only the timeout is ours (its downloads retry for ~20 s before giving up).
-        """
-        url = self.hub.hf_hub_url(
-            self.repo_id, "config.json", revision=self.revision, endpoint=self.endpoint
-        )
-        try:
-            self.hub.utils.get_session().head(
-                url, headers=self.hub.utils.build_hf_headers(), timeout=CONNECT_TIMEOUT
-            )
-        except Exception as exc:  # requests and httpx (huggingface_hub >= 1.0) errors alike
-            raise self._not_found(
-                "", f"{self.endpoint} could not be reached ({_summary(exc)})"
-            ) from exc
-
-    def _describe(self, files: Sequence[str] | None) -> str:
-        what = ", ".join(files) if files else "all files"
-        size = next((i.size_mb for i in SUPPORTED_MODELS if i.repo_id == self.repo_id), None)
-        weight = f", ~{size:.0f} MB" if size else ""
-        return (
-            f"{self.repo_id} at revision {self.revision[:12]} ({what}{weight}) "
-            f"from {self.endpoint} into {self.cache_dir}"
-        )
-
-    def _download_files(self, files: list[str], required_files: Sequence[str]) -> Path:
-        """Each file on its own: those not required may be absent from the repository."""
-        snapshot: Path | None = None
-        with _announced(self._describe(files), self.repo_id, self.revision, files):
-            for name in files:
-                try:
-                    local = self.hub.hf_hub_download(
-                        self.repo_id,
-                        name,
-                        revision=self.revision,
-                        cache_dir=self.cache_dir,
-                        endpoint=self.endpoint,
-                        etag_timeout=CONNECT_TIMEOUT,
-                    )
-                except self.hub.errors.LocalEntryNotFoundError as exc:
-                    # (a subclass of EntryNotFoundError): the hub could not be asked, or answered
-                    # with an error; not an answer that the file is absent.
-                    raise self._mapped(exc) from exc
-                except self.hub.errors.EntryNotFoundError as exc:
-                    if name in required_files:
-                        raise ModelNotFoundError(
-                            f"repository {self.repo_id!r} has no file {name!r} at revision "
-                            f"{self.revision}; pass file=... naming one it has, or another "
-                            "revision"
-                        ) from exc
-                    continue  # optional: e.g. a CPU variant; the judge falls back
-                except Exception as exc:
-                    raise self._mapped(exc) from exc
-                snapshot = Path(local).parents[len(Path(name).parts) - 1]
-        if snapshot is None:
-            raise ModelNotFoundError(
-                f"repository {self.repo_id!r} has none of {', '.join(files)} at revision "
-                f"{self.revision}; check the model name and revision"
-            )
-        return snapshot
-
-    def _download_snapshot(self, patterns: list[str] | None, required_files: Sequence[str]) -> Path:
-        with _announced(self._describe(patterns), self.repo_id, self.revision, patterns or []):
-            try:
-                path = Path(
-                    self.hub.snapshot_download(
-                        self.repo_id,
-                        revision=self.revision,
-                        cache_dir=self.cache_dir,
-                        allow_patterns=patterns,
-                        endpoint=self.endpoint,
-                        etag_timeout=CONNECT_TIMEOUT,
-                    )
-                )
-            except Exception as exc:
-                raise self._mapped(exc) from exc
-        absent = [name for name in required_files if not (path / name).is_file()]
-        if absent:
-            raise ModelNotFoundError(
-                f"repository {self.repo_id!r} at revision {self.revision} has no "
-                f"{', '.join(absent)}; pass file=... naming a file it has, or another revision"
-            )
-        return path
-
-    def _mapped(self, exc: Exception) -> Exception:
-        """huggingface_hub's final error as ours (the caller chains it); anything else (a bug,
-        not a network or hub condition) is returned unchanged and so raised as itself."""
-        errors = self.hub.errors
-        if isinstance(exc, errors.RepositoryNotFoundError):  # also a gated repository
-            return ModelNotFoundError(
-                f"Hugging Face has no repository {self.repo_id!r} (or it is private or gated: "
-                "log in with `huggingface-cli login`); check the name"
-            )
-        if isinstance(exc, errors.RevisionNotFoundError):
-            return ModelNotFoundError(
-                f"repository {self.repo_id!r} has no revision {self.revision!r}; pass an "
-                "existing commit, branch or tag"
-            )
-        if isinstance(exc, (OSError, errors.LocalEntryNotFoundError, errors.HfHubHTTPError)):
-            return self._not_found("", f"the download failed ({_summary(exc)})")
-        return exc
-
-    def _not_found(self, missing: str, why: str) -> ModelNotFoundError:
-        variable = config.MODEL_DIR_VARIABLES[self.kind]
-        return ModelNotFoundError(
-            f"model {self.repo_id!r} (revision {self.revision}){missing} is not in the Hugging "
-            f"Face cache at {self.cache_dir} and {why}. Ways out: run `semantix download` on a "
-            "connected machine and copy its cache here (or point HF_HUB_CACHE/HF_HOME at it); "
-            f"or use a local model directory: {variable}=/path/to/model for the default "
-            f"{self.kind} model, or the judge's model argument (model=... in Python)"
-        )

@@ -1,0 +1,255 @@
+"""Fetching model files from the Hugging Face hub: the one place semantix touches the network.
+
+:class:`Hub` looks in the cache first, then lets huggingface_hub download (it honours
+``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``), and maps its
+final errors into :class:`~semantix.ModelNotFoundError`. Every real download (never a cache hit)
+enters the download listeners of :data:`semantix.cache.model_cache` (the pytest plugin shows it on
+its terminal) and is recorded with its duration (:func:`recent_downloads`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from semantix import config
+from semantix.cache import model_cache
+from semantix.deps import require
+from semantix.errors import ModelNotFoundError
+
+__all__ = ["CONNECT_TIMEOUT", "Download", "Hub", "recent_downloads"]
+
+ModelKind = Literal["nli", "embedding"]
+
+#: A pattern with glob characters fetches the matching files of a snapshot, not named files.
+_GLOB = re.compile(r"[*?\[\]]")
+
+#: Seconds to wait for the Hugging Face endpoint (connection and first answer) before declaring
+#: it unreachable: with no network a first use fails within seconds, not after retries.
+CONNECT_TIMEOUT = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    """One download from the hub: what was fetched and how long it took."""
+
+    description: str
+    repo_id: str
+    revision: str
+    files: tuple[str, ...]
+    seconds: float
+
+
+def recent_downloads() -> list[Download]:
+    """The last downloads of this process (at most 64), oldest first, with their durations."""
+    return model_cache.recent_downloads()
+
+
+@contextlib.contextmanager
+def _announced(
+    description: str, repo_id: str, revision: str, files: Sequence[str]
+) -> Iterator[None]:
+    """Enter every download listener and record how long the download took.
+
+    The listeners say what is downloaded (the pytest plugin, through its terminal); with none
+    registered (a script, the CLI) one line on stderr does.
+    """
+    started = time.perf_counter()
+    try:
+        with contextlib.ExitStack() as stack:
+            listeners = model_cache.download_listeners()
+            for factory in listeners:
+                stack.enter_context(factory(description))
+            if not listeners:
+                print(f"semantix: downloading {description}", file=sys.stderr, flush=True)
+            yield
+    finally:
+        record = Download(
+            description, repo_id, revision, tuple(files), time.perf_counter() - started
+        )
+        model_cache.record_download(record)
+
+
+def _summary(exc: BaseException) -> str:
+    """``Type: first line`` of an error and of its cause (huggingface_hub chains the HTTP error
+    under a generic one)."""
+    parts: list[str] = []
+    seen: BaseException | None = exc
+    while seen is not None and len(parts) < 2:
+        first = next((line for line in str(seen).splitlines() if line.strip()), "")
+        parts.append(f"{type(seen).__name__}: {first.strip()}")
+        seen = seen.__cause__
+    return "; caused by ".join(parts)
+
+
+class Hub:
+    """One repository at one revision in one cache: look it up, download what is missing, and
+    turn huggingface_hub's errors into ours."""
+
+    def __init__(
+        self,
+        repo_id: str,
+        *,
+        revision: str,
+        cache_dir: Path,
+        kind: ModelKind,
+        size_mb: float | None = None,
+    ) -> None:
+        self.repo_id = repo_id
+        self.size_mb = size_mb
+        self.revision = revision
+        self.cache_dir = cache_dir
+        self.kind = kind
+        self.endpoint = config.hf_endpoint()
+        self.hub: Any = require("huggingface_hub", extra="onnx", feature="downloading models")
+
+    def fetch(self, allow_patterns: Sequence[str] | None, required_files: Sequence[str]) -> Path:
+        patterns = list(allow_patterns) if allow_patterns is not None else None
+        cached, absent = self._cached(patterns, required_files)
+        if cached is not None and not absent:
+            return cached
+        missing = f" with {', '.join(absent)}" if cached is not None else ""
+        if config.hf_offline():
+            raise self._not_found(missing, "HF_HUB_OFFLINE is set")
+        self._check_connection()
+        if patterns is not None and not any(_GLOB.search(p) for p in patterns):
+            return self._download_files(patterns, required_files)
+        return self._download_snapshot(patterns, required_files)
+
+    def _cached(
+        self, patterns: list[str] | None, required_files: Sequence[str]
+    ) -> tuple[Path | None, list[str]]:
+        """The cached snapshot (no network) and the required files it lacks."""
+        try:
+            path = Path(
+                self.hub.snapshot_download(
+                    self.repo_id,
+                    revision=self.revision,
+                    cache_dir=self.cache_dir,
+                    allow_patterns=patterns,
+                    local_files_only=True,
+                )
+            )
+        except (FileNotFoundError, self.hub.errors.LocalEntryNotFoundError):
+            return None, list(required_files)
+        return path, [name for name in required_files if not (path / name).is_file()]
+
+    def _check_connection(self) -> None:
+        """Fail within seconds when the endpoint cannot be reached.
+
+        The request goes through huggingface_hub's own HTTP session, so proxies (``HTTPS_PROXY``,
+        ``HTTP_PROXY``, ``NO_PROXY``), certificates and headers are exactly those its download
+        would use; only the timeout is ours (its downloads retry for ~20 s before giving up).
+        """
+        url = self.hub.hf_hub_url(
+            self.repo_id, "config.json", revision=self.revision, endpoint=self.endpoint
+        )
+        try:
+            self.hub.utils.get_session().head(
+                url, headers=self.hub.utils.build_hf_headers(), timeout=CONNECT_TIMEOUT
+            )
+        except Exception as exc:  # requests and httpx (huggingface_hub >= 1.0) errors alike
+            raise self._not_found(
+                "", f"{self.endpoint} could not be reached ({_summary(exc)})"
+            ) from exc
+
+    def _describe(self, files: Sequence[str] | None) -> str:
+        what = ", ".join(files) if files else "all files"
+        weight = f", ~{self.size_mb:.0f} MB" if self.size_mb else ""
+        return (
+            f"{self.repo_id} at revision {self.revision[:12]} ({what}{weight}) "
+            f"from {self.endpoint} into {self.cache_dir}"
+        )
+
+    def _download_files(self, files: list[str], required_files: Sequence[str]) -> Path:
+        """Each file on its own: those not required may be absent from the repository."""
+        snapshot: Path | None = None
+        with _announced(self._describe(files), self.repo_id, self.revision, files):
+            for name in files:
+                try:
+                    local = self.hub.hf_hub_download(
+                        self.repo_id,
+                        name,
+                        revision=self.revision,
+                        cache_dir=self.cache_dir,
+                        endpoint=self.endpoint,
+                        etag_timeout=CONNECT_TIMEOUT,
+                    )
+                except self.hub.errors.LocalEntryNotFoundError as exc:
+                    # (a subclass of EntryNotFoundError): the hub could not be asked, or answered
+                    # with an error; not an answer that the file is absent.
+                    raise self._mapped(exc) from exc
+                except self.hub.errors.EntryNotFoundError as exc:
+                    if name in required_files:
+                        raise ModelNotFoundError(
+                            f"repository {self.repo_id!r} has no file {name!r} at revision "
+                            f"{self.revision}; pass file=... naming one it has, or another "
+                            "revision"
+                        ) from exc
+                    continue  # optional: e.g. a CPU variant; the judge falls back
+                except Exception as exc:
+                    raise self._mapped(exc) from exc
+                snapshot = Path(local).parents[len(Path(name).parts) - 1]
+        if snapshot is None:
+            raise ModelNotFoundError(
+                f"repository {self.repo_id!r} has none of {', '.join(files)} at revision "
+                f"{self.revision}; check the model name and revision"
+            )
+        return snapshot
+
+    def _download_snapshot(self, patterns: list[str] | None, required_files: Sequence[str]) -> Path:
+        with _announced(self._describe(patterns), self.repo_id, self.revision, patterns or []):
+            try:
+                path = Path(
+                    self.hub.snapshot_download(
+                        self.repo_id,
+                        revision=self.revision,
+                        cache_dir=self.cache_dir,
+                        allow_patterns=patterns,
+                        endpoint=self.endpoint,
+                        etag_timeout=CONNECT_TIMEOUT,
+                    )
+                )
+            except Exception as exc:
+                raise self._mapped(exc) from exc
+        absent = [name for name in required_files if not (path / name).is_file()]
+        if absent:
+            raise ModelNotFoundError(
+                f"repository {self.repo_id!r} at revision {self.revision} has no "
+                f"{', '.join(absent)}; pass file=... naming a file it has, or another revision"
+            )
+        return path
+
+    def _mapped(self, exc: Exception) -> Exception:
+        """huggingface_hub's final error as ours (the caller chains it); anything else (a bug,
+        not a network or hub condition) is returned unchanged and so raised as itself."""
+        errors = self.hub.errors
+        if isinstance(exc, errors.RepositoryNotFoundError):  # also a gated repository
+            return ModelNotFoundError(
+                f"Hugging Face has no repository {self.repo_id!r} (or it is private or gated: "
+                "log in with `huggingface-cli login`); check the name"
+            )
+        if isinstance(exc, errors.RevisionNotFoundError):
+            return ModelNotFoundError(
+                f"repository {self.repo_id!r} has no revision {self.revision!r}; pass an "
+                "existing commit, branch or tag"
+            )
+        if isinstance(exc, (OSError, errors.LocalEntryNotFoundError, errors.HfHubHTTPError)):
+            return self._not_found("", f"the download failed ({_summary(exc)})")
+        return exc
+
+    def _not_found(self, missing: str, why: str) -> ModelNotFoundError:
+        variable = config.MODEL_DIR_VARIABLES[self.kind]
+        return ModelNotFoundError(
+            f"model {self.repo_id!r} (revision {self.revision}){missing} is not in the Hugging "
+            f"Face cache at {self.cache_dir} and {why}. Ways out: run `semantix download` on a "
+            "connected machine and copy its cache here (or point HF_HUB_CACHE/HF_HOME at it); "
+            f"or use a local model directory: {variable}=/path/to/model for the default "
+            f"{self.kind} model, or the judge's model argument (model=... in Python)"
+        )
