@@ -117,15 +117,21 @@ class IntentMeta(type):
 class Intent(metaclass=IntentMeta):
     """Base class of every intent. Write the requirement as the docstring.
 
-    Optional class attributes:
+    Every class attribute below is optional. Declare ``class Strict(Intent, abstract=True)`` for
+    a base class that only shares attributes and has no description of its own.
 
-    - ``threshold``: the score this intent needs (0-1); see the threshold order in the docs.
-    - ``hypothesis``: an explicit NLI phrasing, used instead of the automatic one.
-    - ``examples`` / ``counterexamples``: outputs that do / do not satisfy the intent
-      (used by the embedding judge).
-
-    Declare ``class Strict(Intent, abstract=True)`` for a base class that only shares attributes
-    and has no description of its own.
+    Attributes:
+        threshold: the score this intent needs, in [0, 1] (step 2 of the threshold order:
+            after an explicit ``threshold=`` argument, before calibration from the examples
+            and the judge's recommended threshold). The base class's 0.8 is the last resort.
+        hypothesis: an explicit NLI phrasing, used instead of the automatic one (it also turns
+            off the rewrite of a negatively phrased requirement).
+        examples: outputs that satisfy the intent.
+        counterexamples: outputs that do not. With both, a judge that gives scores calibrates
+            the threshold from them (the midpoint between the weakest example and the strongest
+            counterexample); the embedding judge uses them in its score instead.
+        abstract: True for base classes that carry no description (``abstract=True``) and for
+            composites.
     """
 
     threshold: ClassVar[float] = DEFAULT_THRESHOLD
