@@ -3,22 +3,26 @@
 Every error names the value at fault, says what was expected and what to do next.
 
 ```
-SemantixError                      base of everything below
-├── SemanticAssertionError         the output does not mean what the intent asks (also AssertionError)
-├── JudgeError                     a judge raised, timed out or returned garbage: never a pass
-│   └── JudgeTimeoutError          the judge did not answer in time
-├── ConfigurationError             semantix cannot run as configured (also ValueError)
-│   ├── JudgeUnavailableError      a judge's optional dependencies are missing (names the extra)
-│   ├── UnknownModelError          a model name is neither a known model, a repo id nor a directory
-│   ├── ModelNotFoundError         the model is not on disk and cannot be downloaded (offline)
-│   └── IntentCalibrationError     the judge cannot tell an intent's examples from its counterexamples
-└── VerdictStoreError              the frozen-verdict store cannot answer
-    ├── VerdictNotRecordedError    replay/strict mode and no verdict stored for this check
-    └── CorruptVerdictError        a stored verdict file cannot be read
+SemantixError                   base of everything below
+├── SemanticAssertionError      the output does not mean what the intent asks (an AssertionError)
+├── JudgeError                  a judge raised, timed out or returned garbage: never a pass
+│   └── JudgeTimeoutError       the judge did not answer in time
+├── ConfigurationError          semantix cannot run as configured (also ValueError)
+│   ├── JudgeUnavailableError   a judge's optional dependencies are missing (names the extra)
+│   ├── UnknownModelError       a model name is no known model, repo id or directory
+│   ├── ModelNotFoundError      the model is not on disk and cannot be downloaded (offline)
+│   └── IntentCalibrationError  the judge cannot separate an intent's examples
+└── VerdictStoreError           the frozen-verdict store cannot answer
+    ├── VerdictNotRecordedError replay/strict mode and no verdict stored for this check
+    └── CorruptVerdictError     a stored verdict file cannot be read
 ```
 
-`SemanticAssertionError` is the only one that means "the test failed"; everything else means
-"the test could not be judged" and surfaces as an error in every test runner.
+`semantix.runs.PassRateError` and `semantix.snapshots.SnapshotDriftError` are
+`SemanticAssertionError`s too; the other snapshot errors are in `semantix.snapshots.errors`.
+
+A `SemanticAssertionError` means "the output is wrong"; everything else means "the check could
+not be judged". pytest shows any exception in a test body as a failure (F), so the semantic
+report counts the latter as errors; unittest reports them as errors.
 """
 
 from __future__ import annotations
