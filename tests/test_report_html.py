@@ -72,6 +72,8 @@ class TreeBuilder(HTMLParser):
         self.stack = [self.root]
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("td", "th") and self.stack[-1].tag in ("td", "th"):
+            self.stack.pop()  # a cell's end tag is implied by the next cell
         node = Node(tag, {k: v or "" for k, v in attrs})
         self.stack[-1].children.append(node)
         if tag not in VOID:
@@ -81,11 +83,13 @@ class TreeBuilder(HTMLParser):
         self.stack[-1].children.append(Node(tag, {k: v or "" for k, v in attrs}))
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "tr" and self.stack[-1].tag in ("td", "th"):
+            self.stack.pop()  # and the last cell's by the end of the row
         assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
         self.stack.pop()
 
     def handle_data(self, data: str) -> None:
-        self.stack[-1].texts.append(data)
+        self.stack[-1].children.append(Node("#text", {}, texts=[data]))  # in document order
 
 
 def parse(page: str) -> Node:
@@ -183,6 +187,14 @@ def rows(root: Node) -> list[Node]:
     return root.find("table", id="t").find("tbody").find_all("tr")
 
 
+def description(root: Node, node: Node) -> str:
+    """The intent description the page's style shows under ``node`` (a ``dN`` class)."""
+    number = next(c for c in node.classes if c[0] == "d" and c[1:].isdigit())
+    style = root.find("style").text()
+    start = style.index(f'.{number}::after{{content:"') + len(number) + 18
+    return style[start : style.index('"}', start)]
+
+
 # --- structure ---------------------------------------------------------------------------------
 
 
@@ -228,26 +240,32 @@ def test_a_row_shows_intent_description_score_threshold_reason_and_judge(page: N
     index = next(i for i, r in enumerate(document["assertions"]) if r["nodeid"] == "t.py::test_bl")
     row = page.find("tr", id=f"/assertions/{index}")
     cells = [" ".join(td.all_text().split()) for td in row.find_all("td")]
-    assert cells[2] == "Polite The text is polite."
+    assert cells[2] == "Polite"
+    assert description(page, row.find_all("td")[2].find("span")) == "The text is polite."
     assert cells[4] == "0.52"
     assert cells[5] == "0.50 intent"
     assert "fake score 0.520" in cells[6]
     assert cells[8] == "KeywordJudge"
-    assert row.attrs["data-s"] == "0.52" and row.attrs["data-h"] == "0.5"
+    assert "data-s" not in row.attrs  # one leaf: the score column sorts by the cell
 
 
 def test_composite_rows_list_each_leaf(page: Node) -> None:
     row = next(r for r in rows(page) if "test_both" in r.find_all("td")[1].text())
     intent, score = row.find_all("td")[2], row.find_all("td")[4]
     assert [d.text() for d in score.find_all("div")] == ["0.90", "0.10"]
-    assert "~Rude" in intent.all_text() and "The text is rude." in intent.all_text()
+    assert row.attrs["data-s"] == "0.1"  # sorts by its lowest score
+    leaves = intent.find_all("span")
+    assert [leaf.text() for leaf in leaves] == ["Polite", "~Rude"]
+    assert description(page, leaves[1]) == "The text is rude."
 
 
 def test_long_output_folds_into_details_with_the_full_text(page: Node) -> None:
     row = next(r for r in rows(page) if "test_long" in r.find_all("td")[1].text())
     details = row.find_all("td")[3].find("details")
-    assert " ".join(details.find("summary").text().split()).endswith("lon… (511 chars)")
-    assert details.find("pre").text() == "Thank you. " + "long " * 100
+    summary = details.find("summary")
+    assert summary.attrs["data-n"] == "511 chars"  # shown with an ellipsis while folded
+    assert len(summary.text()) <= 120 and summary.text().startswith("Thank you. long")
+    assert details.text() == "Thank you. " + "long " * 100  # the full text, once
 
 
 def test_error_row_shows_the_error(page: Node) -> None:
@@ -263,9 +281,11 @@ def test_strip_plot_per_intent_with_threshold_and_marked_failures(page: Node) ->
     assert captions == ["Polite", "~Rude"]
     polite = figures[0].find("svg")
     assert len(polite.find_all("line", **{"class": "th"})) == 1
-    assert len(polite.find_all("rect", **{"class": "fail"})) == 1
-    assert len(polite.find_all("circle", **{"class": "pass"})) == 4
-    assert len(polite.find_all("circle", **{"class": "bl"})) == 1
+    # One path per kind of point, a dot per score: 1 failure, 4 passes, 1 borderline ring.
+    assert polite.find("path", **{"class": "fail"}).attrs["d"].count("M") == 1
+    assert polite.find("path", **{"class": "pass"}).attrs["d"].count("M") == 4
+    ring = polite.find("circle", **{"class": "bl"})
+    assert ring.find("title").text() == "t.py::test_bl: 0.520"
     assert "passes below the line" in figures[1].find("figcaption").all_text()
 
 
@@ -458,7 +478,7 @@ def test_plugin_page_matches_semantix_report_byte_for_byte(
     ]
     assert "<script>alert('x')</script> go away" in found[0].find_all("td")[3].all_text()
     assert len(root.find_all("script")) == 1
-    assert root.find("section", id="intents").find("svg").find("rect", **{"class": "fail"})
+    assert root.find("section", id="intents").find("svg").find("path", **{"class": "fail"})
     assert "UTC" in root.find("header").all_text()  # the run date, from the JSON's meta
 
     assert main(["report", str(out / "report.json"), "-o", str(out / "again.html")]) == 0

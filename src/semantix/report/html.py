@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from semantix import __version__, config
-from semantix.preview import preview
 from semantix.report.records import REPORT_VERSION
 from semantix.report.terminal import short_judge
 from semantix.secrets import mask_value
@@ -233,21 +232,40 @@ def _leaves(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _folded(text: object, css: str) -> str:
-    """A text shown whole when short, else as a one-line preview that expands to the full text."""
+    """A text shown whole when short, else folded: its first words, expanding to the rest.
+
+    The text is in the page once (its start in the <summary>, the rest after it), so a large run
+    stays small; CSS marks a folded text with an ellipsis and its length.
+    """
     if text is None or text == "":
         return "—"
     value = str(text)
     if len(value) <= PREVIEW_CHARS and "\n" not in value:
         return f'<span class="{css}">{_e(value)}</span>'
+    head = value[:PREVIEW_CHARS]
+    cut = max(head.rfind(" "), head.rfind("\n"))
+    cut = cut if cut > PREVIEW_CHARS // 2 else PREVIEW_CHARS
     return (
-        f'<details class="{css}"><summary>{_e(preview(value, PREVIEW_CHARS, quote=False))}'
-        f" <small>({len(value):,} chars)</small></summary><pre>{_e(value)}</pre></details>"
+        f'<details class="{css}"><summary data-n="{len(value):,} chars">{_e(value[:cut])}'
+        f"</summary>{_e(value[cut:])}</details>"
     )
 
 
+def _judge(identity: object) -> str:
+    """The short judge name; the full identity (model, revision, file) on hover."""
+    full = str(identity) if identity else None
+    short = short_judge(full)
+    if full is None or short == full:
+        return _e(short)
+    return f'<span title="{_e(full)}">{_e(short)}</span>'
+
+
 def _lines(cells: Iterable[str]) -> str:
-    """One line per leaf inside a cell."""
-    return "".join(f"<div>{cell}</div>" for cell in cells)
+    """One line per leaf inside a cell (a single leaf's cell is just its text)."""
+    shown = list(cells)
+    if len(shown) == 1:
+        return shown[0]
+    return "".join(f"<div>{cell}</div>" for cell in shown)
 
 
 class _Page:
@@ -257,18 +275,35 @@ class _Page:
         self.summary: Mapping[str, Any] = _mapping(document.get("summary"))
         self.records: list[Mapping[str, Any]] = list(document["assertions"])
         self.json_href = json_href
+        #: Each distinct intent description, numbered: rows show it through a CSS class, so a
+        #: description repeated on thousands of rows is in the page once.
+        self.descriptions: dict[str, int] = {}
+
+    def _described(self, name: object, description: object) -> str:
+        """An intent's name with its description shown under it (from the page's style)."""
+        if not description:
+            return _e(name)
+        number = self.descriptions.setdefault(str(description), len(self.descriptions))
+        return f'<span class="ds d{number}">{_e(name)}</span>'
+
+    def _description_css(self) -> str:
+        return "".join(
+            f'.d{number}::after{{content:"{_css_string(text)}"}}'
+            for text, number in self.descriptions.items()
+        )
 
     def render(self) -> str:
+        table = self._table()  # first: it collects the descriptions the style shows
         parts = [
             "<!DOCTYPE html>\n",
             '<html lang="en">\n<head>\n<meta charset="utf-8">\n',
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
             '<meta name="generator" content="semantix ' + _e(__version__) + '">\n',
             f"<title>{_e(self._title())}</title>\n",
-            f"<style>{_CSS}</style>\n</head>\n<body>\n",
+            f"<style>{_CSS}{self._description_css()}</style>\n</head>\n<body>\n",
             self._header(),
             self._nav(),
-            self._table(),
+            table,
             self._plots(),
             self._runs(),
             self._snapshots(),
@@ -370,8 +405,8 @@ class _Page:
             '<option value="bad">failed and errors</option><option value="fail">failed</option>'
             '<option value="error">errors</option><option value="bl">borderline</option>'
             '<option value="pass">passed</option></select> <span id="n"></span></div>\n'
-            f'{empty}<table id="t">\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n'
-            "</table>\n</section>\n"
+            f'{empty}<table id="t" class="grid">\n<thead><tr class="h">{head}</tr></thead>\n'
+            f"<tbody>\n{rows}</tbody>\n</table>\n</section>\n"
         )
 
     def _row(self, index: int, record: Mapping[str, Any]) -> str:
@@ -380,30 +415,21 @@ class _Page:
         css = {"passed": "pass", "failed": "fail", "error": "error"}[outcome]
         borderline = bool(record.get("borderline"))
         leaves = _leaves(record)
-        scores = [_num(leaf.get("score")) for leaf in leaves]
-        known = [score for score in scores if score is not None]
-        thresholds = [_num(leaf.get("threshold")) for leaf in leaves]
+        known = [value for leaf in leaves if (value := _num(leaf.get("score"))) is not None]
         latency = _num(record.get("duration_ms"))
-        data = f' data-o="{_rank(record)}"'
-        if known:
-            data += f' data-s="{min(known)!r}"'
-        first_threshold = next((t for t in thresholds if t is not None), None)
-        if first_threshold is not None:
-            data += f' data-h="{first_threshold!r}"'
-        if latency is not None:
-            data += f' data-l="{latency!r}"'
+        # The score column sorts by the lowest leaf score; the other numeric columns by the
+        # first number shown in the cell (the script reads it).
+        data = f' data-s="{_short(min(known))}"' if len(known) > 1 else ""
         target = f"{self.json_href or ''}#{pointer}"
         verdict = _OUTCOME_WORD[outcome] + (' <small class="bl">borderline</small>' * borderline)
         if leaves:
-            intent = _e(record.get("intent", "?"))
             if len(leaves) > 1 or leaves[0].get("intent") != record.get("intent"):
-                intent += _lines(
-                    f'{_e(leaf.get("intent", "?"))} <small class="d">'
-                    f"{_e(leaf.get('description') or '')}</small>"
+                intent = _e(record.get("intent", "?")) + "".join(
+                    f"<div>{self._described(leaf.get('intent', '?'), leaf.get('description'))}</div>"
                     for leaf in leaves
                 )
             else:
-                intent += f' <small class="d">{_e(leaves[0].get("description") or "")}</small>'
+                intent = self._described(record.get("intent", "?"), leaves[0].get("description"))
             judged = [leaf.get("judged_as") for leaf in leaves if leaf.get("judged_as")]
             if judged:
                 intent += "".join(f'<div class="ja">judged as {_e(j)}</div>' for j in judged)
@@ -424,11 +450,7 @@ class _Page:
                 for leaf in leaves
             )
             evidence = _lines(_folded(leaf.get("evidence"), "ev") for leaf in leaves)
-            judge = _lines(
-                f'<span title="{_e(leaf.get("judge") or "")}">'
-                f"{_e(short_judge(leaf.get('judge') or record.get('judge')))}</span>"
-                for leaf in leaves
-            )
+            judge = _lines(_judge(leaf.get("judge") or record.get("judge")) for leaf in leaves)
             latencies = [_num(leaf.get("latency_ms")) for leaf in leaves]
             shown_latency = _ms(latency)
             if len(leaves) > 1 and any(value is not None for value in latencies):
@@ -437,19 +459,21 @@ class _Page:
             intent = _e(record.get("intent", "?"))
             score = threshold = evidence = "—"
             reason = f'<span class="err">{_e(record.get("error") or "not judged")}</span>'
-            judge = _e(short_judge(record.get("judge")))
+            judge = _judge(record.get("judge"))
             shown_latency = _ms(latency)
+        # End tags of cells are implied by the next cell (HTML's own rule): a large run's page
+        # is a tenth smaller without them.
         cells = (
-            f'<td class="v {css}">{verdict}</td>',
-            f'<td class="id"><a href="{_e(target)}">{_e(record.get("nodeid", "?"))}</a></td>',
-            f"<td>{intent}</td>",
-            f"<td>{_folded(record.get('output'), 'out')}</td>",
-            f'<td class="n">{score}</td>',
-            f'<td class="n">{threshold}</td>',
-            f"<td>{reason}</td>",
-            f"<td>{evidence}</td>",
-            f"<td>{judge}</td>",
-            f'<td class="n">{shown_latency}</td>',
+            f'<td class="v">{verdict}',
+            f'<td class="id"><a href="{_e(target)}">{_e(record.get("nodeid", "?"))}</a>',
+            f"<td>{intent}",
+            f"<td>{_folded(record.get('output'), 'out')}",
+            f'<td class="n">{score}',
+            f'<td class="n">{threshold}',
+            f"<td>{reason}",
+            f"<td>{evidence}",
+            f"<td>{judge}",
+            f'<td class="n">{shown_latency}',
         )
         classes = css + (" bl" if borderline else "")
         return f'<tr id="{pointer}" class="{classes}"{data}>{"".join(cells)}</tr>\n'
@@ -491,6 +515,8 @@ class _Page:
             {round(t, 4) for _, leaf in points if (t := _num(leaf.get("threshold"))) is not None}
         )
         shapes: list[str] = []
+        passes: list[str] = []
+        fails: list[str] = []
         scored = failed = borderline = 0
         for number, (index, leaf) in enumerate(points):
             score = _num(leaf.get("score"))
@@ -499,21 +525,27 @@ class _Page:
             scored += 1
             # A deterministic spread (golden-ratio sequence) keeps equal scores apart.
             y = _PAD_TOP + 3 + ((number * 0.6180339887498949) % 1.0) * (band - 6)
-            tip = f"<title>{_e(self.records[index].get('nodeid', '?'))}: {score:.3f}</title>"
             cx = x(score)
-            if not leaf.get("passed", True):
-                failed += 1
-                shapes.append(
-                    f'<rect class="fail" x="{cx - 3:.1f}" y="{y - 3:.1f}" width="6" height="6">'
-                    f"{tip}</rect>"
-                )
+            # Every point is a zero-length segment of one path per kind (round caps draw a dot,
+            # square caps a square): thousands of points stay a few bytes each.
+            dot = f"M{cx:.1f} {y:.1f}h0"
+            if leaf.get("passed", True):
+                passes.append(dot)
             else:
-                shapes.append(
-                    f'<circle class="pass" cx="{cx:.1f}" cy="{y:.1f}" r="2.5">{tip}</circle>'
-                )
+                failed += 1
+                fails.append(dot)
             if leaf.get("borderline"):
+                # Borderline points are few and worth a look: a ring that names its test.
                 borderline += 1
-                shapes.append(f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"/>')
+                tip = f"{_e(self.records[index].get('nodeid', '?'))}: {score:.3f}"
+                shapes.append(
+                    f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"><title>{tip}</title>'
+                    "</circle>"
+                )
+        if passes:
+            shapes.insert(0, f'<path class="pass" d="{"".join(passes)}"/>')
+        if fails:
+            shapes.insert(1 if passes else 0, f'<path class="fail" d="{"".join(fails)}"/>')
         lines = "".join(
             f'<line class="th" x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{_PAD_TOP - 4}" '
             f'y2="{_PAD_TOP + band}"/>'
@@ -651,6 +683,20 @@ class _Page:
         )
 
 
+def _css_string(text: str) -> str:
+    """``text`` escaped for a CSS string: anything but letters, digits and plain punctuation
+    becomes a hex escape (so no quote, backslash, newline or ``</style>`` survives)."""
+    return "".join(
+        ch if ch.isascii() and (ch.isalnum() or ch in " .,:;!?'()-_") else f"\\{ord(ch):x} "
+        for ch in text
+    )
+
+
+def _short(number: float) -> str:
+    """A sort key: the number to 4 decimals, without trailing zeros."""
+    return f"{number:.4f}".rstrip("0").rstrip(".")
+
+
 def _mapping(value: object) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
@@ -732,24 +778,37 @@ nav{margin:12px 0;padding:6px 0;border-top:1px solid var(--line);border-bottom:1
 .hint,small,.d{color:var(--muted)}.d,small{font-size:12px}
 table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}
-#t td:nth-child(4){max-width:28em;word-break:break-word}
-#t td:nth-child(2){max-width:22em;word-break:break-all}
-th{position:sticky;top:0;background:#f6f8fa;white-space:nowrap}
-th[data-k]{cursor:pointer}th[aria-sort=ascending]::after{content:" ▲"}
-th[aria-sort=descending]::after{content:" ▼"}
-td.n{text-align:right;white-space:nowrap}
+th{background:#f6f8fa;white-space:nowrap}td.n{text-align:right;white-space:nowrap}
+/* The assertions table lays out as a grid of fixed columns so that the browser skips
+   rows off screen (content-visibility); without CSS it is a plain table. */
+.grid,.grid thead,.grid tbody{display:block}
+.grid tr{display:grid;border-bottom:1px solid var(--line);grid-template-columns:5.5em
+minmax(0,1.3fr) minmax(0,1.1fr) minmax(0,1.8fr) 3.5em 6.5em minmax(0,1.2fr) minmax(0,.8fr)
+minmax(0,1fr) 5em}
+.grid td,.grid th{display:block;border:0;overflow-wrap:break-word;min-width:0}.grid tr[hidden]{display:none}
+.grid tbody tr{content-visibility:auto;contain-intrinsic-size:auto 3.5em}
+.grid thead{position:sticky;top:0;z-index:1}
+th[data-k]{cursor:pointer}th[data-sort=ascending]::after{content:" ▲"}
+th[data-sort=descending]::after{content:" ▼"}
+.grid .n{text-align:right}
 .v{font-weight:600;white-space:nowrap}
 .pass.v,.k.pass,b.pass{color:var(--pass)}.fail.v,.k.fail,b.fail{color:var(--fail)}
-.error.v,.err{color:var(--error)}.bl,.k.bl{color:var(--bl)}
+.error.v,.err{color:var(--error)}small.bl,b.bl,.k.bl,li.bl{color:var(--bl)}
+.v small.bl{display:block;font-weight:400}
 tr.fail{background:#ffebe9}tr.error{background:#fbefff}tr.bl.pass{background:#fff8c5}
-tr:target{outline:2px solid #0969da}
-summary{cursor:pointer}
+tr:target{outline:2px solid #0969da}.pass>.v{color:var(--pass)}.fail>.v{color:var(--fail)}
+.error>.v{color:var(--error)}
+summary{cursor:pointer}details{white-space:pre-wrap}details>summary{list-style:none}
+details>summary::-webkit-details-marker{display:none}
+details:not([open])>summary::after{content:"… (" attr(data-n) ")";color:var(--muted)}
 .ja{font-size:12px;color:var(--muted);font-style:italic}
+.ds::after{display:block;font-size:12px;color:var(--muted)}
 #controls{margin:8px 0}#q{width:28em;padding:4px}
 figure{margin:12px 0}figcaption{margin-bottom:2px}
 svg text{font-size:10px;fill:var(--muted);text-anchor:middle}
 .strip .ax{stroke:#8c959f}.strip .th{stroke:#1f2328;stroke-dasharray:4 3;stroke-width:1.5}
-.strip .pass{fill:var(--pass);fill-opacity:.6}.strip .fail{fill:var(--fail)}
+.strip .pass{stroke:var(--pass);stroke-opacity:.6;stroke-width:5;stroke-linecap:round}
+.strip .fail{stroke:var(--fail);stroke-width:6;stroke-linecap:square}
 .strip .bl{fill:none;stroke:var(--bl);stroke-width:1.5}
 .bar{vertical-align:middle;margin-left:6px}.bar .track{fill:#eaeef2}.bar .rate{fill:#54aeff}
 .bar .whisker{stroke:#1f2328;stroke-width:1.5;fill:none}.bar .floor{stroke:var(--fail);stroke-width:2}
@@ -757,35 +816,38 @@ svg text{font-size:10px;fill:var(--muted);text-anchor:middle}
 del{background:#ffebe9;color:var(--fail)}ins{background:#dafbe1;color:var(--pass)}
 .snaps{list-style:none;padding:0}.snaps li{margin:6px 0}
 footer{margin-top:32px;color:var(--muted);font-size:12px}
-@media print{#controls,nav{display:none}th{position:static}body{padding:0;max-width:none}
-tr{break-inside:avoid}pre{max-height:none;overflow:visible}thead{display:table-header-group}}
+@media print{#controls,nav{display:none}.grid thead{position:static}body{padding:0;max-width:none}
+tr{break-inside:avoid}.grid tbody tr{content-visibility:visible}pre{max-height:none;overflow:visible}}
 """
 
 _JS = """
 (function(){
 var t=document.getElementById('t');if(!t)return;
-var tb=t.tBodies[0],rows=Array.prototype.slice.call(tb.rows),texts=null;
+var tb=t.tBodies[0],head=t.tHead.rows[0].cells;
+var rows=Array.prototype.slice.call(tb.rows),texts=null;
 var q=document.getElementById('q'),f=document.getElementById('f'),n=document.getElementById('n');
 document.getElementById('controls').hidden=false;
 function count(){var v=0;for(var i=0;i<rows.length;i++)if(!rows[i].hidden)v++;
 n.textContent=v+' of '+rows.length+' shown';}
 function keep(r,cls){var c=r.classList;if(!cls)return true;
-if(cls==='bad')return c.contains('fail')||c.contains('error');
-if(cls==='bl')return c.contains('bl');return c.contains(cls);}
+if(cls==='bad')return c.contains('fail')||c.contains('error');return c.contains(cls);}
 function filter(){var s=q.value.trim().toLowerCase(),cls=f.value;
 if(s&&!texts)texts=rows.map(function(r){return r.textContent.toLowerCase();});
 for(var i=0;i<rows.length;i++){var r=rows[i];
 r.hidden=!(keep(r,cls)&&(!s||texts[i].indexOf(s)>=0));}count();}
 var timer=null;q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(filter,150);});
 f.addEventListener('change',filter);
-var ths=t.tHead.rows[0].cells;
-function key(r,k,kind,col){if(kind==='n'){var v=r.getAttribute('data-'+k);
-return v===null?NaN:parseFloat(v);}return r.cells[col].textContent;}
-Array.prototype.forEach.call(ths,function(th,col){th.addEventListener('click',function(){
+var RANK={error:0,fail:1,pass:3};
+function key(r,k,kind,col){var c=r.classList;
+if(k==='o')return c.contains('pass')&&c.contains('bl')?2:RANK[c[0]];
+if(kind==='n'){var v=k==='s'&&r.getAttribute('data-s');
+return parseFloat(v||r.cells[col].textContent.replace(/,/g,''));}
+return r.cells[col].textContent;}
+Array.prototype.forEach.call(head,function(th,col){th.addEventListener('click',function(){
 var k=th.getAttribute('data-k'),kind=th.getAttribute('data-t');
-var dir=th.getAttribute('aria-sort')==='ascending'?-1:1;
-Array.prototype.forEach.call(ths,function(h){h.removeAttribute('aria-sort');});
-th.setAttribute('aria-sort',dir>0?'ascending':'descending');
+var dir=th.getAttribute('data-sort')==='ascending'?-1:1;
+Array.prototype.forEach.call(head,function(h){h.removeAttribute('data-sort');});
+th.setAttribute('data-sort',dir>0?'ascending':'descending');
 var keyed=rows.map(function(r,i){return [key(r,k,kind,col),i,r];});
 keyed.sort(function(a,b){var x=a[0],y=b[0];
 if(kind==='n'){var xn=isNaN(x),yn=isNaN(y);if(xn||yn){if(xn&&yn)return a[1]-b[1];return xn?1:-1;}}
