@@ -18,6 +18,7 @@ from semantix import FakeJudge, Intent, evaluate_semantic
 from semantix.cli import main
 from semantix.report import error_record, json_document, result_record
 from semantix.report.html import ReportDocumentError, json_href, render, write_html_report
+from semantix.report.runs import run_record, runs_section
 from semantix.runs import evaluate_pass_rate
 
 KEY = "sk-test-secret-0123456789abcdef"
@@ -149,11 +150,7 @@ def sample_document(*, runs: bool = True) -> dict[str, Any]:
         stats = evaluate_pass_rate(
             lambda: next(outputs), Polite, runs=6, min_pass_rate=0.8, judge=JUDGE
         )
-        sections["runs"] = {
-            "stability": stats.pass_rate,
-            "below_floor": 1,
-            "tests": [{"nodeid": "t.py::test_flaky", **stats.to_dict()}],
-        }
+        sections["runs"] = runs_section([run_record(stats, "t.py::test_flaky")])
         sections["snapshots"] = {
             "counts": {"passed": 1, "drifted": 1, "unused": 0},
             "snapshots": [

@@ -807,7 +807,7 @@ details:not([open])>summary::after{content:"… (" attr(data-n) ")";color:var(--
 figure{margin:12px 0}figcaption{margin-bottom:2px}
 svg text{font-size:10px;fill:var(--muted);text-anchor:middle}
 .strip .ax{stroke:#8c959f}.strip .th{stroke:#1f2328;stroke-dasharray:4 3;stroke-width:1.5}
-.strip .pass{stroke:var(--pass);stroke-opacity:.6;stroke-width:5;stroke-linecap:round}
+.strip .pass{stroke:var(--pass);stroke-opacity:.7;stroke-width:6;stroke-linecap:round}
 .strip .fail{stroke:var(--fail);stroke-width:6;stroke-linecap:square}
 .strip .bl{fill:none;stroke:var(--bl);stroke-width:1.5}
 .bar{vertical-align:middle;margin-left:6px}.bar .track{fill:#eaeef2}.bar .rate{fill:#54aeff}
