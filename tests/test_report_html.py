@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -493,6 +494,24 @@ def test_ini_key_writes_the_page_beside_the_ini_file(project: pytest.Pytester) -
     root = parse((project.path / "reports" / "semantic.html").read_text(encoding="utf-8"))
     assert len(rows(root)) == 2
     assert not (sub / "reports").exists()
+
+
+# --- the benchmark script --------------------------------------------------------------------
+
+
+def test_bench_report_prints_every_figure() -> None:
+    """A smoke run of scripts/bench-report on a few assertions (figures printed, not judged)."""
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench-report"
+    done = subprocess.run(
+        [sys.executable, str(script), "--assertions", "120", "--rounds", "1", "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    labels = [line.split("  ", 1)[0] for line in done.stdout.splitlines()]
+    assert labels == ["setup", "render", "size", "browser"]
+    assert "browser  skipped: --no-browser" in done.stdout
 
 
 # --- a real browser ----------------------------------------------------------------------------
