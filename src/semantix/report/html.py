@@ -254,8 +254,10 @@ def _folded(text: object, css: str) -> str:
 def _judge(identity: object) -> str:
     """The short judge name; the full identity (model, revision, file) on hover."""
     full = str(identity) if identity else None
+    if full is None:
+        return "—"
     short = short_judge(full)
-    if full is None or short == full:
+    if short == full:
         return _e(short)
     return f'<span title="{_e(full)}">{_e(short)}</span>'
 
@@ -387,7 +389,8 @@ class _Page:
     def _table(self) -> str:
         order = sorted(range(len(self.records)), key=lambda i: (_rank(self.records[i]), i))
         head = "".join(
-            f'<th data-k="{key}" data-t="{kind}">{label}</th>' for key, kind, label in _COLUMNS
+            f'<th data-k="{key}" data-t="{kind}" tabindex="0">{label}</th>'
+            for key, kind, label in _COLUMNS
         )
         rows = "".join(self._row(index, self.records[index]) for index in order)
         empty = (
@@ -855,7 +858,8 @@ if(x<y)return -dir;if(x>y)return dir;return a[1]-b[1];});
 var frag=document.createDocumentFragment();
 rows=keyed.map(function(e){frag.appendChild(e[2]);return e[2];});
 if(texts)texts=keyed.map(function(e){return texts[e[1]];});
-tb.appendChild(frag);});});
+tb.appendChild(frag);});
+th.addEventListener('keydown',function(e){if(e.key==='Enter'||e.key===' '){e.preventDefault();th.click();}});});
 window.addEventListener('beforeprint',function(){
 Array.prototype.forEach.call(document.querySelectorAll('details'),function(d){d.open=true;});});
 count();
