@@ -30,13 +30,14 @@ import subprocess
 import sys
 import unittest
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import semantix
+from llm_server import FakeOpenAIServer, verdict
 from semantix import FakeJudge, Verdict
 from semantix.cache import model_cache
 from semantix.pytest_plugin import SemanticAssert
@@ -436,3 +437,35 @@ def test_ci_runs_the_readme_test_command_without_upgrading_pip() -> None:
     torch_step = next(i for i, command in enumerate(commands) if "pip install torch" in command)
     assert torch_step < commands.index(test_command)
     assert ci.index("pip install --quiet torch") < ci.index(test_command)
+
+
+def test_readme_llm_example_runs_against_a_local_server(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The README's LLMJudge block, as written, against an OpenAI-compatible server on 127.0.0.1."""
+    pytest.importorskip("openai")
+    monkeypatch.chdir(tmp_path)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [block for block in extract_blocks(readme, "README.md") if "LLMJudge(" in block.code]
+    assert blocks, "the README no longer shows the LLM judge"
+    llm = importlib.import_module("semantix.judges.llm")
+    built: list[Any] = []
+
+    class LLMJudge(llm.LLMJudge):  # the README's class, remembered so its client gets closed
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(llm, "LLMJudge", LLMJudge)
+    with FakeOpenAIServer(default=verdict(0.9, "it apologizes for the delay")) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-readme")
+        monkeypatch.delenv("SEMANTIX_VERDICTS", raising=False)
+        try:
+            for block in blocks:
+                run_blocks([replace(block, skip=None)], {"__name__": "docs_example"})
+        finally:
+            for judge in built:
+                judge.close()
+        assert built, "the README's LLMJudge block did not build an LLMJudge"
+        assert server.requests, "the README's LLMJudge block did not ask the server"
