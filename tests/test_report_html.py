@@ -561,6 +561,47 @@ def test_headless_chromium_renders_table_and_plots(tmp_path: Path) -> None:
     assert shot.stat().st_size > 10_000  # a rendered page, not a blank one
 
 
+# Drives the page's own script as a reader would, and writes what it saw into the title.
+DRIVE = """<script>window.addEventListener('load',function(){
+var f=document.getElementById('f');f.value='bad';f.dispatchEvent(new Event('change'));
+var bad=document.getElementById('n').textContent;f.value='';f.dispatchEvent(new Event('change'));
+var th=document.querySelector('#t th[data-k=s]');th.click();
+var up=document.querySelector('#t tbody tr').id;th.click();
+var down=document.querySelector('#t tbody tr').id;
+var q=document.getElementById('q');q.value='test_long';q.dispatchEvent(new Event('input'));
+setTimeout(function(){document.title=['JS',bad,up,down,
+document.getElementById('n').textContent].join('|');},400);});</script>"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (apt-get install chromium)")
+def test_headless_chromium_runs_the_filter_and_sort_script(tmp_path: Path) -> None:
+    assert CHROMIUM is not None
+    document = sample_document()
+    page = tmp_path / "driven.html"
+    page.write_text(render(document).replace("</body>", DRIVE + "</body>"), encoding="utf-8")
+    dom = subprocess.run(
+        [
+            CHROMIUM,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    title = parse_loose(dom).find("title").text()
+    _, bad, up, down, searched = title.split("|")
+    assert bad == "2 of 6 shown"  # the error and the failure
+    nodeids = [record["nodeid"] for record in document["assertions"]]
+    assert nodeids[int(up.rsplit("/", 1)[1])] == "t.py::test_both"  # lowest score: 0.10
+    assert document["assertions"][int(down.rsplit("/", 1)[1])]["leaves"][0]["score"] == 0.9
+    assert searched == "1 of 6 shown"
+
+
 def parse_loose(dom: str) -> Node:
     """Chromium's serialisation (it closes <p>, adds <tbody>...), read without the strict check."""
     builder = _LooseBuilder()
