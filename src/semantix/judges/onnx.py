@@ -7,9 +7,10 @@
   of two threads against one. With spinning off, idle threads sleep.
 - Cold start: the first session is built from the ``.onnx`` file directly, nothing else on the
   critical path. The optimized (ORT-format) copy that lets later processes skip graph
-  optimization is written *off* it, by a low-priority background process that also measures
-  whether loading the copy is faster on this machine; where it is not (e.g. MiniLM2, where the
-  copy only costs ~75 MB of transient memory), it leaves a marker and no copy is used.
+  optimization is written *off* it, by a low-priority background process that also measures,
+  in fresh processes, whether loading the copy is faster on this machine and takes no more
+  memory; where it is not (e.g. MiniLM2, whose copy loads no faster and costs ~75 MB more), it
+  leaves a marker and no copy is used.
   ``SEMANTIX_ORT_CACHE=0`` turns the copies off. The copies are keyed by the file (path, size,
   mtime), the onnxruntime version and the CPU's features, so a cache copied to another machine
   is not reused.
@@ -44,6 +45,8 @@ _PROVIDER = "CPUExecutionProvider"
 #: Keep the optimized copy only when loading it takes at most this share of building the session
 #: from the .onnx file (measured by the background process on this machine).
 _KEEP_IF_FASTER = 0.8
+#: ... and its peak memory at most this multiple of the build's (MiniLM2's copy costs ~75 MB more).
+_KEEP_IF_LIGHTER = 1.05
 #: Background processes writing optimized copies (tests and the bench wait for them).
 _pending: list[subprocess.Popen[bytes]] = []
 #: Optimized copies this process has started writing (each at most once per process).
@@ -169,11 +172,12 @@ def finish_optimizing(timeout: float | None = None) -> None:
 def _optimize_main() -> None:
     """Background entry point: ``SOURCE OPTIMIZED KEEP_IF_FASTER``.
 
-    Writes the optimized copy beside its final name, then times building a session from the
-    source and loading the copy, and keeps the copy only when loading it takes at most
-    ``KEEP_IF_FASTER`` of the build. Otherwise writes a ``.skip.json`` marker with the two
-    timings, so no process loads a copy that does not pay. Failures leave nothing behind: the
-    next process simply builds from the file again.
+    Writes the optimized copy beside its final name, then measures, each in a fresh process,
+    building a session from the source and loading the copy: time and peak memory. The copy is
+    kept only when loading it takes at most ``KEEP_IF_FASTER`` of the build's time and no more
+    memory (within 5%); otherwise a ``.skip.json`` marker records the figures, so no process
+    loads a copy that does not pay. Failures leave nothing behind: the next process simply
+    builds from the file again.
     """
     import onnxruntime as ort
 
@@ -188,20 +192,73 @@ def _optimize_main() -> None:
         options.optimized_model_filepath = str(partial)
         options.add_session_config_entry("session.save_model_format", "ORT")
         ort.InferenceSession(str(source), sess_options=options, providers=[_PROVIDER])
-        started = time.perf_counter()
-        ort.InferenceSession(str(source), sess_options=session_options(1), providers=[_PROVIDER])
-        plain_seconds = time.perf_counter() - started
-        load_copy = session_options(1)
-        load_copy.add_session_config_entry("session.load_model_format", "ORT")  # not by suffix
-        started = time.perf_counter()
-        ort.InferenceSession(str(partial), sess_options=load_copy, providers=[_PROVIDER])
-        optimized_seconds = time.perf_counter() - started
-        if optimized_seconds <= keep_if_faster * plain_seconds:
+        plain = _measure_load(source, "ONNX")
+        optimized = _measure_load(partial, "ORT")
+        if plain is None or optimized is None:
+            return
+        faster = optimized[0] <= keep_if_faster * plain[0]
+        if faster and optimized[1] <= _KEEP_IF_LIGHTER * plain[1]:
             os.replace(partial, target)
         else:
-            _skip_marker(target).write_text(
-                json.dumps({"plain_s": plain_seconds, "optimized_s": optimized_seconds}),
-                encoding="utf-8",
-            )
+            figures = {
+                "plain_s": plain[0],
+                "optimized_s": optimized[0],
+                "plain_peak_mb": plain[1],
+                "optimized_peak_mb": optimized[1],
+            }
+            _skip_marker(target).write_text(json.dumps(figures), encoding="utf-8")
     finally:
         partial.unlink(missing_ok=True)
+
+
+def _measure_load(path: Path, model_format: str) -> tuple[float, float] | None:
+    """(seconds, peak MB) of a fresh process building a session on ``path`` (best of two)."""
+    source = str(Path(__file__).resolve().parents[2])
+    code = (
+        f"import sys; sys.path.insert(0, {source!r}); "
+        "from semantix.judges.onnx import _measure_main; _measure_main()"
+    )
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-c", code, str(path), model_format],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
+        )
+        seconds, peak_mb = json.loads(completed.stdout.strip().splitlines()[-1])
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return None
+    return float(seconds), float(peak_mb)
+
+
+def _measure_main() -> None:
+    """Measuring process: ``PATH FORMAT`` -> prints ``[seconds, peak_mb]`` on stdout."""
+    import onnxruntime as ort
+
+    path, model_format = sys.argv[1], sys.argv[2]
+    times = []
+    for _ in range(2):
+        options = session_options(1)
+        options.add_session_config_entry("session.load_model_format", model_format)
+        started = time.perf_counter()
+        session = ort.InferenceSession(path, sess_options=options, providers=[_PROVIDER])
+        times.append(time.perf_counter() - started)
+        del session
+    print(json.dumps([min(times), _peak_mb()]))
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory: VmHWM where /proc says (ru_maxrss survives exec,
+    so it would report the parent's peak), else ru_maxrss."""
+    import resource
+
+    try:
+        with open("/proc/self/status", encoding="utf-8") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass  # no /proc (macOS, Windows): ru_maxrss below
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return peak / 1024 / (1024 if sys.platform == "darwin" else 1)
