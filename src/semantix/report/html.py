@@ -104,7 +104,11 @@ def json_href(json_path: Path | None, page_path: Path) -> str | None:
     """The link from the page at ``page_path`` to the JSON report (relative, URL-quoted)."""
     if json_path is None:
         return None
-    relative = os.path.relpath(Path(json_path).resolve(), Path(page_path).resolve().parent)
+    target = Path(json_path).resolve()
+    try:
+        relative = os.path.relpath(target, Path(page_path).resolve().parent)
+    except ValueError:  # another drive (Windows): no relative path exists
+        return target.as_uri()
     return quote(Path(relative).as_posix())
 
 
