@@ -72,7 +72,7 @@ class ReportDocumentError(ValueError):
     """The data given to :func:`render` is not a semantix JSON report."""
 
 
-# --- pytest wiring (the plugin calls these; nothing here imports pytest) ----------------------
+# --- pytest wiring (the plugin calls these; pytest is imported for type checking only) -------
 
 
 def add_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
@@ -87,15 +87,16 @@ def add_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
     parser.addini(HTML_INI, "write the semantic report as an HTML page to this path")
 
 
-def html_report_path(config: pytest.Config) -> Path | None:
+def html_report_path(pytest_config: pytest.Config) -> Path | None:
     """The page's path: the option relative to the current directory, the ini key to the ini
     file (like ``--semantic-report-json``); None when neither is set."""
-    value = config.getoption(HTML_INI)
+    value = pytest_config.getoption(HTML_INI)
     if value:
-        return Path(config.invocation_params.dir, value).resolve()
-    ini = config.getini(HTML_INI)
+        return Path(pytest_config.invocation_params.dir, value).resolve()
+    ini = pytest_config.getini(HTML_INI)
     if isinstance(ini, str) and ini.strip():
-        base = config.inipath.parent if config.inipath is not None else config.rootpath
+        inipath = pytest_config.inipath
+        base = inipath.parent if inipath is not None else pytest_config.rootpath
         return Path(base, ini.strip()).resolve()
     return None
 
@@ -244,7 +245,7 @@ def _folded(text: object, css: str) -> str:
     if text is None or text == "":
         return "—"
     value = str(text)
-    if len(value) <= PREVIEW_CHARS and "\n" not in value:
+    if len(value) <= PREVIEW_CHARS:
         return f'<span class="{css}">{_e(value)}</span>'
     head = value[:PREVIEW_CHARS]
     cut = max(head.rfind(" "), head.rfind("\n"))
@@ -805,7 +806,7 @@ th[data-sort=descending]::after{content:" ▼"}
 tr.fail{background:#ffebe9}tr.error{background:#fbefff}tr.bl.pass{background:#fff8c5}
 tr:target{outline:2px solid #0969da}.pass>.v{color:var(--pass)}.fail>.v{color:var(--fail)}
 .error>.v{color:var(--error)}
-summary{cursor:pointer}details{white-space:pre-wrap}details>summary{list-style:none}
+summary{cursor:pointer}details,span.out,span.ev{white-space:pre-wrap}details>summary{list-style:none}
 details>summary::-webkit-details-marker{display:none}
 details:not([open])>summary::after{content:"… (" attr(data-n) ")";color:var(--muted)}
 .ja{font-size:12px;color:var(--muted);font-style:italic}
