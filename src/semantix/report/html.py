@@ -405,14 +405,15 @@ class _Page:
         )
         return (
             '<section id="assertions">\n<h2>Assertions</h2>\n'
-            '<p class="hint">Failures and errors first. Click a column to sort; a test id links '
-            "to its assertion in the JSON report.</p>\n"
+            '<p class="hint">Failures and errors first; a test id links to its assertion in the '
+            "JSON report.</p>\n"
             '<div id="controls" hidden><input id="q" type="search" placeholder="filter: test, '
             'intent, output, reason…" aria-label="filter rows"> <select id="f" '
             'aria-label="outcome"><option value="">every outcome</option>'
             '<option value="bad">failed and errors</option><option value="fail">failed</option>'
             '<option value="error">errors</option><option value="bl">borderline</option>'
-            '<option value="pass">passed</option></select> <span id="n"></span></div>\n'
+            '<option value="pass">passed</option></select> <span id="n"></span> '
+            "<small>Click a column header to sort.</small></div>\n"
             f'{empty}<table id="t" class="grid">\n<thead><tr class="h">{head}</tr></thead>\n'
             f"<tbody>\n{rows}</tbody>\n</table>\n</section>\n"
         )
