@@ -484,6 +484,42 @@ def test_plugin_page_matches_semantix_report_byte_for_byte(
     assert (out / "again.html").read_bytes() == (out / "report.html").read_bytes()
 
 
+FLAKY = '''
+import itertools
+import pytest
+from semantix import Intent
+
+class Polite(Intent):
+    """The text is polite."""
+    threshold = 0.5
+
+replies = itertools.cycle(["Thank you!", "Thank you!", "Go away."])
+
+@pytest.mark.semantic(runs=6, min_pass_rate=0.5)
+def test_flaky(semantic):
+    semantic(next(replies), Polite)
+'''
+
+
+def test_plugin_page_shows_repeated_runs(project: pytest.Pytester) -> None:
+    project.makepyfile(test_flaky=FLAKY)
+    result = project.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--semantic-judge=judges_mod:judge",
+        "--semantic-report-html=report.html",
+        "test_flaky.py",
+    )
+    result.assert_outcomes(passed=1)
+    root = parse((project.path / "report.html").read_text(encoding="utf-8"))
+    assert len(rows(root)) == 6  # every run's assertion
+    row = root.find("section", id="runs").find("tbody").find("tr")
+    cells = [" ".join(td.all_text().split()) for td in row.find_all("td")]
+    assert cells[:5] == ["PASS", "test_flaky.py::test_flaky", "6", "4", "0"]
+    assert cells[5].startswith("0.67") and cells[7] == "0.50"
+    assert row.find("svg").find("path", **{"class": "whisker"})
+
+
 def test_ini_key_writes_the_page_beside_the_ini_file(project: pytest.Pytester) -> None:
     project.makeini("[pytest]\nsemantic_report_html = reports/semantic.html\n")
     sub = project.mkdir("sub")
