@@ -520,6 +520,40 @@ def test_plugin_page_shows_repeated_runs(project: pytest.Pytester) -> None:
     assert row.find("svg").find("path", **{"class": "whisker"})
 
 
+SNAPSHOT_JUDGE = """
+from semantix import FakeJudge
+
+def same(output, other):
+    return 0.9 if "30 days" in output and "30 days" in other else 0.1
+
+judge = FakeJudge(same, name="SameJudge")
+"""
+
+SNAPSHOT_TEST = """
+import os
+
+def test_refund(semantic_snapshot):
+    semantic_snapshot(os.environ["REPLY"])
+"""
+
+
+def test_plugin_page_lists_drifted_snapshots_first(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makepyfile(snap_judge=SNAPSHOT_JUDGE, test_snap=SNAPSHOT_TEST)
+    monkeypatch.delenv("CI", raising=False)
+    args = ["-p", "no:cacheprovider", "--semantic-judge=snap_judge:judge", "test_snap.py"]
+    monkeypatch.setenv("REPLY", "Refunds within 30 days.")
+    project.runpytest_subprocess(*args, "--semantic-snapshot-update").assert_outcomes(passed=1)
+    monkeypatch.setenv("REPLY", "Refunds within 14 days.")
+    result = project.runpytest_subprocess(*args, "--semantic-report-html=report.html")
+    result.assert_outcomes(failed=1)
+    root = parse((project.path / "report.html").read_text(encoding="utf-8"))
+    item = root.find("section", id="snapshots").find("ul").find("li")
+    assert item.find("span").text() == "drifted"
+    assert item.find("code").text().endswith(".txt")
+
+
 def test_ini_key_writes_the_page_beside_the_ini_file(project: pytest.Pytester) -> None:
     project.makeini("[pytest]\nsemantic_report_html = reports/semantic.html\n")
     sub = project.mkdir("sub")
