@@ -410,6 +410,19 @@ def test_cli_errors_say_what_to_do(
     assert not (tmp_path / "p.html").exists()
 
 
+def test_cli_json_href_sets_where_test_ids_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "report.json"
+    source.write_text(json.dumps(sample_document()), encoding="utf-8")
+    href = "https://ci.example/run/7/report.json"
+    assert main(["report", str(source), "-o", str(tmp_path / "p.html"), "--json-href", href]) == 0
+    capsys.readouterr()
+    root = parse((tmp_path / "p.html").read_text(encoding="utf-8"))
+    links = [row.find_all("td")[1].find("a").attrs["href"] for row in rows(root)]
+    assert links and all(link.startswith(href + "#/assertions/") for link in links)
+
+
 def test_cli_refuses_to_overwrite_the_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
