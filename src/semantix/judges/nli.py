@@ -217,7 +217,7 @@ class NLICore:
         # encode_batch hands work to a thread pool: worth it for a batch, ~1 ms lost on one pair
         wholes = (
             self.tokenizer.encode_batch(pairs)
-            if len(pairs) > 1
+            if len(pairs) != 1
             else [self.tokenizer.encode(*pairs[0])]
         )
         per_request = [
