@@ -144,7 +144,7 @@ class NLICore:
         """
         if whole is None:
             whole = self.tokenizer.encode(output, hypothesis)
-        if len(whole.ids) <= self.max_length:
+        if len(whole) <= self.max_length:
             return [Window(output, 0, len(output), whole)]
         hypothesis_tokens = len(self.tokenizer.encode(hypothesis, add_special_tokens=False).ids)
         budget = self.max_length - self.pair_specials - hypothesis_tokens - _WINDOW_MARGIN
@@ -165,7 +165,7 @@ class NLICore:
             )
             retry: list[tuple[int, int]] = []
             for (a, b), text, encoding in zip(pending, texts, encodings, strict=True):
-                if len(encoding.ids) <= self.max_length:
+                if len(encoding) <= self.max_length:
                     result.append(Window(text, offsets[a][0], offsets[b - 1][1], encoding))
                 elif b - a > 1:
                     middle = (a + b) // 2
@@ -180,10 +180,13 @@ class NLICore:
 
     def pad(self, encodings: Sequence[Encoding]) -> EncodedBatch:
         """Right-pad ``encodings`` to the longest of them."""
-        width = max(len(encoding.ids) for encoding in encodings)
+        if len(encodings) == 1:  # nothing to pad: the common single assertion
+            (only,) = encodings
+            return EncodedBatch([only.ids], [only.attention_mask], [only.type_ids])
+        width = max(len(encoding) for encoding in encodings)
         ids, mask, types = [], [], []
         for encoding in encodings:
-            missing = width - len(encoding.ids)
+            missing = width - len(encoding)
             ids.append(encoding.ids + [self.pad_id] * missing)
             mask.append(encoding.attention_mask + [0] * missing)
             types.append(encoding.type_ids + [0] * missing)
@@ -226,7 +229,7 @@ class NLICore:
         ]
         flat = [window for windows in per_request for window in windows]
         rows: list[Sequence[float]] = [()] * len(flat)
-        for chunk in length_batches([len(window.encoding.ids) for window in flat], batch_size):
+        for chunk in length_batches([len(window.encoding) for window in flat], batch_size):
             logits = forward(self.pad([flat[i].encoding for i in chunk]))
             if len(logits) != len(chunk):
                 raise JudgeError(

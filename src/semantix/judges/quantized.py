@@ -154,12 +154,12 @@ class QuantizedNLIJudge(NLIJudgeBase):
     def _forward(self, batch: EncodedBatch, backend: OrtBackend) -> Sequence[Sequence[float]]:
         import numpy as np
 
-        columns = {
-            "input_ids": batch.input_ids,
-            "attention_mask": batch.attention_mask,
-            "token_type_ids": batch.token_type_ids,
-        }
-        feed = {name: np.asarray(columns[name], dtype=np.int64) for name in backend.input_names}
+        # one conversion for the three inputs (rows x tokens each), then a view per input
+        stacked = np.asarray(
+            (batch.input_ids, batch.attention_mask, batch.token_type_ids), dtype=np.int64
+        )
+        columns = {"input_ids": 0, "attention_mask": 1, "token_type_ids": 2}
+        feed = {name: stacked[columns[name]] for name in backend.input_names}
         logits = backend.session.run(None, feed)[0]
         return logits.tolist()  # type: ignore[no-any-return]
 
