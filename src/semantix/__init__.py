@@ -43,16 +43,22 @@ from semantix.errors import (
 )
 from semantix.intent import DEFAULT_THRESHOLD, Intent, IntentDescription
 from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
-from semantix.runs import PassRateError, RunResult, RunStats, assert_pass_rate, evaluate_pass_rate
-from semantix.snapshots import (
-    DuplicateSnapshotError,
-    SnapshotDriftError,
-    SnapshotFileError,
-    SnapshotMissingError,
-    assert_semantic_snapshot,
-)
 
 if TYPE_CHECKING:
+    from semantix.runs import (
+        PassRateError,
+        RunResult,
+        RunStats,
+        assert_pass_rate,
+        evaluate_pass_rate,
+    )
+    from semantix.snapshots import (
+        DuplicateSnapshotError,
+        SnapshotDriftError,
+        SnapshotFileError,
+        SnapshotMissingError,
+        assert_semantic_snapshot,
+    )
     from semantix.judges.embedding import EmbeddingJudge
     from semantix.judges.escalating import EscalatingJudge
     from semantix.judges.llm import LLMJudge
@@ -111,8 +117,23 @@ __all__ = [
     "set_default_judge",
 ]
 
-# Public names whose modules import heavy libraries: loaded on first attribute access.
+# Public names loaded on first attribute access: judges whose modules import heavy libraries,
+# and the repeated-runs and snapshot APIs (kept out of `import semantix`'s start-up time).
 _LAZY = {
+    **dict.fromkeys(
+        ("PassRateError", "RunResult", "RunStats", "assert_pass_rate", "evaluate_pass_rate"),
+        "semantix.runs",
+    ),
+    **dict.fromkeys(
+        (
+            "DuplicateSnapshotError",
+            "SnapshotDriftError",
+            "SnapshotFileError",
+            "SnapshotMissingError",
+            "assert_semantic_snapshot",
+        ),
+        "semantix.snapshots",
+    ),
     "QuantizedNLIJudge": "semantix.judges.quantized",
     "NLIJudge": "semantix.judges.transformers",
     "EmbeddingJudge": "semantix.judges.embedding",

@@ -27,9 +27,30 @@ requirement, and None for anything that is not one plain prohibition.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import Any, cast
 
 __all__ = ["negated_statement", "to_hypothesis"]
+
+
+class _LazyPattern:
+    """A regular expression compiled on first use: the phrasing patterns are large, and most
+    processes that import semantix never phrase a hypothesis (``import semantix`` stays fast)."""
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._source = pattern
+        self._flags = flags
+
+    @cached_property
+    def compiled(self) -> re.Pattern[str]:
+        return re.compile(self._source, self._flags)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+
+def _pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
 
 
 def _words(text: str) -> frozenset[str]:
@@ -62,12 +83,12 @@ _NEGATIONS = (
     r"does\s+not\s+need\s+to|needs\s+not|need\s+not"
 )
 
-_OBLIGATION = re.compile(
+_OBLIGATION = _pattern(
     rf"^(?:{_SUBJECT}\s+)?(?:(?P<neg>{_NEGATIONS})|(?P<modal>{_MODALS})(?:\s+(?P<modneg>not|never))?)"
     r"\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
-_QUESTION = re.compile(
+_QUESTION = _pattern(
     rf"^(?P<aux>is|does|do)\s+{_SUBJECT}\s+(?P<rest>.+?)\s*\?$",
     re.IGNORECASE,
 )
@@ -252,8 +273,8 @@ def _sentence_to_hypothesis(sentence: str) -> str:
     return f"The text is {_lower_first(text)}"
 
 
-_SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])")
-_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_SENTENCE_END = _pattern(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])")
+_BULLET = _pattern(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 
 
 def _sentences(description: str) -> list[str]:
@@ -326,98 +347,98 @@ _PROHIBITIONS = (
     r"(?:is|are)\s+not\s+(?:allowed|permitted|supposed)\s+to|(?:is|are)\s+not\s+to|"
     r"(?:is|are)\s+(?:forbidden|prohibited)\s+to|(?:is|are)\s+never\s+to"
 )
-_PROHIBITION = re.compile(
+_PROHIBITION = _pattern(
     rf"^(?:{_SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 #: "must avoid X", "refrains from X", "should stay away from X" (X: a noun phrase or a gerund).
-_AVOIDANCE = re.compile(
+_AVOIDANCE = _pattern(
     rf"^(?:{_SUBJECT}\s+)?(?:(?:{_MODALS})\s+)?(?:always\s+)?"
     r"(?:avoids?|refrains?\s+from|abstains?\s+from|steers?\s+clear\s+of|stays?\s+away\s+from)"
     r"\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 #: "The text is not rude", "The reply isn't in English": a negated copula statement.
-_NOT_COPULA = re.compile(
+_NOT_COPULA = _pattern(
     rf"^{_SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 #: "The text must be free of jargon", "free from profanity".
-_FREE_OF = re.compile(
+_FREE_OF = _pattern(
     rf"^(?:{_SUBJECT}\s+)?(?:(?:{_MODALS})\s+be\s+|(?:is|are)\s+)?(?:completely\s+|entirely\s+)?"
     r"free\s+(?:of|from)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 #: "The reply must contain no personal data", "has no typos".
-_VERB_NO = re.compile(
+_VERB_NO = _pattern(
     rf"^(?P<head>(?:{_SUBJECT}\s+)?(?:(?:{_MODALS})\s+)?"
     r"(?:contains?|includes?|ha(?:s|ve)|uses?|mentions?|gives?|makes?|offers?|shows?))"
     r"\s+no\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 #: "Profanity is not allowed", "Mentioning competitors is forbidden".
-_BANNED = re.compile(
+_BANNED = _pattern(
     r"^(?P<rest>.+?)\s+(?:is|are)\s+(?:not\s+(?:allowed|permitted|acceptable|ok|okay)|"
     r"forbidden|prohibited|banned|off[- ]limits)$",
     re.IGNORECASE,
 )
 #: Leads that only add emphasis: "Please", "Under no circumstances should", "Make sure not to".
-_PLEASE = re.compile(r"^please,?\s+", re.IGNORECASE)
-_NO_CIRCUMSTANCES = re.compile(
+_PLEASE = _pattern(r"^please,?\s+", re.IGNORECASE)
+_NO_CIRCUMSTANCES = _pattern(
     r"^(?:under\s+no\s+circumstances|in\s+no\s+case|on\s+no\s+account|at\s+no\s+(?:point|time))"
     rf"\s*,?\s+(?:(?:should|must|shall|may|will|can|does|do)\s+(?:{_SUBJECT}\s+)?)?(?P<rest>.+)$",
     re.IGNORECASE,
 )
-_CAREFUL = re.compile(
+_CAREFUL = _pattern(
     r"^(?:make\s+sure|be\s+sure|ensure|take\s+care|be\s+careful)\s+(?:that\s+)?"
     r"(?:not\s+to|never\s+to|to\s+never|to\s+not)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
-_ENSURE_SUBJECT = re.compile(r"^(?:make\s+sure|be\s+sure|ensure)\s+(?:that\s+)?", re.IGNORECASE)
+_ENSURE_SUBJECT = _pattern(r"^(?:make\s+sure|be\s+sure|ensure)\s+(?:that\s+)?", re.IGNORECASE)
 #: Words that mean the requirement is not a plain prohibition: a positive part, an exception,
 #: or "not only X but also Y".
-_COMPOUND = re.compile(
+_COMPOUND = _pattern(
     r"\bnot\s+(?:only|just|merely|simply|necessarily|always|all|every|everything|even)\b|"
     r"\bbut\b|\binstead\b|\bunless\b|\bexcept\b|\brather\s+than\b|,\s*(?:only|just)\b|"
     r"(?:\band\b|;)\s+(?:always|be|stay|keep|remain|remember|make\s+sure|ensure|also)\b",
     re.IGNORECASE,
 )
 #: Idioms whose negation is emphasis, not a prohibition: "cannot be too careful".
-_IDIOM = re.compile(
+_IDIOM = _pattern(
     r"\bcan(?:not|'t|\s+not|\s+never)\s+(?:be\s+too|help\s+but|wait|stress|emphasi[sz]e|"
     r"overstate|thank|say\s+enough)\b",
     re.IGNORECASE,
 )
 #: Verbs whose negation says the opposite positively: "never fails to greet" = "greets".
-_LITOTES = re.compile(
+_LITOTES = _pattern(
     r"^(?:hesitate|fail|forget|neglect|omit|cease|miss\s+(?:a|the)\s+chance|"
     r"be\s+(?:afraid|shy|hesitant|reluctant))s?\b|^(?:hesitates|fails|forgets|neglects|omits)\b",
     re.IGNORECASE,
 )
 #: "does not need to", "doesn't have to": permission, not prohibition.
-_PERMISSION = re.compile(r"(?:need|have|has)\s+to\b|need\b", re.IGNORECASE)
+_PERMISSION = _pattern(r"(?:need|have|has)\s+to\b|need\b", re.IGNORECASE)
 #: "no" that does not name an absence: "no later than Friday", "no matter what".
-_NOT_ABSENCE = re.compile(
+_NOT_ABSENCE = _pattern(
     r"^(?:(?:\w+er|more|less|fewer)\s+than|longer\b|later\b|sooner\b|matter\b|doubt\b|one\b|"
     r"need\b|problem\b|worries\b|wonder\b|way\b|more\b|less\b|fewer\b)",
     re.IGNORECASE,
 )
 #: Conditions or requirements that stay negative inside the positive part (a double negative).
-_STILL_NEGATIVE = re.compile(
+_STILL_NEGATIVE = _pattern(
     r"\b(?:not|never|no|without|nothing|none|nobody|neither|nor|cannot)\b|n't\b", re.IGNORECASE
 )
-_TRAILING_EMPHASIS = re.compile(
+_TRAILING_EMPHASIS = _pattern(
     r"(?:,?\s+(?:at\s+all|in\s+any\s+(?:way|form)|under\s+any\s+circumstances|whatsoever|ever|"
     r"please))+$",
     re.IGNORECASE,
 )
 #: Emphasis inside a prohibition: "must not, under any circumstances, reveal", "never ever".
-_INNER_EMPHASIS = re.compile(
+_INNER_EMPHASIS = _pattern(
     r",\s*(?:under\s+any\s+circumstances|in\s+any\s+case|ever)\s*,|(?<=\bnever),?\s+ever\b",
     re.IGNORECASE,
 )
 #: "There must be no X", "There is no X".
-_THERE_IS_NO = re.compile(
+_THERE_IS_NO = _pattern(
     r"^there\s+(?:(?:must|should|shall|will|may)\s+be|is|are)\s+no\s+(?P<rest>.+)$", re.IGNORECASE
 )
 

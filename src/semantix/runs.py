@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -446,6 +445,8 @@ def _call_system(
 ) -> list[str | BaseException]:
     if max_workers == 1 or runs == 1:
         return [_one_call(system) for _ in range(runs)]
+    from concurrent.futures import ThreadPoolExecutor  # stdlib, but it pulls in logging
+
     with ThreadPoolExecutor(max_workers=min(max_workers, runs)) as pool:
         futures = [pool.submit(_one_call, system) for _ in range(runs)]
         return [future.result() for future in futures]

@@ -11,7 +11,6 @@ stripped), and the intent description with its ``hypothesis``, ``examples`` and
 
 from __future__ import annotations
 
-import hashlib
 import json
 import unicodedata
 from typing import Any
@@ -61,4 +60,6 @@ def fingerprint(judge: object, output: str, intent_description: str) -> str:
         "intent": intent_fields(intent_description),
     }
     canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    import hashlib  # stdlib, imported when a store is first used (import semantix stays fast)
+
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()

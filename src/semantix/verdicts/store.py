@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -147,6 +146,8 @@ def _corrupt(file: Path, exc: BaseException) -> CorruptVerdictError:
 
 def _write_atomic(file: Path, text: str) -> None:
     file.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # stdlib, imported on the first write (import semantix stays fast)
+
     fd, temporary = tempfile.mkstemp(dir=file.parent, prefix=f".{file.stem[:12]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
