@@ -565,6 +565,9 @@ def test_plugin_page_lists_drifted_snapshots_first(
     item = root.find("section", id="snapshots").find("ul").find("li")
     assert item.find("span").text() == "drifted"
     assert item.find("code").text().endswith(".txt")
+    diff = item.find("div")  # the word diff, from the texts the JSON report carries
+    assert [node.text() for node in diff.find_all("del")] == ["30"]
+    assert [node.text() for node in diff.find_all("ins")] == ["14"]
 
 
 def test_ini_key_writes_the_page_beside_the_ini_file(project: pytest.Pytester) -> None:

@@ -54,7 +54,9 @@ def snapshot_section(session: SnapshotSession) -> dict[str, Any]:
     return {
         "counts": {outcome: counts[outcome] for outcome in OUTCOMES} | {"unused": len(unused)},
         "snapshots": [
-            {"path": path, "outcome": outcome} for path, outcome in sorted(session.outcomes.items())
+            # A drifted entry also carries both texts (stored, output): the HTML page's word diff.
+            {"path": path, "outcome": outcome, **session.texts.get(path, {})}
+            for path, outcome in sorted(session.outcomes.items())
         ],
         "unused": [{"path": path, "test": owner} for path, owner in unused],
         "deleted": list(session.deleted),

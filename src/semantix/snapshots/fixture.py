@@ -80,8 +80,8 @@ class SemanticSnapshot:
                 test=self.nodeid,
                 how_to_update=PYTEST_UPDATE,
             )
-        except SnapshotDriftError:
-            self._record(path, "drifted")
+        except SnapshotDriftError as exc:
+            self._record(path, "drifted", texts=(exc.stored, exc.output))
             raise
         except SnapshotMissingError:
             self._record(path, "missing")
@@ -121,6 +121,6 @@ class SemanticSnapshot:
         self._names[path] = label
         return path, label
 
-    def _record(self, path: Path, outcome: str) -> None:
+    def _record(self, path: Path, outcome: str, *, texts: tuple[str, str] | None = None) -> None:
         if self.session is not None:
-            self.session.record(self.nodeid, path, outcome)
+            self.session.record(self.nodeid, path, outcome, texts=texts)

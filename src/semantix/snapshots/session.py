@@ -37,6 +37,8 @@ class SnapshotSession:
     update: bool = False
     #: snapshot file -> outcome of its check (the last one, when a file is checked twice)
     outcomes: dict[str, str] = field(default_factory=dict)
+    #: snapshot file -> {"stored": ..., "output": ...} of a drifted check (the HTML diff)
+    texts: dict[str, dict[str, str]] = field(default_factory=dict)
     #: test node id -> snapshot files it asked for
     used: dict[str, set[str]] = field(default_factory=dict)
     #: test node id -> "passed" or "failed" (skipped tests are not listed)
@@ -51,12 +53,18 @@ class SnapshotSession:
 
     # -- feeding ---------------------------------------------------------------------------------
 
-    def record(self, nodeid: str, path: Path, outcome: str) -> None:
+    def record(
+        self, nodeid: str, path: Path, outcome: str, *, texts: tuple[str, str] | None = None
+    ) -> None:
         """One snapshot check of test ``nodeid`` on ``path`` ended with ``outcome``."""
         if outcome not in OUTCOMES:
             raise ValueError(f"unknown snapshot outcome {outcome!r}; expected one of {OUTCOMES}")
         key = str(path)
         self.outcomes[key] = outcome
+        if texts is not None:  # (stored, new output) of a drifted check
+            self.texts[key] = {"stored": texts[0], "output": texts[1]}
+        else:
+            self.texts.pop(key, None)
         self.used.setdefault(nodeid, set()).add(key)
 
     def test_finished(self, nodeid: str, *, passed: bool) -> None:
@@ -75,6 +83,7 @@ class SnapshotSession:
         """This session's bookkeeping as plain JSON-able data (what a worker publishes)."""
         return {
             "outcomes": dict(self.outcomes),
+            "texts": dict(self.texts),
             "used": {nodeid: sorted(paths) for nodeid, paths in self.used.items()},
             "tests": dict(self.tests),
             "collected": sorted(self.collected),
@@ -84,6 +93,7 @@ class SnapshotSession:
     def merge(self, data: dict[str, Any]) -> None:
         """Add a worker's :meth:`to_data` to this (the controller's) session."""
         self.outcomes.update(data.get("outcomes", {}))
+        self.texts.update(data.get("texts", {}))
         for nodeid, paths in data.get("used", {}).items():
             self.used.setdefault(nodeid, set()).update(paths)
         for nodeid, outcome in data.get("tests", {}).items():
