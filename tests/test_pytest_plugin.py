@@ -278,6 +278,8 @@ def test_unimportable_judge_errors_every_test_that_uses_it(project: pytest.Pytes
     # one line of ours, not semantix's source or the chained import machinery
     assert "def import_object" not in output
     assert "The above exception was the direct cause" not in output
+    # no runner internals either (pytest hands the hook an unpruned traceback)
+    assert "pluggy/_callers.py" not in output and "_pytest/runner.py" not in output
 
 
 def test_judge_is_built_lazily_once_per_process(project: pytest.Pytester) -> None:

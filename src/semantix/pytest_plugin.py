@@ -41,6 +41,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import _pytest
+import pluggy
 import pytest
 
 import semantix
@@ -80,7 +82,13 @@ JUNIT_PROPERTY = "semantic"
 OUTSIDE_TEST = "(outside a test)"
 #: What ``@pytest.mark.semantic(...)`` accepts.
 MARKER_KEYWORDS = ("judge", "threshold", "timeout", "runs", "min_pass_rate")
-_PACKAGE_DIR = str(Path(semantix.__file__).parent)
+#: Frames from these directories are hidden when a judge or configuration error is shown: ours,
+#: and pytest's and pluggy's own (the traceback pytest hands the hook is not yet pruned).
+_HIDDEN_DIRS = tuple(
+    str(Path(module.__file__).parent)
+    for module in (semantix, _pytest, pluggy)
+    if module.__file__ is not None
+)
 
 
 # --- options -------------------------------------------------------------------------------
@@ -419,7 +427,7 @@ def pytest_runtest_makereport(
         # source of semantix's internals, nor the chain of library errors behind it (the
         # message already says what to do; --full-trace shows everything).
         excinfo.traceback = excinfo.traceback.filter(
-            lambda entry: not str(entry.path).startswith(_PACKAGE_DIR)
+            lambda entry: not str(entry.path).startswith(_HIDDEN_DIRS)
         )
         report.longrepr = excinfo.getrepr(style="short", chain=False)
     return report
