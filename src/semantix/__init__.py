@@ -45,6 +45,11 @@ from semantix.intent import DEFAULT_THRESHOLD, Intent, IntentDescription
 from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
 
 if TYPE_CHECKING:
+    from semantix.judges.embedding import EmbeddingJudge
+    from semantix.judges.escalating import EscalatingJudge
+    from semantix.judges.llm import LLMJudge
+    from semantix.judges.quantized import QuantizedNLIJudge
+    from semantix.judges.transformers import NLIJudge
     from semantix.runs import (
         PassRateError,
         RunResult,
@@ -59,11 +64,6 @@ if TYPE_CHECKING:
         SnapshotMissingError,
         assert_semantic_snapshot,
     )
-    from semantix.judges.embedding import EmbeddingJudge
-    from semantix.judges.escalating import EscalatingJudge
-    from semantix.judges.llm import LLMJudge
-    from semantix.judges.quantized import QuantizedNLIJudge
-    from semantix.judges.transformers import NLIJudge
     from semantix.verdicts import CachingJudge, RecordReplayJudge, VerdictStore
 
 __version__ = "0.1.0"

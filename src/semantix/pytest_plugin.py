@@ -56,6 +56,7 @@ from semantix.judges.base import Judge
 from semantix.judging import check_spec, resolve_judge
 from semantix.plugin_extras import DownloadReporter, VerdictSummary, VerdictSummaryXdist
 from semantix.plugin_extras import add_options as add_extra_options
+from semantix.plugin_settings import json_path, marker_settings, option, parse_bool, parse_timeout
 from semantix.report import (
     Record,
     error_record,
@@ -71,7 +72,6 @@ from semantix.report.html import html_report_path, write_html_report
 from semantix.results import CheckError, SemanticResult
 from semantix.runs_plugin import RunsPlugin
 from semantix.runs_plugin import add_options as add_runs_options
-from semantix.validation import check_threshold
 
 __all__ = ["SemanticAssert"]
 
@@ -80,8 +80,6 @@ WORKEROUTPUT_KEY = "semantix_records"
 #: The name of the JUnit XML property carrying one assertion (its value is JSON).
 JUNIT_PROPERTY = "semantic"
 OUTSIDE_TEST = "(outside a test)"
-#: What ``@pytest.mark.semantic(...)`` accepts.
-MARKER_KEYWORDS = ("judge", "threshold", "timeout", "runs", "min_pass_rate")
 #: Frames from these directories are hidden when a judge or configuration error is shown: ours,
 #: and pytest's and pluggy's own (the traceback pytest hands the hook is not yet pruned).
 _HIDDEN_DIRS = tuple(
@@ -152,41 +150,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_html_options(group, parser)
 
 
-def option(config: pytest.Config, name: str) -> str | None:
-    """The command-line value if given, else the ini value (``None`` when neither is set)."""
-    value = config.getoption(name)
-    if value is None:
-        ini = config.getini(name)
-        value = ini.strip() if isinstance(ini, str) and ini.strip() else None
-    return value  # type: ignore[no-any-return]
-
-
-def _parse_bool(name: str, value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("", "0", "false", "no", "off"):
-        return False
-    raise pytest.UsageError(f"ini option {name} = {value!r} is not a boolean; write true or false")
-
-
-def _parse_timeout(value: str | None) -> float | None:
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise pytest.UsageError(
-            f"--semantic-timeout / semantic_timeout = {value!r} is not a positive number of "
-            "seconds; write e.g. --semantic-timeout 30"
-        )
-    return seconds
-
-
 # --- state ---------------------------------------------------------------------------------
 
 
@@ -211,7 +174,6 @@ class _State:
 
 
 _STATE = pytest.StashKey[_State]()
-_MARKER = pytest.StashKey["_MarkerSettings"]()
 
 
 def state_of(config: pytest.Config) -> _State | None:
@@ -249,20 +211,20 @@ def pytest_configure(config: pytest.Config) -> None:
     report = (
         report_option
         if report_option is not None
-        else _parse_bool("semantic_report", config.getini("semantic_report"))
+        else parse_bool("semantic_report", config.getini("semantic_report"))
     )
     state = _State(
         judge_spec=judge_spec,
         verdicts_mode=mode.lower() if mode else None,
         report=bool(report),
-        report_json=_json_path(config),
+        report_json=json_path(config),
         is_worker=hasattr(config, "workerinput"),
     )
     config.stash[_STATE] = state
     model_cache.set_defaults(
         judge=judge_spec,
         verdicts_mode=state.verdicts_mode,
-        timeout=_parse_timeout(option(config, "semantic_timeout")),
+        timeout=parse_timeout(option(config, "semantic_timeout")),
     )
 
     def observe(event: object) -> None:
@@ -306,78 +268,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return "semantix: " + ", ".join(parts)
 
 
-def _json_path(config: pytest.Config) -> Path | None:
-    """``--semantic-report-json`` relative to the current directory, the ini key to the ini file."""
-    value = config.getoption("semantic_report_json")
-    if value:
-        return Path(config.invocation_params.dir, value).resolve()
-    ini = config.getini("semantic_report_json")
-    if isinstance(ini, str) and ini.strip():
-        base = config.inipath.parent if config.inipath is not None else config.rootpath
-        return Path(base, ini.strip()).resolve()
-    return None
-
-
 # --- the marker ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _MarkerSettings:
-    """A test's ``@pytest.mark.semantic(...)``, checked; or the error to report for it."""
-
-    judge: object = None
-    threshold: float | None = None
-    timeout: float | None = None
-    error: str | None = None
-
-
-def marker_settings(item: pytest.Item) -> _MarkerSettings:
-    """The checked ``semantic`` marker of ``item`` (cached on the item)."""
-    settings = item.stash.get(_MARKER, None)
-    if settings is None:
-        settings = _read_marker(item)
-        item.stash[_MARKER] = settings
-    return settings
-
-
-def _read_marker(item: pytest.Item) -> _MarkerSettings:
-    marker = item.get_closest_marker("semantic")
-    if marker is None:
-        return _MarkerSettings()
-    where = f"{item.nodeid}: @pytest.mark.semantic"
-    if marker.args:
-        return _MarkerSettings(
-            error=f"{where} takes keywords only, got positional {marker.args!r}; write "
-            "@pytest.mark.semantic(judge=..., threshold=...)"
-        )
-    unknown = sorted(set(marker.kwargs) - set(MARKER_KEYWORDS))
-    if unknown:
-        return _MarkerSettings(
-            error=f"{where} got unknown {', '.join(unknown)}; it accepts "
-            f"{', '.join(f'{name}=' for name in MARKER_KEYWORDS)}"
-        )
-    judge = marker.kwargs.get("judge")
-    if (
-        judge is not None
-        and not isinstance(judge, str)
-        and not callable(getattr(judge, "evaluate", None))
-    ):
-        return _MarkerSettings(
-            error=f"{where}(judge={judge!r}) is neither a judge (an object with evaluate(...)) "
-            "nor a spec such as 'embedding' or 'module:attr'"
-        )
-    try:
-        if isinstance(judge, str):
-            judge = check_spec(judge, source="semantic marker judge")
-        threshold = marker.kwargs.get("threshold")
-        if threshold is not None:
-            threshold = check_threshold(threshold, what="semantic marker threshold")
-        timeout = marker.kwargs.get("timeout")
-        if timeout is not None:
-            timeout = _parse_timeout(str(timeout))
-    except (ValueError, pytest.UsageError) as exc:
-        return _MarkerSettings(error=f"{where}: {exc}")
-    return _MarkerSettings(judge=judge, threshold=threshold, timeout=timeout)
 
 
 @pytest.hookimpl(wrapper=True)
