@@ -20,10 +20,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from semantix.cache import model_cache
+from semantix.config import default_threads
 from semantix.deps import ensure_installed
 from semantix.errors import ModelNotFoundError
 from semantix.judges.base import JudgeIdentity
-from semantix.judges.model_dir import check_inputs
+from semantix.judges.model_dir import check_inputs, dynamic_int8
 from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 from semantix.judges.onnx import shared_session
 from semantix.models import (
@@ -57,6 +59,9 @@ class OrtBackend(NamedTuple):
 
     session: Any
     input_names: tuple[str, ...]
+    #: The file quantizes activations per call (dynamic int8): each pair runs on its own, so a
+    #: score never depends on the pairs batched with it (DESIGN: determinism).
+    one_at_a_time: bool = False
 
 
 class QuantizedNLIJudge(NLIJudgeBase):
@@ -98,9 +103,6 @@ class QuantizedNLIJudge(NLIJudgeBase):
     # -- loading -----------------------------------------------------------------------------
 
     def _load_now(self) -> LoadedNLI:
-        from semantix.cache import model_cache
-        from semantix.config import default_threads
-
         # A registered model: its files for this CPU (variant + portable), the file chosen below.
         info = None if self.file else lookup_model(self.model, "nli")
         if info is not None:
@@ -149,9 +151,20 @@ class QuantizedNLIJudge(NLIJudgeBase):
             file=file,
             note=note,
         )
-        return LoadedNLI(core, identity, OrtBackend(session, input_names))
+        backend = OrtBackend(session, input_names, one_at_a_time=dynamic_int8(onnx_path))
+        return LoadedNLI(core, identity, backend)
 
     def _forward(self, batch: EncodedBatch, backend: OrtBackend) -> Sequence[Sequence[float]]:
+        if backend.one_at_a_time and len(batch.input_ids) > 1:
+            # Each pair alone and unpadded: dynamic int8 scales activations over the whole call.
+            rows: list[Sequence[float]] = []
+            for ids, mask, types in zip(
+                batch.input_ids, batch.attention_mask, batch.token_type_ids, strict=True
+            ):
+                length = sum(mask)
+                single = EncodedBatch([ids[:length]], [mask[:length]], [types[:length]])
+                rows.extend(self._forward(single, backend))
+            return rows
         import numpy as np
 
         # one conversion for the three inputs (rows x tokens each), then a view per input
