@@ -97,12 +97,16 @@ class IntentMeta(type):
         """The requirement in words: the class docstring, cleaned with ``inspect.cleandoc``."""
         if issubclass(cls, _Composite):
             return cls.__name__
+        cached = cls.__dict__.get("_cached_description")
+        if cached is not None and cached[0] is cls.__doc__:
+            return cast("str", cached[1])
         description = _find_description(cls)
         if description is None:
             raise TypeError(
                 f"intent {cls.__name__} is abstract and has no description; "
                 "use one of its subclasses with a docstring"
             )
+        type.__setattr__(cls, "_cached_description", (cls.__doc__, description))
         return description
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
