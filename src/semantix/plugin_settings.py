@@ -15,8 +15,12 @@ from semantix.judging import check_spec
 from semantix.validation import check_threshold
 
 __all__ = [
+    "HTML_INI",
+    "HTML_OPTION",
     "MARKER_KEYWORDS",
     "MarkerSettings",
+    "add_html_options",
+    "html_report_path",
     "json_path",
     "marker_settings",
     "option",
@@ -137,3 +141,33 @@ def _read_marker(item: pytest.Item) -> MarkerSettings:
     except (ValueError, pytest.UsageError) as exc:
         return MarkerSettings(error=f"{where}: {exc}")
     return MarkerSettings(judge=judge, threshold=threshold, timeout=timeout)
+
+
+HTML_OPTION = "--semantic-report-html"
+HTML_INI = "semantic_report_html"
+
+
+def add_html_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
+    """``--semantic-report-html PATH`` and the ini key ``semantic_report_html``."""
+    group.addoption(
+        HTML_OPTION,
+        dest=HTML_INI,
+        default=None,
+        metavar="PATH",
+        help="write the run's semantic report as one self-contained HTML page to PATH",
+    )
+    parser.addini(HTML_INI, "write the semantic report as an HTML page to this path")
+
+
+def html_report_path(pytest_config: pytest.Config) -> Path | None:
+    """The page's path: the option relative to the current directory, the ini key to the ini
+    file (like ``--semantic-report-json``); None when neither is set."""
+    value = pytest_config.getoption(HTML_INI)
+    if value:
+        return Path(pytest_config.invocation_params.dir, value).resolve()
+    ini = pytest_config.getini(HTML_INI)
+    if isinstance(ini, str) and ini.strip():
+        inipath = pytest_config.inipath
+        base = inipath.parent if inipath is not None else pytest_config.rootpath
+        return Path(base, ini.strip()).resolve()
+    return None

@@ -56,7 +56,15 @@ from semantix.judges.base import Judge
 from semantix.judging import check_spec, resolve_judge
 from semantix.plugin_extras import DownloadReporter, VerdictSummary, VerdictSummaryXdist
 from semantix.plugin_extras import add_options as add_extra_options
-from semantix.plugin_settings import json_path, marker_settings, option, parse_bool, parse_timeout
+from semantix.plugin_settings import (
+    add_html_options,
+    html_report_path,
+    json_path,
+    marker_settings,
+    option,
+    parse_bool,
+    parse_timeout,
+)
 from semantix.report import (
     Record,
     error_record,
@@ -67,8 +75,7 @@ from semantix.report import (
     sorted_records,
     write_json_report,
 )
-from semantix.report.html import add_options as add_html_options
-from semantix.report.html import html_report_path, write_html_report
+from semantix.report.html import write_html_report
 from semantix.results import CheckError, SemanticResult
 from semantix.runs_plugin import RunsPlugin
 from semantix.runs_plugin import add_options as add_runs_options
