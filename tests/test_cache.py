@@ -74,7 +74,7 @@ def test_regions_are_bounded_separately() -> None:
     cache = ModelCache(maxsize=1)
     cache.get_or_create("model", lambda: 1)
     for n in range(40):
-        cache.get_or_create(("calibration", n), lambda: n, region="calibrations")
+        cache.get_or_create(("calibration", n), lambda n=n: n, region="calibrations")
     assert cache.keys() == ["model"]  # calibrations never evict a loaded model
 
 
