@@ -127,15 +127,7 @@ class Hub:
     ) -> tuple[Path | None, list[str]]:
         """The cached snapshot (no network) and the required files it lacks."""
         try:
-            path = Path(
-                self.hub.snapshot_download(
-                    self.repo_id,
-                    revision=self.revision,
-                    cache_dir=self.cache_dir,
-                    allow_patterns=patterns,
-                    local_files_only=True,
-                )
-            )
+            path = self._snapshot(patterns, local_files_only=True)
         except (FileNotFoundError, self.hub.errors.LocalEntryNotFoundError):
             return None, list(required_files)
         return path, [name for name in required_files if not (path / name).is_file()]
@@ -206,15 +198,8 @@ class Hub:
     def _download_snapshot(self, patterns: list[str] | None, required_files: Sequence[str]) -> Path:
         with _announced(self._describe(patterns), self.repo_id, self.revision, patterns or []):
             try:
-                path = Path(
-                    self.hub.snapshot_download(
-                        self.repo_id,
-                        revision=self.revision,
-                        cache_dir=self.cache_dir,
-                        allow_patterns=patterns,
-                        endpoint=self.endpoint,
-                        etag_timeout=CONNECT_TIMEOUT,
-                    )
+                path = self._snapshot(
+                    patterns, endpoint=self.endpoint, etag_timeout=CONNECT_TIMEOUT
                 )
             except Exception as exc:
                 raise self._mapped(exc) from exc
@@ -225,6 +210,18 @@ class Hub:
                 f"{', '.join(absent)}; pass file=... naming a file it has, or another revision"
             )
         return path
+
+    def _snapshot(self, patterns: list[str] | None, **options: Any) -> Path:
+        """huggingface_hub's ``snapshot_download`` of this repo and revision into our cache."""
+        return Path(
+            self.hub.snapshot_download(
+                self.repo_id,
+                revision=self.revision,
+                cache_dir=self.cache_dir,
+                allow_patterns=patterns,
+                **options,
+            )
+        )
 
     def _mapped(self, exc: Exception) -> Exception:
         """huggingface_hub's final error as ours (the caller chains it); anything else (a bug,
