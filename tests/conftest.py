@@ -16,6 +16,8 @@ from semantix import set_default_judge
 pytest_plugins = ["pytester"]
 
 _OUR_VARIABLES = ("SEMANTIX_", "PYTEST_XDIST_WORKER_COUNT")
+#: Set by CI services; tests of CI behaviour set them themselves.
+_CI_VARIABLES = ("CI", "GITHUB_STEP_SUMMARY")
 
 
 @pytest.fixture(scope="session")
@@ -26,11 +28,16 @@ def semantix_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(autouse=True)
 def clean_environ(monkeypatch: pytest.MonkeyPatch, semantix_cache_dir: Path) -> Iterator[None]:
-    """Each test starts with no semantix environment variables and no default judge override."""
+    """Each test starts with no semantix or CI environment variables and no default judge.
+
+    The optimized-session cache is off (no background writer per model): the tests of that
+    cache turn it on themselves.
+    """
     for name in list(os.environ):
-        if name.startswith(_OUR_VARIABLES):
+        if name.startswith(_OUR_VARIABLES) or name in _CI_VARIABLES:
             monkeypatch.delenv(name)
     monkeypatch.setenv("SEMANTIX_CACHE_PATH", str(semantix_cache_dir))
+    monkeypatch.setenv("SEMANTIX_ORT_CACHE", "0")
     set_default_judge(None)
     yield
     set_default_judge(None)
