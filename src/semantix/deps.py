@@ -16,7 +16,7 @@ def _missing(modules: tuple[str, ...]) -> list[str]:
 
 
 def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> None:
-    """Raise :class:`JudgeUnavailableError` unless every module is importable.
+    """Raise `JudgeUnavailableError` unless every module is importable.
 
     Uses ``find_spec`` only, so nothing heavy is imported.
     """
@@ -30,7 +30,7 @@ def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> N
 
 
 def require(module: str, *, extra: str, feature: str) -> ModuleType:
-    """Import ``module`` or raise :class:`JudgeUnavailableError` naming the extra to install."""
+    """Import ``module`` or raise `JudgeUnavailableError` naming the extra to install."""
     try:
         return importlib.import_module(module)
     except ImportError as exc:

@@ -1,10 +1,10 @@
 """Fetching model files from the Hugging Face hub: the one place semantix touches the network.
 
-:class:`Hub` looks in the cache first, then lets huggingface_hub download (it honours
+`Hub` looks in the cache first, then lets huggingface_hub download (it honours
 ``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``), and maps its
-final errors into :class:`~semantix.ModelNotFoundError`. Every real download (never a cache hit)
-enters the download listeners of :data:`semantix.cache.model_cache` (the pytest plugin shows it on
-its terminal) and is recorded with its duration (:func:`recent_downloads`).
+final errors into `ModelNotFoundError`. Every real download (never a cache hit)
+enters the download listeners of `semantix.cache.model_cache` (the pytest plugin shows it on
+its terminal) and is recorded with its duration (`recent_downloads`).
 """
 
 from __future__ import annotations

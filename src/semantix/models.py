@@ -6,26 +6,26 @@ Resolution, for ``resolve_model(model, ...)``:
 2. ``model`` is ``None``: the judge's default — the directory in the judge's environment
    variable if set (``SEMANTIX_MODEL_DIR`` for NLI, ``SEMANTIX_EMBEDDING_MODEL_DIR`` for
    embeddings), else the default model of the registry below.
-3. ``model`` is a short name from :func:`list_supported_models` or a repo id ``owner/name``:
+3. ``model`` is a short name from `list_supported_models` or a repo id ``owner/name``:
    look in the Hugging Face cache first (no network), then download the needed files once, at
    the pinned revision, through huggingface_hub (which honours ``HTTPS_PROXY``, ``HTTP_PROXY``
    and ``NO_PROXY``). ``HF_HOME``, ``HF_HUB_CACHE``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE`` are
-   honoured, read (through :mod:`semantix.config`) when the model is resolved.
+   honoured, read (through `semantix.config`) when the model is resolved.
 
 A download enters every download listener registered with
 ``semantix.cache.model_cache.add_download_listener``, called with what it fetches (model,
 revision, files, endpoint, cache) — the pytest plugin uses one to show it and the progress
 through its terminal and keep the time out of the test's duration; with no listener, one line on
 stderr says it. huggingface_hub shows its progress bars, and the download is recorded with its
-duration in :func:`semantix.downloads.recent_downloads`. Cache hits touch none of that.
+duration in `semantix.downloads.recent_downloads`. Cache hits touch none of that.
 
 With nothing on disk and no network (or ``HF_HUB_OFFLINE=1``) this fails within seconds with a
-:class:`~semantix.ModelNotFoundError` that names the model, where it looked, and the ways out.
+`ModelNotFoundError` that names the model, where it looked, and the ways out.
 
 The int8 NLI files come in variants: a portable file (unsigned weights, loads on every CPU) and,
 in some repositories, files with signed weights for CPUs with fast u8 x s8 kernels (VNNI, ARM).
-:meth:`ModelInfo.onnx_files` lists them in order of preference for this CPU (:func:`cpu_kind`)
-and :func:`choose_onnx_file` picks the first one present, saying why when it falls back.
+`ModelInfo.onnx_files` lists them in order of preference for this CPU (`cpu_kind`)
+and `choose_onnx_file` picks the first one present, saying why when it falls back.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class ModelInfo:
         size_mb: the size of ``onnx_file``.
         default: whether it is the default model of its kind.
         cpu_files: ``(cpu kind, file)`` pairs: faster int8 variants for some CPUs
-            (see :func:`cpu_kind`); only files seen in the repository at ``revision``.
+            (see `cpu_kind`); only files seen in the repository at ``revision``.
         labels: the model's output labels as its ``config.json`` names them.
     """
 
@@ -277,7 +277,7 @@ def choose_onnx_file(
 ) -> tuple[str, str | None]:
     """The ONNX file of ``info`` to load from ``directory``, and a note when it is not the best.
 
-    The first of :meth:`ModelInfo.onnx_files` present wins: on a VNNI or ARM CPU the variant
+    The first of `ModelInfo.onnx_files` present wins: on a VNNI or ARM CPU the variant
     with signed weights, else (absent at the pinned revision, or not in the cache) the portable
     file, with a note saying which and why. When none is there the portable file is returned
     (the caller reports it missing).
@@ -389,7 +389,7 @@ def download_model(
     """Fetch a model into the Hugging Face cache (for ``semantix download``) and return its path.
 
     For a registered model the files default to those its onnxruntime judge loads on this CPU
-    (:meth:`ModelInfo.files`), the portable ONNX file included.
+    (`ModelInfo.files`), the portable ONNX file included.
     """
     info = lookup_model(model, kind)
     if info is not None and allow_patterns is None and kind == "nli":

@@ -1,5 +1,5 @@
 """Two pieces of the pytest plugin that are not about assertions: model downloads and the
-frozen-verdict store's summary. :mod:`semantix.pytest_plugin` registers both.
+frozen-verdict store's summary. `semantix.pytest_plugin` registers both.
 
 **Downloads.** When a test's first use of a judge downloads its model, the plugin says what is
 being downloaded on pytest's terminal (with capture suspended, so the hub's progress bar shows)
@@ -127,7 +127,7 @@ class VerdictSummary:
         return usage, stores
 
     def merge_worker(self, node: Any) -> None:
-        """Add an xdist worker's usage (see :class:`VerdictSummaryXdist`)."""
+        """Add an xdist worker's usage (see `VerdictSummaryXdist`)."""
         data = getattr(node, "workeroutput", {}).get(WORKEROUTPUT_KEY)
         if data:
             self.usage = self.usage + VerdictUsage.from_dict(data["usage"])

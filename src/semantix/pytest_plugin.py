@@ -14,7 +14,7 @@ command line wins over the ini file):
   run (else ``SEMANTIX_VERDICTS``).
 - ``--semantic-timeout SECONDS``: how long one assertion may wait for its judge.
 - ``--semantic-report`` / ``--semantic-report-json PATH`` / ``--semantic-report-html PATH``: the
-  end-of-session table / JSON / self-contained HTML page (:mod:`semantix.report.html`).
+  end-of-session table / JSON / self-contained HTML page (`semantix.report.html`).
 
 Fixtures: ``semantic_judge`` (the run's judge) and ``semantic`` (``assert_semantic`` for this
 test). Marker: ``@pytest.mark.semantic(judge=..., threshold=..., timeout=...)`` sets the judge and

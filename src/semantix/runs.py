@@ -265,8 +265,8 @@ class RunStats:
 class PassRateError(SemanticAssertionError):
     """A repeated check's pass rate is below its floor (an ``AssertionError``).
 
-    ``stats`` is the :class:`RunStats` with every run's result; ``result`` is the first failing
-    run's :class:`~semantix.SemanticResult`.
+    ``stats`` is the `RunStats` with every run's result; ``result`` is the first failing
+    run's `SemanticResult`.
     """
 
     __module__ = "semantix"
@@ -277,9 +277,9 @@ class PassRateError(SemanticAssertionError):
 
 
 def raise_for_stats(stats: RunStats) -> None:
-    """Raise what a failed or unjudged :class:`RunStats` means; return when it passed.
+    """Raise what a failed or unjudged `RunStats` means; return when it passed.
 
-    No run judged: the first run's exception. Below the floor: :class:`PassRateError`.
+    No run judged: the first run's exception. Below the floor: `PassRateError`.
     """
     __tracebackhide__ = True
     if stats.verdict == "error":
@@ -315,7 +315,7 @@ def evaluate_pass_rate(
     """Call ``system()`` ``runs`` times, judge every output in one batch, and return the stats.
 
     Does not raise when the rate is under the floor, and (like ``evaluate_semantic``) records
-    nothing in the pytest report; :func:`assert_pass_rate` does both.
+    nothing in the pytest report; `assert_pass_rate` does both.
     """
     check_runs(runs)
     floor = check_floor(min_pass_rate)
@@ -371,7 +371,7 @@ def assert_pass_rate(
     Args:
         system: called with no arguments ``runs`` times; returns the output to judge (text or an
             OpenAI / Anthropic response). An exception it raises is that run's error.
-        intent: an :class:`~semantix.Intent` class (``~``, ``&``, ``|`` allowed) or a
+        intent: an `Intent` class (``~``, ``&``, ``|`` allowed) or a
             description.
         runs: how many times to call ``system`` (an int >= 1).
         min_pass_rate: the floor in [0, 1]; the default 1.0 means every run must pass.
@@ -382,7 +382,7 @@ def assert_pass_rate(
         max_workers: how many calls of ``system`` run at once (threads).
 
     Returns:
-        The :class:`RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
+        The `RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
 
     Raises:
         PassRateError: the pass rate is below the floor (a ``SemanticAssertionError``).
@@ -408,7 +408,7 @@ def publish(stats: RunStats) -> None:
     """Hand every run's check, then the stats, to the observers (the pytest report).
 
     A run's result is published like an ``assert_semantic``; a semantix error (a judge error, a
-    missing frozen verdict) as a :class:`~semantix.results.CheckError`. A crash of the system
+    missing frozen verdict) as a `CheckError`. A crash of the system
     under test is no check and shows only in the stats.
     """
     for run in stats.results:
@@ -426,7 +426,7 @@ def suite_stability(
 
     The score is the mean pass rate over the repeated checks (None when nothing was repeated);
     the count is of checks whose interval's lower bound is under their floor. Takes
-    :class:`RunStats` or their ``to_dict()`` records (as xdist workers send them).
+    `RunStats` or their ``to_dict()`` records (as xdist workers send them).
     """
     figures = [
         (item.pass_rate, item.below_floor)

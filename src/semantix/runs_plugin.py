@@ -2,18 +2,18 @@
 ``--semantic-runs N`` (ini ``semantic_runs``).
 
 The test body runs ``runs`` times inside one test item (function-scoped fixtures are shared by
-the runs), each run is a pass, a fail or an error by the rules of :mod:`semantix.runs`, and the
+the runs), each run is a pass, a fail or an error by the rules of `semantix.runs`, and the
 item passes when the observed pass rate reaches its floor. ``--semantic-runs`` repeats only the
 tests that make a semantic assertion: a test runs once, and runs again when it made one. A
 marker's ``runs`` wins over the option; its ``min_pass_rate`` applies either way.
 
 Every repeated test (and every ``assert_pass_rate`` inside a test) becomes a run record
-(:mod:`semantix.report.runs`): a table after the semantic report, a ``runs`` section in the JSON
+(`semantix.report.runs`): a table after the semantic report, a ``runs`` section in the JSON
 report, a ``semantic_runs`` JUnit property, merged from xdist workers, and a Markdown table
 appended to ``GITHUB_STEP_SUMMARY`` when it is set.
 
-:func:`semantix.pytest_plugin.pytest_addoption` calls :func:`add_options`, and
-``pytest_configure`` registers :class:`RunsPlugin`.
+`semantix.pytest_plugin.pytest_addoption` calls `add_options`, and
+``pytest_configure`` registers `RunsPlugin`.
 """
 
 from __future__ import annotations

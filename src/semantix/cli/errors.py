@@ -4,7 +4,7 @@ A problem semantix recognises (a bad option, a missing model, a judge that raise
 that says what to do. An exception from someone else's code — a bug in the user's judge, an
 intent module that does not import — also gets its type and where it was raised: the innermost
 frame of the user's own code (outside semantix, the standard library and installed packages),
-else the innermost frame outside semantix and the standard library::
+else the innermost frame outside semantix and the standard library:
 
     semantix check: error: judge KeywordJudge raised TypeError: object of type 'int' has no len(). ...
       caused by TypeError: object of type 'int' has no len()

@@ -1,8 +1,8 @@
-"""Judges: they turn (output, intent description, threshold) into a :class:`Verdict`.
+"""Judges: they turn (output, intent description, threshold) into a `Verdict`.
 
 Heavy judges are imported lazily: ``from semantix.judges import QuantizedNLIJudge`` imports
 onnxruntime only when the class is first used, not when semantix is imported. Which judge a check
-uses is decided in :mod:`semantix.judging`.
+uses is decided in `semantix.judging`.
 """
 
 from __future__ import annotations

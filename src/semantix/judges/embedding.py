@@ -22,7 +22,7 @@ How a verdict is made:
   similarities.
 * **Long outputs**: the model sees at most ``max_length`` tokens (256 for all-MiniLM-L6-v2). A
   longer output is split into near-equal sentence-aligned windows that fit (the same rule as the
-  NLI judges, :mod:`semantix.judges.text`), every window is embedded, and the output's
+  NLI judges, `semantix.judges.text`), every window is embedded, and the output's
   similarity to a reference text is the **best window's** (so "does some part of the output say
   this?", like the NLI judges). The reason says so and the best window is the verdict's
   ``evidence``. Nothing is truncated silently.

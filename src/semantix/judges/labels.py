@@ -1,8 +1,8 @@
 """NLI labels: which output is entailment, read by name from the model's ``config.json``.
 
-:func:`label_map_from_config` finds entailment / neutral / contradiction (or the two-label
+`label_map_from_config` finds entailment / neutral / contradiction (or the two-label
 entail / not-entail pair) in ``id2label`` *by name*, in any casing, and never assumes an index;
-:func:`probabilities` turns one row of logits into per-label probabilities (softmax; sigmoid for
+`probabilities` turns one row of logits into per-label probabilities (softmax; sigmoid for
 a single-logit head). Both NLI judges and ``semantix export`` use them.
 """
 
@@ -62,7 +62,7 @@ def label_map_from_config(config: Mapping[str, Any], *, source: str = "config.js
 
     Accepts entailment / neutral / contradiction in any order and casing, two-label models
     (``entailment`` / ``not_entailment``) and single-logit heads (sigmoid; the one logit is
-    read as entailment). Raises :class:`~semantix.ConfigurationError` naming the labels found
+    read as entailment). Raises `ConfigurationError` naming the labels found
     when there is no entailment label.
     """
     raw = config.get("id2label")

@@ -1,6 +1,6 @@
 """The lazy, thread-safe load every model-backed judge shares.
 
-A judge subclasses :class:`LazyLoaded` and implements ``_load_now()``; ``_load()`` returns the
+A judge subclasses `LazyLoaded` and implements ``_load_now()``; ``_load()`` returns the
 loaded state, building it once — on first use, or in the constructor with ``lazy_load=False`` —
 however many threads ask at the same time.
 """

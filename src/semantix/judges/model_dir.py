@@ -3,14 +3,14 @@
 What fastembed does with ``OnnxModel`` and its single ``load_tokenizer``, done once here for the
 NLI judges and the embedding judge:
 
-- :func:`read_model_dir` reads ``config.json``, ``tokenizer_config.json`` (and
+- `read_model_dir` reads ``config.json``, ``tokenizer_config.json`` (and
   ``sentence_bert_config.json``), loads ``tokenizer.json`` once per directory, and works out the
-  longest input the model takes (:func:`model_max_length`, RoBERTa's position offset included)
+  longest input the model takes (`model_max_length`, RoBERTa's position offset included)
   and the padding id;
-- :func:`find_onnx` finds the ONNX file (the one asked for, else the first usual name) and, when
+- `find_onnx` finds the ONNX file (the one asked for, else the first usual name) and, when
   there is none, lists the ONNX files that are there;
-- :func:`check_inputs` checks an onnxruntime session's inputs against what the judges feed;
-- :func:`dynamic_int8` tells whether a file quantizes its activations per call (its scores then
+- `check_inputs` checks an onnxruntime session's inputs against what the judges feed;
+- `dynamic_int8` tells whether a file quantizes its activations per call (its scores then
   depend on what else is in the batch, so such a model is run one text at a time).
 
 Tokenizers come back with padding and truncation off: the judges pad each batch themselves and
@@ -213,7 +213,7 @@ def find_onnx(
 ) -> str:
     """``wanted`` if it is in ``directory``, else (nothing wanted) the first candidate there.
 
-    Raises :class:`~semantix.ModelNotFoundError` naming what was looked for, the ONNX files
+    Raises `ModelNotFoundError` naming what was looked for, the ONNX files
     that are there, and ``fix``.
     """
     if wanted is not None and (directory / wanted).is_file():
@@ -233,7 +233,7 @@ def find_onnx(
 
 
 def check_inputs(session: Any, onnx_path: Path, *, judge: str, fix: str) -> tuple[str, ...]:
-    """The session's input names, checked against :data:`FEEDS` (``input_ids`` required)."""
+    """The session's input names, checked against `FEEDS` (``input_ids`` required)."""
     names = tuple(node.name for node in session.get_inputs())
     unknown = [name for name in names if name not in FEEDS]
     if unknown or "input_ids" not in names:

@@ -3,12 +3,12 @@
 A judge supplies only a ``forward(batch) -> logits`` function (onnxruntime or torch); everything
 else lives here:
 
-- **labels** and **probabilities** — from :mod:`semantix.judges.labels` (entailment found by
+- **labels** and **probabilities** — from `semantix.judges.labels` (entailment found by
   name in ``id2label``; softmax, sigmoid for a single-logit head);
 - **hypothesis** — an intent's explicit ``hypothesis`` wins, else
-  :func:`semantix.hypothesis.to_hypothesis` rewrites the description;
+  `semantix.hypothesis.to_hypothesis` rewrites the description;
 - **windows** — an output that does not fit the model together with the hypothesis is cut into
-  the fewest near-equal, sentence-aligned windows that do (:mod:`semantix.judges.text`, counted
+  the fewest near-equal, sentence-aligned windows that do (`semantix.judges.text`, counted
   with the model's real tokenizer; a sentence longer than a window is cut before a word).
   Nothing is ever truncated silently;
 - **aggregation** — every window is scored; the verdict's score is the *best* window's
@@ -93,7 +93,7 @@ Forward = Callable[[EncodedBatch], Sequence[Sequence[float]]]
 class NLICore:
     """Tokenizer, labels, windows, batching and verdicts for one NLI model directory.
 
-    Build it with :meth:`from_dir`; judges share one per model through the model cache.
+    Build it with `from_dir`; judges share one per model through the model cache.
     The tokenizer is configured explicitly: no padding (batches are padded here, to the
     longest pair of each batch) and no truncation (windows guarantee every pair fits; a pair
     that would not fit is an error, never cut).
@@ -116,7 +116,7 @@ class NLICore:
 
     @classmethod
     def from_dir(cls, path: Path, tokenizer: Tokenizer | None = None) -> NLICore:
-        """Read ``path`` (:func:`~semantix.judges.model_dir.read_model_dir`) and its labels."""
+        """Read ``path`` (`read_model_dir`) and its labels."""
         files = read_model_dir(
             path,
             judge="NLI judge",
@@ -139,7 +139,7 @@ class NLICore:
         One window (the whole output) when it fits (``whole`` is its pair encoding, when the
         caller has it). Otherwise the fewest near-equal sentence-aligned windows of at most
         ``max_length - specials - len(hypothesis)`` tokens (minus a small margin); see
-        :func:`semantix.judges.text.token_windows`. Windows do not overlap and cover every
+        `semantix.judges.text.token_windows`. Windows do not overlap and cover every
         token of the output.
         """
         if whole is None:
@@ -302,9 +302,9 @@ class LoadedNLI:
 class NLIJudgeBase(LazyLoaded[LoadedNLI]):
     """What the quantized and the transformers NLI judges share.
 
-    Lazy, thread-safe loading (:class:`~semantix.judges.lazy.LazyLoaded`), ``identity``/``core``, and the judge protocol on
-    :class:`NLICore`. A subclass sets its own attributes, then calls ``super().__init__``, and
-    implements ``_load_now()`` (returns :class:`LoadedNLI`) and ``_forward(batch, backend)``
+    Lazy, thread-safe loading (`LazyLoaded`), ``identity``/``core``, and the judge protocol on
+    `NLICore`. A subclass sets its own attributes, then calls ``super().__init__``, and
+    implements ``_load_now()`` (returns `LoadedNLI`) and ``_forward(batch, backend)``
     (returns one row of logits per pair).
     """
 

@@ -134,7 +134,7 @@ def build_session(path: Path, threads: int) -> onnxruntime.InferenceSession:
 
 
 def _optimize_in_background(path: Path, optimized: Path) -> None:
-    """Start a low-priority process that writes ``optimized`` (see :func:`_optimize_main`)."""
+    """Start a low-priority process that writes ``optimized`` (see `_optimize_main`)."""
     with _pending_lock:
         if optimized in _started:
             return

@@ -75,7 +75,7 @@ class QuantizedNLIJudge(NLIJudgeBase):
             of ``model_quantized.onnx``, ``onnx/model_quantized.onnx``, ``model.onnx``, ...).
         cache_dir: a Hugging Face cache directory instead of ``HF_HUB_CACHE``/``HF_HOME``.
         threads: onnxruntime intra-op threads (default: ``semantix.config.default_threads()``).
-        batch_size: pairs per onnxruntime call in :meth:`evaluate_batch`.
+        batch_size: pairs per onnxruntime call in `evaluate_batch`.
         lazy_load: load on first use (True) or now (False).
 
     The session is shared by every judge on the same (model file, threads) in the process.

@@ -1,13 +1,13 @@
 """Text the way every local-model judge cuts it: sentences, windows, batches. One rule each.
 
 - **sentences** — a sentence ends at ``.``, ``!``, ``?`` (and their CJK forms), after any closing
-  quotes or brackets, before white space; a line break ends one too (:data:`SENTENCE_END`);
+  quotes or brackets, before white space; a line break ends one too (`SENTENCE_END`);
 - **windows** — a text longer than the model's budget is cut into the fewest windows that fit,
   of near-equal length, at sentence starts; a sentence longer than a window is cut before a
-  word, never inside one (:func:`token_windows`). A 537-token output under a 477-token budget
+  word, never inside one (`token_windows`). A 537-token output under a 477-token budget
   becomes two windows of ~270 tokens, not 477 + 60 padded to 2 x 477;
 - **batches** — items are sorted by length and cut into batches of similar length, so padding
-  never more than 1.5x the tokens of a batch (:func:`length_batches`); callers restore the
+  never more than 1.5x the tokens of a batch (`length_batches`); callers restore the
   original order from the indices.
 
 Everything works on token offsets from the model's own tokenizer (``(start, end)`` character
@@ -108,7 +108,7 @@ def token_windows(text: str, offsets: Offsets, budget: int) -> list[tuple[int, i
 def encoded_windows(text: str, encoding: Any, max_length: int) -> list[tuple[list[int], str]]:
     """One encoded text as windows of at most ``max_length`` ids, special tokens included.
 
-    The text's own tokens are cut by :func:`token_windows`; each window keeps the encoding's
+    The text's own tokens are cut by `token_windows`; each window keeps the encoding's
     leading and trailing special tokens (``[CLS]``/``[SEP]``). Returns (ids, window text) pairs.
     """
     ids: list[int] = list(encoding.ids)

@@ -1,6 +1,6 @@
 """NLI judge on transformers + torch: fp32 by default, bfloat16/float16 on request.
 
-Same NLI core as :class:`~semantix.QuantizedNLIJudge` (hypothesis, windows, labels, batching),
+Same NLI core as `QuantizedNLIJudge` (hypothesis, windows, labels, batching),
 so both give the same scores up to int8 quantization error. Use it to check the quantized
 judge, on GPUs (``device="cuda"``, where ``dtype="bfloat16"`` halves memory and time), or with
 models that have no ONNX export.
@@ -52,7 +52,7 @@ HUB_FILES = (
 
 
 def check_device(device: str) -> None:
-    """Raise a :class:`~semantix.ConfigurationError` naming ``device`` unless torch can use it."""
+    """Raise a `ConfigurationError` naming ``device`` unless torch can use it."""
     import torch
 
     try:
@@ -134,10 +134,10 @@ class NLIJudge(NLIJudgeBase):
         revision: the Hub revision (default: the registry's pinned commit, else "main").
         cache_dir: a Hugging Face cache directory instead of ``HF_HUB_CACHE``/``HF_HOME``.
         device: a torch device string ("cpu", "cuda", "cuda:1", "mps"); one that does not
-            exist is a :class:`~semantix.ConfigurationError` naming it, when the model loads.
+            exist is a `ConfigurationError` naming it, when the model loads.
         dtype: "float32" (default), "bfloat16" or "float16": the precision of the weights and
             activations (half precision is for GPUs; scores stay within 0.01 of fp32).
-        batch_size: pairs per forward pass in :meth:`evaluate_batch`.
+        batch_size: pairs per forward pass in `evaluate_batch`.
         lazy_load: load on first use (True) or now (False).
     """
 

@@ -1,6 +1,6 @@
 """One rendering of a run's semantic assertions: records, the terminal table, JSON, JUnit.
 
-The pytest plugin collects a :data:`Record` per assertion (:mod:`semantix.report.records`), merges
+The pytest plugin collects a `Record` per assertion (`semantix.report.records`), merges
 the records of xdist workers, and renders them here; the CLI reuses the same pass/fail line.
 """
 

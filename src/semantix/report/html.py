@@ -4,11 +4,11 @@
 from semantix.report.html import render
 
 page = render({"version": 2, "meta": {}, "summary": {}, "assertions": []})
-page.startswith("<!DOCTYPE html>")
+print(page.startswith("<!DOCTYPE html>"))
 #> True
 ```
 
-:func:`render` reads nothing but the JSON report (:func:`semantix.report.json_document`), so the
+`render` reads nothing but the JSON report (`semantix.report.json_document`), so the
 pytest option ``--semantic-report-html`` and ``semantix report JSON -o PAGE`` write byte-identical
 pages for the same run. The page has no network dependency (inline CSS, a small inline script,
 inline SVG plots drawn here, in Python), reads as a plain table without JavaScript and prints.
@@ -60,7 +60,7 @@ _BAR_W, _BAR_H = 200, 18
 
 
 class ReportDocumentError(ValueError):
-    """The data given to :func:`render` is not a semantix JSON report."""
+    """The data given to `render` is not a semantix JSON report."""
 
 
 def json_href(json_path: Path | None, page_path: Path) -> str | None:
@@ -94,7 +94,7 @@ def write_html_report(
 
 
 def check_document(document: object) -> Mapping[str, Any]:
-    """``document`` if it looks like a semantix JSON report, else :class:`ReportDocumentError`."""
+    """``document`` if it looks like a semantix JSON report, else `ReportDocumentError`."""
     if not isinstance(document, Mapping):
         raise ReportDocumentError(
             f"a semantix JSON report is a JSON object, got {type(document).__name__}; pass the "
@@ -122,7 +122,7 @@ def check_document(document: object) -> Mapping[str, Any]:
 
 
 def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
-    """The HTML page of a JSON report (a :func:`semantix.report.json_document`).
+    """The HTML page of a JSON report (a `semantix.report.json_document`).
 
     ``json_href`` is the link to the JSON report file; each test id links to
     ``json_href#/assertions/N``, or, without it, to its own row (``#/assertions/N``).

@@ -1,6 +1,6 @@
 """Repeated tests in the report: one record per repeated test, its table, JSON and Markdown.
 
-A run record is :meth:`semantix.runs.RunStats.to_dict` plus the test's node id. The terminal
+A run record is `semantix.runs.RunStats.to_dict` plus the test's node id. The terminal
 table, the JSON section, the JUnit property and the GitHub step summary all read these records,
 so they agree; xdist workers send them to the controller as they are.
 """

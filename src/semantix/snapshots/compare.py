@@ -12,7 +12,7 @@ verbatim, also given as the explicit ``hypothesis``:
   frozen-verdict store it gets the two ordinary requests, which the store records and replays);
 * any custom judge works through ``evaluate`` / ``evaluate_batch``.
 
-A text longer than :data:`PART_CHARS` characters is asked about in **parts** of whole sentences
+A text longer than `PART_CHARS` characters is asked about in **parts** of whole sentences
 (each at most that long, a longer sentence alone): an NLI hypothesis must fit the model, and a
 part the other text does not state is named in the failure. A direction passes when every part
 passes; its verdict is the weakest part's.
@@ -103,7 +103,7 @@ def judge_equivalence(
     """Judge whether ``output`` means the same as ``stored``, in both directions.
 
     ``judge`` is asked as it is (resolve specs and the default first, e.g. with
-    :func:`semantix.judging.resolve_judge`); ``timeout`` bounds the judge's answer in seconds.
+    `semantix.judging.resolve_judge`); ``timeout`` bounds the judge's answer in seconds.
     """
     threshold = check_threshold(threshold)
     name = judge_identity(judge)
@@ -160,7 +160,7 @@ def judge_equivalence(
 
 
 def text_parts(text: str) -> list[str]:
-    """``text`` as parts of whole sentences of at most :data:`PART_CHARS` characters.
+    """``text`` as parts of whole sentences of at most `PART_CHARS` characters.
 
     A text that short is one part, itself; a sentence longer than that is a part on its own.
     """

@@ -1,6 +1,6 @@
 """Snapshot files: where they live, what they are called, how they are read and written.
 
-One snapshot is one small text file, reviewable in a pull request::
+One snapshot is one small text file, reviewable in a pull request:
 
     # semantix semantic snapshot v1
     # name: test_refund_policy[en]

@@ -1,6 +1,6 @@
 """What semantic snapshots did in one test session: outcomes, unused files, the end report.
 
-The pytest plugin (:mod:`semantix.snapshots_plugin`) feeds a :class:`SnapshotSession`: every snapshot check's outcome, which
+The pytest plugin (`semantix.snapshots_plugin`) feeds a `SnapshotSession`: every snapshot check's outcome, which
 snapshot files each test used, how each test ended, and which tests and modules were collected.
 From that it finds **unused** snapshots the way syrupy does, conservatively: a snapshot file is
 unused when the test that owns it (the ``test`` line of its header) ran and passed without
@@ -8,9 +8,9 @@ asking for it, or when that test no longer exists in a test module that was coll
 (not narrowed to some of its tests by a ``path::test`` argument). Tests that were deselected,
 skipped or failed keep their snapshots.
 
-Under pytest-xdist every worker publishes :meth:`SnapshotSession.to_data` and the controller
-merges them with :meth:`SnapshotSession.merge` before reporting
-(:mod:`semantix.report.snapshots` renders the end report): each test runs on one worker and
+Under pytest-xdist every worker publishes `SnapshotSession.to_data` and the controller
+merges them with `SnapshotSession.merge` before reporting
+(`semantix.report.snapshots` renders the end report): each test runs on one worker and
 a snapshot file belongs to one test, so no two workers ever write the same file.
 """
 
@@ -91,7 +91,7 @@ class SnapshotSession:
         }
 
     def merge(self, data: dict[str, Any]) -> None:
-        """Add a worker's :meth:`to_data` to this (the controller's) session."""
+        """Add a worker's `to_data` to this (the controller's) session."""
         self.outcomes.update(data.get("outcomes", {}))
         self.texts.update(data.get("texts", {}))
         for nodeid, paths in data.get("used", {}).items():
