@@ -31,8 +31,9 @@ __all__ = ["Defaults", "ModelCache", "clear_cache", "model_cache"]
 
 T = TypeVar("T")
 
-#: Bounded regions and their sizes: models are big, judges few, calibrations small.
-REGIONS: dict[str, int] = {"models": 8, "judges": 32, "calibrations": 512}
+#: Bounded regions and their sizes: a loaded model takes about three entries (session, tokenizer,
+#: NLI core), so 16 hold five models at once; judges are few; calibrations are small.
+REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512}
 
 
 @dataclass(frozen=True, slots=True)
