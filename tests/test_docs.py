@@ -53,6 +53,7 @@ DOCSTRING_MODULES = [
     "semantix.intents",
     "semantix.judges.escalating",
     "semantix.pytest_plugin",
+    "semantix.report.html",
     "semantix.runs",
     "semantix.secrets",
     "semantix.snapshots",
