@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from semantix.validation import check_threshold
 
@@ -131,6 +131,18 @@ class Verdict:
             reason = self.reason if len(self.reason) <= 60 else self.reason[:57] + "..."
             parts.append(f"reason={reason!r}")
         return f"<Verdict {' '.join(parts)}>"
+
+
+def model_argument(model: object, model_name: object, *, judge: str) -> Any:
+    """``model``, or semantix-ai's ``model_name=`` spelling of it (never both)."""
+    if model_name is None:
+        return model
+    if model is not None:
+        raise TypeError(
+            f"{judge} got both model={model!r} and model_name={model_name!r}; pass one "
+            "(model_name is the semantix-ai spelling of model)"
+        )
+    return model_name
 
 
 #: One item of a batch: (output, intent description, threshold).

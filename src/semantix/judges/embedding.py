@@ -52,7 +52,7 @@ import numpy.typing as npt
 from semantix.config import default_threads
 from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
-from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict, model_argument
 from semantix.judges.lazy import LazyLoaded
 from semantix.judges.model_dir import (
     ModelFiles,
@@ -152,7 +152,9 @@ class EmbeddingJudge(LazyLoaded[_Model]):
         threads: int | None = None,
         batch_size: int = 32,
         lazy_load: bool = True,
+        model_name: str | os.PathLike[str] | None = None,
     ) -> None:
+        model = model_argument(model, model_name, judge="EmbeddingJudge")
         check_positive_int(batch_size, what="batch_size", example=32)
         check_positive_int(threads, what="threads", example=2, optional=True)
         if file is not None and (not isinstance(file, str) or not file.strip()):

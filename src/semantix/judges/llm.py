@@ -108,9 +108,9 @@ class LLMJudge:
     def __init__(
         self,
         model: str = "gpt-4o-mini",
-        *,
-        base_url: str | None = None,
         api_key: str | None = None,
+        base_url: str | None = None,
+        *,
         client: Any = None,
         timeout: float = 30.0,
         max_retries: int = 2,

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from semantix.cache import model_cache
 from semantix.deps import ensure_installed
 from semantix.errors import ConfigurationError
-from semantix.judges.base import JudgeIdentity
+from semantix.judges.base import JudgeIdentity, model_argument
 from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 from semantix.models import resolve_model
 
@@ -151,7 +151,9 @@ class NLIJudge(NLIJudgeBase):
         dtype: str = "float32",
         batch_size: int = 16,
         lazy_load: bool = True,
+        model_name: str | os.PathLike[str] | None = None,
     ) -> None:
+        model = model_argument(model, model_name, judge="NLIJudge")
         if not isinstance(device, str) or not device:
             raise ValueError(f"device must be a torch device string such as 'cpu', got {device!r}")
         if dtype not in DTYPES:

@@ -102,6 +102,7 @@ class RecordReplayJudge:
             for one answer.
         memo_size: how many checks the memo keeps, least recently used dropped first
             (default 1024).
+        maxsize: semantix-ai's name for ``memo_size`` (``CachingJudge(judge, maxsize=256)``).
     """
 
     def __init__(
@@ -112,7 +113,10 @@ class RecordReplayJudge:
         mode: str | None = None,
         memo: bool = True,
         memo_size: int = DEFAULT_MEMO_SIZE,
+        maxsize: int | None = None,
     ) -> None:
+        if maxsize is not None:  # semantix-ai's CachingJudge(judge, maxsize=...): the memo's size
+            memo_size = maxsize
         if not callable(getattr(judge, "evaluate", None)):
             raise TypeError(
                 f"{type(self).__name__} needs a judge with evaluate(output, intent_description, "
