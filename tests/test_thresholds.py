@@ -129,3 +129,10 @@ def test_an_invalid_recommended_threshold_is_named() -> None:
     judge.recommended_threshold = "0.7"  # type: ignore[assignment]
     with pytest.raises(ValueError, match=r"FakeJudge\.recommended_threshold must be a number"):
         resolve_threshold(Plain, judge)
+
+
+def test_two_judges_with_one_name_are_calibrated_apart() -> None:
+    kind = FakeJudge(score)  # both are named "FakeJudge"
+    harsh = FakeJudge(lambda output, description: SCORES.get(output, 0.18) / 2)
+    assert resolve_threshold(Polite, kind).value == pytest.approx(0.16)
+    assert resolve_threshold(Polite, harsh).value == pytest.approx(0.08)

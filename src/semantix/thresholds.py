@@ -126,7 +126,7 @@ def calibrate_intent(
 
     Not applicable: the intent lacks examples or counterexamples, the judge uses the examples in
     its own score (``uses_examples``), or the judge gives no score. Each example is scored once
-    per judge and intent (cached).
+    per judge object and intent (cached).
 
     Raises:
         IntentCalibrationError: the weakest example does not score above the strongest
@@ -139,13 +139,16 @@ def calibrate_intent(
         positives, negatives = negatives, positives
     asked = description if description is not None else intent.judge_description()
     identity = judge_identity(judge)
-    key = (identity, str(asked), positives, negatives)
-    return model_cache.get_or_create(
+    # Per judge object (two judges may share a name but not their scores); the entry holds the
+    # judge, so its id cannot be reused while the entry lives.
+    key = (id(judge), identity, str(asked), positives, negatives)
+    _, calibration = model_cache.get_or_create(
         key,
-        lambda: _calibrate(intent, judge, asked, positives, negatives),  # type: ignore[arg-type]
+        lambda: (judge, _calibrate(intent, judge, asked, positives, negatives)),  # type: ignore[arg-type]
         region="calibrations",
         remember_failure=True,
     )
+    return calibration
 
 
 def _calibrate(
