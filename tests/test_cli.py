@@ -315,3 +315,12 @@ def test_the_missing_backend_error_names_the_judge_option(
     assert "(or choose one with --judge SPEC)" in err
     assert "judge=..." not in err
     assert err.count("\n") == 1
+
+
+def test_a_quoted_library_error_is_not_repeated(tmp_path: Path) -> None:
+    # The models error quotes the download error's repr, quotes escaped: still "stated".
+    cause = _library_error(tmp_path, "Failed to resolve 'huggingface.co' (\"no network\")")
+    assert "\\'" in repr(cause)  # the repr escapes the quotes
+    error = ModelNotFoundError(f"could not be reached ({cause!r}). Ways out: ...")
+    error.__cause__ = cause
+    assert error_lines("check", error) == [f"semantix check: error: {error}"]

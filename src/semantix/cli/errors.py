@@ -76,7 +76,7 @@ def error_lines(command: str, exc: BaseException, *, show_traceback: bool = Fals
         if _ours(cause):
             continue
         cause_text = _one_line(cause)
-        if cause_text in text and not _in_users_code(cause):
+        if _plain(cause_text) in _plain(text) and not _in_users_code(cause):
             continue  # already in the message (e.g. a download's error), and not the user's bug
         where = location(cause)
         lines.append(f"  caused by {type(cause).__name__}: {cause_text}")
@@ -86,6 +86,12 @@ def error_lines(command: str, exc: BaseException, *, show_traceback: bool = Fals
     if shown_foreign and not show_traceback:
         lines.append("  add --traceback for the whole chain")
     return lines
+
+
+def _plain(text: str) -> str:
+    """``text`` without quotes and backslashes: a message quoting an error (its repr escapes
+    quotes) still counts as stating it."""
+    return re.sub(r"[\\'\"]", "", text)
 
 
 def location(exc: BaseException) -> str | None:
