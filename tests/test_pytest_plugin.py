@@ -242,7 +242,7 @@ def test_bad_verdicts_mode_is_a_usage_error(project: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(
         [
             (
-                "*semantic_verdicts = 'record' is not a verdict store mode; use one of off, replay, "
+                "*semantic_verdicts='record' is not a frozen-verdict mode; use one of off, replay, "
                 "update, strict*"
             )
         ]

@@ -20,6 +20,7 @@ __all__ = [
     "Variable",
     "available_cores",
     "cache_path",
+    "check_verdict_mode",
     "default_threads",
     "env",
     "github_step_summary",
@@ -176,17 +177,23 @@ def model_dir(kind: ModelKind) -> Path | None:
     return Path(configured).expanduser() if configured else None
 
 
+def check_verdict_mode(value: object, *, source: str) -> str:
+    """``value`` as a frozen-verdict mode (lower-cased), or a ConfigurationError naming
+    ``source`` (e.g. ``"SEMANTIX_VERDICTS"``, ``"mode"``)."""
+    if not isinstance(value, str) or value.strip().lower() not in VERDICT_MODES:
+        raise ConfigurationError(
+            f"{source}={value!r} is not a frozen-verdict mode; use one of "
+            f"{', '.join(VERDICT_MODES)}"
+        )
+    return value.strip().lower()
+
+
 def verdicts_mode() -> str | None:
     """``SEMANTIX_VERDICTS``, lower-cased and checked; None when unset."""
     configured = env("SEMANTIX_VERDICTS")
     if configured is None:
         return None
-    if configured.lower() not in VERDICT_MODES:
-        raise ConfigurationError(
-            f"SEMANTIX_VERDICTS={configured!r} is not a frozen-verdict mode; use one of "
-            f"{', '.join(VERDICT_MODES)}"
-        )
-    return configured.lower()
+    return check_verdict_mode(configured, source="SEMANTIX_VERDICTS")
 
 
 def verdicts_path() -> Path:

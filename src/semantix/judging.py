@@ -151,11 +151,7 @@ def verdicts_mode(mode: str | None = None) -> str:
     chosen = mode if mode is not None else model_cache.defaults().verdicts_mode
     if chosen is None:
         return config.verdicts_mode() or "off"
-    if not isinstance(chosen, str) or chosen.strip().lower() not in config.VERDICT_MODES:
-        raise ConfigurationError(
-            f"verdict mode {chosen!r} is not one of {', '.join(config.VERDICT_MODES)}"
-        )
-    return chosen.strip().lower()
+    return config.check_verdict_mode(chosen, source="verdict mode")
 
 
 def resolve_judge(judge: object = None, *, mode: str | None = None) -> Judge:

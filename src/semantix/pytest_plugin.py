@@ -204,16 +204,15 @@ def pytest_configure(config: pytest.Config) -> None:
         except SemantixError as exc:
             raise pytest.UsageError(str(exc)) from None
     mode = option(config, "semantic_verdicts")
-    if mode is None:
-        try:
+    try:
+        if mode is None:
             mode = settings.verdicts_mode()
-        except SemantixError as exc:
-            raise pytest.UsageError(str(exc)) from None
-    elif mode.lower() not in settings.VERDICT_MODES:
-        raise pytest.UsageError(
-            f"--semantic-verdicts / semantic_verdicts = {mode!r} is not a verdict store mode; "
-            f"use one of {', '.join(settings.VERDICT_MODES)}"
-        )
+        else:
+            mode = settings.check_verdict_mode(
+                mode, source="--semantic-verdicts / semantic_verdicts"
+            )
+    except SemantixError as exc:
+        raise pytest.UsageError(str(exc)) from None
     report_option = config.getoption("semantic_report")
     report = (
         report_option
@@ -222,7 +221,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     state = _State(
         judge_spec=judge_spec,
-        verdicts_mode=mode.lower() if mode else None,
+        verdicts_mode=mode,
         report=bool(report),
         report_json=json_path(config),
         is_worker=hasattr(config, "workerinput"),
@@ -239,8 +238,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
     state.observer = observe
     model_cache.add_observer(observe)
-    if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(_XdistController(state), "semantix-xdist")
     snapshots_plugin.register(config, state)
     config.pluginmanager.register(RunsPlugin(config, state), "semantix-runs")
     downloads = DownloadReporter(config)
@@ -250,6 +247,7 @@ def pytest_configure(config: pytest.Config) -> None:
     summary = VerdictSummary(config, is_worker=state.is_worker)
     config.pluginmanager.register(summary, "semantix-verdict-summary")
     if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistController(state), "semantix-xdist")
         config.pluginmanager.register(VerdictSummaryXdist(summary), "semantix-verdict-xdist")
 
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from semantix import config
-from semantix.errors import ConfigurationError
 
 __all__ = ["DEFAULT_PATH", "MODES", "ModePolicy", "default_store_path", "policy", "resolve_mode"]
 
@@ -66,11 +65,7 @@ def resolve_mode(mode: str | None = None) -> str:
     """
     if mode is None:
         return config.verdicts_mode() or "off"
-    if not isinstance(mode, str) or mode.strip().lower() not in MODES:
-        raise ConfigurationError(
-            f"mode= {mode!r} is not a frozen-verdict mode; use one of {', '.join(MODES)}"
-        )
-    return mode.strip().lower()
+    return config.check_verdict_mode(mode, source="mode")
 
 
 def policy(mode: str) -> ModePolicy:
