@@ -11,7 +11,7 @@ from embedding_fixtures import (  # session fixtures shared by every module: one
     minilm_judge_fixture,  # noqa: F401  (minilm_judge)
     reference_model_fixture,  # noqa: F401  (reference_model)
 )
-from semantix import set_default_judge
+from semantix import VerdictStore, set_default_judge
 
 pytest_plugins = ["pytester"]
 
@@ -41,3 +41,15 @@ def clean_environ(monkeypatch: pytest.MonkeyPatch, semantix_cache_dir: Path) -> 
     set_default_judge(None)
     yield
     set_default_judge(None)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> VerdictStore:
+    """An empty frozen-verdict store in the test's temporary directory."""
+    return VerdictStore(tmp_path / "verdicts")
+
+
+@pytest.fixture
+def openai_sdk() -> None:
+    """Skip (not fail) where the [openai] extra is not installed."""
+    pytest.importorskip("openai")

@@ -51,18 +51,6 @@ from verdicts_helpers import (
     stored_files,
 )
 
-
-@pytest.fixture
-def store(tmp_path: Path) -> VerdictStore:
-    return VerdictStore(tmp_path / "verdicts")
-
-
-@pytest.fixture
-def openai_sdk() -> None:
-    """Skip (not fail) where the [openai] extra is not installed."""
-    pytest.importorskip("openai")
-
-
 # --- modes ---------------------------------------------------------------------------------------
 
 
