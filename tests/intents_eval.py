@@ -21,7 +21,7 @@ import semantix.intents
 from semantix import Intent, Judge, evaluate_semantic
 from semantix.calibration import balanced_accuracy
 from semantix.errors import SemantixError
-from semantix.preview import preview
+from semantix.text import preview
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL_JSONL = ROOT / "tests" / "data" / "intents_eval.jsonl"

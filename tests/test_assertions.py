@@ -22,8 +22,8 @@ from semantix import (
     evaluate_semantic,
     set_default_judge,
 )
-from semantix.assertions import resolve_threshold
 from semantix.judges import build_default_judge
+from semantix.pipeline import resolve_threshold
 
 
 class Polite(Intent):

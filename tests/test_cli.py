@@ -306,7 +306,7 @@ def test_the_missing_backend_error_names_the_judge_option(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The real default-judge error with no backend installed: --judge SPEC, not judge=..."""
-    monkeypatch.setattr("semantix.deps._missing", lambda modules: list(modules))
+    monkeypatch.setattr("semantix.models.deps._missing", lambda modules: list(modules))
     for name in ("semantix.judges.quantized", "semantix.judges.transformers"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     status, out, err = run(capsys, "check", "hi", "polite")

@@ -14,8 +14,8 @@ import pytest
 import semantix
 from cli_helpers import fake_modules, keyword_score, run
 from semantix import FakeJudge
-from semantix.assertions import evaluate_semantic
 from semantix.cli.check import pass_lines
+from semantix.pipeline import evaluate_semantic
 
 pytestmark = pytest.mark.usefixtures("fake_modules")
 __all__ = ["fake_modules"]

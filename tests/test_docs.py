@@ -40,7 +40,7 @@ import semantix
 from llm_server import FakeOpenAIServer, verdict
 from semantix import FakeJudge, Verdict
 from semantix.cache import model_cache
-from semantix.pytest_plugin import SemanticAssert
+from semantix.pytest.plugin import SemanticAssert
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -48,14 +48,14 @@ DOCSTRING_MODULES = [
     "semantix",
     "semantix.calibration",
     "semantix.composite",
-    "semantix.deadline",
+    "semantix.judges.deadline",
     "semantix.intent",
     "semantix.intents",
     "semantix.judges.escalating",
-    "semantix.pytest_plugin",
+    "semantix.pytest.plugin",
     "semantix.report.html",
     "semantix.runs",
-    "semantix.secrets",
+    "semantix.text",
     "semantix.snapshots",
     "semantix.unittest",
     "semantix.verdicts",

@@ -22,8 +22,8 @@ import pytest
 from models.fixtures import *  # session fixtures: the tiny models
 from semantix import ModelNotFoundError, QuantizedNLIJudge
 from semantix.cache import model_cache
-from semantix.downloads import recent_downloads
 from semantix.models import default_model, download_model, lookup_model, resolve_model
+from semantix.models.downloads import recent_downloads
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY")

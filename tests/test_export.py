@@ -1,4 +1,4 @@
-"""semantix.export: a transformers NLI model -> the ONNX (+ int8) layout the quantized judge loads."""
+"""semantix.judges.export: a transformers NLI model -> the ONNX (+ int8) layout the quantized judge loads."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from models.fixtures import semantix_cache  # noqa: F401  (autouse: temporary cache)
 from models.tiny import build_tiny_hf_model
 from semantix import ConfigurationError, clear_cache
-from semantix.export import QUANTIZED_FILE, export_model
+from semantix.judges.export import QUANTIZED_FILE, export_model
 from semantix.judges.quantized import QuantizedNLIJudge
 from semantix.judges.transformers import NLIJudge
 

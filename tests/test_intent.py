@@ -5,7 +5,14 @@ import math
 import pytest
 
 from semantix import Intent
-from semantix.intent import AllOf, AnyOf, IntentDescription, Not, as_intent, iter_leaves
+from semantix.intent import (
+    Conjunction,
+    Disjunction,
+    IntentDescription,
+    Negation,
+    as_intent,
+    iter_leaves,
+)
 
 
 class Polite(Intent):
@@ -107,7 +114,7 @@ def test_intents_are_not_instantiated() -> None:
 def test_negation_names_and_double_negation() -> None:
     negated = ~MedicalAdvice
     assert repr(negated) == "~MedicalAdvice"
-    assert issubclass(negated, Not)
+    assert issubclass(negated, Negation)
     assert negated.operand is MedicalAdvice
     assert ~negated is MedicalAdvice
 
@@ -121,11 +128,11 @@ def test_composition_names_keep_precedence() -> None:
 
 def test_composites_keep_their_parts_and_flatten() -> None:
     both = Polite & Apologetic & ~MedicalAdvice
-    assert issubclass(both, AllOf)
+    assert issubclass(both, Conjunction)
     assert both.operands[:2] == (Polite, Apologetic)
     assert both.operands[2].operand is MedicalAdvice
     either = Polite | Apologetic
-    assert issubclass(either, AnyOf)
+    assert issubclass(either, Disjunction)
     assert either.operands == (Polite, Apologetic)
 
 

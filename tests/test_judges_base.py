@@ -86,7 +86,7 @@ def test_protocol_is_structural() -> None:
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
 def test_positive_int_check_names_the_value_and_an_example(bad: object) -> None:
     from semantix import ConfigurationError
-    from semantix.validation import check_positive_int
+    from semantix.config import check_positive_int
 
     with pytest.raises(
         ConfigurationError,

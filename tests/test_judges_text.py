@@ -1,4 +1,4 @@
-"""semantix.judges.text: one sentence rule, near-equal windows, batches of similar length."""
+"""semantix.text: one sentence rule, near-equal windows, batches of similar length."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from semantix.judges.text import length_batches, sentence_starts, token_windows
+from semantix.text import length_batches, sentence_starts, token_windows
 
 
 def word_offsets(text: str) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ from semantix import (
     set_default_judge,
 )
 from semantix.cache import model_cache
-from semantix.judging import judge_from_spec, resolve_judge
+from semantix.pipeline.judging import judge_from_spec, resolve_judge
 
 JUDGES_MODULE = """
 from semantix import FakeJudge

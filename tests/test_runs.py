@@ -18,10 +18,10 @@ from semantix import (
     SemanticAssertionError,
     VerdictNotRecordedError,
 )
-from semantix.assertions import evaluate_semantic
 from semantix.cache import model_cache
 from semantix.judges.base import JudgeRequest, Verdict
-from semantix.results import CheckError
+from semantix.pipeline import evaluate_semantic
+from semantix.pipeline.results import CheckError
 from semantix.runs import (
     PassRateError,
     RunResult,

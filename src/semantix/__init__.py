@@ -18,13 +18,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from semantix.assertions import (
-    LeafResult,
-    SemanticResult,
-    assert_semantic,
-    evaluate_many,
-    evaluate_semantic,
-)
 from semantix.cache import clear_cache
 from semantix.cache import model_cache as _model_cache
 from semantix.errors import (
@@ -43,6 +36,13 @@ from semantix.errors import (
 )
 from semantix.intent import DEFAULT_THRESHOLD, Intent, IntentDescription
 from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
+from semantix.pipeline import (
+    LeafResult,
+    SemanticResult,
+    assert_semantic,
+    evaluate_many,
+    evaluate_semantic,
+)
 
 if TYPE_CHECKING:
     from semantix.judges.embedding import EmbeddingJudge

@@ -1,16 +1,20 @@
-"""Every environment variable semantix reads, in one place, read when it is needed.
+"""Settings: every environment variable semantix reads, and the checks of user-given values.
 
 No other module reads ``os.environ``: each asks a function here, at the moment the value matters
 (when a judge is built, a model resolved, a store opened), never at import time. ``VARIABLES`` is
 the table of every variable; ``docs/environment-variables.md`` is tested against it.
+
+The value checks (`check_threshold`, `check_seconds`, ...) name the value at fault, say what was
+expected and how to fix it; every layer uses them.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from semantix.errors import ConfigurationError
 
@@ -20,6 +24,9 @@ __all__ = [
     "Variable",
     "available_cores",
     "cache_path",
+    "check_positive_int",
+    "check_seconds",
+    "check_threshold",
     "check_verdict_mode",
     "default_threads",
     "env",
@@ -28,6 +35,7 @@ __all__ = [
     "hf_endpoint",
     "hf_offline",
     "in_ci",
+    "is_number",
     "judge_spec",
     "model_dir",
     "openai_api_key",
@@ -254,3 +262,62 @@ def github_step_summary() -> Path | None:
     """GitHub Actions' step-summary file, when set."""
     configured = env("GITHUB_STEP_SUMMARY")
     return Path(configured) if configured else None
+
+
+# Checks of user-given values.
+
+
+def is_number(
+    value: object, *, low: float = -math.inf, high: float = math.inf
+) -> TypeGuard[int | float]:
+    """Whether ``value`` is a finite int or float (not a bool) in [low, high]."""
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and low <= value <= high
+    )
+
+
+def check_threshold(
+    value: object, *, what: str = "threshold", example: str = "threshold=0.8"
+) -> float:
+    """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it.
+
+    ``example`` is the fix the message suggests (``min_pass_rate=0.8`` for a floor).
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        # A ValueError, not TypeError: the documented contract for every invalid threshold.
+        raise ValueError(  # noqa: TRY004
+            f"{what} must be a number between 0 and 1, got {value!r} "
+            f"({type(value).__name__}); pass e.g. {example}"
+        )
+    number = float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise ValueError(
+            f"{what} must be between 0 and 1 inclusive, got {value!r}; pass e.g. {example}"
+        )
+    return number
+
+
+def check_positive_int(value: object, *, what: str, example: int, optional: bool = False) -> None:
+    """Raise a ``ConfigurationError`` unless ``value`` is a positive int (or None if optional)."""
+    if optional and value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        allowed = " or None (all available cores)" if optional else ""
+        raise ConfigurationError(
+            f"{what} must be a positive int{allowed}, got {value!r}; pass e.g. {what}={example}"
+        )
+
+
+def check_seconds(value: object, *, what: str = "timeout") -> float | None:
+    """Return ``value`` as a positive, finite number of seconds (None passes), else ValueError."""
+    if value is None:
+        return None
+    if not is_number(value, low=0.0) or value == 0:
+        raise ValueError(
+            f"{what} must be a positive number of seconds, got {value!r}; pass e.g. "
+            f"{what}=30, or None for no limit"
+        )
+    return float(value)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from semantix.assertions import SemanticResult
+    from semantix.pipeline import SemanticResult
 
 __all__ = [
     "ConfigurationError",

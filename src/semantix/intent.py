@@ -24,16 +24,16 @@ import inspect
 from collections.abc import Iterator
 from typing import Any, ClassVar, cast
 
-from semantix.validation import check_threshold
+from semantix.config import check_threshold
 
 __all__ = [
     "DEFAULT_THRESHOLD",
-    "AllOf",
-    "AnyOf",
+    "Conjunction",
+    "Disjunction",
     "Intent",
     "IntentDescription",
     "IntentLike",
-    "Not",
+    "Negation",
     "as_intent",
     "iter_leaves",
 ]
@@ -73,21 +73,21 @@ class IntentMeta(type):
     """Metaclass that gives intent classes ``~``, ``&``, ``|`` and a readable repr."""
 
     def __invert__(cls) -> type[Intent]:
-        if issubclass(cls, Not):
+        if issubclass(cls, Negation):
             return cls.operand
-        return _make_composite(Not, f"~{_operand_name(cls)}", (as_intent(cls),))
+        return _make_composite(Negation, f"~{_operand_name(cls)}", (as_intent(cls),))
 
     def __and__(cls, other: object) -> type[Intent]:
-        return _combine(AllOf, cls, other)
+        return _combine(Conjunction, cls, other)
 
     def __rand__(cls, other: object) -> type[Intent]:
-        return _combine(AllOf, other, cls)
+        return _combine(Conjunction, other, cls)
 
     def __or__(cls, other: object) -> type[Intent]:
-        return _combine(AnyOf, cls, other)
+        return _combine(Disjunction, cls, other)
 
     def __ror__(cls, other: object) -> type[Intent]:
-        return _combine(AnyOf, other, cls)
+        return _combine(Disjunction, other, cls)
 
     def __repr__(cls) -> str:
         return cls.__name__
@@ -223,17 +223,17 @@ class _Composite(Intent, abstract=True):
     operands: ClassVar[tuple[type[Intent], ...]] = ()
 
 
-class Not(_Composite, abstract=True):
+class Negation(_Composite, abstract=True):
     """``~X``: passes exactly when X fails. ``operand`` is X."""
 
     operand: ClassVar[type[Intent]]
 
 
-class AllOf(_Composite, abstract=True):
+class Conjunction(_Composite, abstract=True):
     """``X & Y``: passes when every operand passes."""
 
 
-class AnyOf(_Composite, abstract=True):
+class Disjunction(_Composite, abstract=True):
     """``X | Y``: passes when at least one operand passes."""
 
 
@@ -272,7 +272,7 @@ def as_intent(value: object) -> type[Intent]:
 
 def _operand_name(cls: type) -> str:
     name = cls.__name__
-    return f"({name})" if issubclass(cls, (AllOf, AnyOf)) else name
+    return f"({name})" if issubclass(cls, (Conjunction, Disjunction)) else name
 
 
 def _combine(kind: type[_Composite], left: object, right: object) -> type[Intent]:
@@ -283,7 +283,7 @@ def _combine(kind: type[_Composite], left: object, right: object) -> type[Intent
             operands.extend(intent.operands)  # flatten (A & B) & C into A & B & C
         else:
             operands.append(intent)
-    symbol = " & " if kind is AllOf else " | "
+    symbol = " & " if kind is Conjunction else " | "
     name = symbol.join(_operand_name(operand) for operand in operands)
     return _make_composite(kind, name, tuple(operands))
 
@@ -292,7 +292,7 @@ def _make_composite(
     kind: type[_Composite], name: str, operands: tuple[type[Intent], ...]
 ) -> type[Intent]:
     namespace: dict[str, Any] = {"operands": operands, "__module__": "semantix", "__doc__": None}
-    if kind is Not:
+    if kind is Negation:
         namespace["operand"] = operands[0]
     return cast("type[Intent]", IntentMeta(name, (kind,), namespace, abstract=True))
 
@@ -312,5 +312,5 @@ def iter_leaves(intent: type[Intent]) -> Iterator[type[Intent]]:
     yield from walk(intent)
 
 
-for _public in (Intent, IntentDescription, Not, AllOf, AnyOf):
+for _public in (Intent, IntentDescription, Negation, Conjunction, Disjunction):
     _public.__module__ = "semantix"

@@ -7,9 +7,9 @@ subclass, so it works under pytest, unittest, or a bare ``python script.py``; so
 
 from __future__ import annotations
 
-from semantix.assertions import SemanticResult, assert_semantic, evaluate_semantic
 from semantix.errors import SemanticAssertionError
 from semantix.judges.base import FakeJudge
+from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic
 from semantix.runs import PassRateError, RunStats, assert_pass_rate, evaluate_pass_rate
 
 __all__ = [

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from semantix.assertions import SemanticResult, run_check
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
+from semantix.pipeline import SemanticResult, run_check
 from semantix.runs import RunStats, evaluate_pass_rate, publish, raise_for_stats
 
 # Hides this module's frames from unittest tracebacks (unittest.result._is_relevant_tb_level).

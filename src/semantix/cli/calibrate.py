@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from semantix.assertions import evaluate_many
 from semantix.calibration import best_threshold, evaluate_threshold
 from semantix.cli.common import (
     CommandError,
@@ -23,7 +22,8 @@ from semantix.cli.common import (
 from semantix.errors import IntentCalibrationError
 from semantix.intent import Intent, as_intent
 from semantix.judges.base import Judge
-from semantix.thresholds import calibrate_intent, resolve_threshold
+from semantix.pipeline import evaluate_many
+from semantix.pipeline.thresholds import calibrate_intent, resolve_threshold
 
 __all__ = ["NAME", "Row", "add_parser", "read_labels", "run"]
 

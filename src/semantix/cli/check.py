@@ -7,10 +7,10 @@ import json
 import shutil
 import sys
 
-from semantix.assertions import evaluate_semantic
 from semantix.cli.common import Commands, Formatter, add_judge_options, cli_judge, load_intent
+from semantix.pipeline import evaluate_semantic
+from semantix.pipeline.results import SemanticResult
 from semantix.report import report_lines, result_record
-from semantix.results import SemanticResult
 
 __all__ = ["NAME", "add_parser", "pass_lines", "run"]
 

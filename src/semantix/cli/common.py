@@ -10,7 +10,7 @@ from semantix import config
 from semantix.errors import ConfigurationError
 from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Judge
-from semantix.judging import JUDGE_NAMES, import_object, judge_from_spec, resolve_judge
+from semantix.pipeline.judging import JUDGE_NAMES, import_object, judge_from_spec, resolve_judge
 
 if TYPE_CHECKING:
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -60,7 +60,7 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
 
 def cli_judge(args: argparse.Namespace) -> Judge:
     """The judge for ``--judge``/``--model``, resolved (verdict mode and all) by
-    `semantix.judging.resolve_judge`, like every other way of choosing a judge."""
+    `semantix.pipeline.judging.resolve_judge`, like every other way of choosing a judge."""
     if args.model is None:
         return resolve_judge(args.judge)
     spec = args.judge or config.judge_spec() or "quantized"

@@ -14,8 +14,8 @@ from semantix import config
 from semantix.cli.common import Commands, Formatter
 from semantix.cli.errors import report_error
 from semantix.judges.calls import judge_identity
-from semantix.judging import judge_from_spec
 from semantix.models import download_model, list_supported_models
+from semantix.pipeline.judging import judge_from_spec
 
 __all__ = ["DOWNLOAD_KINDS", "NAME", "add_parser", "run"]
 

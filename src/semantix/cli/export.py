@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from semantix.cli.common import Commands, Formatter
-from semantix.export import export_model
+from semantix.judges.export import export_model
 
 __all__ = ["NAME", "add_parser", "run"]
 

@@ -2,7 +2,7 @@
 
 Heavy judges are imported lazily: ``from semantix.judges import QuantizedNLIJudge`` imports
 onnxruntime only when the class is first used, not when semantix is imported. Which judge a check
-uses is decided in `semantix.judging`.
+uses is decided in `semantix.pipeline.judging`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ _LAZY = {
     "LLMJudge": "semantix.judges.llm",
     "EscalatingJudge": "semantix.judges.escalating",  # light, but lazy like its peers
 }
-# Names that moved to semantix.judging; still importable from here for earlier code.
+# Names that moved to semantix.pipeline.judging; still importable from here for earlier code.
 _MOVED = {"JUDGE_NAMES", "default_judge", "judge_from_spec", "build_default_judge"}
 
 
@@ -48,5 +48,5 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     if name in _MOVED:
-        return getattr(importlib.import_module("semantix.judging"), name)
+        return getattr(importlib.import_module("semantix.pipeline.judging"), name)
     raise AttributeError(f"module 'semantix.judges' has no attribute {name!r}")

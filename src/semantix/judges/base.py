@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from semantix.validation import check_threshold
+from semantix.config import check_threshold
 
 __all__ = [
     "FakeJudge",

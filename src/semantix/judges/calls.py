@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from semantix.deadline import run_with_deadline
+from semantix.config import is_number
 from semantix.errors import JudgeError, JudgeTimeoutError, SemantixError
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
-from semantix.validation import is_number
+from semantix.judges.deadline import run_with_deadline
 
 __all__ = ["ask_judge", "check_verdict", "judge_identity"]
 

@@ -22,7 +22,7 @@ How a verdict is made:
   similarities.
 * **Long outputs**: the model sees at most ``max_length`` tokens (256 for all-MiniLM-L6-v2). A
   longer output is split into near-equal sentence-aligned windows that fit (the same rule as the
-  NLI judges, `semantix.judges.text`), every window is embedded, and the output's
+  NLI judges, `semantix.text`), every window is embedded, and the output's
   similarity to a reference text is the **best window's** (so "does some part of the output say
   this?", like the NLI judges). The reason says so and the best window is the verdict's
   ``evidence``. Nothing is truncated silently.
@@ -34,7 +34,7 @@ How a verdict is made:
 
 from __future__ import annotations
 
-from semantix.deps import ensure_installed
+from semantix.models.deps import ensure_installed
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="embed", feature="EmbeddingJudge")
 
@@ -49,7 +49,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from semantix.config import default_threads
+from semantix.config import check_positive_int, check_threshold, default_threads
 from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict, model_argument
@@ -63,10 +63,8 @@ from semantix.judges.model_dir import (
     read_model_dir,
 )
 from semantix.judges.onnx import shared_session
-from semantix.judges.text import encoded_windows, length_batches
 from semantix.models import lookup_model, resolve_model
-from semantix.preview import preview
-from semantix.validation import check_positive_int, check_threshold
+from semantix.text import encoded_windows, length_batches, preview
 
 __all__ = ["EmbeddingJudge", "required_files"]
 

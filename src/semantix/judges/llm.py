@@ -39,10 +39,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from semantix import config
-from semantix.deadline import run_with_deadline
-from semantix.deps import ensure_installed, require
+from semantix.config import check_positive_int, check_threshold
 from semantix.errors import ConfigurationError, JudgeError, JudgeTimeoutError
 from semantix.judges.base import JudgeIdentity, JudgeRequest, TokenUsage, Verdict
+from semantix.judges.deadline import run_with_deadline
 from semantix.judges.llm_http import ReplyTooLargeError, deadline_http_client
 from semantix.judges.llm_prompt import (
     EQUIVALENCE_PROMPT_VERSION,
@@ -56,9 +56,8 @@ from semantix.judges.llm_prompt import (
     parse_verdict,
     response_format,
 )
-from semantix.preview import preview
-from semantix.secrets import MASK, mask_exception, mask_secrets, mask_url
-from semantix.validation import check_positive_int, check_threshold
+from semantix.models.deps import ensure_installed, require
+from semantix.text import MASK, mask_exception, mask_secrets, mask_url, preview
 
 if TYPE_CHECKING:
     from typing_extensions import Self

@@ -20,8 +20,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from semantix.deadline import run_with_deadline
-from semantix.deps import require
+from semantix.judges.deadline import run_with_deadline
+from semantix.models.deps import require
 
 __all__ = ["MAX_RESPONSE_BYTES", "ReplyTooLargeError", "deadline_http_client"]
 

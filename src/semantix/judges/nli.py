@@ -6,9 +6,9 @@ else lives here:
 - **labels** and **probabilities** — from `semantix.judges.labels` (entailment found by
   name in ``id2label``; softmax, sigmoid for a single-logit head);
 - **hypothesis** — an intent's explicit ``hypothesis`` wins, else
-  `semantix.hypothesis.to_hypothesis` rewrites the description;
+  `semantix.judges.phrasing.to_hypothesis` rewrites the description;
 - **windows** — an output that does not fit the model together with the hypothesis is cut into
-  the fewest near-equal, sentence-aligned windows that do (`semantix.judges.text`, counted
+  the fewest near-equal, sentence-aligned windows that do (`semantix.text`, counted
   with the model's real tokenizer; a sentence longer than a window is cut before a word).
   Nothing is ever truncated silently;
 - **aggregation** — every window is scored; the verdict's score is the *best* window's
@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from semantix.config import check_positive_int, check_threshold
 from semantix.errors import ConfigurationError, JudgeError
-from semantix.hypothesis import to_hypothesis
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.labels import LabelMap, label_map_from_config, probabilities
 from semantix.judges.lazy import LazyLoaded
 from semantix.judges.model_dir import read_model_dir
-from semantix.judges.text import length_batches, token_windows
-from semantix.validation import check_positive_int, check_threshold
+from semantix.judges.phrasing import to_hypothesis
+from semantix.text import length_batches, token_windows
 
 if TYPE_CHECKING:
     from tokenizers import Encoding, Tokenizer
@@ -139,7 +139,7 @@ class NLICore:
         One window (the whole output) when it fits (``whole`` is its pair encoding, when the
         caller has it). Otherwise the fewest near-equal sentence-aligned windows of at most
         ``max_length - specials - len(hypothesis)`` tokens (minus a small margin); see
-        `semantix.judges.text.token_windows`. Windows do not overlap and cover every
+        `semantix.text.token_windows`. Windows do not overlap and cover every
         token of the output.
         """
         if whole is None:
@@ -313,7 +313,7 @@ class NLIJudgeBase(LazyLoaded[LoadedNLI]):
     #: set its own (``judge.recommended_threshold = 0.65``).
     recommended_threshold: float | None = 0.5
     #: An NLI model cannot confirm an absence: a negatively phrased requirement is judged as the
-    #: negation of its positive statement (semantix.assertions).
+    #: negation of its positive statement (semantix.pipeline).
     reads_negation: ClassVar[bool] = False
 
     model: str | os.PathLike[str] | None

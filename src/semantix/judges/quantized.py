@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from semantix.cache import model_cache
-from semantix.config import default_threads
-from semantix.deps import ensure_installed
+from semantix.config import check_positive_int, default_threads
 from semantix.errors import ModelNotFoundError
 from semantix.judges.base import JudgeIdentity
 from semantix.judges.model_dir import check_inputs, dynamic_int8
@@ -34,7 +33,7 @@ from semantix.models import (
     lookup_model,
     resolve_model,
 )
-from semantix.validation import check_positive_int
+from semantix.models.deps import ensure_installed
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="QuantizedNLIJudge")
 

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from semantix.cache import model_cache
-from semantix.deps import ensure_installed
 from semantix.errors import ConfigurationError
 from semantix.judges.base import JudgeIdentity, model_argument
 from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
 from semantix.models import resolve_model
+from semantix.models.deps import ensure_installed
 
 ensure_installed(("transformers", "torch", "tokenizers"), extra="hf", feature="NLIJudge")
 

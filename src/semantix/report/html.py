@@ -37,7 +37,7 @@ from semantix import __version__, config
 from semantix.report.html_assets import CSS, JS
 from semantix.report.records import REPORT_VERSION
 from semantix.report.terminal import short_judge
-from semantix.secrets import mask_value
+from semantix.text import mask_value
 
 __all__ = [
     "ReportDocumentError",

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from semantix.preview import preview
-from semantix.results import SemanticResult
+from semantix.pipeline.results import SemanticResult
+from semantix.text import preview
 
 __all__ = [
     "REPORT_VERSION",

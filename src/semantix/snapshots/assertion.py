@@ -21,16 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
 
-from semantix.assertions import notify_observers
 from semantix.cache import model_cache
-from semantix.config import in_ci
+from semantix.config import check_threshold, in_ci
 from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Judge, Verdict
 from semantix.judges.calls import judge_identity
-from semantix.judging import resolve_judge
 from semantix.outputs import output_text
-from semantix.preview import preview
-from semantix.results import LeafResult, SemanticResult
+from semantix.pipeline import notify_observers
+from semantix.pipeline.judging import resolve_judge
+from semantix.pipeline.results import LeafResult, SemanticResult
 from semantix.snapshots.compare import (
     PART_CHARS,
     Equivalence,
@@ -47,7 +46,7 @@ from semantix.snapshots.files import (
     safe_name,
     write_snapshot,
 )
-from semantix.validation import check_threshold
+from semantix.text import preview
 
 __all__ = ["SnapshotResult", "assert_semantic_snapshot", "check_snapshot"]
 

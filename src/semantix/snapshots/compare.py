@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from semantix.config import check_threshold
 from semantix.intent import IntentDescription
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
-from semantix.judges.text import SENTENCE_END
-from semantix.thresholds import judge_threshold
-from semantix.validation import check_threshold
+from semantix.pipeline.thresholds import judge_threshold
+from semantix.text import SENTENCE_END
 
 __all__ = [
     "PART_CHARS",
@@ -93,7 +93,7 @@ def resolve_snapshot_threshold(
 ) -> float:
     """The threshold, in the usual order without an intent: ``explicit``; else
     ``judge_default`` (the pytest ``semantic`` marker's threshold); else the judge's
-    ``recommended_threshold``; else 0.8 (`semantix.thresholds.judge_threshold`)."""
+    ``recommended_threshold``; else 0.8 (`semantix.pipeline.thresholds.judge_threshold`)."""
     return judge_threshold(judge, explicit, judge_default=judge_default).value
 
 
@@ -103,7 +103,7 @@ def judge_equivalence(
     """Judge whether ``output`` means the same as ``stored``, in both directions.
 
     ``judge`` is asked as it is (resolve specs and the default first, e.g. with
-    `semantix.judging.resolve_judge`); ``timeout`` bounds the judge's answer in seconds.
+    `semantix.pipeline.judging.resolve_judge`); ``timeout`` bounds the judge's answer in seconds.
     """
     threshold = check_threshold(threshold)
     name = judge_identity(judge)

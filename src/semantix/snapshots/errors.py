@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from semantix.errors import SemanticAssertionError, SemantixError
 
 if TYPE_CHECKING:
-    from semantix.assertions import SemanticResult
+    from semantix.pipeline import SemanticResult
     from semantix.snapshots.compare import Equivalence
 
 __all__ = [

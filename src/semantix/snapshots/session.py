@@ -1,6 +1,6 @@
 """What semantic snapshots did in one test session: outcomes, unused files, the end report.
 
-The pytest plugin (`semantix.snapshots_plugin`) feeds a `SnapshotSession`: every snapshot check's outcome, which
+The pytest plugin (`semantix.pytest.snapshots`) feeds a `SnapshotSession`: every snapshot check's outcome, which
 snapshot files each test used, how each test ended, and which tests and modules were collected.
 From that it finds **unused** snapshots the way syrupy does, conservatively: a snapshot file is
 unused when the test that owns it (the ``test`` line of its header) ran and passed without

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from semantix import config
+from semantix.config import check_positive_int
 from semantix.errors import VerdictNotRecordedError
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
-from semantix.preview import preview
-from semantix.validation import check_positive_int
+from semantix.text import preview
 from semantix.verdicts.fingerprint import fingerprint
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode

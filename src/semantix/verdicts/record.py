@@ -15,11 +15,11 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
+from semantix.config import is_number
 from semantix.errors import VerdictNotRecordedError
 from semantix.judges.base import JudgeIdentity, TokenUsage, Verdict
 from semantix.judges.calls import judge_identity
-from semantix.secrets import mask_secrets, usable_secrets
-from semantix.validation import is_number
+from semantix.text import mask_secrets, usable_secrets
 from semantix.verdicts.fingerprint import (
     FORMAT_VERSION,
     intent_fields,

@@ -1,7 +1,7 @@
 """Waiting for a call at most so long: the one deadline helper (bottom floor, stdlib only).
 
 ```python
-from semantix.deadline import run_with_deadline
+from semantix.judges.deadline import run_with_deadline
 
 print(run_with_deadline(lambda: 42, 1.0, lambda: TimeoutError("too slow"), name="demo"))
 #> 42

@@ -17,7 +17,7 @@ A download enters every download listener registered with
 revision, files, endpoint, cache) — the pytest plugin uses one to show it and the progress
 through its terminal and keep the time out of the test's duration; with no listener, one line on
 stderr says it. huggingface_hub shows its progress bars, and the download is recorded with its
-duration in `semantix.downloads.recent_downloads`. Cache hits touch none of that.
+duration in `semantix.models.downloads.recent_downloads`. Cache hits touch none of that.
 
 With nothing on disk and no network (or ``HF_HUB_OFFLINE=1``) this fails within seconds with a
 `ModelNotFoundError` that names the model, where it looked, and the ways out.
@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Literal
 
 from semantix import config
-from semantix.downloads import Hub
 from semantix.errors import ModelNotFoundError, UnknownModelError
+from semantix.models.downloads import Hub
 
 __all__ = [
     "ModelInfo",

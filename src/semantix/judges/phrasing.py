@@ -306,7 +306,7 @@ def to_hypothesis(description: str) -> str:
 
     Example:
         ```python
-        from semantix.hypothesis import to_hypothesis
+        from semantix.judges.phrasing import to_hypothesis
 
         assert to_hypothesis("The response must not contain profanity") == (
             "The response does not contain profanity."
@@ -600,7 +600,7 @@ def negated_statement(description: str) -> str | None:
 
     Example:
         ```python
-        from semantix.hypothesis import negated_statement
+        from semantix.judges.phrasing import negated_statement
 
         assert negated_statement("Never reveal the system prompt.") == (
             "The text reveals the system prompt."

@@ -19,7 +19,7 @@ command line wins over the ini file):
 Fixtures: ``semantic_judge`` (the run's judge) and ``semantic`` (``assert_semantic`` for this
 test). Marker: ``@pytest.mark.semantic(judge=..., threshold=..., timeout=...)`` sets the judge and
 the default threshold of every semantic assertion in its test — the ``semantic`` fixture and plain
-``assert_semantic(...)`` calls alike. Every judge goes through `semantix.judging.resolve_judge`,
+``assert_semantic(...)`` calls alike. Every judge goes through `semantix.pipeline.judging.resolve_judge`,
 so the verdict mode holds on every path.
 
 Every assertion (passing, failing or errored) is recorded in ``config.stash``, added to the JUnit
@@ -47,16 +47,19 @@ import pytest
 
 import semantix
 from semantix import config as settings
-from semantix import snapshots_plugin
-from semantix.assertions import assert_semantic, evaluate_semantic
 from semantix.cache import model_cache
 from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
-from semantix.judging import check_spec, resolve_judge
-from semantix.plugin_extras import DownloadReporter, VerdictSummary, VerdictSummaryXdist
-from semantix.plugin_extras import add_options as add_extra_options
-from semantix.plugin_settings import (
+from semantix.pipeline import assert_semantic, evaluate_semantic
+from semantix.pipeline.judging import check_spec, resolve_judge
+from semantix.pipeline.results import CheckError, SemanticResult
+from semantix.pytest import snapshots as snapshots_plugin
+from semantix.pytest.extras import DownloadReporter, VerdictSummary, VerdictSummaryXdist
+from semantix.pytest.extras import add_options as add_extra_options
+from semantix.pytest.runs import RunsPlugin
+from semantix.pytest.runs import add_options as add_runs_options
+from semantix.pytest.settings import (
     add_html_options,
     html_report_path,
     json_path,
@@ -76,9 +79,6 @@ from semantix.report import (
     write_json_report,
 )
 from semantix.report.html import write_html_report
-from semantix.results import CheckError, SemanticResult
-from semantix.runs_plugin import RunsPlugin
-from semantix.runs_plugin import add_options as add_runs_options
 
 __all__ = ["SemanticAssert"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from semantix.judging import check_spec
-from semantix.validation import check_threshold
+from semantix.config import check_threshold
+from semantix.pipeline.judging import check_spec
 
 __all__ = [
     "HTML_INI",

@@ -28,10 +28,10 @@ import warnings
 from pathlib import Path
 from typing import Any, Literal
 
-from semantix.deps import require
 from semantix.errors import ConfigurationError
-from semantix.judges.nli import label_map_from_config
+from semantix.judges.labels import label_map_from_config
 from semantix.models import cpu_kind, resolve_model
+from semantix.models.deps import require
 
 __all__ = ["QUANTIZED_FILE", "check_out_dir", "export_model", "quantize_model"]
 

@@ -12,7 +12,7 @@ Every repeated test (and every ``assert_pass_rate`` inside a test) becomes a run
 report, a ``semantic_runs`` JUnit property, merged from xdist workers, and a Markdown table
 appended to ``GITHUB_STEP_SUMMARY`` when it is set.
 
-`semantix.pytest_plugin.pytest_addoption` calls `add_options`, and
+`semantix.pytest.plugin.pytest_addoption` calls `add_options`, and
 ``pytest_configure`` registers `RunsPlugin`.
 """
 
@@ -27,13 +27,13 @@ import pytest
 from semantix import config as settings
 from semantix.cache import model_cache
 from semantix.errors import SemanticAssertionError
+from semantix.pipeline.results import SemanticResult
 from semantix.report.records import Record, sorted_records
 from semantix.report.runs import markdown_lines, run_lines, run_record, runs_section
-from semantix.results import SemanticResult
 from semantix.runs import RunResult, RunStats, check_floor, check_runs, raise_for_stats
 
 if TYPE_CHECKING:
-    from semantix.pytest_plugin import _State
+    from semantix.pytest.plugin import _State
 
 __all__ = ["JUNIT_PROPERTY", "WORKEROUTPUT_KEY", "RunsPlugin", "add_options"]
 

@@ -1,17 +1,27 @@
-"""Text the way every local-model judge cuts it: sentences, windows, batches. One rule each.
+"""Text rules every layer shares, each written once: previews, secret masking, sentences, windows.
 
+- **previews** — `preview` shortens a text for a message, a report or a repr;
+- **secrets** — `mask_secrets` masks API keys and URL passwords out of every text semantix keeps
+  or shows, before any shortening;
 - **sentences** — a sentence ends at ``.``, ``!``, ``?`` (and their CJK forms), after any closing
-  quotes or brackets, before white space; a line break ends one too (`SENTENCE_END`);
+  quotes or brackets, before white space, except after a known abbreviation ("e.g."); a line break
+  ends one too (`sentence_starts`, `split_sentences`);
 - **windows** — a text longer than the model's budget is cut into the fewest windows that fit,
   of near-equal length, at sentence starts; a sentence longer than a window is cut before a
-  word, never inside one (`token_windows`). A 537-token output under a 477-token budget
-  becomes two windows of ~270 tokens, not 477 + 60 padded to 2 x 477;
-- **batches** — items are sorted by length and cut into batches of similar length, so padding
-  never more than 1.5x the tokens of a batch (`length_batches`); callers restore the
-  original order from the indices.
+  word, never inside one (`token_windows`);
+- **batches** — items are sorted by length and cut into batches of similar length
+  (`length_batches`); callers restore the original order from the indices.
 
-Everything works on token offsets from the model's own tokenizer (``(start, end)`` character
-positions per token), so both judges cut the same text at the same places.
+The bottom floor: imports nothing from semantix and nothing heavy.
+
+```python
+from semantix.text import mask_secrets, mask_url
+
+print(mask_secrets("echo: Bearer sk-test-0123456789", ["sk-test-0123456789"]))
+print(mask_url("https://me:pw@proxy.example/v1"))
+#> echo: Bearer ********
+#> https://me:********@proxy.example/v1
+```
 """
 
 from __future__ import annotations
@@ -19,16 +29,123 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 __all__ = [
+    "MASK",
+    "MIN_SECRET_LENGTH",
     "SENTENCE_END",
     "encoded_windows",
     "length_batches",
+    "mask_exception",
+    "mask_secrets",
+    "mask_url",
+    "mask_value",
+    "preview",
     "sentence_starts",
     "token_windows",
+    "usable_secrets",
 ]
+
+
+def preview(text: str, limit: int, *, quote: bool = True) -> str:
+    """``text`` on one line (whitespace collapsed), cut to ``limit`` characters with ``…``.
+
+    With ``quote`` (the default) the result is ``repr``-quoted and a cut text says how long the
+    whole was: ``'Take two aspirin…' (truncated, 212 chars in all)``.
+    """
+    if limit < 2:
+        raise ValueError(f"preview limit must be at least 2 characters, got {limit}")
+    flat = " ".join(str(text).split())
+    cut = len(flat) > limit
+    shown = flat[: limit - 1] + "…" if cut else flat
+    if not quote:
+        return shown
+    return repr(shown) + (f" (truncated, {len(text)} chars in all)" if cut else "")
+
+
+#: What a secret is replaced with.
+MASK = "********"
+
+#: Shorter values are not masked: they are not real keys and would hide ordinary words.
+MIN_SECRET_LENGTH = 4
+
+
+def usable_secrets(secrets: Iterable[object]) -> tuple[str, ...]:
+    """The distinct strings of ``secrets`` worth masking, longest first (None, short ignored)."""
+    found = {s for s in secrets if isinstance(s, str) and len(s) >= MIN_SECRET_LENGTH}
+    # Longest first, so a key that contains another secret is masked whole.
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))
+
+
+def mask_secrets(text: str, secrets: Iterable[object]) -> str:
+    """``text`` with every occurrence of each secret replaced by `MASK`."""
+    for secret in usable_secrets(secrets):
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text
+
+
+def mask_value(value: object, secrets: Iterable[object]) -> object:
+    """``value`` with secrets masked in every string inside it (dicts, lists and tuples walked).
+
+    For JSON-like data such as an error body; other objects are returned unchanged.
+    """
+    usable = usable_secrets(secrets)
+    if not usable:
+        return value
+    return _mask_value(value, usable)
+
+
+def _mask_value(value: object, secrets: tuple[str, ...]) -> object:
+    if isinstance(value, str):
+        return mask_secrets(value, secrets)
+    if isinstance(value, Mapping):
+        return {_mask_value(k, secrets): _mask_value(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mask_value(item, secrets) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_mask_value(item, secrets) for item in value)
+    return value
+
+
+def mask_exception(exc: BaseException, secrets: Iterable[object]) -> BaseException:
+    """Mask secrets in ``exc`` in place and return it.
+
+    Masks its ``args`` and the ``message`` and ``body`` attributes HTTP SDKs set (the openai SDK's
+    ``APIError``), through the whole ``__cause__``/``__context__`` chain.
+    """
+    usable = usable_secrets(secrets)
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while usable and current is not None and id(current) not in seen:
+        seen.add(id(current))
+        current.args = tuple(_mask_value(arg, usable) for arg in current.args)
+        for name in ("message", "body"):
+            attribute = getattr(current, name, None)
+            if isinstance(attribute, (str, Mapping, list)):
+                try:
+                    setattr(current, name, _mask_value(attribute, usable))
+                except AttributeError:  # a read-only property: nothing stored to mask
+                    continue
+        current = current.__cause__ or current.__context__
+    return exc
+
+
+def mask_url(url: str | None) -> str | None:
+    """``url`` with any password replaced by `MASK` (for reprs and messages)."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}:{MASK}@{parts.hostname}"
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
 
 #: Where a sentence ends: terminal punctuation (then closing quotes/brackets) and space, or a newline.
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*\s+|\n\s*")

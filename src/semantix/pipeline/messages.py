@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from semantix.preview import preview
+from semantix.text import preview
 
 if TYPE_CHECKING:
-    from semantix.results import LeafResult, SemanticResult
+    from semantix.pipeline.results import LeafResult, SemanticResult
 
 __all__ = ["OUTPUT_PREVIEW_CHARS", "failure_message", "leaf_verdict_text"]
 

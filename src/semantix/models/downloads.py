@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from semantix import config
 from semantix.cache import model_cache
-from semantix.deps import require
 from semantix.errors import ModelNotFoundError
+from semantix.models.deps import require
 
 __all__ = ["CONNECT_TIMEOUT", "Download", "Hub", "recent_downloads"]
 

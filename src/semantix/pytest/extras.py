@@ -1,5 +1,5 @@
 """Two pieces of the pytest plugin that are not about assertions: model downloads and the
-frozen-verdict store's summary. `semantix.pytest_plugin` registers both.
+frozen-verdict store's summary. `semantix.pytest.plugin` registers both.
 
 **Downloads.** When a test's first use of a judge downloads its model, the plugin says what is
 being downloaded on pytest's terminal (with capture suspended, so the hub's progress bar shows)

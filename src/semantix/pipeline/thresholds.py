@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from semantix.cache import model_cache
+from semantix.config import check_threshold
 from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
 from semantix.judges.base import Judge
 from semantix.judges.calls import ask_judge, judge_identity
-from semantix.preview import preview
-from semantix.validation import check_threshold
+from semantix.text import preview
 
 __all__ = [
     "Calibration",

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from semantix.assertions import SemanticResult, evaluate_many, notify_observers
+from semantix.config import check_positive_int, check_threshold
 from semantix.errors import (
     ConfigurationError,
     JudgeError,
@@ -42,9 +42,9 @@ from semantix.errors import (
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.outputs import output_text
-from semantix.preview import preview
-from semantix.results import CheckError
-from semantix.validation import check_positive_int, check_threshold
+from semantix.pipeline import SemanticResult, evaluate_many, notify_observers
+from semantix.pipeline.results import CheckError
+from semantix.text import preview
 
 __all__ = [
     "Z_95",

@@ -5,7 +5,7 @@ def test_refund_policy(semantic_snapshot):
     assert semantic_snapshot == bot("what is your refund policy?")
 ```
 
-Registered by `semantix.pytest_plugin` (one line in ``pytest_addoption``, one in
+Registered by `semantix.pytest.plugin` (one line in ``pytest_addoption``, one in
 ``pytest_configure``). The bookkeeping is a `SnapshotSession`;
 under pytest-xdist each worker publishes it in ``config.workeroutput`` and the controller merges
 them, finds unused snapshots once, deletes them with the update flag, and prints the report.

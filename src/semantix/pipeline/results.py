@@ -7,7 +7,7 @@ from typing import Any
 
 from semantix.intent import Intent
 from semantix.judges.base import JudgeIdentity, Verdict
-from semantix.messages import failure_message
+from semantix.pipeline.messages import failure_message
 
 __all__ = ["BORDERLINE_MARGIN", "CheckError", "LeafResult", "SemanticResult"]
 

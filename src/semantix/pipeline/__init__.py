@@ -1,8 +1,8 @@
 """Judge an output against an intent: pick the judge, resolve thresholds, ask, combine.
 
 One path for every check: `evaluate_many` (and `evaluate_semantic`,
-`assert_semantic` on top of it) takes the judge from `semantix.judging.resolve_judge`,
-each leaf's threshold from `semantix.thresholds.resolve_threshold` (the documented order),
+`assert_semantic` on top of it) takes the judge from `semantix.pipeline.judging.resolve_judge`,
+each leaf's threshold from `semantix.pipeline.thresholds.resolve_threshold` (the documented order),
 asks through `semantix.judges.calls.ask_judge` (one batch for every leaf and output), and
 combines the leaf verdicts: ``~`` inverts, ``&`` needs all, ``|`` needs one.
 
@@ -21,25 +21,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from semantix.cache import model_cache
+from semantix.config import check_seconds, check_threshold
 from semantix.errors import SemanticAssertionError, SemantixError
-from semantix.hypothesis import negated_statement
 from semantix.intent import (
-    AllOf,
-    AnyOf,
+    Conjunction,
+    Disjunction,
     Intent,
     IntentDescription,
     IntentLike,
-    Not,
+    Negation,
     as_intent,
     iter_leaves,
 )
 from semantix.judges.base import Judge, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
-from semantix.judging import resolve_judge
+from semantix.judges.phrasing import negated_statement
 from semantix.outputs import output_text
-from semantix.results import CheckError, LeafResult, SemanticResult
-from semantix.thresholds import resolve_threshold
-from semantix.validation import check_seconds, check_threshold
+from semantix.pipeline.judging import resolve_judge
+from semantix.pipeline.results import CheckError, LeafResult, SemanticResult
+from semantix.pipeline.thresholds import resolve_threshold
 
 __all__ = [
     "LeafResult",
@@ -255,13 +255,13 @@ def _combine(
     expected: bool,
     out: list[LeafResult],
 ) -> bool:
-    if issubclass(node, Not):
+    if issubclass(node, Negation):
         return not _combine(node.operand, by_leaf, expected=not expected, out=out)
-    if issubclass(node, (AllOf, AnyOf)):
+    if issubclass(node, (Conjunction, Disjunction)):
         results = [
             _combine(operand, by_leaf, expected=expected, out=out) for operand in node.operands
         ]
-        return all(results) if issubclass(node, AllOf) else any(results)
+        return all(results) if issubclass(node, Conjunction) else any(results)
     plan, verdict = by_leaf[node]
     inverted = plan.judged_as is not None
     wanted = expected is not inverted
