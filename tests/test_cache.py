@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from semantix.cache import ModelCache
+from semantix.cache import ModelCache, clear_cache, memo
 
 
 def test_builds_once_per_key_and_reuses() -> None:
@@ -59,15 +59,27 @@ def test_bounded_lru_evicts_least_recently_used() -> None:
     assert cache.keys() == ["a", "c"]
 
 
-def test_clear_forgets_every_region_but_keeps_the_defaults() -> None:
+def test_clear_forgets_every_region() -> None:
     cache = ModelCache()
     cache.get_or_create("a", lambda: 1)
     cache.get_or_create("j", lambda: "judge", region="judges")
-    cache.set_defaults(judge="mine")
     cache.clear()
     assert len(cache) == 0
     assert cache.get_or_create("j", lambda: "rebuilt", region="judges") == "rebuilt"
-    assert cache.defaults().judge == "mine"
+
+
+def test_clear_cache_empties_every_memo() -> None:
+    calls: list[str] = []
+
+    @memo(maxsize=4)
+    def parse(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    assert parse("a") == parse("a") == "A"
+    clear_cache()
+    parse("a")
+    assert calls == ["a", "a"]
 
 
 def test_regions_are_bounded_separately() -> None:
@@ -92,29 +104,6 @@ def test_remembered_failure_is_raised_without_rebuilding() -> None:
     assert builds == [1]
     cache.clear()
     assert cache.get_or_create("k", lambda: 7, remember_failure=True) == 7
-
-
-def test_scoped_defaults_layer_and_restore() -> None:
-    cache = ModelCache()
-    cache.set_defaults(judge="run", verdicts_mode="replay")
-    with cache.scoped_defaults(judge="marker", threshold=0.6, timeout=None) as inside:
-        assert (inside.judge, inside.verdicts_mode, inside.threshold) == ("marker", "replay", 0.6)
-        assert cache.defaults() == inside
-        cache.set_defaults(verdicts_mode="strict")  # the run's settings still show through
-        assert cache.defaults().verdicts_mode == "strict"
-        assert cache.defaults().judge == "marker"
-    assert (cache.defaults().judge, cache.defaults().threshold) == ("run", None)
-
-
-def test_observers_are_called_and_removable() -> None:
-    cache = ModelCache()
-    seen: list[object] = []
-    cache.add_observer(seen.append)
-    for callback in cache.observers():
-        callback("result")
-    cache.remove_observer(seen.append)
-    assert cache.observers() == []
-    assert seen == ["result"]
 
 
 def test_maxsize_must_be_positive() -> None:

@@ -38,8 +38,7 @@ import pytest
 
 import semantix
 from llm_server import FakeOpenAIServer, verdict
-from semantix import FakeJudge, Verdict
-from semantix.cache import model_cache
+from semantix import FakeJudge, Verdict, context
 from semantix.pytest.plugin import SemanticAssert
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,7 +272,7 @@ def run_tests_defined(namespace: dict[str, Any], judge: FakeJudge, where: str) -
         assert not unknown, f"{where}: {name} needs fixtures {unknown} the docs runner lacks"
         # As the plugin does: the marker's judge and threshold hold for every semantic
         # assertion in the test, the fixture and plain assert_semantic calls alike.
-        with model_cache.scoped_defaults(judge=marker_judge, threshold=threshold):
+        with context.scope(judge=marker_judge, threshold=threshold):
             value(**{parameter: fixtures[parameter] for parameter in parameters})
         ran += 1
     return ran

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from models.fixtures import *  # session fixtures: the tiny models
-from semantix import ModelNotFoundError, QuantizedNLIJudge
+from semantix import ModelNotFoundError, QuantizedNLIJudge, context
 from semantix.cache import model_cache
 from semantix.models import default_model, download_model, lookup_model, resolve_model
 from semantix.models.downloads import recent_downloads
@@ -46,12 +46,12 @@ def no_inherited_proxy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def own_listeners_only() -> Iterator[None]:
     """The session's download listeners (the pytest plugin's) step aside: a test registers its
     own, or none, as a script or the CLI would."""
-    registered = model_cache.download_listeners()
+    registered = context.download_listeners()
     for factory in registered:
-        model_cache.remove_download_listener(factory)
+        context.remove_download_listener(factory)
     yield
     for factory in registered:
-        model_cache.add_download_listener(factory)
+        context.add_download_listener(factory)
 
 
 # --- a hub on 127.0.0.1 ------------------------------------------------------------------------
@@ -149,9 +149,9 @@ def listener() -> Iterator[list[str]]:
         yield
         events.append("done")
 
-    model_cache.add_download_listener(listen)
+    context.add_download_listener(listen)
     yield events
-    model_cache.remove_download_listener(listen)
+    context.remove_download_listener(listen)
 
 
 TINY = {

@@ -12,6 +12,7 @@ from semantix import (
     FakeJudge,
     VerdictNotRecordedError,
     clear_cache,
+    context,
     evaluate_semantic,
     set_default_judge,
 )
@@ -66,7 +67,7 @@ def test_a_judge_object_cannot_skip_the_verdict_store(
 
 def test_the_runs_verdict_mode_wraps_objects_and_specs(judges_module: str) -> None:
     never = judge_from_spec(f"{judges_module}:never")
-    model_cache.set_defaults(verdicts_mode="strict")
+    context.set_defaults(verdicts_mode="strict")
     try:
         for judge in (never, f"{judges_module}:never", None):
             if judge is None:
@@ -74,7 +75,7 @@ def test_the_runs_verdict_mode_wraps_objects_and_specs(judges_module: str) -> No
             with pytest.raises(VerdictNotRecordedError, match="strict mode never calls"):
                 evaluate_semantic("x", "polite", judge=judge, threshold=0.5)
     finally:
-        model_cache.set_defaults(verdicts_mode=None, judge=None)
+        context.set_defaults(verdicts_mode=None, judge=None)
 
 
 def test_mode_off_returns_a_judge_object_itself(judges_module: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 JUDGES = """
+from semantix import context
 from semantix import FakeJudge
 
 judge = FakeJudge(lambda output, description: 0.9, name="KeywordJudge")
@@ -86,11 +87,11 @@ def test_a_download_is_announced_and_not_counted_in_the_duration(
 ) -> None:
     project.makepyfile(
         test_dl="""
-        import time
+        from semantix import context
         from semantix.cache import model_cache
 
         def test_first_use():
-            for listener in model_cache.download_listeners():
+            for listener in context.download_listeners():
                 with listener("tiny/model@abc1234 (2 files)"):
                     time.sleep(0.6)
         """

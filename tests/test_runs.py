@@ -17,8 +17,8 @@ from semantix import (
     JudgeError,
     SemanticAssertionError,
     VerdictNotRecordedError,
+    context,
 )
-from semantix.cache import model_cache
 from semantix.judges.base import JudgeRequest, Verdict
 from semantix.pipeline import evaluate_semantic
 from semantix.pipeline.results import CheckError
@@ -468,9 +468,9 @@ def test_unittest_assert_pass_rate_with_every_run_crashing_is_an_error() -> None
 @pytest.fixture
 def observed() -> Iterator[list[object]]:
     events: list[object] = []
-    model_cache.add_observer(events.append)
+    context.add_observer(events.append)
     yield events
-    model_cache.remove_observer(events.append)
+    context.remove_observer(events.append)
 
 
 def test_assert_pass_rate_publishes_every_check_then_the_stats(observed: list[object]) -> None:

@@ -15,8 +15,8 @@ from semantix import (
     SemanticAssertionError,
     Verdict,
     VerdictNotRecordedError,
+    context,
 )
-from semantix.cache import model_cache
 from semantix.snapshots import (
     SnapshotDriftError,
     SnapshotFileError,
@@ -459,7 +459,7 @@ def test_a_long_snapshot_is_judged_in_parts_and_the_missing_part_is_named(
 
 def test_judged_checks_reach_the_observers_as_semantic_results(tmp_path: Path) -> None:
     seen: list[object] = []
-    model_cache.add_observer(seen.append)
+    context.add_observer(seen.append)
     try:
         judge = overlap_judge()
         assert_semantic_snapshot(STORED, "s", judge=judge, directory=tmp_path, update=True)
@@ -468,7 +468,7 @@ def test_judged_checks_reach_the_observers_as_semantic_results(tmp_path: Path) -
         with pytest.raises(SnapshotDriftError):
             assert_semantic_snapshot(SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path)
     finally:
-        model_cache.remove_observer(seen.append)
+        context.remove_observer(seen.append)
     passed, drifted = seen
     assert passed.passed and not drifted.passed  # type: ignore[attr-defined]
     assert passed.intent.__name__ == "Snapshot[s]"  # type: ignore[attr-defined]

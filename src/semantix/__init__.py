@@ -18,8 +18,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from semantix import context as _context
 from semantix.cache import clear_cache
-from semantix.cache import model_cache as _model_cache
 from semantix.errors import (
     ConfigurationError,
     CorruptVerdictError,
@@ -165,4 +165,4 @@ def set_default_judge(judge: Judge | None) -> None:
             f"set_default_judge() needs a judge with an evaluate(...) method, got "
             f"{type(judge).__name__}"
         )
-    _model_cache.set_defaults(judge=judge)
+    _context.set_defaults(judge=judge)

@@ -10,48 +10,25 @@ It holds, each in its own bounded region:
   reported once, not looked for again in every test);
 - ``calibrations``: thresholds calibrated from an intent's examples, per judge and intent.
 
-It also keeps the run's `Defaults` (the judge, verdict mode, threshold and timeout used
-when a call does not say; the pytest plugin and its ``semantic`` marker set them) and the observers
-that see every assertion result (the pytest plugin's report). ``clear_cache()`` drops every
-region (tests, notebooks); the defaults and observers stay until changed or removed.
+The run's state (defaults, the marker's scope, observers) is not here: it lives in
+`semantix.context`. ``clear_cache()`` drops every region and every memo semantix keeps.
 """
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
+import functools
 import threading
-from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-__all__ = ["Defaults", "ModelCache", "clear_cache", "model_cache"]
+__all__ = ["ModelCache", "clear_cache", "memo", "model_cache"]
 
 T = TypeVar("T")
 
 #: Bounded regions and their sizes: a loaded model takes about three entries (session, tokenizer,
 #: NLI core), so 16 hold five models at once; judges are few; calibrations are small.
 REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512}
-
-
-@dataclass(frozen=True, slots=True)
-class Defaults:
-    """What a check uses when the call does not say (set by runners, scoped by the marker).
-
-    Attributes:
-        judge: a judge object or a spec (``"embedding"``, ``"module:attr"``); None: the built-in
-            default (``SEMANTIX_JUDGE``, else the quantized NLI judge).
-        verdicts_mode: the frozen-verdict mode; None: ``SEMANTIX_VERDICTS``, else ``off``.
-        threshold: stands in for the judge's recommended threshold (the ``semantic`` marker's).
-        timeout: seconds an assertion may wait for its judge; None: no limit.
-    """
-
-    judge: object = None
-    verdicts_mode: str | None = None
-    threshold: float | None = None
-    timeout: float | None = None
 
 
 class ModelCache:
@@ -74,11 +51,6 @@ class ModelCache:
         self._failures: dict[Hashable, BaseException] = {}
         self._lock = threading.Lock()
         self._key_locks: dict[tuple[str, Hashable], threading.Lock] = {}
-        self._base_defaults = Defaults()
-        self._scopes: list[dict[str, Any]] = []
-        self._observers: list[Callable[[Any], None]] = []
-        self._downloads: deque[Any] = deque(maxlen=64)
-        self._download_listeners: list[Callable[[str], AbstractContextManager[object]]] = []
         self.builds = 0  # how many factories ran: observable proof of reuse
 
     def get_or_create(
@@ -143,94 +115,12 @@ class ModelCache:
             return list(self._entries)
 
     def clear(self) -> None:
-        """Forget every region's entries and remembered failures (the defaults stay)."""
+        """Forget every region's entries and remembered failures."""
         with self._lock:
             for entries in self._regions.values():
                 entries.clear()
             self._failures.clear()
             self._key_locks.clear()
-
-    # The run's defaults: set by runners, scoped (pushed and popped) by the pytest marker.
-
-    def defaults(self) -> Defaults:
-        """The defaults in force now: the run's, with every open scope's changes on top."""
-        with self._lock:
-            effective = self._base_defaults
-            for changes in self._scopes:
-                effective = dataclasses.replace(effective, **changes)
-            return effective
-
-    def set_defaults(self, **changes: Any) -> None:
-        """Change the run's defaults (e.g. ``judge=...``; ``None`` restores the built-in)."""
-        with self._lock:
-            self._base_defaults = dataclasses.replace(self._base_defaults, **changes)
-
-    @contextlib.contextmanager
-    def scoped_defaults(self, **changes: Any) -> Iterator[Defaults]:
-        """Defaults changed for the duration of a ``with`` block (one test), then restored.
-
-        A change whose value is None keeps the value in force outside the block.
-        """
-        scope = {key: value for key, value in changes.items() if value is not None}
-        with self._lock:
-            self._scopes.append(scope)
-        try:
-            yield self.defaults()
-        finally:
-            with self._lock:
-                for index in range(len(self._scopes) - 1, -1, -1):
-                    if self._scopes[index] is scope:
-                        del self._scopes[index]
-                        break
-
-    def set_default_judge(self, judge: Any) -> None:
-        """Make ``judge`` the default judge (``None``: build it from the environment again)."""
-        self.set_defaults(judge=judge)
-
-    # Observers see every SemanticResult, passing or failing (the pytest plugin's report).
-
-    def add_observer(self, callback: Callable[[Any], None]) -> None:
-        with self._lock:
-            self._observers.append(callback)
-
-    def remove_observer(self, callback: Callable[[Any], None]) -> None:
-        with self._lock:
-            if callback in self._observers:
-                self._observers.remove(callback)
-
-    def observers(self) -> list[Callable[[Any], None]]:
-        with self._lock:
-            return list(self._observers)
-
-    # Download listeners: ``factory(description)`` returns a context manager entered around each
-    # model download from the hub (never around a cache hit), e.g. to show its progress.
-
-    def record_download(self, download: Any) -> None:
-        """Remember one finished download (the last 64 are kept)."""
-        with self._lock:
-            self._downloads.append(download)
-
-    def recent_downloads(self) -> list[Any]:
-        """The downloads remembered, oldest first."""
-        with self._lock:
-            return list(self._downloads)
-
-    def add_download_listener(
-        self, factory: Callable[[str], AbstractContextManager[object]]
-    ) -> None:
-        with self._lock:
-            self._download_listeners.append(factory)
-
-    def remove_download_listener(
-        self, factory: Callable[[str], AbstractContextManager[object]]
-    ) -> None:
-        with self._lock:
-            if factory in self._download_listeners:
-                self._download_listeners.remove(factory)
-
-    def download_listeners(self) -> list[Callable[[str], AbstractContextManager[object]]]:
-        with self._lock:
-            return list(self._download_listeners)
 
 
 #: The process-wide cache. Use `clear_cache` to empty it.
@@ -238,9 +128,27 @@ model_cache = ModelCache()
 
 
 def clear_cache() -> None:
-    """Empty semantix's in-process cache: loaded models, built judges and calibrations.
+    """Empty semantix's in-process caches: loaded models, built judges, calibrations, and every
+    memo made with `memo` (parsed phrasings, file choices, compiled patterns).
 
     Everything is rebuilt on next use. On-disk caches are not touched: the Hugging Face model
     cache, the optimized-session cache (``SEMANTIX_CACHE_PATH``) and the frozen-verdict store.
     """
     model_cache.clear()
+    for cached in _memos:
+        cached.cache_clear()
+
+
+_memos: list[Any] = []
+
+
+def memo(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``functools.lru_cache(maxsize)`` that `clear_cache` empties too: every memo semantix
+    keeps is made with this, so none survives a ``clear_cache()``."""
+
+    def decorate(function: Callable[..., T]) -> Callable[..., T]:
+        cached = functools.lru_cache(maxsize=maxsize)(function)
+        _memos.append(cached)
+        return cached
+
+    return decorate

@@ -15,9 +15,9 @@ class AboutCooking(OnTopic("cooking")):
 
 from __future__ import annotations
 
-import functools
 from typing import ClassVar, cast
 
+from semantix.cache import memo
 from semantix.intent import Intent, IntentMeta
 
 __all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent"]
@@ -78,13 +78,13 @@ def Mentions(thing: str) -> type[Intent]:
     )
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+@memo(maxsize=_CACHE_SIZE)
 def _on_topic(topic: str) -> type[Intent]:
     statement = f"The text is about {topic}."
     return _build(TopicIntent, f"OnTopic({topic!r})", statement, statement, topic=topic)
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+@memo(maxsize=_CACHE_SIZE)
 def _mentions(thing: str) -> type[Intent]:
     statement = f"The text mentions {thing}."
     return _build(MentionIntent, f"Mentions({thing!r})", statement, statement, thing=thing)

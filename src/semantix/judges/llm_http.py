@@ -13,13 +13,13 @@ The openai SDK and its HTTP library are imported only when a client is built.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from semantix.cache import memo
 from semantix.judges.deadline import run_with_deadline
 from semantix.models.deps import require
 
@@ -42,7 +42,7 @@ def deadline_http_client(seconds: float, *, max_bytes: int = MAX_RESPONSE_BYTES)
     return _deadline_client_class()(deadline=seconds, max_bytes=max_bytes)
 
 
-@functools.cache
+@memo(maxsize=1)
 def _deadline_client_class() -> Any:
     openai = require("openai", extra="openai", feature="LLMJudge")
     base = openai.DefaultHttpxClient

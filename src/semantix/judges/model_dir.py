@@ -23,11 +23,10 @@ import json
 import mmap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from semantix.cache import model_cache
+from semantix.cache import memo, model_cache
 from semantix.errors import ConfigurationError, ModelNotFoundError
 
 if TYPE_CHECKING:
@@ -284,7 +283,7 @@ def dynamic_int8(onnx_path: Path) -> bool:
     return _scan(str(onnx_path.resolve()), stat.st_size, stat.st_mtime_ns)
 
 
-@lru_cache(maxsize=32)
+@memo(maxsize=32)
 def _scan(path: str, size: int, mtime_ns: int) -> bool:
     del size, mtime_ns  # part of the cache key only
     try:

@@ -27,8 +27,10 @@ requirement, and None for anything that is not one plain prohibition.
 from __future__ import annotations
 
 import re
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, cast
+
+from semantix.cache import memo
 
 __all__ = ["negated_statement", "to_hypothesis"]
 
@@ -293,7 +295,7 @@ def _sentences(description: str) -> list[str]:
     return sentences
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def to_hypothesis(description: str) -> str:
     """Rewrite an intent description as the statement an NLI model judges.
 
@@ -568,7 +570,7 @@ def _drop_any_after_modal(positive: str) -> str:
     return f"{head}{sep}{_drop_any(rest)}"
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def negated_statement(description: str) -> str | None:
     """The positive statement a negatively phrased requirement forbids, or None.
 

@@ -13,7 +13,7 @@ Resolution, for ``resolve_model(model, ...)``:
    honoured, read (through `semantix.config`) when the model is resolved.
 
 A download enters every download listener registered with
-``semantix.cache.model_cache.add_download_listener``, called with what it fetches (model,
+``semantix.context.add_download_listener``, called with what it fetches (model,
 revision, files, endpoint, cache) — the pytest plugin uses one to show it and the progress
 through its terminal and keep the time out of the test's duration; with no listener, one line on
 stderr says it. huggingface_hub shows its progress bars, and the download is recorded with its

@@ -3,7 +3,7 @@
 `Hub` looks in the cache first, then lets huggingface_hub download (it honours
 ``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``), and maps its
 final errors into `ModelNotFoundError`. Every real download (never a cache hit)
-enters the download listeners of `semantix.cache.model_cache` (the pytest plugin shows it on
+enters the download listeners of `semantix.context` (the pytest plugin shows it on
 its terminal) and is recorded with its duration (`recent_downloads`).
 """
 
@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from semantix import config
-from semantix.cache import model_cache
+from semantix import config, context
 from semantix.errors import ModelNotFoundError
 from semantix.models.deps import require
 
@@ -48,7 +47,7 @@ class Download:
 
 def recent_downloads() -> list[Download]:
     """The last downloads of this process (at most 64), oldest first, with their durations."""
-    return model_cache.recent_downloads()
+    return context.recent_downloads()
 
 
 @contextlib.contextmanager
@@ -63,7 +62,7 @@ def _announced(
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
-            listeners = model_cache.download_listeners()
+            listeners = context.download_listeners()
             for factory in listeners:
                 stack.enter_context(factory(description))
             if not listeners:
@@ -73,7 +72,7 @@ def _announced(
         record = Download(
             description, repo_id, revision, tuple(files), time.perf_counter() - started
         )
-        model_cache.record_download(record)
+        context.record_download(record)
 
 
 def _summary(exc: BaseException) -> str:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from semantix.cache import model_cache
+from semantix import context
 from semantix.config import check_seconds, check_threshold
 from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.intent import (
@@ -102,7 +102,7 @@ def evaluate_many(
             "for one output use evaluate_semantic(output, intent)"
         )
     texts = [output_text(output) for output in outputs]
-    defaults = model_cache.defaults()
+    defaults = context.current()
     limit = check_seconds(timeout if timeout is not None else defaults.timeout)
     resolved = resolve_judge(judge)
     plans = [
@@ -201,8 +201,7 @@ def run_check(
 
 def notify_observers(result: object) -> None:
     """Hand a finished check (a result, or the exception that stopped it) to every observer."""
-    for callback in model_cache.observers():
-        callback(result)
+    context.notify(result)
 
 
 def _name_of(intent: object) -> str:

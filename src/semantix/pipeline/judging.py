@@ -27,7 +27,7 @@ import os
 import sys
 from typing import Any
 
-from semantix import config
+from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError, JudgeUnavailableError
 from semantix.judges.base import Judge
@@ -148,7 +148,7 @@ def build_default_judge() -> Judge:
 
 def verdicts_mode(mode: str | None = None) -> str:
     """The verdict mode in force: ``mode``, else the run's, else ``SEMANTIX_VERDICTS``, else off."""
-    chosen = mode if mode is not None else model_cache.defaults().verdicts_mode
+    chosen = mode if mode is not None else context.current().verdicts_mode
     if chosen is None:
         return config.verdicts_mode() or "off"
     return config.check_verdict_mode(chosen, source="verdict mode")
@@ -163,7 +163,7 @@ def resolve_judge(judge: object = None, *, mode: str | None = None) -> Judge:
     """
     resolved_mode = verdicts_mode(mode)
     path = config.verdicts_path() if resolved_mode != "off" else None
-    target = judge if judge is not None else model_cache.defaults().judge
+    target = judge if judge is not None else context.current().judge
     if target is None:
         spec = config.judge_spec()
         return model_cache.get_or_create(

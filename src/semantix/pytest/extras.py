@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from semantix import context
 from semantix.cache import model_cache
 from semantix.verdicts import RecordReplayJudge, VerdictStore, VerdictUsage
 
@@ -53,10 +54,10 @@ class DownloadReporter:
         self._what: list[str] = []
 
     def start(self) -> None:
-        model_cache.add_download_listener(self.listener)
+        context.add_download_listener(self.listener)
 
     def stop(self) -> None:
-        model_cache.remove_download_listener(self.listener)
+        context.remove_download_listener(self.listener)
 
     @contextlib.contextmanager
     def listener(self, description: str) -> Iterator[None]:

@@ -36,6 +36,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -47,7 +48,7 @@ import pytest
 
 import semantix
 from semantix import config as settings
-from semantix.cache import model_cache
+from semantix import context
 from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
@@ -173,6 +174,8 @@ class _State:
     current_item: pytest.Item | None = None
     observer: Callable[[Any], None] | None = None
     downloads: DownloadReporter | None = None
+    #: The run's layer of the defaults (entered at configure, left at unconfigure).
+    run_defaults: AbstractContextManager[object] | None = None
     #: Extra top-level sections of the JSON report, by name (features add theirs).
     json_sections: dict[str, Callable[[], Any]] = field(default_factory=dict)
     #: When the session started (seconds since the epoch), for the report's run date/duration.
@@ -227,17 +230,19 @@ def pytest_configure(config: pytest.Config) -> None:
         is_worker=hasattr(config, "workerinput"),
     )
     config.stash[_STATE] = state
-    model_cache.set_defaults(
+    # Only the options given: a set_default_judge() in conftest.py survives a run naming no judge.
+    state.run_defaults = context.run_defaults(
         judge=judge_spec,
         verdicts_mode=state.verdicts_mode,
         timeout=parse_timeout(option(config, "semantic_timeout")),
     )
+    state.run_defaults.__enter__()
 
     def observe(event: object) -> None:
         _record(state, event)
 
     state.observer = observe
-    model_cache.add_observer(observe)
+    context.add_observer(observe)
     snapshots_plugin.register(config, state)
     config.pluginmanager.register(RunsPlugin(config, state), "semantix-runs")
     downloads = DownloadReporter(config)
@@ -256,10 +261,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if state is None:
         return
     if state.observer is not None:
-        model_cache.remove_observer(state.observer)
+        context.remove_observer(state.observer)
     if state.downloads is not None:
         state.downloads.stop()
-    model_cache.set_defaults(judge=None, verdicts_mode=None, timeout=None)
+    if state.run_defaults is not None:
+        state.run_defaults.__exit__(None, None, None)
     del config.stash[_STATE]
 
 
@@ -290,9 +296,7 @@ def pytest_runtest_protocol(
             return (yield)
         # The marker's judge, threshold and timeout hold for every semantic assertion in the
         # test, from fixtures' setup to teardown, whichever way the assertion is written.
-        with model_cache.scoped_defaults(
-            judge=marked.judge, threshold=marked.threshold, timeout=marked.timeout
-        ):
+        with context.scope(judge=marked.judge, threshold=marked.threshold, timeout=marked.timeout):
             return (yield)
     finally:
         state.current_item = None

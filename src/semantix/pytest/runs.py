@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from semantix import config as settings
-from semantix.cache import model_cache
+from semantix import context
 from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import SemanticResult
 from semantix.report.records import Record, sorted_records
@@ -101,7 +101,7 @@ class RunsPlugin:
         self.lock = threading.Lock()
         #: The semantic results of the run in progress (None when no item is repeating).
         self.collecting: list[SemanticResult] | None = None
-        model_cache.add_observer(self.observe)
+        context.add_observer(self.observe)
         if config.pluginmanager.hasplugin("xdist"):
             config.pluginmanager.register(_XdistRuns(self), "semantix-runs-xdist")
 
@@ -228,7 +228,7 @@ class RunsPlugin:
             terminalreporter.write_line(text, **markup)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
-        model_cache.remove_observer(self.observe)
+        context.remove_observer(self.observe)
 
 
 def _asserted(run: RunResult) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
 
-from semantix.cache import model_cache
+from semantix import context
 from semantix.config import check_threshold, in_ci
 from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Judge, Verdict
@@ -159,7 +159,7 @@ def check_snapshot(
         write_snapshot(path, name=name, text=text, judge=str(identity), test=test)
         return SnapshotResult(path, name, "written")
     resolved = resolve_judge(judge)
-    defaults = model_cache.defaults()
+    defaults = context.current()
     equivalence = judge_equivalence(
         stored.text,
         text,

@@ -12,9 +12,9 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from functools import cache
 from typing import Any
 
+from semantix.cache import memo
 from semantix.config import is_number
 from semantix.errors import VerdictNotRecordedError
 from semantix.judges.base import JudgeIdentity, TokenUsage, Verdict
@@ -103,7 +103,7 @@ def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Ver
     )
 
 
-@cache
+@memo(maxsize=1)
 def _semantix_version() -> str:
     # importlib.metadata costs a fifth of `import semantix` (email, zipfile): only when recording.
     from importlib import metadata

@@ -1,0 +1,218 @@
+"""The run context: what a check uses when the call does not say, and who hears about it.
+
+Three layers, the nearest first:
+
+1. **the scope** of one test or task (`scope`, kept in a `contextvars.ContextVar`): the pytest
+   ``semantic`` marker's judge, threshold and timeout. It belongs to the test, thread or asyncio
+   task that opened it: two threads in two scopes each see their own, and a scope never outlives
+   its ``with`` block. A thread you start sees the scope it was started in when its target is
+   wrapped with `bind` (asyncio tasks copy the context by themselves);
+2. **the run** (`run_defaults`): what a runner sets for its whole run (the pytest plugin's
+   ``--semantic-judge``, ``--semantic-verdicts``, ``--semantic-timeout``); only the options that
+   were given, so a `set_default_judge` in ``conftest.py`` survives a run that names no judge;
+3. **the process** (`set_defaults`, `semantix.set_default_judge`): the user's own defaults.
+
+The observers (the pytest report) and download listeners are process-wide: a check in any
+thread is reported. Nothing here is a cache: `semantix.cache` holds the expensive, shareable
+things (loaded models, built judges, calibrations).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import functools
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
+
+__all__ = [
+    "Defaults",
+    "add_download_listener",
+    "add_observer",
+    "bind",
+    "current",
+    "download_listeners",
+    "notify",
+    "observers",
+    "recent_downloads",
+    "record_download",
+    "remove_download_listener",
+    "remove_observer",
+    "run_defaults",
+    "scope",
+    "set_defaults",
+]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Defaults:
+    """What a check uses when the call does not say.
+
+    Attributes:
+        judge: a judge object or a spec (``"embedding"``, ``"module:attr"``); None: the built-in
+            default (``SEMANTIX_JUDGE``, else the quantized NLI judge).
+        verdicts_mode: the frozen-verdict mode; None: ``SEMANTIX_VERDICTS``, else ``off``.
+        threshold: stands in for the judge's recommended threshold (the ``semantic`` marker's).
+        timeout: seconds a check may take; None: no limit.
+    """
+
+    judge: object = None
+    verdicts_mode: str | None = None
+    threshold: float | None = None
+    timeout: float | None = None
+
+
+_FIELDS = frozenset(field.name for field in dataclasses.fields(Defaults))
+_lock = threading.Lock()
+_process: dict[str, Any] = {}
+_runs: list[dict[str, Any]] = []
+_scope: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.ContextVar(
+    "semantix_scope", default=()
+)
+_observers: list[Callable[[Any], None]] = []
+_download_listeners: list[Callable[[str], AbstractContextManager[object]]] = []
+_downloads: deque[Any] = deque(maxlen=64)
+
+
+def _checked(changes: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(changes) - _FIELDS
+    if unknown:
+        raise TypeError(
+            f"unknown default(s) {', '.join(sorted(unknown))}; the defaults are "
+            f"{', '.join(sorted(_FIELDS))}"
+        )
+    return changes
+
+
+def current() -> Defaults:
+    """The defaults in force here and now: the process's, the run's, then this scope's."""
+    with _lock:
+        layers = [_process, *_runs]
+    merged: dict[str, Any] = {}
+    for layer in (*layers, *_scope.get()):
+        merged.update(layer)
+    return Defaults(**merged)
+
+
+def set_defaults(**changes: Any) -> None:
+    """Change the process's own defaults (``None`` restores the built-in for that field)."""
+    with _lock:
+        for key, value in _checked(changes).items():
+            if value is None:
+                _process.pop(key, None)
+            else:
+                _process[key] = value
+
+
+@contextlib.contextmanager
+def run_defaults(**changes: Any) -> Iterator[Defaults]:
+    """Defaults for a whole run (a pytest session), on top of the process's, removed at the end.
+
+    Only the values that are not None apply: an option the user did not give keeps what the
+    process set.
+    """
+    layer = {key: value for key, value in _checked(changes).items() if value is not None}
+    with _lock:
+        _runs.append(layer)
+    try:
+        yield current()
+    finally:
+        with _lock:
+            for index in range(len(_runs) - 1, -1, -1):
+                if _runs[index] is layer:
+                    del _runs[index]
+                    break
+
+
+@contextlib.contextmanager
+def scope(**changes: Any) -> Iterator[Defaults]:
+    """Defaults for one test or task (the ``semantic`` marker), for this context only.
+
+    Values that are None keep the value in force outside the block.
+    """
+    layer = {key: value for key, value in _checked(changes).items() if value is not None}
+    token = _scope.set((*_scope.get(), layer))
+    try:
+        yield current()
+    finally:
+        _scope.reset(token)
+
+
+def bind(function: Callable[P, T]) -> Callable[P, T]:
+    """``function``, to run in a copy of the current context (its scope included).
+
+    ``threading.Thread(target=semantix.context.bind(work))``: checks inside ``work`` use the
+    marker's judge of the test that started the thread. Executors: ``pool.submit(bind(work))``.
+    """
+    captured = contextvars.copy_context()
+
+    @functools.wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        return captured.copy().run(function, *args, **kwargs)
+
+    return run
+
+
+# Observers see every finished check: a SemanticResult, or the CheckError that stopped it.
+
+
+def add_observer(callback: Callable[[Any], None]) -> None:
+    with _lock:
+        _observers.append(callback)
+
+
+def remove_observer(callback: Callable[[Any], None]) -> None:
+    with _lock:
+        if callback in _observers:
+            _observers.remove(callback)
+
+
+def observers() -> list[Callable[[Any], None]]:
+    with _lock:
+        return list(_observers)
+
+
+def notify(event: object) -> None:
+    """Hand a finished check (a result, or the `CheckError` that stopped it) to every observer."""
+    for callback in observers():
+        callback(event)
+
+
+# Download listeners: ``factory(description)`` returns a context manager entered around each
+# model download from the hub (never around a cache hit), e.g. to show its progress.
+
+
+def add_download_listener(factory: Callable[[str], AbstractContextManager[object]]) -> None:
+    with _lock:
+        _download_listeners.append(factory)
+
+
+def remove_download_listener(factory: Callable[[str], AbstractContextManager[object]]) -> None:
+    with _lock:
+        if factory in _download_listeners:
+            _download_listeners.remove(factory)
+
+
+def download_listeners() -> list[Callable[[str], AbstractContextManager[object]]]:
+    with _lock:
+        return list(_download_listeners)
+
+
+def record_download(download: Any) -> None:
+    """Remember one finished download (the last 64 are kept)."""
+    with _lock:
+        _downloads.append(download)
+
+
+def recent_downloads() -> list[Any]:
+    """The downloads remembered, oldest first."""
+    with _lock:
+        return list(_downloads)
