@@ -87,8 +87,8 @@ def test_a_download_is_announced_and_not_counted_in_the_duration(
 ) -> None:
     project.makepyfile(
         test_dl="""
+        import time
         from semantix import context
-        from semantix.cache import model_cache
 
         def test_first_use():
             for listener in context.download_listeners():
