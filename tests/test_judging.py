@@ -17,7 +17,8 @@ from semantix import (
     set_default_judge,
 )
 from semantix.cache import model_cache
-from semantix.pipeline.judging import judge_from_spec, resolve_judge
+from semantix.pipeline.judging import resolve_judge
+from semantix.pipeline.specs import judge_from_spec
 
 JUDGES_MODULE = """
 from semantix import FakeJudge

@@ -10,7 +10,8 @@ from semantix import config
 from semantix.errors import ConfigurationError
 from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Judge
-from semantix.pipeline.judging import JUDGE_NAMES, import_object, judge_from_spec, resolve_judge
+from semantix.pipeline.judging import resolve_judge
+from semantix.pipeline.specs import JUDGE_NAMES, import_object, judge_from_spec
 
 if TYPE_CHECKING:
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]

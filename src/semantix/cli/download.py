@@ -15,7 +15,7 @@ from semantix.cli.common import Commands, Formatter
 from semantix.cli.errors import report_error
 from semantix.judges.calls import judge_identity
 from semantix.models import download_model, list_supported_models
-from semantix.pipeline.judging import judge_from_spec
+from semantix.pipeline.specs import judge_from_spec
 
 __all__ = ["DOWNLOAD_KINDS", "NAME", "add_parser", "run"]
 

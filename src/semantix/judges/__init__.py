@@ -41,12 +41,17 @@ _LAZY = {
     "EscalatingJudge": "semantix.judges.escalating",  # light, but lazy like its peers
 }
 # Names that moved to semantix.pipeline.judging; still importable from here for earlier code.
-_MOVED = {"JUDGE_NAMES", "default_judge", "judge_from_spec", "build_default_judge"}
+_MOVED = {
+    "JUDGE_NAMES": "semantix.pipeline.specs",
+    "judge_from_spec": "semantix.pipeline.specs",
+    "default_judge": "semantix.pipeline.judging",
+    "build_default_judge": "semantix.pipeline.judging",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     if name in _MOVED:
-        return getattr(importlib.import_module("semantix.pipeline.judging"), name)
+        return getattr(importlib.import_module(_MOVED[name]), name)
     raise AttributeError(f"module 'semantix.judges' has no attribute {name!r}")

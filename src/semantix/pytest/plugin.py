@@ -53,8 +53,9 @@ from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
 from semantix.pipeline import assert_semantic, evaluate_semantic
-from semantix.pipeline.judging import check_spec, resolve_judge
+from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import CheckError, SemanticResult
+from semantix.pipeline.specs import check_spec
 from semantix.pytest import snapshots as snapshots_plugin
 from semantix.pytest.extras import DownloadReporter, VerdictSummary, VerdictSummaryXdist
 from semantix.pytest.extras import add_options as add_extra_options

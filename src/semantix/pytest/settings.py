@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from semantix.config import check_threshold
-from semantix.pipeline.judging import check_spec
+from semantix.pipeline.specs import check_spec
 
 __all__ = [
     "HTML_INI",
