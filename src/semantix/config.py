@@ -40,6 +40,7 @@ __all__ = [
     "model_dir",
     "openai_api_key",
     "openai_base_url",
+    "parse_flag",
     "ort_cache_enabled",
     "verdicts_mode",
     "verdicts_path",
@@ -97,15 +98,24 @@ def env(name: str) -> str | None:
     return value or None
 
 
-def _flag(name: str, *, default: bool) -> bool:
-    value = env(name)
-    if value is None:
-        return default
-    lowered = value.lower()
+def parse_flag(value: str) -> bool | None:
+    """``value`` as a yes/no setting (1/0, true/false, on/off, yes/no, any case); None when it
+    is none of them. The one rule for every boolean we read (variables, ini keys)."""
+    lowered = value.strip().lower()
     if lowered in _TRUE:
         return True
     if lowered in _FALSE:
         return False
+    return None
+
+
+def _flag(name: str, *, default: bool) -> bool:
+    value = env(name)
+    if value is None:
+        return default
+    flag = parse_flag(value)
+    if flag is not None:
+        return flag
     raise ConfigurationError(
         f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
     )
