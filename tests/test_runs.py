@@ -15,12 +15,13 @@ from semantix import (
     FakeJudge,
     Intent,
     JudgeError,
+    JudgeTimeoutError,
     SemanticAssertionError,
     VerdictNotRecordedError,
     context,
 )
 from semantix.judges.base import JudgeRequest, Verdict
-from semantix.pipeline import evaluate_semantic
+from semantix.pipeline import assert_semantic, evaluate_semantic
 from semantix.pipeline.results import CheckError
 from semantix.runs import (
     PassRateError,
@@ -28,6 +29,7 @@ from semantix.runs import (
     RunStats,
     assert_pass_rate,
     evaluate_pass_rate,
+    raise_for_stats,
     suite_stability,
     wilson_interval,
 )
@@ -231,6 +233,99 @@ def test_when_every_run_crashes_the_first_error_is_raised_whatever_the_floor() -
     assert (stats.errors, stats.verdict, stats.passed) == (4, "error", False)
 
 
+def test_a_system_that_asserts_internally_fails_with_the_runs_errors() -> None:
+    # Regression: no run produced a result of its own, and raise_for_stats hit IndexError.
+    judge = FakeJudge(judge_polite)
+
+    def system() -> str:
+        assert_semantic(RUDE, Polite, judge=judge)
+        return RUDE
+
+    with pytest.raises(PassRateError) as caught:
+        assert_pass_rate(system, Polite, runs=3, judge=judge)
+    error = caught.value
+    assert (error.stats.failures, error.stats.errors, error.stats.verdict) == (3, 0, "fail")
+    assert len(error.errors) == 3
+    assert all(isinstance(inner, SemanticAssertionError) for inner in error.errors)
+    assert error.result is error.errors[0].result
+    assert error.result.output == RUDE
+    assert error.__cause__ is error.errors[0]
+
+
+def test_raise_for_stats_with_a_crash_then_failures_without_results_is_a_pass_rate_error() -> None:
+    failed = evaluate_semantic(RUDE, Polite, judge=FakeJudge(judge_polite))
+    crash = RuntimeError("bot is down")
+    asserted = SemanticAssertionError(failed.explain(), failed)
+    stats = RunStats(
+        "test_bot", (RunResult(1, error=crash), RunResult(2, error=asserted)), min_pass_rate=0.5
+    )
+    with pytest.raises(PassRateError, match="pass rate of test_bot is below its floor") as caught:
+        raise_for_stats(stats)
+    assert caught.value.errors == (crash, asserted)
+    assert caught.value.result is failed
+
+
+def test_an_internal_assertion_is_published_once_by_itself_not_again_as_a_check_error(
+    observed: list[object],
+) -> None:
+    judge = FakeJudge(judge_polite)
+
+    def system() -> str:
+        assert_semantic(RUDE, Polite, judge=judge)
+        return RUDE
+
+    with pytest.raises(PassRateError):
+        assert_pass_rate(system, Polite, runs=2, judge=judge)
+    kinds = [type(item).__name__ for item in observed]
+    assert kinds == ["SemanticResult", "SemanticResult", "RunStats"]
+
+
+def test_timeout_bounds_the_judge_of_every_run_as_in_assert_semantic() -> None:
+    release = threading.Event()
+
+    def stuck(output: str, intent: str) -> float:
+        release.wait(30)
+        return 0.9
+
+    try:
+        stats = evaluate_pass_rate(
+            lambda: POLITE, Polite, runs=2, judge=FakeJudge(stuck), timeout=0.05
+        )
+    finally:
+        release.set()
+    assert (stats.errors, stats.verdict) == (2, "error")
+    assert all(isinstance(run.error, JudgeTimeoutError) for run in stats.results)
+    passing = assert_pass_rate(
+        lambda: POLITE, Polite, runs=2, judge=FakeJudge(judge_polite), timeout=0.5
+    )
+    assert passing.passes == 2
+
+
+@pytest.mark.parametrize("timeout", [0, -1, "abc", float("nan")])
+def test_a_bad_timeout_is_an_error_naming_it_before_any_call(timeout: object) -> None:
+    system = Scripted([POLITE])
+    with pytest.raises(ValueError, match=r"timeout must be a positive number of seconds, got"):
+        assert_pass_rate(system, Polite, runs=2, judge=FakeJudge(judge_polite), timeout=timeout)  # type: ignore[arg-type]
+    assert system.calls == 0
+
+
+def test_a_passing_check_can_have_its_floor_unproven_and_the_old_name_warns() -> None:
+    stats = evaluate_pass_rate(
+        Scripted([POLITE] * 4 + [RUDE]),
+        Polite,
+        runs=10,
+        min_pass_rate=0.8,
+        judge=FakeJudge(judge_polite),
+    )
+    assert (stats.verdict, stats.floor_unproven) == ("pass", True)  # lower bound 0.49 < 0.8
+    with pytest.warns(DeprecationWarning, match="use RunStats.floor_unproven"):
+        assert stats.below_floor is True
+    proven = evaluate_pass_rate(
+        lambda: POLITE, Polite, runs=20, min_pass_rate=0.8, judge=FakeJudge(judge_polite)
+    )
+    assert (proven.verdict, proven.floor_unproven) == ("pass", False)  # lower bound 0.84
+
+
 def test_a_judge_error_is_an_error_for_every_run_it_judged() -> None:
     def broken(output: str, intent: str) -> float:
         raise OSError("model file vanished")
@@ -374,6 +469,7 @@ def test_to_dict_carries_every_figure() -> None:
         "errors": 1,
         "pass_rate": 0.6,
         "min_pass_rate": 0.8,
+        "floor_unproven": True,
         "below_floor": True,
         "verdict": "fail",
         "outcomes": ["pass", "fail", "error", "pass", "pass"],

@@ -1,0 +1,289 @@
+"""The figures of repeated runs: one run's outcome, the pass rate, its Wilson interval, the floor.
+
+- `wilson_interval` — the Wilson score interval at 95 % (z = 1.96) of ``passes`` out of ``runs``;
+- `RunResult` — one run: its semantic results, or the error that stopped it;
+- `RunStats` — the runs of one check, its pass rate, interval and floor, and the verdict (the
+  observed rate decides; the interval says how far to trust it);
+- `suite_stability` — the mean pass rate of a suite's repeated checks and how many have not
+  proven their floor yet.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from semantix.config import check_positive_int, check_threshold
+from semantix.errors import SemanticAssertionError
+from semantix.pipeline.results import SemanticResult
+from semantix.text import preview
+
+__all__ = [
+    "OUTPUT_PREVIEW",
+    "SHOWN_RUNS",
+    "Z_95",
+    "Outcome",
+    "RunResult",
+    "RunStats",
+    "check_floor",
+    "check_runs",
+    "suite_stability",
+    "wilson_interval",
+]
+
+#: The normal quantile of a two-sided 95 % interval, as the interval is documented.
+Z_95 = 1.96
+#: How many non-passing runs a failure message shows.
+SHOWN_RUNS = 3
+OUTPUT_PREVIEW = 120
+
+Outcome = Literal["pass", "fail", "error"]
+
+
+def wilson_interval(passes: int, runs: int, *, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for ``passes`` successes out of ``runs`` trials.
+
+    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, it stays inside [0, 1] and is not zero-width
+    at 0/n or n/n: 5/5 gives (0.57, 1.00), 0/5 gives (0.00, 0.43).
+    """
+    check_runs(runs)
+    if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes <= runs:
+        raise ValueError(f"passes must be an int between 0 and runs={runs}, got {passes!r}")
+    p = passes / runs
+    z2 = z * z
+    denominator = 1 + z2 / runs
+    centre = (p + z2 / (2 * runs)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def check_runs(runs: object, *, what: str = "runs") -> int:
+    """Return ``runs`` if it is an int >= 1, else raise a ``ConfigurationError`` naming it."""
+    check_positive_int(runs, what=what, example=10)
+    return runs  # type: ignore[return-value]
+
+
+def check_floor(value: object, *, what: str = "min_pass_rate") -> float:
+    """Return the floor as a float in [0, 1], or raise a ``ValueError`` naming it."""
+    return check_threshold(value, what=what, example="min_pass_rate=0.8")
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """One run: the semantic results it produced, or the error that stopped it.
+
+    ``index`` counts from 1. ``output`` is the system under test's output as text, when the run
+    called one (``assert_pass_rate``); in a repeated pytest test it is None.
+    """
+
+    index: int
+    results: tuple[SemanticResult, ...] = ()
+    error: BaseException | None = None
+    output: str | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """``pass`` (every assertion held), ``fail`` (one did not) or ``error`` (it raised)."""
+        if self.error is not None and not isinstance(self.error, SemanticAssertionError):
+            return "error"
+        if any(not result.passed for result in self.results):
+            return "fail"
+        if isinstance(self.error, SemanticAssertionError):
+            return "fail"
+        return "pass" if self.results else "error"
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "pass"
+
+    def describe(self) -> str:
+        """One line: the run's number, outcome, scores and output (or the error)."""
+        head = f"#{self.index} {self.outcome.upper():<5}"
+        if self.outcome == "error":
+            if self.error is None:
+                return f"{head} no semantic assertion was made"
+            message = preview(str(self.error), OUTPUT_PREVIEW, quote=False)
+            return f"{head} {type(self.error).__name__}: {message}"
+        failing = [result for result in self.results if not result.passed] or list(self.results)
+        scores = "; ".join(_scores(result) for result in failing)
+        text = self.output if self.output is not None else (failing[0].output if failing else "")
+        if not failing and self.error is not None:
+            scores = preview(str(self.error), OUTPUT_PREVIEW, quote=False)
+        return f"{head} {scores}  output: {preview(text, OUTPUT_PREVIEW)}"
+
+    def __repr__(self) -> str:
+        return f"<RunResult {self.describe()}>"
+
+
+@dataclass(frozen=True, slots=True)
+class RunStats:
+    """The runs of one repeated check, their pass rate, its Wilson interval and the floor.
+
+    ``repr`` reads ``<RunStats PASS Polite 9/10 = 0.90 [0.60, 0.98] floor 0.80, 0 errors>``.
+    """
+
+    name: str
+    results: tuple[RunResult, ...]
+    min_pass_rate: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.results:
+            raise ValueError(f"RunStats for {self.name} needs at least one run, got none")
+        check_floor(self.min_pass_rate)
+
+    @property
+    def runs(self) -> int:
+        return len(self.results)
+
+    @property
+    def passes(self) -> int:
+        return sum(1 for run in self.results if run.outcome == "pass")
+
+    @property
+    def failures(self) -> int:
+        return sum(1 for run in self.results if run.outcome == "fail")
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for run in self.results if run.outcome == "error")
+
+    @property
+    def pass_rate(self) -> float:
+        """Passing runs over all runs; an error counts as a run that did not pass."""
+        return self.passes / self.runs
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The Wilson 95 % interval of the pass rate."""
+        return wilson_interval(self.passes, self.runs)
+
+    @property
+    def floor_unproven(self) -> bool:
+        """Whether the interval's lower bound is under the floor: the runs do not yet prove the
+        floor (more runs would). Independent of the verdict: 8/10 at a floor of 0.8 passes
+        (the observed rate decides) with its floor unproven (lower bound 0.49)."""
+        return self.interval[0] < self.min_pass_rate
+
+    @property
+    def below_floor(self) -> bool:
+        """Deprecated: the old name of `floor_unproven` (it never meant a failed check)."""
+        warnings.warn(
+            "RunStats.below_floor is deprecated: it is whether the interval's lower bound is "
+            "under the floor, not whether the pass rate is; use RunStats.floor_unproven",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.floor_unproven
+
+    @property
+    def verdict(self) -> Outcome:
+        """``error`` when no run could be judged, else ``pass`` when the rate reaches the floor."""
+        if self.errors == self.runs:
+            return "error"
+        # Tolerance for float noise only: 8/10 against a floor of 0.8 passes.
+        return "pass" if self.pass_rate >= self.min_pass_rate - 1e-12 else "fail"
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == "pass"
+
+    def __repr__(self) -> str:
+        low, high = self.interval
+        return (
+            f"<RunStats {self.verdict.upper()} {self.name} {self.passes}/{self.runs} = "
+            f"{self.pass_rate:.2f} [{low:.2f}, {high:.2f}] floor {self.min_pass_rate:.2f}, "
+            f"{self.errors} error{'' if self.errors == 1 else 's'}>"
+        )
+
+    def explain(self) -> str:
+        """The multi-line failure message: rate, interval, floor and the first non-passing runs."""
+        low, high = self.interval
+        if self.verdict == "error":
+            head = f"no run of {self.name} could be judged: all {self.runs} runs raised"
+        elif self.passed:
+            head = f"pass rate of {self.name} reaches its floor"
+        else:
+            head = f"pass rate of {self.name} is below its floor"
+        lines = [
+            head,
+            (
+                f"  pass rate: {self.passes}/{self.runs} = {self.pass_rate:.0%} "
+                f"(floor {self.min_pass_rate:.0%})"
+            ),
+            f"  95% Wilson interval: [{low:.2f}, {high:.2f}]",
+            (
+                f"  runs: {self.passes} passed, {self.failures} failed, {self.errors} errors "
+                "(an error counts as a run that did not pass)"
+            ),
+        ]
+        judges = sorted({str(result.judge) for run in self.results for result in run.results})
+        if judges:
+            lines.append(f"  judge: {', '.join(judges)}")
+        bad = [run for run in self.results if run.outcome != "pass"]
+        if bad:
+            shown = bad[:SHOWN_RUNS]
+            lines.append("")
+            lines.append(f"  runs that did not pass (first {len(shown)} of {len(bad)}):")
+            lines.extend(f"    {run.describe()}" for run in shown)
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as JSON-able data (JSON report, JUnit properties, step summary).
+
+        ``below_floor`` repeats ``floor_unproven`` under its old name, for readers of older
+        reports; it is deprecated.
+        """
+        low, high = self.interval
+        return {
+            "name": self.name,
+            "runs": self.runs,
+            "passes": self.passes,
+            "failures": self.failures,
+            "errors": self.errors,
+            "pass_rate": self.pass_rate,
+            "interval": [low, high],
+            "min_pass_rate": self.min_pass_rate,
+            "floor_unproven": self.floor_unproven,
+            "below_floor": self.floor_unproven,
+            "verdict": self.verdict,
+            "outcomes": [run.outcome for run in self.results],
+        }
+
+
+def suite_stability(
+    repeated: Iterable[RunStats | Mapping[str, Any]],
+) -> tuple[float | None, int]:
+    """The suite's stability score and how many checks have not proven their floor.
+
+    The score is the mean pass rate over the repeated checks (None when nothing was repeated);
+    the count is of checks whose interval's lower bound is under their floor
+    (`RunStats.floor_unproven`). Takes `RunStats` or their ``to_dict()`` records (as xdist
+    workers send them; a record of an older version has only ``below_floor``).
+    """
+    figures = [
+        (item.pass_rate, item.floor_unproven)
+        if isinstance(item, RunStats)
+        else (float(item["pass_rate"]), bool(item.get("floor_unproven", item.get("below_floor"))))
+        for item in repeated
+    ]
+    if not figures:
+        return None, 0
+    score = sum(rate for rate, _ in figures) / len(figures)
+    return score, sum(1 for _, unproven in figures if unproven)
+
+
+def _scores(result: SemanticResult) -> str:
+    """``Polite=0.41/0.80, ~Blame=0.10/0.70``: every leaf's score against its threshold."""
+    leaves = []
+    for leaf in result.leaves:
+        score = "n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:.2f}"
+        label = leaf.intent.__name__ if leaf.expected else f"~{leaf.intent.__name__}"
+        leaves.append(f"{label}={score}/{leaf.threshold:.2f}")
+    return ", ".join(leaves)
+
+
+for _public in (RunResult, RunStats):
+    _public.__module__ = "semantix"
