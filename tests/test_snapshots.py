@@ -192,6 +192,22 @@ def test_non_utf8_file_is_an_error(tmp_path: Path) -> None:
         read_snapshot(path)
 
 
+def test_a_file_saved_with_a_byte_order_mark_reads_and_is_rewritten_without_one(
+    tmp_path: Path,
+) -> None:
+    # Regression: Notepad's "UTF-8" adds a BOM, and the first line no longer matched the magic.
+    path = tmp_path / "notepad.txt"
+    content = f"{MAGIC}\r\n# name: s\r\n# judge: J\r\n# recorded: 2026-03-04\r\n---\r\nCafé.\r\n"
+    path.write_bytes(content.encode("utf-8-sig"))
+    stored = read_snapshot(path)
+    assert stored is not None
+    assert (stored.name, stored.text) == ("s", "Café.")
+    write_snapshot(path, name=stored.name, text=stored.text, judge=stored.judge)
+    raw = path.read_bytes()
+    assert raw.startswith(MAGIC.encode("utf-8"))
+    assert not raw.startswith(b"\xef\xbb\xbf")
+
+
 # -- the two-way judgement ----------------------------------------------------------------------
 
 

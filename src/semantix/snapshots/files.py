@@ -120,7 +120,8 @@ def read_snapshot(path: Path) -> SnapshotFile | None:
             path=path,
         ) from None
     try:
-        content = raw.decode("utf-8")
+        # utf-8-sig: an editor that saves with a byte-order mark (Notepad) must not break it.
+        content = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         _broken(path, f"it is not UTF-8 text ({exc.reason} at byte {exc.start})")
     return parse_snapshot(content, path)
@@ -191,7 +192,10 @@ def write_snapshot(
     test: str | None = None,
     recorded: datetime.date | None = None,
 ) -> SnapshotFile:
-    """Write a snapshot atomically (a reader never sees half a file) and return it."""
+    """Write a snapshot atomically (a reader never sees half a file) and return it.
+
+    Written as UTF-8 without a byte-order mark, with ``\n`` line ends.
+    """
     snapshot = SnapshotFile(
         path=path,
         name=name,
