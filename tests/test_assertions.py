@@ -105,11 +105,10 @@ def test_rule_4_library_default_when_nothing_else() -> None:
 
 
 def test_string_intents_follow_the_same_order() -> None:
-    judge = ThresholdSpy(recommended=0.35)
-    evaluate_semantic("x", "is polite", judge=judge)
-    evaluate_semantic("x", "is polite", judge=judge, threshold=0.9)
-    evaluate_semantic("x", "is polite", judge=ThresholdSpy())
-    assert judge.thresholds == [0.35, 0.9]
+    recommended, explicit = ThresholdSpy(recommended=0.35), ThresholdSpy(recommended=0.35)
+    evaluate_semantic("x", "is polite", judge=recommended)
+    evaluate_semantic("x", "is polite", judge=explicit, threshold=0.9)
+    assert (recommended.thresholds, explicit.thresholds) == ([0.35], [0.9])
 
 
 def test_negation_uses_the_operand_threshold() -> None:
@@ -329,7 +328,8 @@ def test_judge_exception_is_a_judge_error_never_a_pass() -> None:
         raise RuntimeError("model exploded")
 
     with pytest.raises(
-        JudgeError, match="raised RuntimeError while judging Polite: model exploded"
+        JudgeError,
+        match="raised RuntimeError while judging intent 'The text must be polite.*model exploded",
     ) as info:
         assert_semantic("x", Polite, judge=FakeJudge(explode))
     assert isinstance(info.value.__cause__, RuntimeError)

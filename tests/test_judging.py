@@ -19,6 +19,7 @@ from semantix import (
 from semantix.cache import model_cache
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.specs import judge_from_spec
+from semantix.verdicts import RecordReplayJudge, VerdictStore
 
 JUDGES_MODULE = """
 from semantix import FakeJudge
@@ -79,9 +80,37 @@ def test_the_runs_verdict_mode_wraps_objects_and_specs(judges_module: str) -> No
         context.set_defaults(verdicts_mode=None, judge=None)
 
 
-def test_mode_off_returns_a_judge_object_itself(judges_module: str) -> None:
+def test_a_judge_object_is_memoised_like_a_spec(judges_module: str) -> None:
+    # The bug: a spec or the default was memoised, a judge object was asked again every time.
     judge = FakeJudge(lambda output, description: 0.5)
-    assert resolve_judge(judge) is judge
+    resolved = resolve_judge(judge)
+    assert isinstance(resolved, RecordReplayJudge) and resolved.judge is judge
+    assert resolve_judge(judge) is resolved  # one wrapper per object
+    for _ in range(2):
+        evaluate_semantic("same output", "The text is polite.", judge=judge)
+    assert len(judge.calls) == 1
+
+
+def test_a_judge_class_says_pass_an_instance() -> None:
+    with pytest.raises(TypeError, match=r"the class FakeJudge.*pass an instance: FakeJudge\(...\)"):
+        resolve_judge(FakeJudge)
+
+
+def test_the_users_own_store_is_kept_under_the_runs_mode(tmp_path: Path) -> None:
+    # The bug: RecordReplayJudge(judge, store=mine) was re-wrapped onto the run's store path.
+    mine = VerdictStore(tmp_path / "mine")
+    recording = RecordReplayJudge(FakeJudge(lambda o, d: 0.9), store=mine, mode="update")
+    evaluate_semantic("Thanks!", "The text is polite.", judge=recording)
+    assert len(list(mine.path.glob("**/*.json"))) == 1
+    context.set_defaults(verdicts_mode="replay")
+    try:
+        replaying = resolve_judge(RecordReplayJudge(FakeJudge(lambda o, d: 0.0), store=mine))
+        assert isinstance(replaying, RecordReplayJudge) and replaying.store.path == mine.path
+        assert replaying.mode == "replay"
+        result = evaluate_semantic("Thanks!", "The text is polite.", judge=replaying)
+        assert result.passed  # replayed from mine, not "not recorded" in the run's store
+    finally:
+        context.set_defaults(verdicts_mode=None)
 
 
 def test_a_failed_default_build_is_remembered(

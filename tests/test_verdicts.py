@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -26,7 +27,7 @@ from semantix import (
     config,
     evaluate_semantic,
 )
-from semantix.judges.calls import judge_identity
+from semantix.judges.base import capabilities, judge_identity
 from semantix.judges.llm import LLMJudge
 from semantix.verdicts import (
     MODES,
@@ -314,7 +315,7 @@ def test_forwards_threshold_identity_and_prompt_version(store: VerdictStore) -> 
 
 
 def test_not_a_judge() -> None:
-    with pytest.raises(TypeError, match="needs a judge with evaluate"):
+    with pytest.raises(TypeError, match="needs a judge instance with evaluate"):
         RecordReplayJudge(object())  # type: ignore[arg-type]
 
 
@@ -480,14 +481,29 @@ def test_caching_judge_is_the_former_name_of_the_same_class() -> None:
     assert MODES == config.VERDICT_MODES
 
 
-def test_every_other_attribute_of_the_judge_is_forwarded() -> None:
-    inner = NamedJudge()
-    inner.model_name = "tiny"  # type: ignore[attr-defined]
-    judge = RecordReplayJudge(inner, mode="off")
-    assert judge.model_name == "tiny"
-    assert callable(judge.evaluate_batch)
-    with pytest.raises(AttributeError, match="no_such_thing"):
-        judge.no_such_thing  # noqa: B018
+def test_every_declared_ability_is_forwarded_and_nothing_else() -> None:
+    class Declaring:
+        recommended_threshold = 0.42
+        reads_negation = False
+        uses_examples = True
+        costly = True
+        scale = "similarity"
+        prompt_version = "p7"
+        secrets = ("sk-secret-0123456789",)
+        identity = JudgeIdentity("Declaring", model="tiny")
+        model_name = "tiny"
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=1.0)
+
+    judge = RecordReplayJudge(Declaring(), mode="off")
+    assert capabilities(judge) == dataclasses.replace(
+        capabilities(Declaring()), batch=judge.evaluate_batch, equivalence=None
+    )
+    with pytest.raises(AttributeError, match="model_name"):
+        judge.model_name  # type: ignore[attr-defined]  # noqa: B018  # not declared: not forwarded
+    judge.recommended_threshold = 0.9  # a wrapper may set its own
+    assert capabilities(judge).recommended_threshold == 0.9
 
 
 @pytest.mark.parametrize("bad", ["0.7", 1.5, float("nan"), True])

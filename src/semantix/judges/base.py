@@ -1,8 +1,10 @@
-"""The judge protocol and the verdict it returns.
+"""The judge protocol, its declared abilities, and the verdict a judge returns.
 
-A judge is anything with ``evaluate(output, intent_description, threshold) -> Verdict`` and a
-``recommended_threshold`` attribute (a float, or None for "no opinion"). Judges may add
-``evaluate_batch(requests)`` for speed; semantix uses it when present.
+A judge is anything with ``evaluate(output, intent_description, threshold) -> Verdict``.
+Everything else a judge may declare — ``recommended_threshold``, ``reads_negation``,
+``uses_examples``, ``costly``, ``scale``, ``prompt_version``, ``secrets``, ``identity``,
+``evaluate_batch`` — is declared once, with its default, on `Judge`, and read once per check by
+`capabilities`. Wrappers subclass `WrappingJudge` and forward all of it without a line of code.
 """
 
 from __future__ import annotations
@@ -15,12 +17,19 @@ from typing import Any, Protocol, runtime_checkable
 from semantix.config import check_threshold
 
 __all__ = [
+    "DECLARED",
+    "SCALES",
+    "Capabilities",
     "FakeJudge",
     "Judge",
     "JudgeIdentity",
+    "JudgeLike",
     "JudgeRequest",
     "TokenUsage",
     "Verdict",
+    "WrappingJudge",
+    "capabilities",
+    "judge_identity",
 ]
 
 
@@ -148,30 +157,226 @@ def model_argument(model: object, model_name: object, *, judge: str) -> Any:
 #: One item of a batch: (output, intent description, threshold).
 JudgeRequest = tuple[str, str, float]
 
+#: What a judge's score measures: ``entailment`` (NLI: the output implies the statement),
+#: ``similarity`` (closeness of meaning or topic, e.g. embeddings) or ``score`` (anything else).
+SCALES = ("entailment", "similarity", "score")
+
 
 @runtime_checkable
-class Judge(Protocol):
-    """What semantix needs from a judge.
-
-    Subclassing is optional: any object with these members plugs in. ``intent_description`` is a
-    ``str``; for built-in intents it is an `IntentDescription`, a ``str`` that
-    also carries the intent's optional ``hypothesis``, ``examples`` and ``counterexamples``.
-    """
-
-    @property
-    def recommended_threshold(self) -> float | None:
-        """The threshold this judge's scores are calibrated for, or None.
-
-        A class attribute, an instance attribute or a property all satisfy this.
-        """
-        ...
+class JudgeLike(Protocol):
+    """The type of "any judge" in signatures: an object with ``evaluate``. `Judge` subclasses
+    and plain objects alike satisfy it."""
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Decide whether ``output`` satisfies ``intent_description`` at ``threshold``."""
         ...
 
 
-class FakeJudge:
+class _JudgeMeta(type):
+    """Makes ``isinstance(x, Judge)`` structural, like a runtime-checkable protocol: any object
+    with a callable ``evaluate`` is a judge, whether or not it subclasses `Judge`."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        if super().__instancecheck__(instance):
+            return True
+        return cls is Judge and callable(getattr(instance, "evaluate", None))
+
+
+class Judge(metaclass=_JudgeMeta):
+    """What semantix needs from a judge, and every optional ability with its default.
+
+    Subclassing is optional: any object with ``evaluate(output, intent_description,
+    threshold) -> Verdict`` plugs in, and reads as these defaults for what it does not declare.
+    A subclass gets them as plain attributes it may set on the class or on an instance
+    (``self.recommended_threshold = 0.7`` works, as in semantix-ai). semantix reads them only
+    through `capabilities`, never by probing.
+
+    Attributes:
+        recommended_threshold: the threshold this judge's scores are calibrated for, or None
+            (step 4 of the threshold order).
+        reads_negation: False when the judge reads a description literally (NLI, embedding):
+            a "must not X" requirement is then judged as ``~`` of the statement X.
+        uses_examples: True when the judge's score already uses the intent's examples (the
+            embedding judge): the threshold is then not calibrated from them.
+        costly: True when each call costs money or time (an LLM): semantic leaves that cannot
+            change an outcome already decided by structural leaves are not sent to it.
+        scale: what the score measures, one of `SCALES`.
+        prompt_version: the version of the judge's prompt (LLM judges), part of the frozen
+            verdict's fingerprint.
+        secrets: values (API keys) that must never reach a verdict file, a report or a message.
+        identity: who gives the verdicts (class, model, revision, file); known without loading
+            a model. Default: the class name.
+
+    ``intent_description`` is a ``str``; for built-in intents it is an `IntentDescription`, a
+    ``str`` that also carries the intent's optional ``hypothesis``, ``examples`` and
+    ``counterexamples``.
+    """
+
+    recommended_threshold: float | None = None
+    reads_negation: bool = True
+    uses_examples: bool = False
+    costly: bool = False
+    scale: str = "score"
+    prompt_version: str | None = None
+    secrets: tuple[object, ...] = ()
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        declared = self.__dict__.get("_declared_identity")
+        return (
+            declared if isinstance(declared, JudgeIdentity) else JudgeIdentity(type(self).__name__)
+        )
+
+    @identity.setter
+    def identity(self, value: JudgeIdentity) -> None:
+        self.__dict__["_declared_identity"] = value
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        """Decide whether ``output`` satisfies ``intent_description`` at ``threshold``."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement evaluate(output, intent_description, "
+            "threshold) -> Verdict"
+        )
+
+    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """One verdict per request, in order (default: `evaluate` each; override for speed)."""
+        return [self.evaluate(*request) for request in requests]
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What one judge declares, read once (`capabilities`): the `Judge` attributes, plus the
+    optional methods it has (``evaluate_batch``, ``evaluate_equivalence``)."""
+
+    identity: JudgeIdentity
+    recommended_threshold: object
+    reads_negation: bool
+    uses_examples: bool
+    costly: bool
+    scale: str
+    prompt_version: str | None
+    secrets: tuple[object, ...]
+    batch: Callable[[Sequence[JudgeRequest]], Sequence[Verdict]] | None
+    equivalence: Callable[[str, str, float], Verdict] | None
+
+
+#: The declared abilities a wrapper forwards (every `Judge` attribute above but ``identity``,
+#: which wrappers forward too, as a property).
+DECLARED = (
+    "recommended_threshold",
+    "reads_negation",
+    "uses_examples",
+    "costly",
+    "scale",
+    "prompt_version",
+    "secrets",
+)
+
+
+def judge_identity(judge: object) -> JudgeIdentity:
+    """The judge's ``identity`` when it declares one, else its class name.
+
+    Raises:
+        JudgeError: naming the judge raised (a judge error is never a pass).
+    """
+    try:
+        identity = getattr(judge, "identity", None)
+    except Exception as exc:
+        raise _naming_error(judge, exc) from exc
+    if isinstance(identity, JudgeIdentity):
+        return identity
+    return JudgeIdentity(type(judge).__name__)
+
+
+def capabilities(judge: object) -> Capabilities:
+    """Everything ``judge`` declares, with `Judge`'s defaults for what it does not.
+
+    The one place semantix reads a judge's optional members.
+
+    Raises:
+        JudgeError: reading them raised (e.g. a property that loads a missing model).
+    """
+    try:
+        values = {name: getattr(judge, name, getattr(Judge, name)) for name in DECLARED}
+        batch = getattr(judge, "evaluate_batch", None)
+        equivalence = getattr(judge, "evaluate_equivalence", None)
+    except Exception as exc:
+        raise _naming_error(judge, exc) from exc
+    secrets = values["secrets"]
+    version = values["prompt_version"]
+    return Capabilities(
+        identity=judge_identity(judge),
+        recommended_threshold=values["recommended_threshold"],
+        reads_negation=bool(values["reads_negation"]),
+        uses_examples=bool(values["uses_examples"]),
+        costly=bool(values["costly"]),
+        scale=values["scale"] if values["scale"] in SCALES else "score",
+        prompt_version=version if isinstance(version, str) else None,
+        secrets=tuple(secrets) if isinstance(secrets, (tuple, list)) else (),
+        batch=batch if callable(batch) else None,
+        equivalence=equivalence if callable(equivalence) else None,
+    )
+
+
+def _naming_error(judge: object, exc: Exception) -> Exception:
+    from semantix.errors import JudgeError, SemantixError
+
+    if isinstance(exc, SemantixError):
+        return exc
+    return JudgeError(
+        f"judge {type(judge).__name__} raised {type(exc).__name__} while semantix read what it "
+        f"declares (identity, thresholds, abilities): {exc}. A judge error is never a pass; fix "
+        "the cause (see the chained exception)"
+    )
+
+
+class WrappingJudge(Judge):
+    """Base of judges that wrap another (the frozen-verdict judge, your own): every declared
+    ability — ``identity``, ``recommended_threshold``, ``reads_negation``, ``uses_examples``,
+    ``costly``, ``scale``, ``prompt_version``, ``secrets`` — is the wrapped judge's, unless set
+    on the wrapper itself. Nothing has to be forwarded by hand."""
+
+    def __init__(self, judge: JudgeLike) -> None:
+        if isinstance(judge, type) or not callable(getattr(judge, "evaluate", None)):
+            raise TypeError(
+                f"{type(self).__name__} needs a judge instance with evaluate(output, "
+                f"intent_description, threshold), got {_describe(judge)}"
+            )
+        self.judge: JudgeLike = judge
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        declared = self.__dict__.get("_declared_identity")
+        return declared if isinstance(declared, JudgeIdentity) else judge_identity(self.judge)
+
+    @identity.setter
+    def identity(self, value: JudgeIdentity) -> None:
+        self.__dict__["_declared_identity"] = value
+
+
+def _forwarded(name: str) -> property:
+    def get(self: WrappingJudge) -> Any:
+        if name in self.__dict__:
+            return self.__dict__[name]
+        return getattr(self.judge, name, getattr(Judge, name))
+
+    def set_(self: WrappingJudge, value: Any) -> None:
+        self.__dict__[name] = value
+
+    return property(get, set_, doc=f"The wrapped judge's ``{name}``, unless set on the wrapper.")
+
+
+for _name in DECLARED:
+    setattr(WrappingJudge, _name, _forwarded(_name))
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, type):
+        return f"the class {value.__name__}; pass an instance: {value.__name__}(...)"
+    return f"{type(value).__name__} ({value!r:.60})"
+
+
+class FakeJudge(Judge):
     """A judge for your own tests: scores come from a function you give it.
 
     ``handler(output, intent_description)`` returns a score in [0, 1] (the verdict passes when
@@ -189,8 +394,6 @@ class FakeJudge:
         assert judge.calls == [("Hello there!", "The text greets the reader.")]
         ```
     """
-
-    recommended_threshold: float | None = None
 
     def __init__(
         self,
@@ -242,5 +445,5 @@ class FakeJudge:
         return f"{self.identity.name}()"
 
 
-for _public in (FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict):
+for _public in (FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict, WrappingJudge):
     _public.__module__ = "semantix"

@@ -15,22 +15,21 @@ from collections.abc import Sequence
 
 from semantix.config import is_number
 from semantix.errors import JudgeError, JudgeTimeoutError, SemantixError
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.base import (
+    JudgeIdentity,
+    JudgeLike,
+    JudgeRequest,
+    Verdict,
+    capabilities,
+    judge_identity,
+)
 from semantix.judges.deadline import run_with_deadline
 
 __all__ = ["ask_judge", "check_verdict", "judge_identity"]
 
 
-def judge_identity(judge: object) -> JudgeIdentity:
-    """The judge's ``identity`` when it has one, else its class name."""
-    identity = getattr(judge, "identity", None)
-    if isinstance(identity, JudgeIdentity):
-        return identity
-    return JudgeIdentity(type(judge).__name__)
-
-
 def ask_judge(
-    judge: Judge,
+    judge: JudgeLike,
     requests: Sequence[JudgeRequest],
     *,
     what: str = "",
@@ -61,11 +60,10 @@ def ask_judge(
     )
 
 
-def _ask(judge: Judge, requests: Sequence[JudgeRequest], what: str) -> list[Verdict]:
-    name = judge_identity(judge)
-    batch = getattr(judge, "evaluate_batch", None)
+def _ask(judge: JudgeLike, requests: Sequence[JudgeRequest], what: str) -> list[Verdict]:
+    batch = capabilities(judge).batch if len(requests) > 1 else None
     try:
-        if callable(batch) and len(requests) > 1:
+        if batch is not None:
             verdicts = list(batch(list(requests)))
         else:
             verdicts = [judge.evaluate(*request) for request in requests]
@@ -74,16 +72,16 @@ def _ask(judge: Judge, requests: Sequence[JudgeRequest], what: str) -> list[Verd
     except Exception as exc:
         about = f" while judging {what}" if what else ""
         raise JudgeError(
-            f"judge {name} raised {type(exc).__name__}{about}: {exc}. "
+            f"judge {judge_identity(judge)} raised {type(exc).__name__}{about}: {exc}. "
             "A judge error is never a pass; fix the cause (see the chained exception)"
         ) from exc
     if len(verdicts) != len(requests):
         raise JudgeError(
-            f"judge {name}.evaluate_batch returned {len(verdicts)} verdicts for "
-            f"{len(requests)} requests; it must return one Verdict per request, in order"
+            f"judge {judge_identity(judge)}.evaluate_batch returned {len(verdicts)} verdicts "
+            f"for {len(requests)} requests; it must return one Verdict per request, in order"
         )
     for verdict, request in zip(verdicts, requests, strict=True):
-        check_verdict(verdict, request[2], judge=name, what=what)
+        check_verdict(verdict, request[2], judge=judge, what=what)
     return verdicts
 
 
@@ -95,6 +93,8 @@ def check_verdict(verdict: object, threshold: float, *, judge: object, what: str
     [0, 1] (a score set after construction is checked here too).
     """
     about = f" for {what}" if what else ""
+    if not isinstance(judge, (str, JudgeIdentity)):
+        judge = _Named(judge)
     if not isinstance(verdict, Verdict):
         raise JudgeError(
             f"judge {judge} returned {type(verdict).__name__} ({verdict!r:.80}){about}; a judge "
@@ -125,3 +125,16 @@ def check_verdict(verdict: object, threshold: float, *, judge: object, what: str
             f"{threshold:g} it was asked at; a verdict that contradicts itself is never a pass"
         )
     return verdict
+
+
+class _Named:
+    """A judge that is named only when a message needs its name (naming may cost)."""
+
+    def __init__(self, judge: object) -> None:
+        self.judge = judge
+
+    def __str__(self) -> str:
+        return str(judge_identity(self.judge))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)

@@ -45,11 +45,21 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judges.base import (
+    Capabilities,
+    Judge,
+    JudgeIdentity,
+    JudgeLike,
+    JudgeRequest,
+    Verdict,
+    capabilities,
+    judge_identity,
+)
+from semantix.judges.calls import ask_judge
 
 __all__ = ["EscalatingJudge", "LevelStats"]
 
@@ -77,7 +87,7 @@ class LevelStats:
     escalated: int
 
 
-class EscalatingJudge:
+class EscalatingJudge(Judge):
     """Judges in order of cost: each decides what it is sure of and hands on the rest.
 
     Args:
@@ -93,7 +103,7 @@ class EscalatingJudge:
         ValueError: a band outside [0, 0.5].
     """
 
-    def __init__(self, *judges: Judge, band: float = 0.15) -> None:
+    def __init__(self, *judges: JudgeLike, band: float = 0.15) -> None:
         if len(judges) < 2:
             raise TypeError(
                 f"EscalatingJudge needs at least two judges, cheapest first, got {len(judges)}; "
@@ -122,7 +132,7 @@ class EscalatingJudge:
                 "distance from the threshold within which a score goes to the next judge "
                 "(e.g. band=0.15)"
             )
-        self.judges: tuple[Judge, ...] = tuple(judges)
+        self.judges: tuple[JudgeLike, ...] = tuple(judges)
         self.band = float(band)
         self._lock = threading.Lock()
         self._decided = [0] * len(judges)
@@ -131,35 +141,10 @@ class EscalatingJudge:
     # -- what semantix reads from a judge -------------------------------------------------------
 
     @property
-    def recommended_threshold(self) -> float | None:
-        """The first judge's: its scores decide most verdicts."""
-        value: float | None = getattr(self.judges[0], "recommended_threshold", None)
-        return value
-
-    @property
     def identity(self) -> JudgeIdentity:
         """``EscalatingJudge[A -> B, band=0.15]``: every level and the band."""
         chain = " -> ".join(str(judge_identity(judge)) for judge in self.judges)
         return JudgeIdentity(f"EscalatingJudge[{chain}, band={self.band:g}]")
-
-    @property
-    def prompt_version(self) -> str | None:
-        """The levels' prompt versions (LLM judges), joined; None when no level has one."""
-        versions = [getattr(judge, "prompt_version", None) for judge in self.judges]
-        if not any(isinstance(version, str) for version in versions):
-            return None
-        return " -> ".join(v if isinstance(v, str) else "-" for v in versions)
-
-    @property
-    def reads_negation(self) -> bool:
-        """False when any level cannot read "must not X" (NLI, embedding): the chain is then
-        given the positive statement, inverted, so every level judges the same question."""
-        return all(getattr(judge, "reads_negation", True) for judge in self.judges)
-
-    @property
-    def uses_examples(self) -> bool:
-        """The first judge's: whether its score already uses the intent's examples."""
-        return bool(getattr(self.judges[0], "uses_examples", False))
 
     def __repr__(self) -> str:
         levels = ", ".join(repr(judge) for judge in self.judges)
@@ -211,7 +196,7 @@ class EscalatingJudge:
         return None
 
     def _decided_by(
-        self, judge: Judge, verdict: Verdict, threshold: float, notes: list[str]
+        self, judge: JudgeLike, verdict: Verdict, threshold: float, notes: list[str]
     ) -> Verdict:
         identity = verdict.judge if verdict.judge is not None else judge_identity(judge)
         if notes:
@@ -235,3 +220,60 @@ class EscalatingJudge:
             LevelStats(level + 1, str(judge_identity(judge)), decided[level], escalated[level])
             for level, judge in enumerate(self.judges)
         )
+
+
+def _combined(name: str, combine: Callable[[list[Capabilities]], Any], doc: str) -> property:
+    """A declared ability of the chain, derived from its levels' (read live), unless set on it."""
+
+    def get(self: EscalatingJudge) -> Any:
+        if name in self.__dict__:
+            return self.__dict__[name]
+        return combine([capabilities(judge) for judge in self.judges])
+
+    def set_(self: EscalatingJudge, value: Any) -> None:
+        self.__dict__[name] = value
+
+    return property(get, set_, doc=doc)
+
+
+def _joined_versions(levels: list[Capabilities]) -> str | None:
+    versions = [level.prompt_version for level in levels]
+    if not any(isinstance(version, str) for version in versions):
+        return None
+    return " -> ".join(v if isinstance(v, str) else "-" for v in versions)
+
+
+def _first_threshold(levels: list[Capabilities]) -> float | None:
+    first = levels[0].recommended_threshold
+    return first if isinstance(first, (int, float)) and not isinstance(first, bool) else None
+
+
+_COMBINED = {
+    "recommended_threshold": (_first_threshold, "The first judge's: its scores decide most."),
+    "reads_negation": (
+        lambda levels: all(level.reads_negation for level in levels),
+        (
+            "False when any level cannot read 'must not X' (NLI, embedding): the chain is then "
+            "given the positive statement, inverted, so every level judges the same question."
+        ),
+    ),
+    "uses_examples": (
+        lambda levels: levels[0].uses_examples,
+        "The first judge's: whether its score already uses the intent's examples.",
+    ),
+    "costly": (
+        lambda levels: any(level.costly for level in levels),
+        "Whether any level costs money or time per call.",
+    ),
+    "scale": (
+        lambda levels: levels[0].scale if len({lv.scale for lv in levels}) == 1 else "score",
+        "The levels' scale when they share one, else 'score'.",
+    ),
+    "prompt_version": (_joined_versions, "The levels' prompt versions (LLM judges), joined."),
+    "secrets": (
+        lambda levels: tuple(secret for level in levels for secret in level.secrets),
+        "Every level's secrets.",
+    ),
+}
+for _name, (_combine, _doc) in _COMBINED.items():
+    setattr(EscalatingJudge, _name, _combined(_name, _combine, _doc))

@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 from semantix import config
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import ConfigurationError, JudgeError, JudgeTimeoutError
-from semantix.judges.base import JudgeIdentity, JudgeRequest, TokenUsage, Verdict
+from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, TokenUsage, Verdict
 from semantix.judges.deadline import run_with_deadline
 from semantix.judges.llm_http import ReplyTooLargeError, deadline_http_client
 from semantix.judges.llm_prompt import (
@@ -73,7 +73,7 @@ NO_KEY_PLACEHOLDER = "semantix-no-key"
 _QUOTED = 200
 
 
-class LLMJudge:
+class LLMJudge(Judge):
     """A judge that asks a chat model, through the openai SDK, for a score and a reason.
 
     Args:
@@ -101,7 +101,10 @@ class LLMJudge:
     #: The score is asked for as a probability, so 0.5 ("more likely than not") is the natural
     #: cut; raise it (e.g. 0.7) for checks where a false pass costs more than a false failure.
     recommended_threshold: float | None = 0.5
-    prompt_version: str = PROMPT_VERSION
+    #: Every call costs money and a round trip: structural leaves that already decide a check
+    #: keep its semantic leaves from being sent.
+    costly: bool = True
+    prompt_version: str | None = PROMPT_VERSION
     equivalence_prompt_version: str = EQUIVALENCE_PROMPT_VERSION
 
     def __init__(
@@ -141,7 +144,7 @@ class LLMJudge:
         self.seed = seed
         self.max_concurrency = max_concurrency
         self.identity = JudgeIdentity("LLMJudge", model=model, revision=PROMPT_VERSION)
-        self._secrets: tuple[object, ...] = (
+        self.secrets: tuple[object, ...] = (
             self._api_key,
             getattr(client, "api_key", None),
             urlsplit(self.base_url).password if self.base_url else None,
@@ -391,10 +394,10 @@ class LLMJudge:
         return mask_url(url) or "the OpenAI API"
 
     def _mask(self, text: str) -> str:
-        return mask_secrets(text, self._secrets)
+        return mask_secrets(text, self.secrets)
 
     def _masked(self, exc: BaseException) -> BaseException:
-        return mask_exception(exc, self._secrets)
+        return mask_exception(exc, self.secrets)
 
     def _quote(self, text: str) -> str:
         return preview(self._mask(text), _QUOTED, quote=True)

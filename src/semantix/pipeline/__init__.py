@@ -33,7 +33,7 @@ from semantix.intent import (
     as_intent,
     iter_leaves,
 )
-from semantix.judges.base import Judge, JudgeRequest, Verdict
+from semantix.judges.base import JudgeLike, JudgeRequest, Verdict
 from semantix.judges.calls import ask_judge, judge_identity
 from semantix.judges.phrasing import negated_statement
 from semantix.outputs import output_text
@@ -69,7 +69,7 @@ def evaluate_semantic(
     output: object,
     intent: IntentLike,
     *,
-    judge: Judge | str | None = None,
+    judge: JudgeLike | str | None = None,
     threshold: float | None = None,
     timeout: float | None = None,
 ) -> SemanticResult:
@@ -84,7 +84,7 @@ def evaluate_many(
     outputs: Sequence[object],
     intent: IntentLike,
     *,
-    judge: Judge | str | None = None,
+    judge: JudgeLike | str | None = None,
     threshold: float | None = None,
     timeout: float | None = None,
 ) -> list[SemanticResult]:
@@ -143,7 +143,7 @@ def assert_semantic(
     output: object,
     intent: IntentLike,
     *,
-    judge: Judge | str | None = None,
+    judge: JudgeLike | str | None = None,
     threshold: float | None = None,
     timeout: float | None = None,
 ) -> SemanticResult:
@@ -178,7 +178,7 @@ def run_check(
     output: object,
     intent: IntentLike,
     *,
-    judge: Judge | str | None = None,
+    judge: JudgeLike | str | None = None,
     threshold: float | None = None,
     timeout: float | None = None,
 ) -> SemanticResult:
@@ -219,7 +219,7 @@ def _text_or_none(output: object) -> str | None:
 
 
 def _plan(
-    leaf: type[Intent], judge: Judge, explicit: float | None, judge_default: float | None
+    leaf: type[Intent], judge: JudgeLike, explicit: float | None, judge_default: float | None
 ) -> _LeafPlan:
     description: IntentDescription = leaf.judge_description()
     judged_as = None

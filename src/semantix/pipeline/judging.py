@@ -22,12 +22,14 @@ The verdict mode is the ``mode=`` argument, else the run's (``--semantic-verdict
 
 from __future__ import annotations
 
+from typing import cast
+
 from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import JudgeUnavailableError
 from semantix.judges.base import Judge
 from semantix.pipeline.specs import check_spec, judge_from_spec
-from semantix.verdicts import wrap_judge
+from semantix.verdicts import RecordReplayJudge, wrap_judge
 
 __all__ = ["build_default_judge", "default_judge", "resolve_judge", "verdicts_mode"]
 
@@ -68,7 +70,7 @@ def resolve_judge(judge: object = None, *, mode: str | None = None) -> Judge:
 
     Raises:
         ConfigurationError: an unknown spec or a bad verdict mode.
-        TypeError: an object with no ``evaluate`` method.
+        TypeError: an object with no ``evaluate`` method, or a judge class instead of an instance.
     """
     resolved_mode = verdicts_mode(mode)
     path = config.verdicts_path() if resolved_mode != "off" else None
@@ -89,19 +91,45 @@ def resolve_judge(judge: object = None, *, mode: str | None = None) -> Judge:
             region="judges",
             remember_failure=True,
         )
+    checked = check_judge_object(target)
+    if isinstance(checked, RecordReplayJudge):
+        # The user's own store stays the store: only the run's mode applies to it.
+        if checked.mode == resolved_mode or (mode is None and _mode_unset()):
+            return checked
+        store: object = checked.store
+    else:
+        store = path
+    # One wrapper per judge object and mode (the memo, so an object is judged once per check
+    # like a spec); the entry holds the object, so its id stays unique while the entry lives.
+    return model_cache.get_or_create(
+        ("object", id(checked), resolved_mode, store),
+        lambda: wrap_judge(
+            checked.judge if isinstance(checked, RecordReplayJudge) else checked,
+            mode=resolved_mode,
+            path=store,  # type: ignore[arg-type]  # a VerdictStore or a path
+        ),
+        region="judges",
+    )
+
+
+def check_judge_object(target: object) -> Judge:
+    """``target`` if it is a judge instance, else a TypeError that says what to pass."""
+    if isinstance(target, type):
+        raise TypeError(
+            f"judge is the class {target.__name__}, not a judge; pass an instance: "
+            f"{target.__name__}(...)"
+        )
     if not callable(getattr(target, "evaluate", None)):
         raise TypeError(
             f"judge must have an evaluate(output, intent_description, threshold) method, got "
             f"{type(target).__name__}; pass a judge such as QuantizedNLIJudge() or FakeJudge(...)"
         )
-    if resolved_mode == "off":
-        return target  # type: ignore[return-value]
-    # One wrapper per judge object and mode; the entry holds the object, so its id stays unique.
-    return model_cache.get_or_create(
-        ("object", id(target), resolved_mode, path),
-        lambda: wrap_judge(target, mode=resolved_mode, path=path),  # type: ignore[arg-type]
-        region="judges",
-    )
+    return cast("Judge", target)
+
+
+def _mode_unset() -> bool:
+    """No verdict mode was chosen for the run or by ``SEMANTIX_VERDICTS``."""
+    return context.current().verdicts_mode is None and config.verdicts_mode() is None
 
 
 def default_judge() -> Judge:

@@ -24,7 +24,7 @@ from semantix.cache import model_cache
 from semantix.config import check_threshold
 from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
-from semantix.judges.base import Judge
+from semantix.judges.base import JudgeLike
 from semantix.judges.calls import ask_judge, judge_identity
 from semantix.text import preview
 
@@ -153,7 +153,7 @@ def calibrate_intent(
 
 def _calibrate(
     intent: type[Intent],
-    judge: Judge,
+    judge: JudgeLike,
     description: str,
     positives: tuple[str, ...],
     negatives: tuple[str, ...],

@@ -13,13 +13,21 @@ import os
 import threading
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from semantix import config
 from semantix.config import check_positive_int
 from semantix.errors import VerdictNotRecordedError
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judges.base import (
+    Judge,
+    JudgeLike,
+    JudgeRequest,
+    Verdict,
+    WrappingJudge,
+    capabilities,
+    judge_identity,
+)
+from semantix.judges.calls import ask_judge
 from semantix.text import preview
 from semantix.verdicts.fingerprint import fingerprint
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
@@ -82,18 +90,15 @@ class VerdictUsage:
         )
 
 
-_FORWARD: Any = object()
-
-
-class RecordReplayJudge:
+class RecordReplayJudge(WrappingJudge):
     """Any judge, recording its verdicts to a store and replaying them (``CachingJudge`` is the
     same class under its former name).
 
     Args:
         judge: the judge to wrap (anything with ``evaluate``; ``evaluate_batch`` is used when
-            present). Every attribute of it a caller reads — ``recommended_threshold``,
-            ``identity``, ``prompt_version`` and any other — is forwarded, so thresholds and
-            messages are the same as without the wrapper.
+            present). Everything it declares (``recommended_threshold``, ``identity``,
+            ``prompt_version``, ``secrets``, ...) is forwarded by `WrappingJudge`, so thresholds,
+            fingerprints and messages are the same as without the wrapper.
         store: a ``VerdictStore`` or its directory; default: see ``VerdictStore``.
         mode: ``off``, ``replay``, ``update`` or ``strict``; default ``SEMANTIX_VERDICTS``, else
             ``off`` (see ``semantix.verdicts.modes``).
@@ -107,7 +112,7 @@ class RecordReplayJudge:
 
     def __init__(
         self,
-        judge: Judge,
+        judge: JudgeLike,
         *,
         store: VerdictStore | str | os.PathLike[str] | None = None,
         mode: str | None = None,
@@ -117,13 +122,8 @@ class RecordReplayJudge:
     ) -> None:
         if maxsize is not None:  # semantix-ai's CachingJudge(judge, maxsize=...): the memo's size
             memo_size = maxsize
-        if not callable(getattr(judge, "evaluate", None)):
-            raise TypeError(
-                f"{type(self).__name__} needs a judge with evaluate(output, intent_description, "
-                f"threshold), got {type(judge).__name__}"
-            )
+        super().__init__(judge)
         check_positive_int(memo_size, what="memo_size", example=DEFAULT_MEMO_SIZE)
-        self.judge = judge
         self.mode = resolve_mode(mode)
         self._policy = policy(self.mode)
         self.store = store if isinstance(store, VerdictStore) else VerdictStore(store)
@@ -132,37 +132,9 @@ class RecordReplayJudge:
         self._lock = threading.Lock()
         self._counts = {"judged": 0, "replayed": 0, "recorded": 0, "memo_hits": 0}
         self._used: set[str] = set()
-        self._recommended_threshold: Any = _FORWARD
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.judge!r}, mode={self.mode!r}, store={self.store!r})"
-
-    def __getattr__(self, name: str) -> Any:
-        # Only called for names this class lacks: forward them to the wrapped judge.
-        if name.startswith("__") or name == "judge":
-            raise AttributeError(name)
-        return getattr(self.judge, name)
-
-    @property
-    def recommended_threshold(self) -> Any:
-        """The wrapped judge's, exactly as it gives it (the core validates it), unless set here."""
-        if self._recommended_threshold is not _FORWARD:
-            return self._recommended_threshold
-        return getattr(self.judge, "recommended_threshold", None)
-
-    @recommended_threshold.setter
-    def recommended_threshold(self, value: float | None) -> None:
-        self._recommended_threshold = value
-
-    @property
-    def identity(self) -> JudgeIdentity:
-        """The wrapped judge's identity (``judge_identity()``)."""
-        return judge_identity(self.judge)
-
-    @property
-    def prompt_version(self) -> Any:
-        """The wrapped judge's ``prompt_version`` as it gives it (None when it has none)."""
-        return getattr(self.judge, "prompt_version", None)
 
     @property
     def stats(self) -> VerdictStats:
@@ -329,8 +301,7 @@ class RecordReplayJudge:
     def _secrets(self) -> tuple[object, ...]:
         """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``
         (a tuple of values a judge may declare, e.g. the API key it was given)."""
-        declared = getattr(self.judge, "secrets", ())
-        return (config.openai_api_key(), *(declared if isinstance(declared, (tuple, list)) else ()))
+        return (config.openai_api_key(), *capabilities(self.judge).secrets)
 
     def _not_recorded(self, key: str, request: JudgeRequest) -> VerdictNotRecordedError:
         output, intent, _ = request
@@ -352,10 +323,10 @@ CachingJudge = RecordReplayJudge
 
 
 def wrap_judge(
-    judge: Judge,
+    judge: JudgeLike,
     *,
     mode: str | None = None,
-    path: str | os.PathLike[str] | None = None,
+    path: VerdictStore | str | os.PathLike[str] | None = None,
     memo: bool = True,
 ) -> Judge:
     """``judge`` behind the frozen-verdict store, as configured.
@@ -383,13 +354,17 @@ def wrap_judge(
         judge = judge.judge
     resolved = resolve_mode(mode)
     if resolved == "off" and not memo:
-        return judge
+        return cast("Judge", judge)
     return RecordReplayJudge(judge, store=path, mode=resolved, memo=memo)
 
 
 def _same_settings(
-    judge: RecordReplayJudge, mode: str | None, path: str | os.PathLike[str] | None, memo: bool
+    judge: RecordReplayJudge,
+    mode: str | None,
+    path: VerdictStore | str | os.PathLike[str] | None,
+    memo: bool,
 ) -> bool:
     same_mode = mode is None or resolve_mode(mode) == judge.mode
-    same_path = path is None or VerdictStore(path).path == judge.store.path
+    store = path if isinstance(path, VerdictStore) else None if path is None else VerdictStore(path)
+    same_path = store is None or store.path == judge.store.path
     return same_mode and same_path and memo == judge.memo
