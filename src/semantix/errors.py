@@ -7,6 +7,7 @@ SemantixError                   base of everything below
 ├── SemanticAssertionError      the output does not mean what the intent asks (an AssertionError)
 ├── JudgeError                  a judge raised, timed out or returned garbage: never a pass
 │   └── JudgeTimeoutError       the judge did not answer in time
+├── UnenforceableCheckError     a ceiling cannot be checked (no usage, no price): never a pass
 ├── ConfigurationError          semantix cannot run as configured (also ValueError)
 │   ├── JudgeUnavailableError   a judge's optional dependencies are missing (names the extra)
 │   ├── UnknownModelError       a model name is no known model, repo id or directory
@@ -42,6 +43,7 @@ __all__ = [
     "ModelNotFoundError",
     "SemanticAssertionError",
     "SemantixError",
+    "UnenforceableCheckError",
     "UnknownModelError",
     "VerdictNotRecordedError",
     "VerdictStoreError",
@@ -78,6 +80,14 @@ class JudgeError(SemantixError):
 
 class JudgeTimeoutError(JudgeError):
     """The judge did not answer within its timeout."""
+
+
+class UnenforceableCheckError(SemantixError):
+    """A check cannot be decided from what the output carries: never a pass.
+
+    A token ceiling on an output without usage (a plain ``str``), a cost ceiling for a model
+    without a price. The message says what is missing and how to supply it.
+    """
 
 
 class ConfigurationError(SemantixError, ValueError):
@@ -121,6 +131,7 @@ for _error in (
     SemanticAssertionError,
     JudgeError,
     JudgeTimeoutError,
+    UnenforceableCheckError,
     ConfigurationError,
     JudgeUnavailableError,
     UnknownModelError,
