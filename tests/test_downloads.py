@@ -22,7 +22,13 @@ import pytest
 from models.fixtures import *  # session fixtures: the tiny models
 from semantix import ModelNotFoundError, QuantizedNLIJudge, context
 from semantix.cache import model_cache
-from semantix.models import default_model, download_model, lookup_model, resolve_model
+from semantix.models import (
+    default_model,
+    download_model,
+    hf_cache_dir,
+    lookup_model,
+    resolve_model,
+)
 from semantix.models.downloads import recent_downloads
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -424,7 +430,7 @@ def test_https_proxy_from_the_environment_is_used(
         download_model("acme/tiny-nli", allow_patterns=["config.json"])
     assert len(proxy.lines) == 1 and proxy.lines[0].startswith("CONNECT hub.semantix.invalid:443 ")
     message = str(info.value)
-    assert "https://hub.semantix.invalid could not be reached (ProxyError" in message
+    assert "https://hub.semantix.invalid could not be reached (ProxyError)" in message
     assert "'acme/tiny-nli'" in message and "semantix download" in message
 
 
@@ -434,12 +440,12 @@ def test_http_proxy_and_no_proxy_are_honoured(
     endpoint = f"http://127.0.0.1:{_closed_port()}"
     monkeypatch.setenv("HF_ENDPOINT", endpoint)
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
-    with pytest.raises(ModelNotFoundError, match=r"the download failed \(.*403 Forbidden"):
+    with pytest.raises(ModelNotFoundError, match=r"the download failed \(\w+ 403 Forbidden\)"):
         download_model("acme/tiny-nli", allow_patterns=["config.json"])
     assert proxy.lines and all(line.startswith(f"HEAD {endpoint}/acme/") for line in proxy.lines)
     used = len(proxy.lines)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-    with pytest.raises(ModelNotFoundError, match=r"could not be reached \(ConnectionError"):
+    with pytest.raises(ModelNotFoundError, match=r"could not be reached \(ConnectionError\)"):
         download_model("acme/tiny-nli", allow_patterns=["config.json"])
     assert len(proxy.lines) == used  # the second attempt went straight to the (closed) endpoint
 
@@ -452,3 +458,49 @@ def test_unreachable_endpoint_fails_without_retrying(monkeypatch: pytest.MonkeyP
     message = str(info.value)
     assert f"{endpoint} could not be reached (ConnectionError" in message
     assert "SEMANTIX_MODEL_DIR=/path/to/model" in message and "local model directory" in message
+
+
+def test_an_unreachable_hub_is_one_short_line_with_the_cause_kept_but_not_chained(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    endpoint = f"http://127.0.0.1:{_closed_port()}"
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    with pytest.raises(ModelNotFoundError) as info:
+        download_model("acme/tiny-nli", allow_patterns=["config.json"])
+    error = info.value
+    message = str(error)
+    assert "\n" not in message and message.count("ConnectionError") == 1
+    assert "Max retries" not in message and "127.0.0.1" in message  # where, not the cause's text
+    assert len(message.replace(str(hf_cache_dir()), "")) < 360, message
+    assert error.__cause__ is None and error.__suppress_context__
+    assert type(error.cause).__name__ == "ConnectionError"  # the low-level error, kept
+
+
+def test_a_script_offline_ends_in_one_traceback_and_one_short_line(tmp_path: Path) -> None:
+    """``python examples/quickstart.py`` with HF_HUB_OFFLINE=1 and an empty cache."""
+    import os
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "examples" / "quickstart.py"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("SEMANTIX_", "HF_"))},
+        "HF_HOME": str(tmp_path / "hf"),
+        "HF_HUB_OFFLINE": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stderr.count("Traceback (most recent call last)") == 1, done.stderr
+    assert "During handling" not in done.stderr and "direct cause" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("semantix.ModelNotFoundError: model 'MoritzLaurer/")
+    assert last.count("HF_HUB_OFFLINE is set") == 1
+    assert len(last.replace(str(tmp_path / "hf" / "hub"), "")) < 400, last
+    assert "semantix download" in last and "SEMANTIX_MODEL_DIR=/path/to/model" in last

@@ -103,7 +103,17 @@ class UnknownModelError(ConfigurationError):
 
 
 class ModelNotFoundError(ConfigurationError):
-    """The model is not on disk and cannot be downloaded (offline, or no network)."""
+    """The model is not on disk and cannot be downloaded (offline, or no network).
+
+    The message is short: what is missing, where semantix looked and the ways out. The
+    low-level error behind it (a connection error, an HTTP status) is kept as ``cause``, not
+    repeated in the text and not chained, so a script's traceback ends in one clean line.
+    """
+
+    def __init__(self, message: str, *, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        #: The network or hub error that made the download fail, or None.
+        self.cause = cause
 
 
 class VerdictStoreError(SemantixError):

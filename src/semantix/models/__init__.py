@@ -311,6 +311,13 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
 # --- resolution --------------------------------------------------------------------------------
 
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+#: What a model directory variable should point at, and how to make one, per kind.
+_MODEL_DIR_FIX: dict[str, str] = {
+    "nli": "an NLI model directory (`semantix export MODEL DIR` makes one from a Hugging Face "
+    "NLI model)",
+    "embedding": "a sentence-embedding model directory with its ONNX file, e.g. onnx/model.onnx "
+    "(`optimum-cli export onnx --task feature-extraction MODEL DIR` makes one)",
+}
 
 
 def resolve_model(
@@ -342,8 +349,8 @@ def resolve_model(
             if not configured.is_dir():
                 variable = config.MODEL_DIR_VARIABLES[kind]
                 raise ModelNotFoundError(
-                    f"{variable}={str(configured)!r} is not a directory; point it at a model "
-                    "directory (see `semantix export`) or unset it to use the default model"
+                    f"{variable}={str(configured)!r} is not a directory; point it at "
+                    f"{_MODEL_DIR_FIX[kind]}, or unset it to use the default model"
                 )
             return ResolvedModel(configured)
         model = default_model(kind).repo_id

@@ -75,16 +75,19 @@ def _announced(
         context.record_download(record)
 
 
-def _summary(exc: BaseException) -> str:
-    """``Type: first line`` of an error and of its cause (huggingface_hub chains the HTTP error
-    under a generic one)."""
-    parts: list[str] = []
+def _reason(exc: BaseException) -> str:
+    """A few words for what went wrong: the error's type and, for an HTTP answer, its status
+    (``ConnectionError``, ``HfHubHTTPError 403 Forbidden``). The full error stays on the
+    `ModelNotFoundError` as ``cause``; the URLs and retries it lists are not for the message."""
     seen: BaseException | None = exc
-    while seen is not None and len(parts) < 2:
-        first = next((line for line in str(seen).splitlines() if line.strip()), "")
-        parts.append(f"{type(seen).__name__}: {first.strip()}")
+    while seen is not None:
+        response = getattr(seen, "response", None)
+        status = getattr(response, "status_code", None)
+        if isinstance(status, int):
+            phrase = getattr(response, "reason", None) or getattr(response, "reason_phrase", "")
+            return f"{type(exc).__name__} {status} {phrase}".strip()
         seen = seen.__cause__
-    return "; caused by ".join(parts)
+    return type(exc).__name__
 
 
 class Hub:
@@ -145,10 +148,10 @@ class Hub:
             self.hub.utils.get_session().head(
                 url, headers=self.hub.utils.build_hf_headers(), timeout=CONNECT_TIMEOUT
             )
-        except Exception as exc:  # requests and httpx (huggingface_hub >= 1.0) errors alike
+        except Exception as exc:  # noqa: BLE001 - requests and httpx errors alike; kept as cause
             raise self._not_found(
-                "", f"{self.endpoint} could not be reached ({_summary(exc)})"
-            ) from exc
+                "", f"{self.endpoint} could not be reached ({_reason(exc)})", cause=exc
+            ) from None
 
     def _describe(self, files: Sequence[str] | None) -> str:
         what = ", ".join(files) if files else "all files"
@@ -175,17 +178,18 @@ class Hub:
                 except self.hub.errors.LocalEntryNotFoundError as exc:
                     # (a subclass of EntryNotFoundError): the hub could not be asked, or answered
                     # with an error; not an answer that the file is absent.
-                    raise self._mapped(exc) from exc
+                    raise _ours(self._mapped(exc), exc) from None
                 except self.hub.errors.EntryNotFoundError as exc:
                     if name in required_files:
                         raise ModelNotFoundError(
                             f"repository {self.repo_id!r} has no file {name!r} at revision "
                             f"{self.revision}; pass file=... naming one it has, or another "
-                            "revision"
-                        ) from exc
+                            "revision",
+                            cause=exc,
+                        ) from None
                     continue  # optional: e.g. a CPU variant; the judge falls back
-                except Exception as exc:
-                    raise self._mapped(exc) from exc
+                except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _ours
+                    raise _ours(self._mapped(exc), exc) from None
                 snapshot = Path(local).parents[len(Path(name).parts) - 1]
         if snapshot is None:
             raise ModelNotFoundError(
@@ -200,8 +204,8 @@ class Hub:
                 path = self._snapshot(
                     patterns, endpoint=self.endpoint, etag_timeout=CONNECT_TIMEOUT
                 )
-            except Exception as exc:
-                raise self._mapped(exc) from exc
+            except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _ours
+                raise _ours(self._mapped(exc), exc) from None
         absent = [name for name in required_files if not (path / name).is_file()]
         if absent:
             raise ModelNotFoundError(
@@ -223,29 +227,42 @@ class Hub:
         )
 
     def _mapped(self, exc: Exception) -> Exception:
-        """huggingface_hub's final error as ours (the caller chains it); anything else (a bug,
-        not a network or hub condition) is returned unchanged and so raised as itself."""
+        """huggingface_hub's final error as ours (``exc`` kept as its ``cause``); anything else
+        (a bug, not a network or hub condition) is returned unchanged and so raised as itself."""
         errors = self.hub.errors
         if isinstance(exc, errors.RepositoryNotFoundError):  # also a gated repository
             return ModelNotFoundError(
                 f"Hugging Face has no repository {self.repo_id!r} (or it is private or gated: "
-                "log in with `huggingface-cli login`); check the name"
+                "log in with `huggingface-cli login`); check the name",
+                cause=exc,
             )
         if isinstance(exc, errors.RevisionNotFoundError):
             return ModelNotFoundError(
                 f"repository {self.repo_id!r} has no revision {self.revision!r}; pass an "
-                "existing commit, branch or tag"
+                "existing commit, branch or tag",
+                cause=exc,
             )
         if isinstance(exc, (OSError, errors.LocalEntryNotFoundError, errors.HfHubHTTPError)):
-            return self._not_found("", f"the download failed ({_summary(exc)})")
+            return self._not_found("", f"the download failed ({_reason(exc)})", cause=exc)
         return exc
 
-    def _not_found(self, missing: str, why: str) -> ModelNotFoundError:
+    def _not_found(
+        self, missing: str, why: str, *, cause: BaseException | None = None
+    ) -> ModelNotFoundError:
+        """What is missing, where semantix looked, why it could not fetch it, the two ways out."""
         variable = config.MODEL_DIR_VARIABLES[self.kind]
         return ModelNotFoundError(
-            f"model {self.repo_id!r} (revision {self.revision}){missing} is not in the Hugging "
-            f"Face cache at {self.cache_dir} and {why}. Ways out: run `semantix download` on a "
-            "connected machine and copy its cache here (or point HF_HUB_CACHE/HF_HOME at it); "
-            f"or use a local model directory: {variable}=/path/to/model for the default "
-            f"{self.kind} model, or the judge's model argument (model=... in Python)"
+            f"model {self.repo_id!r} (revision {self.revision[:12]}){missing} is not in the "
+            f"Hugging Face cache at {self.cache_dir} and {why}. Either run `semantix download` "
+            "on a connected machine and copy its cache here (or point HF_HOME at it), or use a "
+            f"local model directory: {variable}=/path/to/model (or the judge's model=...)",
+            cause=cause,
         )
+
+
+def _ours(mapped: Exception, exc: Exception) -> Exception:
+    """``mapped`` (our error, raised ``from None``: no network traceback is chained), or ``exc``
+    itself when it was not ours to map (then its own traceback is kept)."""
+    if mapped is exc:
+        raise exc
+    return mapped
