@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semantix import config
@@ -11,7 +13,7 @@ from semantix.errors import ConfigurationError
 from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Judge
 from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.specs import JUDGE_NAMES, import_object, judge_from_spec
+from semantix.pipeline.specs import JUDGE_NAMES, import_object, judge_from_spec, parse_spec
 
 if TYPE_CHECKING:
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -30,12 +32,17 @@ __all__ = [
 
 PROG = "semantix"
 JUDGE_HELP = (
-    f"{', '.join(JUDGE_NAMES)} or module:attr (a judge, a judge class or a factory; the current "
-    "directory is importable). Default: SEMANTIX_JUDGE, else quantized"
+    f"{', '.join(JUDGE_NAMES)}, optionally with a model (llm:gpt-4o, embedding:DIR), or "
+    "module:attr (a judge, a judge class or a factory; the current directory is importable). "
+    "Default: SEMANTIX_JUDGE, else quantized"
 )
 MODEL_HELP = (
     "a local model directory (or a model name) for the judge named by --judge; default: the "
     "judge's own model (SEMANTIX_MODEL_DIR / SEMANTIX_EMBEDDING_MODEL_DIR when set)"
+)
+FILE_HELP = (
+    "the ONNX file inside the model directory to load (quantized and embedding judges; "
+    "default: the first of the usual names that is there)"
 )
 _IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 
@@ -54,33 +61,79 @@ class Formatter(argparse.HelpFormatter):
 
 
 def add_judge_options(parser: argparse.ArgumentParser) -> None:
-    """``--judge SPEC`` and ``--model DIR``."""
+    """``--judge SPEC``, ``--model DIR`` and ``--file FILE``."""
     parser.add_argument("--judge", metavar="SPEC", help=JUDGE_HELP)
     parser.add_argument("--model", metavar="DIR", help=MODEL_HELP)
+    parser.add_argument("--file", metavar="FILE", help=FILE_HELP)
 
 
 def cli_judge(args: argparse.Namespace) -> Judge:
-    """The judge for ``--judge``/``--model``, resolved (verdict mode and all) by
+    """The judge for ``--judge``/``--model``/``--file``, resolved (verdict mode and all) by
     `semantix.pipeline.judging.resolve_judge`, like every other way of choosing a judge."""
-    if args.model is None:
+    file = getattr(args, "file", None)
+    if args.model is None and file is None:
         return resolve_judge(args.judge)
-    spec = args.judge or config.judge_spec() or "quantized"
-    if spec not in _MODEL_JUDGES and not _IMPORT_PATH.match(spec):
+    given = args.judge or config.judge_spec()
+    spec = given or "quantized"
+    parsed = parse_spec(spec, source="--judge")
+    option = f"--model {args.model!r}" if args.model is not None else f"--file {file!r}"
+    if parsed.name == "llm" or (file is not None and parsed.name == "nli"):
+        takes = _MODEL_JUDGES if file is None else ("quantized", "embedding")
         raise CommandError(
-            f"--model {args.model!r} needs a judge that loads a model ({', '.join(_MODEL_JUDGES)} "
-            f"or a judge class as module:Class), not {spec!r}"
+            f"{option} needs a judge that loads a model ({', '.join(takes)} or a judge class as "
+            f"module:Class), not {spec!r}"
         )
-    if spec not in JUDGE_NAMES:
-        target = import_object(spec, what="judge")
+    if parsed.path is not None:
+        target = import_object(parsed.path, what="judge")
         if not isinstance(target, type):
             raise CommandError(
-                f"--model {args.model!r} cannot be given to {spec!r}, a {type(target).__name__} "
-                "and not a judge class; name a judge class that takes model=..., or drop --model"
+                f"{option} cannot be given to {spec!r}, a {type(target).__name__} and not a "
+                "judge class; name a judge class that takes model=..., or drop the option"
             )
-    return resolve_judge(judge_from_spec(spec, model=args.model))
+    elif parsed.name in ("quantized", "nli") and args.model is not None:
+        _refuse_embedding_dir(args.model, given)
+    options = {"model": args.model} if args.model is not None else {}
+    if file is not None:
+        options["file"] = file
+    return resolve_judge(judge_from_spec(spec, **options))
 
 
 _MODEL_JUDGES = tuple(name for name in JUDGE_NAMES if name != "llm")
+
+
+def _refuse_embedding_dir(model: str, given: str | None) -> None:
+    """An NLI judge given a sentence-embedding model directory: say which judge it is for,
+    before the NLI judge fails on the missing labels."""
+    directory = Path(model).expanduser()
+    if not directory.is_dir():
+        return
+    marks = [name for name in _EMBEDDING_FILES if (directory / name).is_file()]
+    try:
+        config_json = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        config_json = {}
+    architectures = config_json.get("architectures") if isinstance(config_json, dict) else None
+    bare = (
+        isinstance(architectures, list)
+        and bool(architectures)
+        and all(
+            isinstance(name, str) and not name.endswith("ForSequenceClassification")
+            for name in architectures
+        )
+    )
+    if not marks and not bare:
+        return
+    why = ", ".join(marks) if marks else f"its config.json names {architectures}, no NLI head"
+    fix = "add --judge embedding" if given is None else f"use --judge embedding, not {given!r}"
+    raise CommandError(
+        f"--model {model!r} looks like an embedding model ({why}), and the default judge is an "
+        f"NLI judge; {fix}"
+        if given is None
+        else f"--model {model!r} looks like an embedding model ({why}), not an NLI model; {fix}"
+    )
+
+
+_EMBEDDING_FILES = ("sentence_bert_config.json", "modules.json")
 
 
 def load_intent(value: str) -> type[Intent] | str:

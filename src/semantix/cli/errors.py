@@ -36,10 +36,11 @@ _STDLIB = tuple(
     str(Path(sysconfig.get_paths()[name]).resolve()) for name in ("stdlib", "platstdlib")
 )
 _NOT_THEIRS = (str(_PACKAGE), *_STDLIB)
-CLI_MODEL_OPTION = "--model DIR (semantix check, semantix calibrate)"
+CLI_MODEL_OPTION = "--model DIR on semantix check and calibrate"
 #: Messages written for Python name Python arguments; on the command line they are options.
 _FOR_THE_COMMAND_LINE = (
-    (re.compile(r"the judge's model argument \(model=\.\.\. in Python\)"), CLI_MODEL_OPTION),
+    (re.compile(r"the judge's model=\.\.\."), CLI_MODEL_OPTION),
+    (re.compile(r"\b([Pp])ass file=\.\.\."), r"\1ass --file FILE"),
     (
         re.compile(r"\(or pass judge=\.\.\. to assert_semantic\)"),
         "(or choose one with --judge SPEC)",

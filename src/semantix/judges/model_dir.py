@@ -225,9 +225,9 @@ def find_onnx(
     asked = (
         f"ONNX file {wanted!r}" if wanted else f"ONNX model (looked for {', '.join(candidates)})"
     )
+    place = where if str(directory) in where else f"{where} at {str(directory)!r}"
     raise ModelNotFoundError(
-        f"{where} at {str(directory)!r} has no {asked}; ONNX files there: "
-        f"{', '.join(found) or 'none'}. {fix}"
+        f"{place} has no {asked}; ONNX files there: {', '.join(found) or 'none'}. {fix}"
     )
 
 

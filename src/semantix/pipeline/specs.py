@@ -2,20 +2,32 @@
 
 ``--semantic-judge``, the ini key, ``SEMANTIX_JUDGE``, the marker's ``judge=`` string and the
 CLI's ``--judge`` all name a judge the same way: a short name (``quantized``, ``nli``,
-``embedding``, ``llm``) or an import path ``package.module:judge``.
+``embedding``, ``llm``), a short name with its model (``llm:gpt-4o``,
+``embedding:./models/minilm``: the text after the first colon is the judge's ``model=``), or an
+import path ``package.module:judge``. A short name before the colon wins: ``llm:gpt-4o`` is
+the LLM judge with the model ``gpt-4o``, never an attribute of a module named ``llm``.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from semantix.errors import ConfigurationError
 from semantix.judges.base import Judge
 
-__all__ = ["JUDGE_NAMES", "check_spec", "import_object", "judge_from_spec"]
+__all__ = [
+    "JUDGE_NAMES",
+    "JudgeSpec",
+    "check_spec",
+    "import_object",
+    "judge_from_spec",
+    "parse_spec",
+]
 
 
 #: Short names accepted by ``--semantic-judge``, ``SEMANTIX_JUDGE`` and the CLI's ``--judge``.
@@ -27,20 +39,53 @@ JUDGE_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
+_FORMS = "or an import path 'package.module:judge'"
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeSpec:
+    """A parsed judge spec: a short ``name`` (with the ``model`` it carries, if any), or an
+    import ``path``."""
+
+    name: str | None = None
+    model: str | None = None
+    path: str | None = None
+
+
+def parse_spec(spec: object, *, source: str = "judge") -> JudgeSpec:
+    """What ``spec`` names, or a ConfigurationError that says what is accepted (and, for a
+    misspelt short name, which one was meant)."""
+    text = check_spec(spec, source=source)
+    head, colon, tail = text.partition(":")
+    if head in JUDGE_NAMES:
+        return JudgeSpec(name=head, model=tail.strip() if colon else None)
+    return JudgeSpec(path=text)
+
+
 def check_spec(spec: object, *, source: str = "judge") -> str:
     """Return ``spec`` stripped if it can name a judge, else raise a ConfigurationError."""
     if not isinstance(spec, str) or not spec.strip():
         raise ConfigurationError(
             f"{source} {spec!r} is not a judge spec; use one of {', '.join(JUDGE_NAMES)} "
-            "or an import path 'package.module:judge'"
+            f"(optionally with a model, e.g. 'llm:gpt-4o-mini') {_FORMS}"
         )
     spec = spec.strip()
-    if spec not in JUDGE_NAMES and ":" not in spec:
+    head, colon, tail = spec.partition(":")
+    if head in JUDGE_NAMES and colon and not tail.strip():
         raise ConfigurationError(
-            f"unknown judge {spec!r} ({source}); use one of {', '.join(JUDGE_NAMES)} "
-            "or an import path 'package.module:judge'"
+            f"judge {spec!r} ({source}) names no model after the colon; write e.g. "
+            f"'{head}:{_EXAMPLE_MODELS.get(head, 'MODEL')}', or '{head}' for its default model"
+        )
+    if head not in JUDGE_NAMES and not colon:
+        close = difflib.get_close_matches(spec.lower(), JUDGE_NAMES, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ConfigurationError(
+            f"unknown judge {spec!r} ({source}); {hint}use one of {', '.join(JUDGE_NAMES)} {_FORMS}"
         )
     return spec
+
+
+_EXAMPLE_MODELS = {"llm": "gpt-4o-mini", "embedding": "all-MiniLM-L6-v2"}
 
 
 def import_object(path: str, *, what: str) -> object:
@@ -72,17 +117,27 @@ def import_object(path: str, *, what: str) -> object:
 
 
 def judge_from_spec(spec: str, **kwargs: Any) -> Judge:
-    """Build a judge from a short name or an import path (not wrapped, not cached).
+    """Build a judge from a short name (with its model, e.g. ``llm:gpt-4o``) or an import path
+    (not wrapped, not cached).
 
-    ``spec`` is one of ``quantized``, ``nli``, ``embedding``, ``llm``, or ``module:attr`` naming
-    a judge instance, a judge class or a zero-argument factory.
+    ``spec`` is one of ``quantized``, ``nli``, ``embedding``, ``llm``, optionally followed by
+    ``:MODEL``, or ``module:attr`` naming a judge instance, a judge class or a zero-argument
+    factory. ``kwargs`` go to the judge class.
     """
-    spec = check_spec(spec)
-    if spec in JUDGE_NAMES:
-        module_name, attr = JUDGE_NAMES[spec]
+    parsed = parse_spec(spec)
+    if parsed.name is not None:
+        if parsed.model is not None:
+            if kwargs.get("model") is not None:
+                raise ConfigurationError(
+                    f"judge {spec!r} names the model {parsed.model!r} and model={kwargs['model']!r}"
+                    f" is given too; name it once (e.g. judge {parsed.name!r} with the model)"
+                )
+            kwargs = {**kwargs, "model": parsed.model}
+        module_name, attr = JUDGE_NAMES[parsed.name]
         judge_class = getattr(importlib.import_module(module_name), attr)
         built: Judge = judge_class(**kwargs)
         return built
+    spec = str(parsed.path)
     target = import_object(spec, what="judge")
     judge = (
         target(**kwargs)
