@@ -41,6 +41,16 @@ def test_a_misspelt_judge_name_gets_a_did_you_mean(typo: str, meant: str) -> Non
     )
 
 
+def test_the_command_line_names_its_option_in_a_did_you_mean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = run(capsys, "check", "hi", "polite", "--judge", "embeding")
+    assert status == 2
+    assert err.startswith(
+        "semantix check: error: unknown judge 'embeding' (--judge); did you mean 'embedding'?"
+    )
+
+
 def test_a_short_name_with_an_empty_model_says_how_to_write_it() -> None:
     with pytest.raises(ConfigurationError, match=r"'llm:' .* names no model.*'llm:gpt-4o-mini'"):
         check_spec("llm:")

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 
 from semantix.cli.common import Commands, Formatter, add_judge_options, cli_judge, load_intent
 from semantix.pipeline import evaluate_semantic
 from semantix.pipeline.results import SemanticResult
-from semantix.report import report_lines, result_record
 
-__all__ = ["NAME", "add_parser", "pass_lines", "run"]
+__all__ = ["NAME", "add_parser", "run", "verdict_text"]
 
 NAME = "check"
 
@@ -24,9 +22,10 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         description="Judge TEXT against INTENT and print the verdict. Exit status: 0 the text "
         "satisfies the intent, 1 it does not, 2 the check could not run.",
         epilog="examples:\n"
-        '  semantix check "Thank you for waiting." "The text is polite."\n'
-        "  llm-app | semantix check - myapp.intents:Polite --json\n"
-        '  semantix check "$REPLY" polite --judge judges:KeywordJudge   # ./judges.py\n',
+        '  semantix check "Thank you for waiting." "The text is polite."   # the default judge\n'
+        '  semantix check "$REPLY" "The text is polite." --judge llm:gpt-4o-mini  # OPENAI_API_KEY\n'
+        "  llm-app | semantix check - myapp.intents:Polite --judge embedding --json\n"
+        '  semantix check "$REPLY" "The text is polite." --judge judges:KeywordJudge  # ./judges.py\n',
         formatter_class=Formatter,
     )
     parser.add_argument("text", metavar="TEXT", help="the output to judge; '-' reads stdin")
@@ -53,14 +52,18 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate_semantic(text, intent, judge=judge, threshold=args.threshold)
     if args.json:
         print(json.dumps({**result.to_dict(), "output": result.output}, indent=2))
-    elif result.passed:
-        print("\n".join(pass_lines(result)))
     else:
-        print(result.explain())
+        print(verdict_text(result))
     return 0 if result.passed else 1
 
 
-def pass_lines(result: SemanticResult, *, width: int | None = None) -> list[str]:
-    """A passing check as the pytest report shows it: the table row(s) and the summary line."""
-    columns = width if width is not None else shutil.get_terminal_size().columns
-    return [text for text, _ in report_lines([result_record(result, NAME)], width=columns)]
+def verdict_text(result: SemanticResult) -> str:
+    """The check's verdict in one format for a pass and a fail: a headline, then the
+    explanation the failure message gives (judge, the per-intent table, reasons, the output)."""
+    explanation = result.explain()
+    if not result.passed:
+        return explanation
+    _, _, body = explanation.partition("\n")  # the failure headline, replaced for a pass
+    score = result.leaves[0].verdict.score if len(result.leaves) == 1 else None
+    shown = f" (score={score:.2f})" if score is not None else ""
+    return f"Semantic check passed{shown}: the output satisfies {result.intent.__name__}\n{body}"

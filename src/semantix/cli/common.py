@@ -71,6 +71,8 @@ def cli_judge(args: argparse.Namespace) -> Judge:
     """The judge for ``--judge``/``--model``/``--file``, resolved (verdict mode and all) by
     `semantix.pipeline.judging.resolve_judge`, like every other way of choosing a judge."""
     file = getattr(args, "file", None)
+    if args.judge is not None:
+        parse_spec(args.judge, source="--judge")  # a bad spec names the option
     if args.model is None and file is None:
         return resolve_judge(args.judge)
     given = args.judge or config.judge_spec()
