@@ -1,0 +1,48 @@
+"""Structural checks: intents decided by semantix itself, without a judge or a model.
+
+Each is an intent (``~``, ``&``, ``|`` combine them with semantic intents, leaf by leaf) whose
+verdict has score 1.0 or 0.0 and a reason that says what matched or what is missing.
+
+```python
+from semantix.checks import CalledTool, Contains, JSONPath, Length
+from semantix.outputs import output_view
+
+check = Contains("refund") & Length(max_words=80)
+print(check)
+#> Contains('refund') & Length(max_words=80)
+print(JSONPath("$.status", equals="ok").decide(output_view('{"status": "ok"}')).reason)
+#> $.status is "ok"
+```
+
+- text: `Contains`, `ContainsAll`, `ContainsAny`, `Equals`, `Matches`, `Length`;
+- JSON (the ``[json]`` extra for the last two): `IsJSON`, `JSONPath`, `JSONSchema`;
+- tool calls: `CalledTool`, `NoToolCalls`;
+- budgets: `Tokens`, `Cost` (an output without usage or a model without a price raises
+  `UnenforceableCheckError`, never passes).
+"""
+
+from __future__ import annotations
+
+from semantix.checks.base import STRUCTURAL, Structural
+from semantix.checks.budget import Cost, Tokens
+from semantix.checks.json import IsJSON, JSONPath, JSONSchema
+from semantix.checks.text import Contains, ContainsAll, ContainsAny, Equals, Length, Matches
+from semantix.checks.tools import CalledTool, NoToolCalls
+
+__all__ = [
+    "STRUCTURAL",
+    "CalledTool",
+    "Contains",
+    "ContainsAll",
+    "ContainsAny",
+    "Cost",
+    "Equals",
+    "IsJSON",
+    "JSONPath",
+    "JSONSchema",
+    "Length",
+    "Matches",
+    "NoToolCalls",
+    "Structural",
+    "Tokens",
+]

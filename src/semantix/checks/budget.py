@@ -1,0 +1,243 @@
+"""Budget checks: token and cost ceilings read from the response's usage and model.
+
+A ceiling that the output cannot be checked against is **unenforceable** and raises
+`UnenforceableCheckError`, never passes: an output without usage (a plain ``str``), a usage that
+lacks the count asked for, a response that names no model, or a model without a price.
+semantix ships no price table: prices change and differ by contract, so they come from you.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from semantix.cache import memo
+from semantix.checks.base import Structural, build, verdict
+from semantix.config import is_number
+from semantix.errors import UnenforceableCheckError
+from semantix.intent import Intent
+from semantix.judges.base import Verdict
+from semantix.outputs import OutputView, Usage
+
+__all__ = ["Cost", "Tokens"]
+
+_NO_USAGE = (
+    "the output carries no token usage (a plain str never does); pass the provider's response "
+    "object (an OpenAI ChatCompletion or Responses object, an Anthropic Message) or its "
+    "model_dump() dict instead of its text"
+)
+#: A dated snapshot of a model (gpt-4o-mini-2024-07-18, claude-3-5-haiku-20241022): priced as
+#: its base name when only the base is in the prices.
+_SNAPSHOT = re.compile(r"(?P<base>.+)-(?:\d{4}-\d{2}-\d{2}|\d{8})")
+
+
+class TokensCheck(Structural, abstract=True):
+    """Base of ``Tokens``: ``ceilings`` are (keyword, Usage field, maximum) triples."""
+
+    needs: ClassVar[str] = "token usage"
+    ceilings: ClassVar[tuple[tuple[str, str, int], ...]]
+
+    @classmethod
+    def decide(cls, view: OutputView) -> Verdict:
+        usage = _usage(cls, view)
+        facts, problems = [], []
+        for keyword, field, maximum in cls.ceilings:
+            count = getattr(usage, field)
+            unit = field.removesuffix("_tokens")
+            if count is None:
+                raise UnenforceableCheckError(
+                    f"{cls.__name__} cannot be checked: the response's usage reports no "
+                    f"{unit} tokens ({usage}); drop {keyword}= or pass a response that reports them"
+                )
+            if count > maximum:
+                problems.append(f"{count} {unit} tokens, more than the maximum {maximum}")
+            else:
+                facts.append(f"{count} {unit} tokens (at most {maximum})")
+        if problems:
+            return verdict(False, "; ".join(problems))
+        return verdict(True, ", ".join(facts))
+
+
+def Tokens(
+    *,
+    max_input: int | None = None,
+    max_output: int | None = None,
+    max_completion: int | None = None,
+    max_total: int | None = None,
+) -> type[Intent]:
+    """The check "the response used at most so many tokens", read from its ``usage``.
+
+    ``max_completion`` is another name for ``max_output`` (OpenAI's word). Input tokens count
+    cached ones too (see `semantix.outputs.Usage`).
+
+    Raises:
+        ValueError: no ceiling, a ceiling that is not a whole number of tokens 0 or more, or
+            both ``max_output`` and ``max_completion``.
+        UnenforceableCheckError: when checked, the output has no usage or lacks the count.
+    """
+    if max_output is not None and max_completion is not None:
+        raise ValueError(
+            f"Tokens() got max_output={max_output!r} and max_completion={max_completion!r}, "
+            "two names for one ceiling; pass one of them"
+        )
+    given = (
+        ("max_input", "input_tokens", max_input),
+        ("max_output", "output_tokens", max_output),
+        ("max_completion", "output_tokens", max_completion),
+        ("max_total", "total_tokens", max_total),
+    )
+    ceilings = []
+    for keyword, field, value in given:
+        if value is None:
+            continue
+        if not is_number(value, low=0) or not float(value).is_integer():
+            raise ValueError(
+                f"Tokens({keyword}={value!r}) must be a whole number of tokens, 0 or more; "
+                f"e.g. Tokens({keyword}=400)"
+            )
+        ceilings.append((keyword, field, int(value)))
+    if not ceilings:
+        raise ValueError(
+            "Tokens() needs at least one ceiling: max_input, max_output (or max_completion) or "
+            "max_total, e.g. Tokens(max_output=400)"
+        )
+    return _tokens(tuple(ceilings))
+
+
+@memo(maxsize=256)
+def _tokens(ceilings: tuple[tuple[str, str, int], ...]) -> type[Intent]:
+    arguments = ", ".join(f"{keyword}={maximum}" for keyword, _, maximum in ceilings)
+    limits = " and ".join(
+        f"at most {maximum} {field.removesuffix('_tokens')} tokens"
+        for _, field, maximum in ceilings
+    )
+    return build(
+        TokensCheck, f"Tokens({arguments})", f"The response used {limits}.", ceilings=ceilings
+    )
+
+
+Price = tuple[float, ...]
+
+
+class CostCheck(Structural, abstract=True):
+    """Base of ``Cost``: ``prices`` map a model to USD per million tokens."""
+
+    needs: ClassVar[str] = "token usage and the model name"
+    max_usd: ClassVar[float]
+    prices: ClassVar[Mapping[str, Price]]
+
+    @classmethod
+    def decide(cls, view: OutputView) -> Verdict:
+        usage = _usage(cls, view)
+        if view.model is None:
+            raise UnenforceableCheckError(
+                f"{cls.__name__} cannot be checked: the output names no model, so no price "
+                "applies; pass the provider's response object (it carries 'model') or its dict"
+            )
+        price = _price_for(view.model, cls.prices)
+        if price is None:
+            priced = ", ".join(sorted(cls.prices))
+            raise UnenforceableCheckError(
+                f"{cls.__name__} cannot be checked: no price for model {view.model!r} (priced: "
+                f"{priced}); add it, e.g. prices={{{view.model!r}: (usd_per_1M_input, "
+                "usd_per_1M_output)}"
+            )
+        cost, how = _cost(cls, usage, price, view.model)
+        if cost > cls.max_usd:
+            return verdict(False, f"cost ${cost:.6f} ({how}), more than the maximum ${cls.max_usd}")
+        return verdict(True, f"cost ${cost:.6f} ({how}), at most ${cls.max_usd}")
+
+
+def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
+    """The check "the response cost at most ``max_usd``", from its usage and your prices.
+
+    Args:
+        max_usd: the ceiling in US dollars, 0 or more.
+        prices: for each model name, ``(usd_per_1M_input, usd_per_1M_output)``, or
+            ``(input, output, cache_read, cache_write)`` where the provider prices the prompt
+            cache apart. A dated snapshot (``gpt-4o-mini-2024-07-18``) takes its base name's
+            price when only the base is given. With a pair, cache reads are charged at the input
+            price (an upper bound), and a response that wrote to the cache is unenforceable.
+
+    Raises:
+        TypeError, ValueError: a negative or NaN ceiling; prices that are empty, not a mapping
+            of model names, of the wrong shape, or negative.
+        UnenforceableCheckError: when checked, the output has no usage, no model, or a model
+            without a price.
+    """
+    if not is_number(max_usd, low=0):
+        raise ValueError(
+            f"Cost(max_usd={max_usd!r}) must be a number of US dollars, 0 or more; "
+            "e.g. Cost(max_usd=0.002, prices=...)"
+        )
+    if not isinstance(prices, Mapping) or not prices:
+        raise TypeError(
+            f"Cost(prices=...) must map model names to (usd_per_1M_input, usd_per_1M_output), "
+            f"e.g. prices={{'gpt-4o-mini': (0.15, 0.60)}}; got {prices!r:.80}"
+        )
+    checked: dict[str, Price] = {}
+    for model, price in prices.items():
+        if not isinstance(model, str) or not model.strip():
+            raise TypeError(f"Cost(prices=...) keys must be model names (str), got {model!r}")
+        if (
+            not isinstance(price, (tuple, list))
+            or len(price) not in (2, 4)
+            or not all(is_number(part, low=0) for part in price)
+        ):
+            raise ValueError(
+                f"prices[{model!r}] must be (usd_per_1M_input, usd_per_1M_output) or (input, "
+                "output, cache_read, cache_write), numbers 0 or more, e.g. (0.15, 0.60); got "
+                f"{price!r}"
+            )
+        checked[model] = tuple(float(part) for part in price)
+    return build(
+        CostCheck,
+        f"Cost(max_usd={max_usd!r})",
+        f"The response cost at most ${max_usd} (at the prices given).",
+        max_usd=float(max_usd),
+        prices=checked,
+    )
+
+
+def _usage(check: type[Structural], view: OutputView) -> Usage:
+    if view.usage is None:
+        raise UnenforceableCheckError(f"{check.__name__} cannot be checked: {_NO_USAGE}")
+    return view.usage
+
+
+def _price_for(model: str, prices: Mapping[str, Price]) -> Price | None:
+    if model in prices:
+        return prices[model]
+    snapshot = _SNAPSHOT.fullmatch(model)
+    return prices.get(snapshot.group("base")) if snapshot else None
+
+
+def _cost(check: type[Structural], usage: Usage, price: Price, model: str) -> tuple[float, str]:
+    if usage.input_tokens is None or usage.output_tokens is None:
+        raise UnenforceableCheckError(
+            f"{check.__name__} cannot be checked: the usage reports no input or output tokens "
+            f"({usage}); pass a response that reports both"
+        )
+    read, write = usage.cache_read_tokens or 0, usage.cache_write_tokens or 0
+    output_cost = usage.output_tokens * price[1]
+    if len(price) == 4:
+        uncached = usage.input_tokens - read - write
+        total = uncached * price[0] + read * price[2] + write * price[3] + output_cost
+        how = (
+            f"{uncached} input tokens at ${price[0]}/1M, {read} cache reads at ${price[2]}/1M, "
+            f"{write} cache writes at ${price[3]}/1M, {usage.output_tokens} output at "
+            f"${price[1]}/1M"
+        )
+        return total / 1e6, how
+    if write:
+        raise UnenforceableCheckError(
+            f"{check.__name__} cannot be checked: the response wrote {write} tokens to the prompt "
+            f"cache, which {model!r} prices apart; give its price as (input, output, cache_read, "
+            "cache_write)"
+        )
+    total = usage.input_tokens * price[0] + output_cost
+    how = f"{usage.input_tokens} input tokens at ${price[0]}/1M"
+    if read:
+        how += f" ({read} of them cache reads, charged at the input price)"
+    return total / 1e6, how + f", {usage.output_tokens} output at ${price[1]}/1M"

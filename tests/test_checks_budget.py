@@ -1,0 +1,183 @@
+"""Token and cost checks (issue 26 items 1 and 5): an unenforceable ceiling is never a pass."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from semantix.checks import Cost, Tokens
+from semantix.errors import SemantixError, UnenforceableCheckError
+from semantix.outputs import output_view
+
+openai_chat = pytest.importorskip("openai.types.chat")
+anthropic_types = pytest.importorskip("anthropic.types")
+
+PRICES = {"gpt-4o-mini": (0.15, 0.60)}
+
+
+def completion(usage: dict[str, Any] | None, model: str = "gpt-4o-mini-2024-07-18") -> Any:
+    return openai_chat.ChatCompletion.model_validate(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "created": 1,
+            "model": model,
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": "Hi."},
+                }
+            ],
+            "usage": usage,
+        }
+    )
+
+
+def message(**usage: int | None) -> Any:
+    return anthropic_types.Message.model_validate(
+        {
+            "id": "m",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-3-5-haiku-20241022",
+            "content": [{"type": "text", "text": "Hi."}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 100, "output_tokens": 50, **usage},
+        }
+    )
+
+
+USAGE = {"prompt_tokens": 1000, "completion_tokens": 400, "total_tokens": 1400}
+
+
+def decide(check: Any, output: object) -> tuple[bool, str]:
+    verdict = check.decide(output_view(output))
+    assert verdict.score == (1.0 if verdict.passed else 0.0)
+    return verdict.passed, verdict.reason
+
+
+@pytest.mark.parametrize("as_dict", [False, True], ids=["sdk", "dict"])
+def test_tokens_read_the_usage(as_dict: bool) -> None:
+    output = completion(USAGE)
+    output = output.model_dump() if as_dict else output
+    assert decide(Tokens(max_completion=400), output) == (True, "400 output tokens (at most 400)")
+    assert decide(Tokens(max_output=399, max_total=2000), output) == (
+        False,
+        "400 output tokens, more than the maximum 399",
+    )
+    assert decide(Tokens(max_input=999), output) == (
+        False,
+        "1000 input tokens, more than the maximum 999",
+    )
+
+
+def test_anthropic_input_tokens_include_the_cache() -> None:
+    output = message(cache_read_input_tokens=900, cache_creation_input_tokens=None)
+    assert decide(Tokens(max_input=1000, max_total=1050), output) == (
+        True,
+        "1000 input tokens (at most 1000), 1050 total tokens (at most 1050)",
+    )
+
+
+def test_tokens_on_a_str_is_unenforceable_never_a_pass() -> None:
+    with pytest.raises(UnenforceableCheckError) as info:
+        Tokens(max_output=400).decide(output_view("Hi."))
+    assert str(info.value).startswith(
+        "Tokens(max_output=400) cannot be checked: the output carries no token usage "
+        "(a plain str never does); pass the provider's response object"
+    )
+    assert isinstance(info.value, SemantixError)
+    assert not isinstance(info.value, AssertionError)
+
+
+def test_a_response_without_usage_is_unenforceable() -> None:
+    with pytest.raises(UnenforceableCheckError, match="carries no token usage"):
+        Cost(max_usd=1, prices=PRICES).decide(output_view(completion(None)))
+
+
+def test_a_usage_lacking_the_count_is_unenforceable() -> None:
+    output = {"role": "assistant", "content": "Hi.", "usage": {"output_tokens": 5}}
+    with pytest.raises(UnenforceableCheckError, match=r"reports no input tokens.*drop max_input="):
+        Tokens(max_input=10).decide(output_view(output))
+
+
+def test_cost_from_usage_and_prices_with_a_dated_snapshot() -> None:
+    # 1000 * 0.15 / 1M + 400 * 0.60 / 1M = 0.00039
+    assert decide(Cost(max_usd=0.0004, prices=PRICES), completion(USAGE)) == (
+        True,
+        "cost $0.000390 (1000 input tokens at $0.15/1M, 400 output at $0.6/1M), at most $0.0004",
+    )
+    passed, reason = decide(Cost(max_usd=0.0003, prices=PRICES), completion(USAGE))
+    assert not passed
+    assert reason.endswith("more than the maximum $0.0003")
+
+
+def test_a_model_without_a_price_is_unenforceable() -> None:
+    with pytest.raises(UnenforceableCheckError) as info:
+        Cost(max_usd=1, prices=PRICES).decide(output_view(completion(USAGE, model="gpt-4o")))
+    assert str(info.value) == (
+        "Cost(max_usd=1) cannot be checked: no price for model 'gpt-4o' (priced: gpt-4o-mini); "
+        "add it, e.g. prices={'gpt-4o': (usd_per_1M_input, usd_per_1M_output)}"
+    )
+
+
+def test_a_base_price_never_prices_another_model() -> None:
+    # "gpt-4o" must not price "gpt-4o-mini": only a dated snapshot suffix is stripped.
+    with pytest.raises(UnenforceableCheckError, match="no price for model 'gpt-4o-mini'"):
+        Cost(max_usd=1, prices={"gpt-4o": (2.5, 10)}).decide(
+            output_view(completion(USAGE, model="gpt-4o-mini"))
+        )
+
+
+def test_an_output_without_a_model_is_unenforceable() -> None:
+    output = {
+        "role": "assistant",
+        "content": "Hi.",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    with pytest.raises(UnenforceableCheckError, match="the output names no model"):
+        Cost(max_usd=1, prices=PRICES).decide(output_view(output))
+
+
+def test_cache_writes_need_their_own_price() -> None:
+    prices = {"claude-3-5-haiku": (0.8, 4.0)}
+    output = message(cache_creation_input_tokens=1000, cache_read_input_tokens=0)
+    with pytest.raises(UnenforceableCheckError, match=r"wrote 1000 tokens to the prompt cache"):
+        Cost(max_usd=1, prices=prices).decide(output_view(output))
+    four = {"claude-3-5-haiku": (0.8, 4.0, 0.08, 1.0)}
+    # 100 * 0.8 + 1000 * 1.0 + 50 * 4.0 = 1280 per 1M
+    passed, reason = decide(Cost(max_usd=0.00128, prices=four), output)
+    assert passed
+    assert reason.startswith("cost $0.001280 (100 input tokens at $0.8/1M, 0 cache reads")
+
+
+def test_cache_reads_with_a_pair_are_charged_at_the_input_price() -> None:
+    usage = dict(USAGE, prompt_tokens_details={"cached_tokens": 600})
+    passed, reason = decide(Cost(max_usd=1, prices=PRICES), completion(usage))
+    assert passed
+    assert "(600 of them cache reads, charged at the input price)" in reason
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "pattern"),
+    [
+        (lambda: Tokens(), ValueError, r"Tokens\(\) needs at least one ceiling"),
+        (lambda: Tokens(max_output=-1), ValueError, r"Tokens\(max_output=-1\) must be a whole"),
+        (lambda: Tokens(max_total=math.nan), ValueError, r"Tokens\(max_total=nan\)"),
+        (lambda: Tokens(max_input=2.5), ValueError, r"max_input=2.5"),
+        (lambda: Tokens(max_output=1, max_completion=1), ValueError, r"two names for one ceiling"),
+        (lambda: Cost(max_usd=-0.1, prices=PRICES), ValueError, r"Cost\(max_usd=-0.1\) must be"),
+        (lambda: Cost(max_usd=math.nan, prices=PRICES), ValueError, r"max_usd=nan"),
+        (lambda: Cost(max_usd=1, prices={}), TypeError, r"must map model names"),
+        (lambda: Cost(max_usd=1, prices={"m": (0.1,)}), ValueError, r"prices\['m'\] must be"),
+        (lambda: Cost(max_usd=1, prices={"m": (0.1, -1)}), ValueError, r"got \(0.1, -1\)"),
+        (lambda: Cost(max_usd=1, prices={"m": "0.1,0.2"}), ValueError, r"prices\['m'\]"),
+        (lambda: Cost(max_usd=1, prices={"m": (0.1, math.nan)}), ValueError, r"prices\['m'\]"),
+    ],
+)
+def test_bad_ceilings_and_prices_are_errors(build, error, pattern) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=pattern):
+        build()

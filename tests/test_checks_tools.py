@@ -1,0 +1,205 @@
+"""Tool-call checks (issue 23 item 4) on real OpenAI and Anthropic SDK objects and their dicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from semantix.checks import CalledTool, NoToolCalls
+from semantix.outputs import output_view
+
+openai_chat = pytest.importorskip("openai.types.chat")
+openai_responses = pytest.importorskip("openai.types.responses")
+anthropic_types = pytest.importorskip("anthropic.types")
+
+
+def chat(*calls: tuple[str, str], content: str | None = None) -> Any:
+    return openai_chat.ChatCompletion.model_validate(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-4o-mini",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls" if calls else "stop",
+                    "message": {
+                        "role": "assistant",
+                        "content": content,
+                        "tool_calls": [
+                            {
+                                "id": f"call_{i}",
+                                "type": "function",
+                                "function": {"name": name, "arguments": arguments},
+                            }
+                            for i, (name, arguments) in enumerate(calls)
+                        ]
+                        or None,
+                    },
+                }
+            ],
+        }
+    )
+
+
+def anthropic(name: str, arguments: dict[str, Any]) -> Any:
+    return anthropic_types.Message.model_validate(
+        {
+            "id": "m",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-3-5-haiku-20241022",
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": name, "input": arguments}],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+    )
+
+
+def responses(name: str, arguments: str) -> Any:
+    return openai_responses.Response.model_validate(
+        {
+            "id": "r",
+            "object": "response",
+            "created_at": 1,
+            "model": "gpt-4.1",
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "output": [
+                {
+                    "type": "function_call",
+                    "call_id": "call_1",
+                    "name": name,
+                    "arguments": arguments,
+                    "status": "completed",
+                }
+            ],
+        }
+    )
+
+
+def decide(check: Any, output: object) -> tuple[bool, str]:
+    verdict = check.decide(output_view(output))
+    assert verdict.score == (1.0 if verdict.passed else 0.0)
+    return verdict.passed, verdict.reason
+
+
+REFUND = ("issue_refund", '{"order_id": "A17", "amount": 20}')
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        chat(REFUND),
+        chat(REFUND).model_dump(),
+        anthropic("issue_refund", {"order_id": "A17", "amount": 20}),
+        anthropic("issue_refund", {"order_id": "A17", "amount": 20}).model_dump(),
+        responses(*REFUND),
+        responses(*REFUND).model_dump(mode="json"),
+    ],
+    ids=["chat", "chat-dict", "anthropic", "anthropic-dict", "responses", "responses-dict"],
+)
+def test_called_tool_with_a_subset_of_the_arguments(output: object) -> None:
+    assert decide(CalledTool("issue_refund", args={"order_id": "A17"}), output) == (
+        True,
+        'called issue_refund({"order_id": "A17", "amount": 20})',
+    )
+    assert decide(CalledTool("issue_refund"), output)[0]
+    passed, reason = decide(CalledTool("issue_refund", args={"order_id": "B2"}), output)
+    assert not passed
+    assert reason == (
+        "issue_refund({\"order_id\": \"A17\", \"amount\": 20}): 'order_id' is 'A17', expected 'B2'"
+    )
+
+
+def test_exact_mode_rejects_other_arguments() -> None:
+    output = chat(REFUND)
+    assert decide(CalledTool("issue_refund", args={"order_id": "A17"}, exact=True), output) == (
+        False,
+        'issue_refund({"order_id": "A17", "amount": 20}): unexpected \'amount\' (exact=True)',
+    )
+    exact = CalledTool("issue_refund", args={"order_id": "A17", "amount": 20}, exact=True)
+    assert decide(exact, output)[0]
+
+
+def test_a_callable_checks_the_arguments() -> None:
+    def small_amount(arguments: Any) -> bool:
+        return bool(arguments["amount"] < 50)
+
+    check = CalledTool("issue_refund", args=small_amount)
+    assert repr(check) == (
+        "CalledTool('issue_refund', args=test_a_callable_checks_the_arguments.<locals>.small_amount)"
+    )
+    assert decide(check, chat(REFUND))[0]
+    passed, reason = decide(check, chat(("issue_refund", '{"amount": 500}')))
+    assert (
+        passed,
+        reason.endswith("rejected by test_a_callable_checks_the_arguments.<locals>.small_amount"),
+    ) == (False, True)
+
+
+def test_one_matching_call_among_several_passes() -> None:
+    output = chat(("issue_refund", '{"order_id": "X"}'), ("issue_refund", '{"order_id": "A17"}'))
+    assert decide(CalledTool("issue_refund", args={"order_id": "A17"}), output) == (
+        True,
+        'called issue_refund({"order_id": "A17"})',
+    )
+
+
+def test_a_missing_call_lists_the_calls_made() -> None:
+    output = chat(("lookup_order", '{"order_id": "A17"}'))
+    assert decide(CalledTool("issue_refund"), output) == (
+        False,
+        'issue_refund was not called; calls made: lookup_order({"order_id": "A17"})',
+    )
+    assert decide(CalledTool("issue_refund"), "Your refund is on its way.") == (
+        False,
+        "issue_refund was not called; no tool calls were made; the text: 'Your refund is on its way.'",
+    )
+
+
+def test_bad_json_arguments_never_match_and_are_quoted() -> None:
+    output = chat(("issue_refund", '{"order_id": A17}'))
+    assert decide(CalledTool("issue_refund", args={"order_id": "A17"}), output) == (
+        False,
+        (
+            "issue_refund(<arguments are not a JSON object: '{\"order_id\": A17}'>): "
+            "its arguments are not a JSON object"
+        ),
+    )
+
+
+def test_no_tool_calls() -> None:
+    assert decide(NoToolCalls, chat(content="Done.")) == (True, "no tool calls were made")
+    assert decide(NoToolCalls, anthropic("lookup", {"q": "x"})) == (
+        False,
+        'tool calls were made: lookup({"q": "x"})',
+    )
+    assert NoToolCalls.description == "The model made no tool calls."
+
+
+def test_names_and_descriptions() -> None:
+    check = CalledTool("issue_refund", args={"order_id": "A17"})
+    assert repr(check) == "CalledTool('issue_refund', args={'order_id': 'A17'})"
+    assert check.description == (
+        "The model called the tool 'issue_refund' with arguments {'order_id': 'A17'}."
+    )
+    assert repr(~NoToolCalls & CalledTool("x")) == "~NoToolCalls & CalledTool('x')"
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "pattern"),
+    [
+        (lambda: CalledTool(""), ValueError, r"CalledTool\(\) got an empty tool name"),
+        (lambda: CalledTool(None), TypeError, r"needs the tool name as a str"),
+        (lambda: CalledTool("f", args=[1]), TypeError, r"must be a dict .* or a callable"),
+        (lambda: CalledTool("f", exact=True), ValueError, r"exact=True\) compares the arguments"),
+        (lambda: CalledTool("f", args={1: "a"}), TypeError, r"keys must be argument names"),
+    ],
+)
+def test_bad_arguments_are_errors(build, error, pattern) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=pattern):
+        build()
