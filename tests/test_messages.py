@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 
 
@@ -36,10 +38,42 @@ def test_long_outputs_are_cut_to_200_characters_with_their_length() -> None:
     output = "word " * 100
     message = evaluate_semantic(output, Polite, judge=FakeJudge(lambda o, d: 0.1)).explain()
     line = next(line for line in message.splitlines() if "output (" in line)
-    assert "output (500 chars):" in line
-    assert "(truncated, 500 chars in all)" in line
-    shown = line.split(": ", 1)[1].split(" (truncated")[0]
-    assert len(shown) == 200 + 2  # 200 characters and the quotes
+    assert line.startswith("  output (truncated, 500 chars in all): 'word word")
+    assert line.count("500") == 1  # the length is stated once (issue 21, item 14)
+    shown = line.split(": ", 1)[1]
+    assert len(shown) == 200 + 2 and shown.endswith("…'")  # 200 characters and the quotes
+
+
+def test_short_outputs_show_their_length_alone() -> None:
+    message = evaluate_semantic("Go away.", Polite, judge=FakeJudge(lambda o, d: 0.1)).explain()
+    assert message.splitlines()[-1] == "  output (8 chars): 'Go away.'"
+
+
+class Guidelines(Intent):
+    """The text follows the support guidelines.
+
+    It greets the customer by name,
+    and thanks them for waiting.
+
+    It never blames the customer.
+    """
+
+
+def test_a_multi_paragraph_docstring_keeps_the_message_indentation() -> None:
+    reason = "first line\nsecond line"
+    judge = FakeJudge(lambda o, d: Verdict(passed=False, score=0.1, reason=reason))
+    message = evaluate_semantic("Go away.", Guidelines, judge=judge).explain()
+    lines = message.splitlines()
+    start = lines.index("  Guidelines: The text follows the support guidelines.")
+    assert lines[start + 1 : start + 6] == [
+        "",
+        "    It greets the customer by name,",
+        "    and thanks them for waiting.",
+        "",
+        "    It never blames the customer.",
+    ]
+    assert "    reason: first line" in lines
+    assert "      second line" in lines
 
 
 def test_borderline_scores_are_flagged() -> None:
@@ -48,5 +82,24 @@ def test_borderline_scores_are_flagged() -> None:
     message = result.explain()
     assert "FAIL: not satisfied (borderline)" in message
     assert "borderline: Polite scored within 0.05 of the threshold" in message
+
+
+def test_the_borderline_margin_in_the_message_is_the_results_constant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from semantix.pipeline import results
+
+    monkeypatch.setattr(results, "BORDERLINE_MARGIN", 0.1)
+    message = evaluate_semantic("Hm.", Polite, judge=FakeJudge(lambda o, d: 0.72)).explain()
+    assert "borderline: Polite scored within 0.10 of the threshold" in message
     clear = evaluate_semantic("Hm.", Polite, judge=FakeJudge(lambda o, d: 0.5))
     assert not clear.borderline
+
+
+def test_the_openai_key_is_masked_in_the_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = "sk-test-secret-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    judge = FakeJudge(lambda o, d: Verdict(passed=False, score=0.1, reason=f"saw {key}"))
+    message = evaluate_semantic(f"my key: {key}", Polite, judge=judge).explain()
+    assert key not in message
+    assert "reason: saw ********" in message and "'my key: ********'" in message

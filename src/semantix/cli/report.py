@@ -2,17 +2,20 @@
 
 The page is the one ``pytest --semantic-report-html`` writes, byte for byte, when the JSON is the
 one the same run wrote with ``--semantic-report-json`` and the page sits at the same place relative
-to it (the test ids link to the JSON file by a relative path).
+to it (the header links to the JSON file by a relative path). A file that is not a report — not
+UTF-8, not JSON, nested too deep, a field of the wrong type — is one line naming the file, the
+field and what was expected (exit status 2), never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from semantix.cli.common import CommandError, Commands, Formatter
-from semantix.report.html import ReportDocumentError, render, write_html_report
+from semantix.report.files import read_json_report, write_text_atomic
+from semantix.report.html import render, write_html_report
+from semantix.report.schema import ReportDocumentError, check_document
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -25,8 +28,8 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         help="render a JSON report (pytest --semantic-report-json) as one HTML page",
         description="Render the JSON report a pytest run wrote with --semantic-report-json as "
         "the self-contained HTML page --semantic-report-html writes (no network: inline CSS, "
-        "script and plots). Each test id links to its assertion in the JSON file "
-        "(REPORT.json#/assertions/N).",
+        "script and plots). The header links to the JSON file; row N of the page "
+        "(PAGE.html#/assertions/N) is the assertion at /assertions/N in it.",
         epilog="examples:\n"
         "  pytest --semantic-report-json=out/report.json\n"
         "  semantix report out/report.json -o out/report.html\n",
@@ -45,7 +48,8 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "--json-href",
         metavar="URL",
         default=None,
-        help="where the test ids link to (default: the JSON file, relative to the page)",
+        help="where the header's link to the JSON report points (default: the JSON file, "
+        "relative to the page)",
     )
     return parser
 
@@ -54,19 +58,12 @@ def run(args: argparse.Namespace) -> int:
     source: Path = args.json
     output: Path = args.output or source.with_suffix(".html")
     try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(
-            f"cannot read the JSON report {str(source)!r} ({exc.strerror or exc}); pass the file "
-            "pytest wrote with --semantic-report-json PATH"
-        ) from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{str(source)!r} is not JSON ({exc.msg} at line {exc.lineno}); pass the file pytest "
-            "wrote with --semantic-report-json PATH"
-        ) from None
+        document = check_document(read_json_report(source))
+    except ReportDocumentError as exc:
+        message = str(exc)
+        if not message.startswith(("cannot read", repr(str(source)))):
+            message = f"{str(source)!r}: {message}"
+        raise CommandError(message) from None
     if output.resolve() == source.resolve():
         raise CommandError(
             f"-o {str(output)!r} would overwrite the JSON report; name an .html file"
@@ -75,9 +72,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json_href is None:
             write_html_report(output, document, json_path=source)
         else:
-            page = render(document, json_href=args.json_href)
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_bytes(page.encode("utf-8"))
+            write_text_atomic(output, render(document, json_href=args.json_href))
     except ReportDocumentError as exc:
         raise CommandError(f"{str(source)!r}: {exc}") from None
     except OSError as exc:

@@ -21,9 +21,11 @@ The first line keeps the shape semantix-ai users match on (``Semantic check fail
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
-from semantix.text import preview
+from semantix import config
+from semantix.text import mask_secrets, preview
 
 if TYPE_CHECKING:
     from semantix.pipeline.results import LeafResult, SemanticResult
@@ -48,7 +50,7 @@ def failure_message(result: SemanticResult) -> str:
         )
     lines.append("")
     for leaf in result.leaves:
-        lines.append(f"  {leaf.intent.__name__}: {leaf.intent.description}")
+        lines.append(_block(f"  {leaf.intent.__name__}: ", leaf.intent.description, "    "))
         if leaf.judged_as is not None:
             lines.append(
                 f"    judged as NOT: {leaf.judged_as} (a model cannot confirm an absence, so a "
@@ -59,7 +61,7 @@ def failure_message(result: SemanticResult) -> str:
                 f"    threshold {leaf.threshold:.2f} from: {_SOURCES[leaf.threshold_source]}"
             )
         if leaf.verdict.reason:
-            lines.append(f"    reason: {leaf.verdict.reason}")
+            lines.append(_block("    reason: ", leaf.verdict.reason, "      "))
         evidence = leaf.verdict.evidence
         if evidence and evidence != result.output:
             lines.append(f"    evidence: {preview(evidence, EVIDENCE_PREVIEW_CHARS)}")
@@ -68,14 +70,38 @@ def failure_message(result: SemanticResult) -> str:
         lines.append("")
         names = ", ".join(leaf.label for leaf in borderline)
         lines.append(
-            f"  borderline: {names} scored within 0.05 of the threshold; a reworded output may "
-            "flip this verdict"
+            f"  borderline: {names} scored within {_borderline_margin():.2f} of the threshold; a "
+            "reworded output may flip this verdict"
         )
     lines.append("")
-    lines.append(
-        f"  output ({len(result.output)} chars): {preview(result.output, OUTPUT_PREVIEW_CHARS)}"
-    )
-    return "\n".join(lines)
+    lines.append(_output_line(result.output))
+    # The message reaches the terminal, JUnit XML and CI logs: the API key is masked there too.
+    return mask_secrets("\n".join(lines), [config.openai_api_key()])
+
+
+def _output_line(output: str) -> str:
+    """``output (55 chars): '…'``, or ``output (truncated, 500 chars in all): '…'`` for an output
+    longer than `OUTPUT_PREVIEW_CHARS`: its length stated once."""
+    shown = preview(output, OUTPUT_PREVIEW_CHARS, quote=False)
+    cut = shown != " ".join(output.split())
+    return f"  output ({'truncated, ' if cut else ''}{len(output)} chars{' in all' if cut else ''}): {shown!r}"
+
+
+def _block(head: str, text: str, indent: str) -> str:
+    """``head`` and ``text``; a text of several lines (a docstring's paragraphs) continues on
+    lines indented by ``indent``, so it stays inside the message's indentation."""
+    first, _, rest = text.strip("\n").partition("\n")
+    if not rest:
+        return head + first
+    return head + first + "\n" + textwrap.indent(textwrap.dedent(rest), indent)
+
+
+def _borderline_margin() -> float:
+    # results imports this module for SemanticResult.explain, so the margin is read when a
+    # message is built, not at import: one constant, results.BORDERLINE_MARGIN.
+    from semantix.pipeline.results import BORDERLINE_MARGIN
+
+    return BORDERLINE_MARGIN
 
 
 _SOURCES = {

@@ -3,6 +3,12 @@
 A record is what every rendering reads (the terminal table, the JSON file, JUnit properties, the
 HTML page), so they always agree. Records travel from pytest-xdist workers to the controller as
 they are, and are sorted by test id so a report is the same with and without xdist.
+
+A record is clean when it is built (`clean`): the API keys semantix knows of (``OPENAI_API_KEY``)
+are masked and what UTF-8 cannot encode (a lone surrogate) is replaced, so no sink — terminal,
+JSON, JUnit XML, HTML, an xdist payload — ever shows a key or fails to encode. `outcome` and
+`leaf_outcome` are the one rule every renderer uses for "passed", "failed", "error" and "not
+judged".
 """
 
 from __future__ import annotations
@@ -14,61 +20,113 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from semantix import config
 from semantix.pipeline.results import SemanticResult
-from semantix.text import preview
+from semantix.report.files import encodable, write_text_atomic
+from semantix.report.schema import REPORT_VERSION
+from semantix.text import mask_secrets, preview, usable_secrets
 
 __all__ = [
     "REPORT_VERSION",
     "Record",
     "Summary",
+    "clean",
     "error_record",
     "json_document",
+    "leaf_outcome",
+    "outcome",
     "result_record",
     "sorted_records",
     "summarize",
     "write_json_report",
 ]
 
-#: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections).
-REPORT_VERSION = 2
-
 Record = dict[str, Any]
+
+#: The outcomes of a record, and the word each renderer shows for it.
+OUTCOME_WORDS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
+
+#: A leaf that structural leaves decided before any judge was asked.
+NOT_JUDGED = "not judged"
+
+
+def outcome(record: Mapping[str, Any]) -> str:
+    """``passed``, ``failed`` or ``error``: the record's outcome (records of older reports have
+    only ``passed``)."""
+    value = record.get("outcome")
+    if value in OUTCOME_WORDS:
+        return str(value)
+    return "passed" if record.get("passed") else "failed"
+
+
+def leaf_outcome(leaf: Mapping[str, Any]) -> str:
+    """``passed``, ``failed`` or ``not judged`` (``"judged": false``: the composite was decided
+    by its structural leaves, so this leaf was never sent to a judge; never a failure)."""
+    if leaf.get("judged") is False:
+        return NOT_JUDGED
+    return "passed" if leaf.get("passed", leaf.get("ok")) else "failed"
+
+
+def clean(value: Any) -> Any:
+    """``value`` with the known API keys masked and unencodable characters replaced, in every
+    string it holds (dicts and lists walked; keys too)."""
+    return _clean(value, usable_secrets([config.openai_api_key()]))
+
+
+def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        return mask_secrets(encodable(value), secrets)
+    if isinstance(value, Mapping):
+        return {_clean(key, secrets): _clean(item, secrets) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(item, secrets) for item in value]
+    return value
 
 
 def result_record(result: SemanticResult, nodeid: str) -> Record:
     """The record of one finished assertion (passed or failed)."""
     summary = result.to_dict()
-    return {
-        "nodeid": nodeid,
-        "outcome": "passed" if result.passed else "failed",
-        "intent": summary["intent"],
-        "judge": summary["judge"],
-        "passed": summary["passed"],
-        "borderline": summary["borderline"],
-        "empty": summary["empty"],
-        "duration_ms": summary["duration_ms"],
-        "output": result.output,
-        "leaves": summary["leaves"],
-    }
+    leaves = [
+        {**leaf, "qualname": f"{found.intent.__module__}.{found.intent.__qualname__}"}
+        for leaf, found in zip(summary["leaves"], result.leaves, strict=True)
+    ]
+    record: Record = clean(
+        {
+            "nodeid": nodeid,
+            "outcome": "passed" if result.passed else "failed",
+            "intent": summary["intent"],
+            "judge": summary["judge"],
+            "passed": summary["passed"],
+            "borderline": summary["borderline"],
+            "empty": summary["empty"],
+            "duration_ms": summary["duration_ms"],
+            "output": result.output,
+            "leaves": leaves,
+        }
+    )
+    return record
 
 
 def error_record(
     nodeid: str, error: BaseException, *, intent: str | None = None, output: str | None = None
 ) -> Record:
     """The record of an assertion that could not be judged (a judge or configuration error)."""
-    return {
-        "nodeid": nodeid,
-        "outcome": "error",
-        "intent": intent or "?",
-        "judge": None,
-        "passed": False,
-        "borderline": False,
-        "empty": False,
-        "duration_ms": None,
-        "output": output,
-        "error": f"{type(error).__name__}: {preview(str(error), 400, quote=False)}",
-        "leaves": [],
-    }
+    record: Record = clean(
+        {
+            "nodeid": nodeid,
+            "outcome": "error",
+            "intent": intent or "?",
+            "judge": None,
+            "passed": False,
+            "borderline": False,
+            "empty": False,
+            "duration_ms": None,
+            "output": output,
+            "error": f"{type(error).__name__}: {preview(str(error), 400, quote=False)}",
+            "leaves": [],
+        }
+    )
+    return record
 
 
 def sorted_records(records: Sequence[Record]) -> list[Record]:
@@ -101,13 +159,11 @@ class Summary:
 
 def summarize(records: Sequence[Record]) -> Summary:
     """Count passed, failed, errored and borderline assertions, and who decided each leaf."""
-    outcomes = Counter(
-        record.get("outcome", "passed" if record["passed"] else "failed") for record in records
-    )
+    outcomes = Counter(outcome(record) for record in records)
     deciders: Counter[str] = Counter()
     for record in records:
         for leaf in record["leaves"]:
-            if leaf.get("judge"):
+            if leaf.get("judge") and leaf_outcome(leaf) != NOT_JUDGED:
                 deciders[leaf["judge"]] += 1
     return Summary(
         total=len(records),
@@ -138,6 +194,6 @@ def json_document(
 
 
 def write_json_report(path: Path, document: Mapping[str, Any]) -> None:
-    """Write ``document`` to ``path`` (parents created), as indented UTF-8 JSON."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    """Write ``document`` to ``path`` (parents created), as indented UTF-8 JSON, whole or not at
+    all (`semantix.report.files.write_text_atomic`; what UTF-8 cannot encode is replaced)."""
+    write_text_atomic(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,435 @@
+"""Pieces of the HTML report: value formatting, and the sections after the assertions table
+(scores per intent, repeated runs, snapshots), each a function of the JSON report.
+
+Every text is HTML-escaped here (`_e`); `semantix.report.html` puts the pieces into the page.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from semantix.report.records import leaf_outcome
+from semantix.report.terminal import short_judge
+
+__all__ = ["PREVIEW_CHARS", "plots", "run_tests", "runs", "snapshot_data", "snapshots"]
+
+#: Characters of an output (or evidence) shown in the table before it is folded into <details>.
+PREVIEW_CHARS = 120
+
+# Strip plot geometry (SVG user units).
+_PLOT_W, _PLOT_H, _PAD_X, _PAD_TOP, _AXIS = 720, 64, 16, 6, 18
+# Pass-rate bar geometry.
+_BAR_W, _BAR_H = 200, 18
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+#: Where a test id or a judge name may wrap: after a path's or a name's separators, before an
+#: opening bracket. A long name then wraps between its parts, never inside a word.
+_BREAK_AFTER = re.compile(r"(::|[/.,@_\-\]])")
+_BREAK_BEFORE = re.compile(r"(?=[\[(])")
+
+
+def _breakable(value: object) -> str:
+    """``value`` escaped, with a line-break opportunity (``<wbr>``) between its parts."""
+    parts = _BREAK_AFTER.sub("\\1\0", _BREAK_BEFORE.sub("\0", str(value))).split("\0")
+    return "<wbr>".join(_e(part) for part in parts if part)
+
+
+def _split_description(text: str) -> tuple[str, str]:
+    """A description's first line, and the rest (empty for a one-line description)."""
+    stripped = text.strip()
+    first, _, rest = stripped.partition("\n")
+    return first.strip(), rest.strip("\n")
+
+
+def _first_line(text: str) -> str:
+    return _split_description(text)[0]
+
+
+def _num(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _fmt(value: object, digits: int = 2) -> str:
+    number = _num(value)
+    return "—" if number is None else f"{number:.{digits}f}"
+
+
+def _ms(value: object) -> str:
+    number = _num(value)
+    if number is None:
+        return "—"
+    return f"{number:.1f} ms" if number < 10 else f"{number:,.0f} ms"
+
+
+def _duration(value: object) -> str:
+    seconds = _num(value)
+    if seconds is None:
+        return "—"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
+
+
+def _date(value: object) -> str:
+    if not isinstance(value, str) or not value:
+        return "—"
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return value
+    if moment.tzinfo is not None:
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _leaves(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    leaves = record.get("leaves")
+    if not isinstance(leaves, list):
+        return []
+    return [leaf for leaf in leaves if isinstance(leaf, Mapping)]
+
+
+def _folded(text: object, css: str) -> str:
+    """A text shown whole when short, else folded: its first words, expanding to the rest.
+
+    The text is in the page once (its start in the <summary>, the rest after it), so a large run
+    stays small; CSS marks a folded text with an ellipsis and its length.
+    """
+    if text is None or text == "":
+        return "—"
+    value = str(text)
+    if len(value) <= PREVIEW_CHARS:
+        return f'<span class="{css}">{_e(value)}</span>'
+    head = value[:PREVIEW_CHARS]
+    cut = max(head.rfind(" "), head.rfind("\n"))
+    cut = cut if cut > PREVIEW_CHARS // 2 else PREVIEW_CHARS
+    return (
+        f'<details class="{css}"><summary data-n="{len(value):,} chars">{_e(value[:cut])}'
+        f"</summary>{_e(value[cut:])}</details>"
+    )
+
+
+def _judge(identity: object) -> str:
+    """The short judge name; the full identity (model, revision, file) on hover."""
+    full = str(identity) if identity else None
+    if full is None:
+        return "—"
+    short = short_judge(full)
+    if short == full:
+        return f'<span class="j">{_breakable(short)}</span>'
+    return f'<span class="j" title="{_e(full)}">{_breakable(short)}</span>'
+
+
+def _lines(cells: Iterable[str]) -> str:
+    """One line per leaf inside a cell (a single leaf's cell is just its text)."""
+    shown = list(cells)
+    if len(shown) == 1:
+        return shown[0]
+    return "".join(f"<div>{cell}</div>" for cell in shown)
+
+
+# --- strip plots -----------------------------------------------------------------------
+
+
+def plots(records: Sequence[Mapping[str, Any]]) -> str:
+    """The "Scores per intent" section: a strip plot per intent (by qualified name)."""
+    # Keyed by the intent's qualified name and its label: two intents of one name from two
+    # modules stay apart, and ~X (passes below the line) is not merged into X.
+    groups: dict[tuple[str, str], list[tuple[int, Mapping[str, Any]]]] = {}
+    for index, record in enumerate(records):
+        for leaf in _leaves(record):
+            label = str(leaf.get("intent", "?"))
+            key = (label, str(leaf.get("qualname") or label))
+            groups.setdefault(key, []).append((index, leaf))
+    labels = [label for label, _ in groups]
+    figures = "".join(
+        _plot(records, position, label, qualname if labels.count(label) > 1 else None, points)
+        for position, ((label, qualname), points) in enumerate(sorted(groups.items()))
+    )
+    if not figures:
+        figures = '<p class="empty">No scores to plot.</p>\n'
+    return (
+        '<section id="intents">\n<h2>Scores per intent</h2>\n'
+        '<p class="hint">Every score of each intent against its threshold (dashed): '
+        '<span class="k pass">●</span> passed, <span class="k fail">■</span> failed, '
+        '<span class="k bl">○</span> borderline. A well-placed threshold separates the '
+        "two colours with room to spare.</p>\n"
+        f"{figures}</section>\n"
+    )
+
+
+def _plot(
+    records: Sequence[Mapping[str, Any]],
+    position: int,
+    name: str,
+    qualname: str | None,
+    points: list[tuple[int, Mapping[str, Any]]],
+) -> str:
+    width = _PLOT_W - 2 * _PAD_X
+    band = _PLOT_H - _PAD_TOP - _AXIS
+
+    def x(score: float) -> float:
+        return _PAD_X + min(max(score, 0.0), 1.0) * width
+
+    description = next(
+        (str(leaf.get("description")) for _, leaf in points if leaf.get("description")), ""
+    )
+    expected = next((leaf.get("expected") for _, leaf in points), True)
+    thresholds = sorted(
+        {round(t, 4) for _, leaf in points if (t := _num(leaf.get("threshold"))) is not None}
+    )
+    shapes: list[str] = []
+    passes: list[str] = []
+    fails: list[str] = []
+    scored = failed = borderline = 0
+    for number, (index, leaf) in enumerate(points):
+        score = _num(leaf.get("score"))
+        if score is None:
+            continue
+        scored += 1
+        # A deterministic spread (golden-ratio sequence) keeps equal scores apart.
+        y = _PAD_TOP + 3 + ((number * 0.6180339887498949) % 1.0) * (band - 6)
+        cx = x(score)
+        # Every point is a zero-length segment of one path per kind (round caps draw a dot,
+        # square caps a square): thousands of points stay a few bytes each.
+        dot = f"M{cx:.1f} {y:.1f}h0"
+        if leaf_outcome(leaf) != "failed":
+            passes.append(dot)
+        else:
+            failed += 1
+            fails.append(dot)
+        if leaf.get("borderline"):
+            # Borderline points are few and worth a look: a ring that names its test.
+            borderline += 1
+            tip = f"{_e(records[index].get('nodeid', '?'))}: {score:.3f}"
+            shapes.append(
+                f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"><title>{tip}</title></circle>'
+            )
+    if passes:
+        shapes.insert(0, f'<path class="pass" d="{"".join(passes)}"/>')
+    if fails:
+        shapes.insert(1 if passes else 0, f'<path class="fail" d="{"".join(fails)}"/>')
+    lines = "".join(
+        f'<line class="th" x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{_PAD_TOP - 4}" '
+        f'y2="{_PAD_TOP + band}"/>'
+        for t in thresholds
+    )
+    axis_y = _PAD_TOP + band
+    ticks = "".join(
+        f'<line class="ax" x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{axis_y}" y2="{axis_y + 4}"/>'
+        f'<text x="{x(v):.1f}" y="{axis_y + 14}">{v:g}</text>'
+        for v in (0, 0.25, 0.5, 0.75, 1)
+    )
+    direction = "at or above" if expected is not False else "below"
+    shown = ", ".join(f"{t:g}" for t in thresholds) or "—"
+    caption = (
+        f"<b>{_e(name)}</b>"
+        + (f" <code>{_e(qualname)}</code>" if qualname else "")
+        + f" <small>{_e(_first_line(description))}</small><br>{scored:,} score"
+        f"{'s' if scored != 1 else ''}, {failed:,} failed, {borderline:,} borderline; "
+        f"threshold {_e(shown)} (passes {direction} the line)"
+    )
+    return (
+        f'<figure id="intent-{position}"><figcaption>{caption}</figcaption>'
+        f'<svg class="strip" viewBox="0 0 {_PLOT_W} {_PLOT_H}" width="{_PLOT_W}" '
+        f'height="{_PLOT_H}" role="img" aria-label="scores of {_e(name)}">'
+        f'<line class="ax" x1="{_PAD_X}" x2="{_PLOT_W - _PAD_X}" y1="{axis_y}" '
+        f'y2="{axis_y}"/>{ticks}{lines}{"".join(shapes)}</svg></figure>\n'
+    )
+
+
+# --- repeated runs ---------------------------------------------------------------------
+
+
+def run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The repeated tests of the JSON report's ``runs`` section."""
+    runs = _mapping(document.get("runs"))
+    tests = runs.get("tests")
+    if not isinstance(tests, list):
+        return []
+    return [test for test in tests if isinstance(test, Mapping)]
+
+
+def runs(document: Mapping[str, Any]) -> str:
+    """The "Repeated runs" section (empty without repeated tests)."""
+    tests = run_tests(document)
+    if not tests:
+        return ""
+    runs = _mapping(document.get("runs"))
+    ordered = sorted(
+        tests, key=lambda test: (test.get("verdict") == "pass", str(test.get("nodeid")))
+    )
+    rows = "".join(_run_row(test) for test in ordered)
+    stability = _num(runs.get("stability"))
+    below = runs.get("below_floor")
+    summary = (
+        f"Stability {_fmt(stability)} (mean pass rate) over {len(tests):,} repeated "
+        f"test{'s' if len(tests) != 1 else ''}; {_e(below if below is not None else '—')} with "
+        "the interval's lower bound under the floor."
+    )
+    return (
+        '<section id="runs">\n<h2>Repeated runs</h2>\n'
+        '<p class="hint">Pass rate (bar), its Wilson 95 % interval (whiskers) and the floor '
+        "(red line).</p>\n"
+        '<table class="runs"><thead><tr><th>verdict</th><th>test</th><th>runs</th>'
+        "<th>passes</th><th>errors</th><th>pass rate</th><th>95% interval</th>"
+        f"<th>floor</th></tr></thead><tbody>\n{rows}</tbody></table>\n"
+        f"<p>{summary}</p>\n</section>\n"
+    )
+
+
+def _run_row(test: Mapping[str, Any]) -> str:
+    rate = _num(test.get("pass_rate"))
+    floor = _num(test.get("min_pass_rate"))
+    interval = test.get("interval")
+    low = high = None
+    if isinstance(interval, list) and len(interval) == 2:
+        low, high = _num(interval[0]), _num(interval[1])
+    verdict = str(test.get("verdict") or "?")
+    css = "pass" if verdict == "pass" else "fail"
+    name = test.get("name")
+    nodeid = str(test.get("nodeid", "?"))
+    label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")
+    return (
+        f'<tr class="{css}"><td class="v {css}">{_e(verdict.upper())}</td>'
+        f'<td class="id">{label}</td><td class="n">{_e(test.get("runs", "—"))}</td>'
+        f'<td class="n">{_e(test.get("passes", "—"))}</td>'
+        f'<td class="n">{_e(test.get("errors", "—"))}</td>'
+        f'<td class="n">{_fmt(rate)} {_bar(rate, low, high, floor)}</td>'
+        f'<td class="n">[{_fmt(low)}, {_fmt(high)}]</td><td class="n">{_fmt(floor)}</td></tr>\n'
+    )
+
+
+# --- snapshots -------------------------------------------------------------------------
+
+
+def snapshot_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The ``snapshots`` section when any snapshot was involved, else empty."""
+    data = _mapping(document.get("snapshots"))
+    counts = _mapping(data.get("counts"))
+    listed = data.get("snapshots") or data.get("unused")
+    if not any(_num(value) for value in counts.values()) and not listed:
+        return {}
+    return data
+
+
+def snapshots(document: Mapping[str, Any]) -> str:
+    """The "Snapshots" section (empty when no snapshot was involved)."""
+    data = snapshot_data(document)
+    if not data:
+        return ""
+    counts = _mapping(data.get("counts"))
+    count_text = ", ".join(
+        f"{_e(count)} {_e(name)}" for name, count in counts.items() if _num(count)
+    )
+    entries = [entry for entry in data.get("snapshots") or [] if isinstance(entry, Mapping)]
+    order = {"drifted": 0, "missing": 1, "error": 2}
+    entries.sort(
+        key=lambda entry: (order.get(str(entry.get("outcome")), 3), str(entry.get("path")))
+    )
+    items = "".join(_snapshot_item(entry) for entry in entries)
+    unused = [entry for entry in data.get("unused") or [] if isinstance(entry, Mapping)]
+    deleted = set(map(str, data.get("deleted") or []))
+    unused_items = "".join(
+        f"<li><code>{_e(entry.get('path', '?'))}</code> of {_e(entry.get('test', '?'))}"
+        f"{' (deleted)' if str(entry.get('path')) in deleted else ''}</li>"
+        for entry in unused
+    )
+    return (
+        '<section id="snapshots">\n<h2>Snapshots</h2>\n'
+        f"<p>{count_text or 'no snapshot checks'}.</p>\n"
+        f'<ul class="snaps">{items}</ul>\n'
+        + (f"<h3>Unused</h3>\n<ul>{unused_items}</ul>\n" if unused_items else "")
+        + "</section>\n"
+    )
+
+
+def _snapshot_item(entry: Mapping[str, Any]) -> str:
+    outcome = str(entry.get("outcome", "?"))
+    css = {"drifted": "fail", "missing": "fail", "error": "error"}.get(outcome, "pass")
+    head = f'<span class="v {css}">{_e(outcome)}</span> <code>{_e(entry.get("path", "?"))}</code>'
+    stored, new = entry.get("stored"), entry.get("output")
+    if outcome != "drifted" or not isinstance(stored, str) or not isinstance(new, str):
+        return f"<li>{head}</li>"
+    return (
+        f'<li>{head}<div class="diff" aria-label="word diff">{_diff_html(stored, new)}</div>'
+        "<small>struck through: only in the snapshot; underlined: only in the new "
+        "output</small></li>"
+    )
+
+
+def _css_string(text: str) -> str:
+    """``text`` escaped for a CSS string: anything but letters, digits and plain punctuation
+    becomes a hex escape (so no quote, backslash, newline or ``</style>`` survives)."""
+    return "".join(
+        ch if ch.isascii() and (ch.isalnum() or ch in " .,:;!?'()-_") else f"\\{ord(ch):x} "
+        for ch in text
+    )
+
+
+def _short(number: float) -> str:
+    """A sort key: the number to 4 decimals, without trailing zeros."""
+    return f"{number:.4f}".rstrip("0").rstrip(".")
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _bar(rate: float | None, low: float | None, high: float | None, floor: float | None) -> str:
+    """A pass-rate bar with its interval's whiskers and the floor, as inline SVG."""
+    if rate is None:
+        return ""
+    pad, width, mid = 4, _BAR_W - 8, _BAR_H / 2
+
+    def x(value: float) -> float:
+        return pad + min(max(value, 0.0), 1.0) * width
+
+    parts = [
+        f'<rect class="track" x="{pad}" y="4" width="{width}" height="{_BAR_H - 8}"/>',
+        f'<rect class="rate" x="{pad}" y="4" width="{x(rate) - pad:.1f}" height="{_BAR_H - 8}"/>',
+    ]
+    if low is not None and high is not None:
+        parts.append(
+            f'<path class="whisker" d="M{x(low):.1f} {mid}H{x(high):.1f}M{x(low):.1f} 3V{_BAR_H - 3}'
+            f'M{x(high):.1f} 3V{_BAR_H - 3}"/>'
+        )
+    if floor is not None:
+        parts.append(
+            f'<line class="floor" x1="{x(floor):.1f}" x2="{x(floor):.1f}" y1="0" y2="{_BAR_H}"/>'
+        )
+    return (
+        f'<svg class="bar" viewBox="0 0 {_BAR_W} {_BAR_H}" width="{_BAR_W}" height="{_BAR_H}" '
+        f'role="img" aria-label="pass rate {rate:.2f}">{"".join(parts)}</svg>'
+    )
+
+
+def _diff_html(stored: str, new: str) -> str:
+    """The word diff of a drifted snapshot with <del>/<ins> (escaped)."""
+    # The words and matching of semantix.snapshots.diff.word_diff (its rendered form mixes
+    # markers into the text, so the opcodes are walked here to mark up escaped words).
+    out: list[str] = []
+    old_words, new_words = stored.split(), new.split()
+    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.append(_e(" ".join(old_words[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(f"<del>{_e(' '.join(old_words[i1:i2]))}</del>")
+        if j2 > j1:
+            out.append(f"<ins>{_e(' '.join(new_words[j1:j2]))}</ins>")
+    return " ".join(out)

@@ -1,0 +1,243 @@
+"""The shape of a JSON report, checked in one place before anything renders it.
+
+`check_document` accepts what `semantix.report.json_document` writes (and what earlier versions
+wrote: a missing field is fine, every renderer has a default for it) and raises
+`ReportDocumentError` for a field of the wrong type, naming the field by its path, what it holds
+and what was expected:
+
+```python
+from semantix.report.schema import ReportDocumentError, check_document
+
+try:
+    check_document({"version": 2, "assertions": [{"nodeid": "t::a", "leaves": [{"score": "high"}]}]})
+except ReportDocumentError as error:
+    print(error)
+#> assertions[0].leaves[0].score is 'high' (a str); expected a number or null. The file is not a report semantix wrote: write it again with pytest --semantic-report-json PATH
+```
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["REPORT_VERSION", "ReportDocumentError", "check_document"]
+
+#: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections).
+REPORT_VERSION = 2
+
+_AGAIN = "write it again with pytest --semantic-report-json PATH"
+
+
+class ReportDocumentError(ValueError):
+    """The data given to a report renderer is not a semantix JSON report (the message names the
+    field, what it holds and what was expected)."""
+
+
+# A field's type is a Python type, a word it must equal, None (null), "number", a nested shape (a
+# Mapping of field -> type), a one-element list (a list of that type), or a tuple of these.
+
+_NUMBER = "number"
+_OPT_STR = (str, None)
+_OPT_NUMBER = (_NUMBER, None)
+_OPT_BOOL = (bool, None)
+
+_LEAF: Mapping[str, Any] = {
+    "intent": str,
+    "qualname": _OPT_STR,
+    "description": _OPT_STR,
+    "judged_as": _OPT_STR,
+    "expected": _OPT_BOOL,
+    "satisfied": _OPT_BOOL,
+    "passed": _OPT_BOOL,
+    "judged": _OPT_BOOL,
+    "score": _OPT_NUMBER,
+    "threshold": _OPT_NUMBER,
+    "threshold_source": _OPT_STR,
+    "borderline": _OPT_BOOL,
+    "reason": _OPT_STR,
+    "evidence": _OPT_STR,
+    "judge": _OPT_STR,
+    "latency_ms": _OPT_NUMBER,
+}
+
+_RECORD: Mapping[str, Any] = {
+    "nodeid": str,
+    "outcome": ("passed", "failed", "error"),
+    "intent": _OPT_STR,
+    "judge": _OPT_STR,
+    "passed": _OPT_BOOL,
+    "borderline": _OPT_BOOL,
+    "empty": _OPT_BOOL,
+    "duration_ms": _OPT_NUMBER,
+    "output": _OPT_STR,
+    "error": _OPT_STR,
+    "leaves": [_LEAF],
+}
+
+_RUN: Mapping[str, Any] = {
+    "nodeid": _OPT_STR,
+    "name": _OPT_STR,
+    "runs": (int, None),
+    "passes": (int, None),
+    "errors": (int, None),
+    "pass_rate": _OPT_NUMBER,
+    "interval": ([_NUMBER], None),
+    "min_pass_rate": _OPT_NUMBER,
+    "verdict": _OPT_STR,
+}
+
+_SNAPSHOT: Mapping[str, Any] = {
+    "path": _OPT_STR,
+    "outcome": _OPT_STR,
+    "stored": _OPT_STR,
+    "output": _OPT_STR,
+    "test": _OPT_STR,
+}
+
+_DOCUMENT: Mapping[str, Any] = {
+    "meta": {
+        "judges": [str],
+        "verdicts_mode": _OPT_STR,
+        "started": _OPT_STR,
+        "duration_s": _OPT_NUMBER,
+    },
+    "summary": {
+        "total": int,
+        "passed": int,
+        "failed": int,
+        "errors": int,
+        "borderline": int,
+        "decided_by": ({}, None),
+    },
+    "assertions": [_RECORD],
+    "runs": ({"stability": _OPT_NUMBER, "below_floor": (int, None), "tests": [_RUN]}, None),
+    "snapshots": (
+        {
+            "counts": ({}, None),
+            "snapshots": ([_SNAPSHOT], None),
+            "unused": ([_SNAPSHOT], None),
+            "deleted": ([str], None),
+        },
+        None,
+    ),
+}
+
+
+def check_document(document: object) -> Mapping[str, Any]:
+    """``document`` if it has the shape of a semantix JSON report, else `ReportDocumentError`.
+
+    Fields are checked by type, nested objects and lists included; fields this version does not
+    know are left alone (a newer semantix may add some), a missing field is fine, and a version
+    newer than `REPORT_VERSION` is refused with the upgrade to make.
+    """
+    if not isinstance(document, Mapping):
+        raise ReportDocumentError(
+            f"a semantix JSON report is a JSON object, got {_kind(document)}; pass the file "
+            "written by pytest --semantic-report-json PATH"
+        )
+    version = document.get("version")
+    assertions = document.get("assertions")
+    if (
+        not isinstance(version, int)
+        or isinstance(version, bool)
+        or not isinstance(assertions, list)
+    ):
+        raise ReportDocumentError(
+            "this JSON is not a semantix report (it needs an integer 'version' and an "
+            "'assertions' list); pass the file written by pytest --semantic-report-json PATH"
+        )
+    if version > REPORT_VERSION:
+        raise ReportDocumentError(
+            f"this JSON report has version {version}, newer than this semantix reads "
+            f"({REPORT_VERSION}); upgrade semantix (pip install -U semantix-judge)"
+        )
+    _check_fields(document, _DOCUMENT, "")
+    return document
+
+
+def _check_fields(value: Mapping[str, Any], shape: Mapping[str, Any], where: str) -> None:
+    for name, expected in shape.items():
+        if name in value:
+            _check(value[name], expected, f"{where}.{name}" if where else name)
+
+
+def _check(value: object, expected: Any, where: str) -> None:
+    options = expected if isinstance(expected, tuple) else (expected,)
+    for option in options:
+        if isinstance(option, Mapping) and isinstance(value, Mapping):
+            _check_fields(value, option, where)
+            return
+        if isinstance(option, list) and isinstance(value, list):
+            for index, item in enumerate(value):
+                _check(item, option[0], f"{where}[{index}]")
+            return
+        if _matches(value, option):
+            return
+    raise ReportDocumentError(
+        f"{where} is {_shown(value)} ({_kind(value)}); expected {_describe(options)}. The file is "
+        f"not a report semantix wrote: {_AGAIN}"
+    )
+
+
+def _matches(value: object, option: object) -> bool:
+    if option is None:
+        return value is None
+    if option == _NUMBER:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(option, str):  # one of the allowed words
+        return value == option
+    if option is int:
+        return _is_int(value)
+    return isinstance(option, type) and isinstance(value, option)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _describe(options: tuple[Any, ...]) -> str:
+    words: list[str] = []
+    for option in options:
+        if option is None:
+            words.append("null")
+        elif option == _NUMBER:
+            words.append("a number")
+        elif isinstance(option, str):
+            words.append(repr(option))
+        elif isinstance(option, Mapping):
+            words.append("an object")
+        elif isinstance(option, list):
+            single = _describe((option[0],))
+            words.append(f"a list of {single.split(' ', 1)[1]}s")
+        else:
+            words.append(_NAMES.get(option, option.__name__))
+    return " or ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+
+
+_NAMES = {str: "a string", int: "an integer", bool: "true or false"}
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not a finite number"
+    return _KINDS.get(type(value), f"a {type(value).__name__}")
+
+
+_KINDS = {
+    dict: "an object",
+    list: "a list",
+    type(None): "null",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+}
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, (dict, list)):
+        return "{…}" if isinstance(value, dict) else "[…]"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
