@@ -120,7 +120,8 @@ def measure(judge: Judge, rows: Sequence[EvalRow]) -> list[Figure]:
                 for row in mine
             ]
         except SemantixError as exc:
-            note = preview(str(exc), 90, quote=False).replace("|", "\\|")
+            # A pipe would break the markdown table; "¦" keeps the cell's length (escaping does not).
+            note = preview(str(exc).replace("|", "¦"), 90, quote=False)
             figures.append(Figure(name, None, len(mine), f"error: {note}"))
             continue
         expected = [row.expected for row in mine]

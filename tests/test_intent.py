@@ -178,3 +178,21 @@ def test_judge_description_carries_hypothesis_and_examples() -> None:
     assert description.hypothesis == "The reply offers a refund."
     assert description.examples == ("We will refund you in full.",)
     assert description.counterexamples == ("No refunds are possible.",)
+
+
+def test_a_hypothesis_belongs_to_the_docstring_of_the_class_that_set_it() -> None:
+    # The bug: PharmacyOnly was judged on MedicalAdvice's explicit hypothesis.
+    class MedicalAdvice(Intent):
+        """The text provides medical diagnoses or treatment recommendations."""
+
+        hypothesis = "The text gives medical advice."
+
+    class PharmacyOnly(MedicalAdvice):
+        """The text recommends a pharmacy product."""
+
+    class Stricter(MedicalAdvice):
+        threshold = 0.9  # no docstring of its own: the parent's phrasing still applies
+
+    assert MedicalAdvice.judge_description().hypothesis == "The text gives medical advice."
+    assert PharmacyOnly.judge_description().hypothesis is None
+    assert Stricter.judge_description().hypothesis == "The text gives medical advice."

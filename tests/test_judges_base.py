@@ -5,6 +5,7 @@ import math
 import pytest
 
 from semantix import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
+from semantix.judges.base import capabilities
 
 
 def test_verdict_needs_only_passed_score_reason() -> None:
@@ -103,3 +104,36 @@ def test_a_semantix_ai_style_verdict_constructs() -> None:
     verdict = Verdict(passed=True, score=None, reason=None)
     assert (verdict.passed, verdict.score, verdict.reason) == (True, None, None)
     assert repr(verdict) == "<Verdict PASS>"
+
+
+def test_a_judge_subclass_sets_its_declared_abilities_like_plain_attributes() -> None:
+    # semantix-ai's users subclass Judge and set recommended_threshold on the instance.
+    class MockJudge(Judge):
+        def __init__(self) -> None:
+            self.recommended_threshold = 0.7
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=1.0)
+
+    judge = MockJudge()
+    declared = capabilities(judge)
+    assert declared.recommended_threshold == 0.7
+    assert (declared.reads_negation, declared.uses_examples, declared.costly) == (
+        True,
+        False,
+        False,
+    )
+    assert declared.identity == JudgeIdentity("MockJudge")
+    assert judge.evaluate_batch([("a", "b", 0.5)]) == [Verdict(passed=True, score=1.0)]
+
+
+def test_a_plain_object_is_a_judge_with_the_defaults() -> None:
+    class Plain:
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=1.0)
+
+    assert isinstance(Plain(), Judge)
+    assert not isinstance(object(), Judge)
+    declared = capabilities(Plain())
+    assert declared.batch is None and declared.recommended_threshold is None
+    assert declared.scale == "score" and declared.secrets == ()

@@ -129,7 +129,9 @@ class Intent(metaclass=IntentMeta):
             after an explicit ``threshold=`` argument, before calibration from the examples
             and the judge's recommended threshold). The base class's 0.8 is the last resort.
         hypothesis: an explicit NLI phrasing, used instead of the automatic one (it also turns
-            off the rewrite of a negatively phrased requirement).
+            off the rewrite of a negatively phrased requirement). It belongs to the docstring
+            of the class that sets it: a subclass that rewrites the docstring without a
+            hypothesis of its own is phrased from its own docstring.
         examples: outputs that satisfy the intent.
         counterexamples: outputs that do not. With both, a judge that gives scores calibrates
             the threshold from them (the midpoint between the weakest example and the strongest
@@ -176,7 +178,7 @@ class Intent(metaclass=IntentMeta):
         """The description with the hypothesis and examples attached, as judges receive it."""
         return IntentDescription(
             cls.description,
-            hypothesis=cls.hypothesis,
+            hypothesis=_own_hypothesis(cls),
             examples=tuple(cls.examples),
             counterexamples=tuple(cls.counterexamples),
         )
@@ -194,6 +196,24 @@ class Intent(metaclass=IntentMeta):
             if "threshold" in klass.__dict__:
                 return float(klass.__dict__["threshold"])
         return None
+
+
+def _own_hypothesis(cls: type) -> str | None:
+    """The ``hypothesis`` of the class that wrote the description, or of one above it.
+
+    A hypothesis phrases one docstring: a subclass that rewrites the docstring without setting
+    a hypothesis of its own gets its own phrasing, not its parent's.
+    """
+    for klass in cls.__mro__:
+        if klass is Intent or klass is object:
+            return None
+        if "hypothesis" in klass.__dict__:
+            value = klass.__dict__["hypothesis"]
+            return value if isinstance(value, str) else None
+        doc = klass.__dict__.get("__doc__")
+        if isinstance(doc, str) and doc.strip():
+            return None
+    return None
 
 
 def _find_description(cls: type) -> str | None:

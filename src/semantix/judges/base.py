@@ -15,6 +15,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from semantix.config import check_threshold
+from semantix.errors import JudgeError, SemantixError
 
 __all__ = [
     "DECLARED",
@@ -281,6 +282,8 @@ def judge_identity(judge: object) -> JudgeIdentity:
     """
     try:
         identity = getattr(judge, "identity", None)
+    except SemantixError:
+        raise
     except Exception as exc:
         raise _naming_error(judge, exc) from exc
     if isinstance(identity, JudgeIdentity):
@@ -300,6 +303,8 @@ def capabilities(judge: object) -> Capabilities:
         values = {name: getattr(judge, name, getattr(Judge, name)) for name in DECLARED}
         batch = getattr(judge, "evaluate_batch", None)
         equivalence = getattr(judge, "evaluate_equivalence", None)
+    except SemantixError:
+        raise
     except Exception as exc:
         raise _naming_error(judge, exc) from exc
     secrets = values["secrets"]
@@ -318,11 +323,7 @@ def capabilities(judge: object) -> Capabilities:
     )
 
 
-def _naming_error(judge: object, exc: Exception) -> Exception:
-    from semantix.errors import JudgeError, SemantixError
-
-    if isinstance(exc, SemantixError):
-        return exc
+def _naming_error(judge: object, exc: Exception) -> JudgeError:
     return JudgeError(
         f"judge {type(judge).__name__} raised {type(exc).__name__} while semantix read what it "
         f"declares (identity, thresholds, abilities): {exc}. A judge error is never a pass; fix "

@@ -15,6 +15,7 @@ judge call gets an overall ``timeout``.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -34,10 +35,11 @@ def run_with_deadline(
     """
     done = threading.Event()
     outcome: list[tuple[bool, Any]] = []
+    context = contextvars.copy_context()  # the call sees the caller's run context
 
     def target() -> None:
         try:
-            outcome.append((True, call()))
+            outcome.append((True, context.run(call)))
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
             outcome.append((False, exc))
         finally:

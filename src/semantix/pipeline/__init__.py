@@ -1,10 +1,23 @@
-"""Judge an output against an intent: pick the judge, resolve thresholds, ask, combine.
+"""The one check pipeline: every runner judges an output against an intent through `check`.
 
-One path for every check: `evaluate_many` (and `evaluate_semantic`,
-`assert_semantic` on top of it) takes the judge from `semantix.pipeline.judging.resolve_judge`,
-each leaf's threshold from `semantix.pipeline.thresholds.resolve_threshold` (the documented order),
-asks through `semantix.judges.calls.ask_judge` (one batch for every leaf and output), and
-combines the leaf verdicts: ``~`` inverts, ``&`` needs all, ``|`` needs one.
+For each output and leaf intent, in this order:
+
+1. **view** — the output becomes one `semantix.outputs.OutputView` (text, tool calls, usage);
+2. **structural leaves** (`semantix.checks`) are decided by semantix itself, without a judge;
+3. **which semantic leaves still matter** — with a judge that declares itself ``costly`` (an LLM;
+   set ``judge.costly = True`` to opt any judge in), a semantic leaf whose verdict cannot change
+   the outcome any more (``Contains("refund") & Polite`` when the text lacks "refund") is not
+   sent, and the report says "not judged: decided by …". Replay and strict modes follow the
+   same rule, so a replayed run asks the store for exactly what a live run asked the judge;
+4. **thresholds** per semantic leaf, in the documented order (`semantix.pipeline.thresholds`);
+5. **ask** the judge once, in one batch, for every semantic leaf of every output
+   (`semantix.judges.calls.ask_judge`: errors are `JudgeError`, never a pass);
+6. **combine**: ``~`` inverts, ``&`` needs all, ``|`` needs one;
+7. **result** (`semantix.pipeline.results`) and, for asserting runners, **one report record**
+   per check: the result, or the `CheckError` that stopped it (`semantix.context.notify`).
+
+The run's defaults (judge, verdict mode, marker threshold, timeout) are read once per check from
+`semantix.context`; ``timeout`` bounds the whole check, calibration included.
 
 **Negatively phrased requirements.** A model cannot confirm an absence, so for judges that read
 descriptions literally (NLI and embedding judges, ``reads_negation = False``) a requirement such as
@@ -21,8 +34,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from semantix import context
+from semantix.checks.base import STRUCTURAL, Structural
 from semantix.config import check_seconds, check_threshold
-from semantix.errors import SemanticAssertionError, SemantixError
+from semantix.errors import JudgeTimeoutError, SemanticAssertionError, SemantixError
 from semantix.intent import (
     Conjunction,
     Disjunction,
@@ -33,10 +47,11 @@ from semantix.intent import (
     as_intent,
     iter_leaves,
 )
-from semantix.judges.base import JudgeLike, JudgeRequest, Verdict
-from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judges.base import Capabilities, JudgeLike, JudgeRequest, Verdict, capabilities
+from semantix.judges.calls import ask_judge
+from semantix.judges.deadline import run_with_deadline
 from semantix.judges.phrasing import negated_statement
-from semantix.outputs import output_text
+from semantix.outputs import OutputView, describe_calls, output_view
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import CheckError, LeafResult, SemanticResult
 from semantix.pipeline.thresholds import resolve_threshold
@@ -45,18 +60,21 @@ __all__ = [
     "LeafResult",
     "SemanticResult",
     "assert_semantic",
+    "check",
     "evaluate_many",
     "evaluate_semantic",
-    "notify_observers",
     "run_check",
 ]
+
+#: Per leaf: how it was asked (None: structural), its verdict, and whether it was judged.
+_Verdicts = dict[type[Intent], tuple["_LeafPlan | None", Verdict, bool]]
 
 EMPTY_REASON = "the output is empty, so it cannot satisfy the intent (judge not called)"
 
 
 @dataclass(frozen=True, slots=True)
 class _LeafPlan:
-    """How one leaf is asked: the description sent, its threshold, and whether it is inverted."""
+    """How one semantic leaf is asked: the description sent, its threshold, whether inverted."""
 
     intent: type[Intent]
     description: str
@@ -65,19 +83,142 @@ class _LeafPlan:
     judged_as: str | None
 
 
-def evaluate_semantic(
-    output: object,
+def check(
+    outputs: Sequence[object],
     intent: IntentLike,
     *,
     judge: JudgeLike | str | None = None,
     threshold: float | None = None,
     timeout: float | None = None,
-) -> SemanticResult:
-    """Judge ``output`` against ``intent`` and return the result, without raising on failure.
+    report: bool = False,
+) -> list[SemanticResult]:
+    """The pipeline (module docstring): one result per output, in order.
 
-    Arguments are those of `assert_semantic`.
+    With ``report``, the observers (the pytest report) get one record per output: its result,
+    or the `CheckError` that stopped the check, before it is raised.
     """
-    return evaluate_many([output], intent, judge=judge, threshold=threshold, timeout=timeout)[0]
+    __tracebackhide__ = True
+    try:
+        return _check(outputs, intent, judge, threshold, timeout, report)
+    except SemantixError as exc:
+        if report:
+            for output in outputs:
+                context.notify(CheckError(_name_of(intent), _text_or_none(output), exc))
+        raise
+
+
+def _check(
+    outputs: Sequence[object],
+    intent: IntentLike,
+    judge: JudgeLike | str | None,
+    threshold: float | None,
+    timeout: float | None,
+    report: bool,
+) -> list[SemanticResult]:
+    started = time.perf_counter()
+    intent_class = as_intent(intent)
+    leaves = list(iter_leaves(intent_class))
+    structural: list[type[Structural]] = [leaf for leaf in leaves if issubclass(leaf, Structural)]
+    semantic = [leaf for leaf in leaves if not issubclass(leaf, Structural)]
+    if threshold is not None:
+        check_threshold(threshold)
+        if not semantic:
+            raise TypeError(
+                f"threshold={threshold!r} was given, but {intent_class.__name__} has only "
+                "structural leaves, which are decided exactly (1.0 or 0.0) without a judge; "
+                "drop threshold="
+            )
+    views = [output_view(output) for output in outputs]
+    decided: list[dict[type[Intent], Verdict]] = [
+        {leaf: leaf.decide(view) for leaf in structural} for view in views
+    ]
+    defaults = context.current()
+    limit = check_seconds(timeout if timeout is not None else defaults.timeout)
+    resolved = resolve_judge(judge) if semantic else None
+    declared = capabilities(resolved) if resolved is not None else None
+
+    def judge_semantic() -> list[_Verdicts]:
+        if resolved is None or declared is None:
+            return [{} for _ in views]
+        return _judge(
+            intent_class, semantic, views, decided, resolved, declared, threshold, defaults
+        )
+
+    if limit is None or resolved is None:
+        judged = judge_semantic()
+    else:
+        judged = run_with_deadline(
+            judge_semantic, limit, lambda: _expired(declared, limit, intent_class), name="semantix"
+        )
+    each_ms = (time.perf_counter() - started) * 1000 / max(1, len(views))
+    identity = declared.identity if declared is not None else STRUCTURAL
+    results = []
+    for view, structural_verdicts, semantic_verdicts in zip(views, decided, judged, strict=True):
+        by_leaf: _Verdicts = {
+            leaf: (None, verdict, True) for leaf, verdict in structural_verdicts.items()
+        }
+        by_leaf.update(semantic_verdicts)
+        leaf_results: list[LeafResult] = []
+        passed = _combine(intent_class, by_leaf, expected=True, out=leaf_results)
+        text = view.text or ""
+        results.append(
+            SemanticResult(
+                intent=intent_class,
+                output=text,
+                passed=passed,
+                leaves=tuple(leaf_results),
+                judge=identity,
+                empty=bool(semantic) and not text.strip(),
+                duration_ms=each_ms,
+            )
+        )
+    if report:
+        for result in results:
+            context.notify(result)
+    return results
+
+
+def _judge(
+    intent_class: type[Intent],
+    semantic: list[type[Intent]],
+    views: list[OutputView],
+    decided: list[dict[type[Intent], Verdict]],
+    judge: JudgeLike,
+    declared: Capabilities,
+    threshold: float | None,
+    defaults: context.Defaults,
+) -> list[_Verdicts]:
+    """Plan, ask and collect the semantic leaves' verdicts, per output."""
+    plans = {leaf: _plan(leaf, judge, declared, threshold, defaults.threshold) for leaf in semantic}
+    asked: list[tuple[int, type[Intent]]] = []
+    requests: list[JudgeRequest] = []
+    verdicts: list[_Verdicts] = []
+    for index, (view, known) in enumerate(zip(views, decided, strict=True)):
+        needed = set(semantic)
+        if known and declared.costly:
+            needed = set(_undecided(intent_class, {k: v.passed for k, v in known.items()}))
+        mine: _Verdicts = {}
+        deciders = ", ".join(leaf.__name__ for leaf in known)
+        for leaf in semantic:
+            plan = plans[leaf]
+            if leaf not in needed:
+                mine[leaf] = (plan, _not_judged(deciders), False)
+            elif view.text is None:
+                raise TypeError(
+                    f"{leaf.__name__} is judged on the output's text, but the output has none: "
+                    f"it holds {_held(view)}. Check tool calls with semantix.checks "
+                    "(e.g. CalledTool(...)), or pass the text you expect"
+                )
+            elif not view.text.strip():
+                mine[leaf] = (plan, _empty_verdict(plan), True)
+            else:
+                asked.append((index, leaf))
+                requests.append((view.text, plan.description, plan.threshold))
+        verdicts.append(mine)
+    names = ", ".join(leaf.__name__ for leaf in semantic)
+    for (index, leaf), verdict in zip(asked, ask_judge(judge, requests, what=names), strict=True):
+        verdicts[index][leaf] = (plans[leaf], verdict, True)
+    return verdicts
 
 
 def evaluate_many(
@@ -92,51 +233,46 @@ def evaluate_many(
 
     Arguments are those of `assert_semantic`; ``timeout`` bounds the whole batch.
     """
-    started = time.perf_counter()
-    intent_class = as_intent(intent)
-    if threshold is not None:
-        check_threshold(threshold)
     if isinstance(outputs, (str, bytes)) or not isinstance(outputs, Sequence):
         raise TypeError(
             f"evaluate_many needs a sequence of outputs, got {type(outputs).__name__}; "
             "for one output use evaluate_semantic(output, intent)"
         )
-    texts = [output_text(output) for output in outputs]
-    defaults = context.current()
-    limit = check_seconds(timeout if timeout is not None else defaults.timeout)
-    resolved = resolve_judge(judge)
-    plans = [
-        _plan(leaf, resolved, threshold, defaults.threshold) for leaf in iter_leaves(intent_class)
+    return check(outputs, intent, judge=judge, threshold=threshold, timeout=timeout)
+
+
+def evaluate_semantic(
+    output: object,
+    intent: IntentLike,
+    *,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> SemanticResult:
+    """Judge ``output`` against ``intent`` and return the result, without raising on failure.
+
+    Arguments are those of `assert_semantic`. Nothing is reported (see `run_check`).
+    """
+    return check([output], intent, judge=judge, threshold=threshold, timeout=timeout)[0]
+
+
+def run_check(
+    output: object,
+    intent: IntentLike,
+    *,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> SemanticResult:
+    """Judge and report (the pytest report gets one record): what every asserting runner does.
+
+    A check that cannot be judged (a judge or configuration error) is reported as a
+    `CheckError`, then raised.
+    """
+    __tracebackhide__ = True
+    return check([output], intent, judge=judge, threshold=threshold, timeout=timeout, report=True)[
+        0
     ]
-    judged = [index for index, text in enumerate(texts) if text.strip()]
-    requests: list[JudgeRequest] = [
-        (texts[index], plan.description, plan.threshold) for index in judged for plan in plans
-    ]
-    names = ", ".join(plan.intent.__name__ for plan in plans)
-    answers = iter(ask_judge(resolved, requests, what=names, timeout=limit))
-    verdicts_by_output = {index: [next(answers) for _ in plans] for index in judged}
-    identity = judge_identity(resolved)
-    each_ms = (time.perf_counter() - started) * 1000 / max(1, len(texts))
-    results = []
-    for index, text in enumerate(texts):
-        verdicts = verdicts_by_output.get(index) or [_empty_verdict(plan) for plan in plans]
-        by_leaf = {
-            plan.intent: (plan, verdict) for plan, verdict in zip(plans, verdicts, strict=True)
-        }
-        leaf_results: list[LeafResult] = []
-        passed = _combine(intent_class, by_leaf, expected=True, out=leaf_results)
-        results.append(
-            SemanticResult(
-                intent=intent_class,
-                output=text,
-                passed=passed,
-                leaves=tuple(leaf_results),
-                judge=identity,
-                empty=index not in verdicts_by_output,
-                duration_ms=each_ms,
-            )
-        )
-    return results
 
 
 def assert_semantic(
@@ -150,13 +286,14 @@ def assert_semantic(
     """Assert that ``output`` means what ``intent`` describes.
 
     Args:
-        output: the text, or an OpenAI / Anthropic response object or its dict form.
+        output: the text, or an OpenAI / Anthropic response object or its dict form (tool
+            calls included, for `semantix.checks`).
         intent: an `Intent` class (``~``, ``&``, ``|`` allowed) or a description string.
         judge: the judge to ask, or a spec such as ``"embedding"``; default: the run's default
             judge (quantized NLI unless configured otherwise).
-        threshold: overrides every leaf's threshold (step 1 of the threshold order).
-        timeout: seconds to wait for the judge before raising `JudgeTimeoutError`; default: the
-            run's (``--semantic-timeout``), else no limit.
+        threshold: overrides every semantic leaf's threshold (step 1 of the threshold order).
+        timeout: seconds the whole check may take (calibration included) before
+            `JudgeTimeoutError`; default: the run's (``--semantic-timeout``), else no limit.
 
     Returns:
         The `SemanticResult` (every leaf verdict), when the assertion holds.
@@ -168,40 +305,12 @@ def assert_semantic(
         ValueError: a bad threshold or timeout.
     """
     __tracebackhide__ = True
-    result = run_check(output, intent, judge=judge, threshold=threshold, timeout=timeout)
+    result = check(
+        [output], intent, judge=judge, threshold=threshold, timeout=timeout, report=True
+    )[0]
     if not result.passed:
         raise SemanticAssertionError(result.explain(), result)
     return result
-
-
-def run_check(
-    output: object,
-    intent: IntentLike,
-    *,
-    judge: JudgeLike | str | None = None,
-    threshold: float | None = None,
-    timeout: float | None = None,
-) -> SemanticResult:
-    """Judge and tell the observers (the pytest report): what every asserting runner does.
-
-    A check that cannot be judged (a judge or configuration error) is reported as a
-    `CheckError`, then raised.
-    """
-    __tracebackhide__ = True
-    try:
-        result = evaluate_semantic(
-            output, intent, judge=judge, threshold=threshold, timeout=timeout
-        )
-    except SemantixError as exc:
-        notify_observers(CheckError(_name_of(intent), _text_or_none(output), exc))
-        raise
-    notify_observers(result)
-    return result
-
-
-def notify_observers(result: object) -> None:
-    """Hand a finished check (a result, or the exception that stopped it) to every observer."""
-    context.notify(result)
 
 
 def _name_of(intent: object) -> str:
@@ -213,17 +322,31 @@ def _name_of(intent: object) -> str:
 
 def _text_or_none(output: object) -> str | None:
     try:
-        return output_text(output)
+        return output_view(output).text
     except TypeError:
         return None
 
 
+def _expired(declared: Capabilities | None, limit: float, intent: type[Intent]) -> Exception:
+    name = declared.identity if declared is not None else "the judge"
+    return JudgeTimeoutError(
+        f"judge {name} did not answer within {limit:g} s on {intent.__name__} (the timeout "
+        "bounds the whole check, calibration included); a judge that times out is never a "
+        "pass. Raise the timeout "
+        "(timeout=..., --semantic-timeout) or find out why the judge hangs"
+    )
+
+
 def _plan(
-    leaf: type[Intent], judge: JudgeLike, explicit: float | None, judge_default: float | None
+    leaf: type[Intent],
+    judge: JudgeLike,
+    declared: Capabilities,
+    explicit: float | None,
+    judge_default: float | None,
 ) -> _LeafPlan:
     description: IntentDescription = leaf.judge_description()
     judged_as = None
-    if description.hypothesis is None and not getattr(judge, "reads_negation", True):
+    if description.hypothesis is None and not declared.reads_negation:
         judged_as = negated_statement(str(description))
     if judged_as is not None:
         description = IntentDescription(
@@ -243,13 +366,52 @@ def _plan(
     return _LeafPlan(leaf, description, chosen.value, chosen.source, judged_as)
 
 
+def _undecided(node: type[Intent], known: dict[type[Intent], bool]) -> frozenset[type[Intent]]:
+    """The leaves whose verdict can still change ``node``'s outcome, given the ``known`` ones."""
+    return _partial(node, known)[1]
+
+
+def _partial(
+    node: type[Intent], known: dict[type[Intent], bool]
+) -> tuple[bool | None, frozenset[type[Intent]]]:
+    """``node`` evaluated with only ``known`` leaves: (its value or None, the leaves it needs)."""
+    if issubclass(node, Negation):
+        value, needed = _partial(node.operand, known)
+        return (None if value is None else not value), needed
+    if issubclass(node, (Conjunction, Disjunction)):
+        absorbing = issubclass(node, Disjunction)  # True decides an |, False decides an &
+        still_needed: set[type[Intent]] = set()
+        open_operand = False
+        for operand in node.operands:
+            value, operand_needs = _partial(operand, known)
+            if value is absorbing:
+                return absorbing, frozenset()
+            if value is None:
+                open_operand = True
+                still_needed |= operand_needs
+        return (None if open_operand else not absorbing), frozenset(still_needed)
+    if node in known:
+        return known[node], frozenset()
+    return None, frozenset({node})
+
+
 def _empty_verdict(plan: _LeafPlan) -> Verdict:
     return Verdict(passed=False, score=0.0, reason=EMPTY_REASON, threshold=plan.threshold)
 
 
+def _not_judged(deciders: str) -> Verdict:
+    return Verdict(passed=False, score=None, reason=f"not judged: decided by {deciders}")
+
+
+def _held(view: OutputView) -> str:
+    if not view.tool_calls:
+        return "no text and no tool calls"
+    return f"only tool calls: {describe_calls(view.tool_calls)}"
+
+
 def _combine(
     node: type[Intent],
-    by_leaf: dict[type[Intent], tuple[_LeafPlan, Verdict]],
+    by_leaf: _Verdicts,
     *,
     expected: bool,
     out: list[LeafResult],
@@ -261,11 +423,22 @@ def _combine(
             _combine(operand, by_leaf, expected=expected, out=out) for operand in node.operands
         ]
         return all(results) if issubclass(node, Conjunction) else any(results)
-    plan, verdict = by_leaf[node]
-    inverted = plan.judged_as is not None
+    plan, verdict, judged = by_leaf[node]
+    inverted = plan is not None and plan.judged_as is not None
     wanted = expected is not inverted
     if not any(existing.intent is node and existing.expected is wanted for existing in out):
-        out.append(
-            LeafResult(node, verdict, plan.threshold, wanted, plan.threshold_source, plan.judged_as)
-        )
+        if plan is None:  # structural: decided exactly, at 1.0
+            out.append(LeafResult(node, verdict, 1.0, wanted, "structural"))
+        else:
+            out.append(
+                LeafResult(
+                    node,
+                    verdict,
+                    plan.threshold,
+                    wanted,
+                    plan.threshold_source,
+                    plan.judged_as,
+                    judged=judged,
+                )
+            )
     return verdict.passed is not inverted

@@ -28,9 +28,12 @@ class LeafResult:
             number of ``~``, and for a negatively phrased requirement judged as NOT its positive
             statement (``judged_as``).
         threshold_source: which step of the threshold order chose the threshold: ``argument``,
-            ``intent``, ``calibrated``, ``marker``, ``judge`` or ``default``.
+            ``intent``, ``calibrated``, ``marker``, ``judge`` or ``default``; ``structural``
+            for a leaf semantix decides itself (score 1.0 or 0.0, at threshold 1.0).
         judged_as: the positive statement a negatively phrased requirement was judged as the
             negation of ("The text uses profanity."), else None.
+        judged: False when the leaf was not sent to the judge because structural leaves had
+            already decided the check (its reason says which); such a leaf never fails.
     """
 
     intent: type[Intent]
@@ -39,11 +42,18 @@ class LeafResult:
     expected: bool
     threshold_source: str = "default"
     judged_as: str | None = None
+    judged: bool = True
 
     @property
     def passed(self) -> bool:
-        """Whether this leaf went the way the composite intent wanted."""
-        return self.verdict.passed is self.expected
+        """Whether this leaf went the way the composite intent wanted (a leaf not judged never
+        fails: the check was decided without it)."""
+        return not self.judged or self.verdict.passed is self.expected
+
+    @property
+    def structural(self) -> bool:
+        """Whether semantix decided this leaf itself (`semantix.checks`), without a judge."""
+        return self.threshold_source == "structural"
 
     @property
     def ok(self) -> bool:
@@ -72,6 +82,7 @@ class LeafResult:
             "expected": self.expected,
             "satisfied": verdict.passed,
             "passed": self.passed,
+            "judged": self.judged,
             "score": verdict.score,
             "threshold": self.threshold,
             "threshold_source": self.threshold_source,

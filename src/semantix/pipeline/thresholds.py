@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from semantix.cache import model_cache
-from semantix.config import check_threshold
+from semantix.config import check_threshold, is_number
 from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
-from semantix.judges.base import JudgeLike
-from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judges.base import JudgeLike, capabilities, judge_identity
+from semantix.judges.calls import ask_judge
 from semantix.text import preview
 
 __all__ = [
@@ -106,13 +106,16 @@ def judge_threshold(
         return ResolvedThreshold(
             check_threshold(judge_default, what="the semantic marker's threshold"), "marker"
         )
-    recommended = getattr(judge, "recommended_threshold", None)
-    if recommended is not None:
-        name = judge_identity(judge).name
-        return ResolvedThreshold(
-            check_threshold(recommended, what=f"{name}.recommended_threshold"), "judge"
-        )
-    return ResolvedThreshold(DEFAULT_THRESHOLD, "default")
+    recommended = capabilities(judge).recommended_threshold
+    if recommended is None:
+        return ResolvedThreshold(DEFAULT_THRESHOLD, "default")
+    if is_number(recommended, low=0.0, high=1.0):
+        return ResolvedThreshold(float(recommended), "judge")
+    # Only a bad value needs the judge's name (naming may cost: never on the good path).
+    name = judge_identity(judge).name
+    return ResolvedThreshold(
+        check_threshold(recommended, what=f"{name}.recommended_threshold"), "judge"
+    )
 
 
 def calibrate_intent(
@@ -126,27 +129,26 @@ def calibrate_intent(
 
     Not applicable: the intent lacks examples or counterexamples, the judge uses the examples in
     its own score (``uses_examples``), or the judge gives no score. Each example is scored once
-    per judge object and intent (cached).
+    per judge object and intent (cached); a failure is not cached — a judge that failed once (a
+    connection error) is asked again at the next check.
 
     Raises:
         IntentCalibrationError: the weakest example does not score above the strongest
             counterexample: this judge cannot tell them apart.
     """
     positives, negatives = intent.examples, intent.counterexamples
-    if not positives or not negatives or getattr(judge, "uses_examples", False):
+    if not positives or not negatives or capabilities(judge).uses_examples:
         return None
     if swap_examples:
         positives, negatives = negatives, positives
     asked = description if description is not None else intent.judge_description()
-    identity = judge_identity(judge)
     # Per judge object (two judges may share a name but not their scores); the entry holds the
     # judge, so its id cannot be reused while the entry lives.
-    key = (id(judge), identity, str(asked), positives, negatives)
+    key = (id(judge), str(asked), positives, negatives)
     _, calibration = model_cache.get_or_create(
         key,
         lambda: (judge, _calibrate(intent, judge, asked, positives, negatives)),  # type: ignore[arg-type]
         region="calibrations",
-        remember_failure=True,
     )
     return calibration
 

@@ -22,7 +22,7 @@ from semantix.errors import (
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.outputs import output_text
-from semantix.pipeline import SemanticResult, evaluate_many, notify_observers
+from semantix.pipeline import SemanticResult, evaluate_many
 from semantix.pipeline.results import CheckError
 from semantix.runs.stats import RunResult, RunStats, check_floor, check_runs
 
@@ -221,14 +221,14 @@ def publish(stats: RunStats) -> None:
     """
     for run in stats.results:
         for result in run.results:
-            notify_observers(result)
+            context.notify(result)
         if (
             isinstance(run.error, SemantixError)
             and not isinstance(run.error, SemanticAssertionError)
             and not run.results
         ):
-            notify_observers(CheckError(stats.name, run.output, run.error))
-    notify_observers(stats)
+            context.notify(CheckError(stats.name, run.output, run.error))
+    context.notify(stats)
 
 
 def _call_system(

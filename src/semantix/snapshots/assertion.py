@@ -27,7 +27,6 @@ from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Judge, Verdict
 from semantix.judges.calls import judge_identity
 from semantix.outputs import output_text
-from semantix.pipeline import notify_observers
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import LeafResult, SemanticResult
 from semantix.snapshots.compare import (
@@ -168,13 +167,13 @@ def check_snapshot(
         timeout=defaults.timeout,
     )
     if equivalence.passed:
-        notify_observers(_as_result(name, equivalence))
+        context.notify(_as_result(name, equivalence))
         return SnapshotResult(path, name, "passed", equivalence)
     if writable:
         write_snapshot(path, name=name, text=text, judge=str(equivalence.judge), test=test)
         return SnapshotResult(path, name, "updated", equivalence)
     result = _as_result(name, equivalence)
-    notify_observers(result)
+    context.notify(result)
     raise SnapshotDriftError(
         drift_message(name, stored, equivalence, update=update, how_to_update=how_to_update),
         result,
