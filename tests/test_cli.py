@@ -324,3 +324,19 @@ def test_a_quoted_library_error_is_not_repeated(tmp_path: Path) -> None:
     error = ModelNotFoundError(f"could not be reached ({cause!r}). Ways out: ...")
     error.__cause__ = cause
     assert error_lines("check", error) == [f"semantix check: error: {error}"]
+
+
+def test_export_checks_its_extra_before_saying_it_exports(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *args: None if name == "onnx" else real_find_spec(name, *args),
+    )
+    status, out, err = run(capsys, "export", "acme/nli", "out")
+    assert (status, out) == (2, "")
+    assert "exporting" not in err
+    assert err.startswith("semantix export: error: semantix export needs onnx, which is not")
+    assert "pip install -e '.[export]' in a clone" in err

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import csv
 import fnmatch
+import io
+import json
+import sys
 import types
 from pathlib import Path
 
@@ -44,20 +48,125 @@ def test_calibrate_reports_metrics_and_thresholds(
         "  threshold               accuracy  balanced   kappa",
         "  current 0.800              0.800     0.833   0.615",
         "  best 0.500                 0.800     0.833   0.615",
+        "  best accuracy: 95% interval 0.38-0.96 (5 rows)",
+        SMALL % 5,
         "",
         "'The text is grateful.': 2 rows, 1 expected to pass",
         "  threshold               accuracy  balanced   kappa",
         "  current 0.800              1.000     1.000   1.000",
         "  best 0.500                 1.000     1.000   1.000",
+        "  best accuracy: 95% interval 0.34-1.00 (2 rows)",
+        SMALL % 2,
         "",
         "# thresholds from semantix calibrate (KeywordJudge, labels.csv); paste into each",
         "# intent class, or pass threshold=... for description strings",
-        "# cli_fakes:Polite: accuracy 0.800, kappa 0.615",
+        "# cli_fakes:Polite: accuracy 0.800 (95% 0.38-0.96, n=5), kappa 0.615",
         "threshold = 0.500",
-        "# 'The text is grateful.': accuracy 1.000, kappa 1.000",
+        "# 'The text is grateful.': accuracy 1.000 (95% 0.34-1.00, n=2), kappa 1.000",
         "threshold = 0.500",
     ]
-    assert err.splitlines()[-1] == "scoring [##############################] 7/7"
+    assert err == ""  # not a terminal: no progress bar
+
+
+SMALL = (
+    "  small sample: %d rows; label at least 30 per intent (both passing and failing outputs) "
+    "before trusting this threshold"
+)
+
+
+def test_a_one_row_file_shows_the_wilson_interval_and_warns(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_text("output,intent,expected\nThank you!,cli_fakes:Polite,yes\n", encoding="utf-8")
+    status, out, _ = run(capsys, "calibrate", str(path), "--judge", "cli_fakes:judge")
+    assert status == 0
+    assert "  best accuracy: 95% interval 0.21-1.00 (1 row)" in out.splitlines()
+    assert "  small sample: 1 row; label at least 30 per intent" in out
+    assert "# cli_fakes:Polite: accuracy 1.000 (95% 0.21-1.00, n=1), kappa 1.000" in out
+
+
+def test_json_lines_are_read_like_the_csv(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, labels_csv: Path
+) -> None:
+    with labels_csv.open(encoding="utf-8", newline="") as handle:
+        records = list(csv.DictReader(handle))
+    jsonl = tmp_path / "labels.jsonl"
+    jsonl.write_text(
+        "\n".join(
+            json.dumps({**record, "expected": record["expected"] in {"yes", "true", "1"}})
+            for record in records
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    status, from_csv, _ = run(capsys, "calibrate", str(labels_csv), "--judge", "cli_fakes:judge")
+    status_jsonl, from_jsonl, _ = run(capsys, "calibrate", str(jsonl), "--judge", "cli_fakes:judge")
+    assert status == status_jsonl == 0
+    assert from_jsonl.replace("labels.jsonl", "labels.csv") == from_csv
+
+
+def test_a_bad_json_line_names_the_line_and_the_formats(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"output": "hi", "intent": "polite", "expected": true}\n{"output": "x"}\n')
+    status, _, err = run(capsys, "calibrate", str(path), "--judge", "cli_fakes:judge")
+    assert status == 2
+    assert f"{path}:2 lacks intent, expected; each line needs JSON Lines (.jsonl)" in err
+
+
+def test_an_excel_csv_with_a_byte_order_mark_reads_its_first_column(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_bytes(LABELS.encode("utf-8-sig"))
+    status, out, err = run(capsys, "calibrate", str(path), "--judge", "cli_fakes:judge")
+    assert (status, err) == (0, "")
+    assert "(7 rows)" in out and "\\ufeff" not in out
+
+
+def test_a_negated_intent_is_the_imported_intent_with_the_label_flipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_text(
+        "output,intent,expected\n"
+        "Thank you!,cli_fakes:Polite,yes\n"
+        "Go away.,~cli_fakes:Polite,yes\n"
+        "Thanks a lot.,~cli_fakes:Polite,no\n",
+        encoding="utf-8",
+    )
+    status, out, _ = run(capsys, "calibrate", str(path), "--judge", "cli_fakes:judge")
+    assert status == 0
+    lines = out.splitlines()
+    assert "cli_fakes:Polite: 3 rows, 2 expected to pass" in lines
+    assert "  2 of them from ~cli_fakes:Polite, with the label flipped" in lines
+    assert "  best 0.500                 1.000     1.000   1.000" in lines
+    assert "'~cli_fakes:Polite'" not in out  # not calibrated as a literal description
+
+
+def test_a_terminal_gets_a_progress_bar(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, labels_csv: Path
+) -> None:
+    pytest.importorskip("tqdm")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert run(capsys, "calibrate", str(labels_csv), "--judge", "cli_fakes:judge")[0] == 0
+    assert "scoring" in terminal.getvalue() and "7/7" in terminal.getvalue()
+
+
+def test_without_tqdm_calibrate_runs_without_a_bar(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, labels_csv: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm: ImportError
+    status, out, err = run(capsys, "calibrate", str(labels_csv), "--judge", "cli_fakes:judge")
+    assert (status, err) == (0, "") and "(7 rows)" in out
 
 
 def test_calibrate_asks_the_judge_in_batches(
@@ -121,7 +230,10 @@ def test_calibrate_bad_labels(
 def test_calibrate_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, _, err = run(capsys, "calibrate", str(tmp_path / "nope.csv"))
     assert status == 2
-    assert "does not exist; pass a CSV with the columns output,intent,expected" in err
+    assert (
+        "does not exist; pass a CSV file with the header output,intent,expected, or JSON Lines"
+        in err
+    )
 
 
 def test_calibrate_needs_scores(capsys: pytest.CaptureFixture[str], labels_csv: Path) -> None:

@@ -1,14 +1,25 @@
-"""``semantix calibrate LABELS.csv``: measure a judge against labelled outputs and suggest
-thresholds (the metrics are `semantix.calibration`'s)."""
+"""``semantix calibrate LABELS``: measure a judge against labelled outputs and suggest
+thresholds (the metrics are `semantix.calibration`'s).
+
+LABELS is a CSV file with the header ``output,intent,expected`` (a UTF-8 byte-order mark, as
+Excel writes, is fine) or a JSON Lines file (``.jsonl``/``.ndjson``, or any file whose first
+character is ``{``) with one ``{"output": ..., "intent": ..., "expected": ...}`` per line.
+An intent ``~module:Name`` is the negation of the imported intent: its rows are rows of
+``module:Name`` with the label flipped, so they calibrate the positive intent's threshold.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import importlib
+import json
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any
 
 from semantix.calibration import best_threshold, evaluate_threshold
 from semantix.cli.common import (
@@ -24,6 +35,7 @@ from semantix.intent import Intent, as_intent
 from semantix.judges.base import Judge
 from semantix.pipeline import evaluate_many
 from semantix.pipeline.thresholds import calibrate_intent, resolve_threshold
+from semantix.runs import wilson_interval
 
 __all__ = ["NAME", "Row", "add_parser", "read_labels", "run"]
 
@@ -32,20 +44,30 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "y", "pass", "passed", "t"})
 FALSE_WORDS = frozenset({"0", "false", "no", "n", "fail", "failed", "f"})
 #: Outputs judged per call (one batch for judges with ``evaluate_batch``).
 CHUNK = 16
+#: Fewer labelled rows than this per intent get a small-sample warning.
+SMALL_SAMPLE = 30
+CSV_FORMAT = "a CSV file with the header output,intent,expected"
+JSONL_FORMAT = (
+    'JSON Lines (.jsonl) with one {"output": ..., "intent": ..., "expected": ...} per line'
+)
+FORMATS = f"{CSV_FORMAT}, or {JSONL_FORMAT}"
 
 
 def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         NAME,
         help="measure a judge against labelled outputs and suggest thresholds",
-        description="Read LABELS.csv with the columns output,intent,expected (expected: "
-        "true/false, yes/no, 1/0 or pass/fail), score every row with the judge and report, per "
+        description="Read LABELS (CSV with the columns output,intent,expected, or JSON Lines with "
+        "those keys; expected: true/false, yes/no, 1/0 or pass/fail; an intent ~module:Name is "
+        "the negation of that intent), score every row with the judge and report, per "
         "intent, accuracy, balanced accuracy and Cohen's kappa at the current threshold and at "
         "the threshold that maximises agreement; then print the thresholds as lines to paste.",
         epilog="example:\n  semantix calibrate labels.csv --judge quantized --intent myapp:Polite\n",
         formatter_class=Formatter,
     )
-    parser.add_argument("labels", metavar="LABELS.csv", help="CSV file: output,intent,expected")
+    parser.add_argument(
+        "labels", metavar="LABELS", help="CSV (output,intent,expected) or JSON Lines file"
+    )
     add_judge_options(parser)
     parser.add_argument(
         "--intent",
@@ -65,40 +87,69 @@ class Row:
     output: str
     intent: str
     expected: bool
+    negated: bool = False
 
 
 def read_labels(path: Path) -> list[Row]:
-    """Rows of a labels CSV (columns output, intent, expected; header required)."""
+    """Rows of a labels file: CSV with a header, or JSON Lines (see the module docstring)."""
     try:
-        handle = path.open(newline="", encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
+        raise CommandError(f"labels file {str(path)!r} does not exist; pass {FORMATS}") from None
+    except UnicodeDecodeError as exc:
         raise CommandError(
-            f"labels file {str(path)!r} does not exist; pass a CSV with the columns "
-            "output,intent,expected"
+            f"labels file {str(path)!r} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+            f"save it as UTF-8: {FORMATS}"
         ) from None
-    with handle:
-        reader = csv.DictReader(handle)
-        columns = [name.strip().lower() for name in reader.fieldnames or []]
-        missing = [name for name in ("output", "intent", "expected") if name not in columns]
-        if missing:
-            raise CommandError(
-                f"{path} has columns {columns or 'none'} but needs output, intent and expected "
-                f"(missing: {', '.join(missing)}); add a header row 'output,intent,expected'"
-            )
-        rows = []
-        for record in reader:
-            fields = {(key or "").strip().lower(): (value or "") for key, value in record.items()}
-            rows.append(
-                Row(
-                    reader.line_num,
-                    fields["output"],
-                    fields["intent"],
-                    _label(fields["expected"], f"{path}:{reader.line_num}"),
-                )
-            )
+    jsonl = path.suffix.lower() in (".jsonl", ".ndjson") or text.lstrip().startswith("{")
+    rows = list(_json_lines(text, path) if jsonl else _csv_rows(text, path))
     if not rows:
         raise CommandError(f"{path} has a header but no rows; add labelled outputs")
     return rows
+
+
+def _csv_rows(text: str, path: Path) -> Iterator[Row]:
+    reader = csv.DictReader(text.splitlines(keepends=True))
+    columns = [name.strip().lower() for name in reader.fieldnames or []]
+    missing = [name for name in ("output", "intent", "expected") if name not in columns]
+    if missing:
+        raise CommandError(
+            f"{path} has columns {columns or 'none'} but needs output, intent and expected "
+            f"(missing: {', '.join(missing)}); accepted: {FORMATS}"
+        )
+    for record in reader:
+        fields = {(key or "").strip().lower(): (value or "") for key, value in record.items()}
+        where = f"{path}:{reader.line_num}"
+        yield Row(
+            reader.line_num, fields["output"], fields["intent"], _label(fields["expected"], where)
+        )
+
+
+def _json_lines(text: str, path: Path) -> Iterator[Row]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            record: Any = json.loads(line)
+        except ValueError as exc:
+            raise CommandError(
+                f"{where} is not a JSON object ({exc}); accepted: {FORMATS}"
+            ) from None
+        if not isinstance(record, dict):
+            raise CommandError(f"{where} is {type(record).__name__}, not an object; {FORMATS}")
+        missing = [key for key in ("output", "intent", "expected") if key not in record]
+        wrong = [
+            key
+            for key in ("output", "intent")
+            if key in record and not isinstance(record[key], str)
+        ]
+        if missing or wrong:
+            problem = f"lacks {', '.join(missing)}" if missing else f"{', '.join(wrong)} not text"
+            raise CommandError(f"{where} {problem}; each line needs {JSONL_FORMAT}")
+        expected = record["expected"]
+        value = expected if isinstance(expected, str) else json.dumps(expected)
+        yield Row(number, record["output"], record["intent"], _label(value, where))
 
 
 def _label(value: str, where: str) -> bool:
@@ -115,26 +166,30 @@ def _label(value: str, where: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.labels)
-    rows = _selected(read_labels(path), args.intent, path)
+    rows = [_positive(row) for row in _selected(read_labels(path), args.intent, path)]
     judge = cli_judge(args)
     intents = {name: load_intent(name) for name in dict.fromkeys(row.intent for row in rows)}
-    progress = _Progress(len(rows), sys.stderr)
-    scored = {
-        name: _score(judge, intent, name, rows, path, progress) for name, intent in intents.items()
-    }
-    progress.close()
+    with _progress(len(rows)) as advance:
+        scored = {
+            name: _score(judge, intent, name, rows, path, advance)
+            for name, intent in intents.items()
+        }
 
     judge_label = next(iter(scored.values()))[1]
     print(f"calibration of {judge_label} on {path} ({len(rows)} rows)")
     snippet = []
     for name, intent in intents.items():
         scores, _ = scored[name]
-        labels = [row.expected for row in rows if row.intent == name]
+        mine = [row for row in rows if row.intent == name]
+        labels = [row.expected for row in mine]
         current, note = _current_threshold(intent, judge)
         best = evaluate_threshold(scores, labels, best_threshold(scores, labels))
         title = name if not isinstance(intent, str) else repr(name)
         print()
         print(f"{title}: {best.n} rows, {best.positives} expected to pass")
+        flipped = sum(1 for row in mine if row.negated)
+        if flipped:
+            print(f"  {flipped} of them from ~{name}, with the label flipped")
         if note:
             print(f"  {note}")
         print(f"  {'threshold':<22}{'accuracy':>10}{'balanced':>10}{'kappa':>8}")
@@ -146,13 +201,36 @@ def run(args: argparse.Namespace) -> int:
                 f"  {label + f' {stats.threshold:.3f}':<22}{stats.accuracy:>10.3f}"
                 f"{stats.balanced_accuracy:>10.3f}{stats.kappa:>8.3f}"
             )
-        snippet.append(f"# {title}: accuracy {best.accuracy:.3f}, kappa {best.kappa:.3f}")
+        low, high = wilson_interval(round(best.accuracy * best.n), best.n)
+        print(
+            f"  best accuracy: 95% interval {low:.2f}-{high:.2f} "
+            f"({best.n} row{'s' if best.n != 1 else ''})"
+        )
+        if best.n < SMALL_SAMPLE:
+            print(
+                f"  small sample: {best.n} row{'s' if best.n != 1 else ''}; label at least "
+                f"{SMALL_SAMPLE} per intent (both passing and failing outputs) before trusting "
+                "this threshold"
+            )
+        snippet.append(
+            f"# {title}: accuracy {best.accuracy:.3f} (95% {low:.2f}-{high:.2f}, n={best.n}), "
+            f"kappa {best.kappa:.3f}"
+        )
         snippet.append(f"threshold = {best.threshold:.3f}")
     print()
     print(f"# thresholds from semantix calibrate ({judge_label}, {path.name}); paste into each")
     print("# intent class, or pass threshold=... for description strings")
     print("\n".join(snippet))
     return 0
+
+
+def _positive(row: Row) -> Row:
+    """A row of ``~module:Name`` as a row of ``module:Name`` with the label flipped: the
+    negation passes exactly when the intent fails, so both calibrate the intent's threshold."""
+    text = row.intent.strip()
+    if not text.startswith("~") or isinstance(load_intent(text[1:].strip()), str):
+        return row  # a description that happens to start with '~' stays a description
+    return replace(row, intent=text[1:].strip(), expected=not row.expected, negated=True)
 
 
 def _current_threshold(intent: type[Intent] | str, judge: Judge) -> tuple[float | None, str]:
@@ -194,7 +272,7 @@ def _score(
     name: str,
     rows: list[Row],
     path: Path,
-    progress: _Progress,
+    advance: Callable[[int], object],
 ) -> tuple[list[float], str]:
     """The scores of ``intent``'s rows and the judge's name.
 
@@ -226,38 +304,18 @@ def _score(
                     "calibrate; use a scoring judge (quantized, nli, embedding)"
                 )
             scores.append(leaf.verdict.score)
-        progress.advance(len(chunk))
+        advance(len(chunk))
     return scores, judge_name
 
 
-class _Progress:
-    """A one-line progress bar on a stream (a line per 10% when it is not a terminal)."""
-
-    WIDTH = 30
-
-    def __init__(self, total: int, stream: TextIO) -> None:
-        self.total = total
-        self.done = 0
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.last_decile = -1
-
-    def advance(self, count: int = 1) -> None:
-        self.done += count
-        filled = self.WIDTH * self.done // self.total
-        bar = "#" * filled + "-" * (self.WIDTH - filled)
-        text = f"scoring [{bar}] {self.done}/{self.total}"
-        if self.tty:
-            self.stream.write("\r" + text)
-        else:
-            decile = 10 * self.done // self.total
-            if decile == self.last_decile:
-                return
-            self.last_decile = decile
-            self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[int], object]]:
+    """A tqdm bar on stderr (on a terminal only, tqdm's default), or nothing where tqdm is not
+    installed (it comes with huggingface_hub, so it is there with every model extra)."""
+    try:
+        tqdm: Any = importlib.import_module("tqdm").tqdm  # untyped: no stubs needed
+    except ImportError:
+        yield lambda count: None
+        return
+    with tqdm(total=total, desc="scoring", unit="row", file=sys.stderr, disable=None) as bar:
+        yield bar.update

@@ -7,6 +7,7 @@ import sys
 
 from semantix.cli.common import Commands, Formatter
 from semantix.judges.export import export_model
+from semantix.models.deps import ensure_installed
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -21,7 +22,7 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "quantize it to int8 and write it with its tokenizer to OUT_DIR, ready for "
         "QuantizedNLIJudge(model=OUT_DIR), SEMANTIX_MODEL_DIR=OUT_DIR or "
         "'semantix check --model OUT_DIR'. OUT_DIR must be new or empty unless --force is "
-        "given. Needs pip install 'semantix-judge[export]'.",
+        "given. Needs the [export] extra (from a clone: pip install -e '.[export]').",
         epilog="example:\n  semantix export cross-encoder/nli-deberta-v3-small ./models/nli-small\n",
         formatter_class=Formatter,
     )
@@ -36,7 +37,12 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
     return parser
 
 
+#: What the export imports (`semantix.judges.export.export_model`), checked before it starts.
+EXPORT_MODULES = ("transformers", "torch", "onnx")
+
+
 def run(args: argparse.Namespace) -> int:
+    ensure_installed(EXPORT_MODULES, extra="export", feature="semantix export")
     print(f"exporting {args.model} to {args.out_dir} ...", file=sys.stderr, flush=True)
     path = export_model(args.model, args.out_dir, revision=args.revision, overwrite=args.force)
     print(path)

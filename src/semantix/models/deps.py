@@ -8,7 +8,7 @@ from types import ModuleType
 
 from semantix.errors import JudgeUnavailableError
 
-__all__ = ["ensure_installed", "require"]
+__all__ = ["ensure_installed", "install_command", "require"]
 
 
 def _missing(modules: tuple[str, ...]) -> list[str]:
@@ -25,8 +25,13 @@ def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> N
         verb = "is" if len(missing) == 1 else "are"
         raise JudgeUnavailableError(
             f"{feature} needs {', '.join(missing)}, which {verb} not installed; "
-            f"run: pip install 'semantix-judge[{extra}]'"
+            f"run: {install_command(extra)}"
         )
+
+
+def install_command(extra: str) -> str:
+    """How to install ``extra``: from a clone (no release is on PyPI yet) and, later, PyPI."""
+    return f"pip install -e '.[{extra}]' in a clone (or pip install 'semantix-judge[{extra}]')"
 
 
 def require(module: str, *, extra: str, feature: str) -> ModuleType:
@@ -36,5 +41,5 @@ def require(module: str, *, extra: str, feature: str) -> ModuleType:
     except ImportError as exc:
         raise JudgeUnavailableError(
             f"{feature} needs {module}, which cannot be imported ({exc}); "
-            f"run: pip install 'semantix-judge[{extra}]'"
+            f"run: {install_command(extra)}"
         ) from exc
