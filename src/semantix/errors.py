@@ -28,10 +28,7 @@ report counts the latter as errors; unittest reports them as errors.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from semantix.pipeline import SemanticResult
+from typing import Any
 
 __all__ = [
     "ConfigurationError",
@@ -58,10 +55,11 @@ class SemanticAssertionError(SemantixError, AssertionError):
     """The output does not satisfy the intent.
 
     Carries the full `SemanticResult` (every leaf verdict) as ``result``, and
-    the verdicts as ``verdicts``.
+    the verdicts as ``verdicts``. (``result`` is typed ``Any`` because this module is the bottom
+    floor: it imports nothing of semantix. ``evaluate_semantic`` returns the typed result.)
     """
 
-    def __init__(self, message: str, result: SemanticResult) -> None:
+    def __init__(self, message: str, result: Any) -> None:
         super().__init__(message)
         self.result = result
 
