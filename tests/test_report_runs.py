@@ -54,8 +54,7 @@ def test_terminal_table_and_stability_line() -> None:
     ]
     assert texts[2].startswith("tests/test_bot.py::test_rate (Polite)  ")
     assert texts[-1] == (
-        "stability 0.75 (mean pass rate) over 2 repeated tests; "
-        "2 with the interval's lower bound under the floor"
+        "stability 0.75 (mean pass rate) over 2 repeated tests; 2 not proven at their floor"
     )
     assert lines[1][1] == {"green": True}
 
@@ -83,6 +82,17 @@ def test_json_section() -> None:
         "tests/test_bot.py::test_rate",
     ]
     assert stability_line([]) == (
-        "stability n/a (mean pass rate) over 0 repeated tests; "
-        "0 with the interval's lower bound under the floor"
+        "stability n/a (mean pass rate) over 0 repeated tests; 0 not proven at their floor"
     )
+
+
+def test_the_stability_line_fits_100_columns() -> None:
+    records = [
+        {"nodeid": f"t::test_{n}", "pass_rate": 0.5, "floor_unproven": True, "below_floor": True}
+        for n in range(12)
+    ]
+    line = stability_line(records)
+    assert line == (
+        "stability 0.50 (mean pass rate) over 12 repeated tests; 12 not proven at their floor"
+    )
+    assert len(line) <= 100

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from semantix import FakeJudge, Intent, JudgeError, evaluate_semantic
-from semantix.report import error_record, report_lines, result_record, summarize
+from semantix.report import error_record, report_lines, result_record, sorted_records, summarize
 from semantix.report.terminal import header_line, short_judge
 
 LONG_JUDGE = (
@@ -37,8 +37,27 @@ def test_rows_fit_a_120_column_terminal() -> None:
     records = [_record(0.9, nodeid), _record(0.2, nodeid + "x")]
     lines = report_lines(records, width=120)
     assert all(len(text) <= 120 for text, _ in lines)
-    assert "QuantizedNLIJudge(nli-deberta-v3-xsmall-int8)" in lines[1][0]
+    assert lines[1][0].startswith("…/test_support_bot_replies.py::test_refund_policy_is_polite")
+    assert "QuantizedNLIJudge" not in lines[1][0]  # one judge: the header names it
     assert lines[1][1] == {"green": True} and lines[2][1] == {"red": True}
+
+
+def test_several_judges_get_a_judge_column() -> None:
+    nodeid = "tests/test_bot.py::test_polite"
+    other = _record(0.9, nodeid + "2")
+    other["judge"] = "EmbeddingJudge(all-MiniLM-L6-v2@c9745ed)"
+    lines = report_lines([_record(0.9, nodeid), other], width=120)
+    assert lines[0][0].split() == [
+        "test",
+        "intent",
+        "judge",
+        "score",
+        "threshold",
+        "verdict",
+        "time",
+    ]
+    assert "QuantizedNLIJudge(nli-deberta-v3-xsmall-int8)" in lines[1][0]
+    assert "EmbeddingJudge(all-MiniLM-L6-v2@c9745ed)" in lines[2][0]
 
 
 def test_narrow_terminals_elide_test_ids_from_the_left() -> None:
@@ -59,11 +78,94 @@ def test_errors_and_borderline_verdicts_are_counted() -> None:
     lines = report_lines(records, width=200)
     texts = [text for text, _ in lines]
     assert any("FAIL ~" in text for text in texts)
-    assert any("JudgeError: model missing" in text for text in texts)
+    assert "    JudgeError: model missing" in texts  # on a line of its own
+    assert texts[-2] == (
+        "~ borderline: within 0.05 of the threshold; a reworded output may flip the verdict"
+    )
     assert texts[-1] == "3 semantic assertions: 1 passed, 1 failed, 1 error (1 borderline)"
+
+
+def test_no_legend_without_a_borderline_mark() -> None:
+    texts = [text for text, _ in report_lines([_record(0.9, "t::a")], width=100)]
+    assert not any(text.startswith("~") for text in texts)
 
 
 def test_header_names_the_judges_and_the_verdict_mode() -> None:
     assert header_line([LONG_JUDGE, LONG_JUDGE], "replay") == (
         "judge: QuantizedNLIJudge(nli-deberta-v3-xsmall-int8) · verdicts: replay"
     )
+
+
+# --- 100 columns (issue 22, item 1) --------------------------------------------------------------
+
+
+class AnswersTheRefundQuestionWithThePolicy(Intent):
+    """The text answers the refund question with the policy."""
+
+
+def _bot_records() -> list[dict[str, object]]:
+    """A realistic run: an intent with a long name, a test repeated 10 times, a composite."""
+    judge = FakeJudge(lambda o, d: 0.9 if "thank" in o.lower() else 0.3, name="EmbeddingJudge")
+    prefix = "tests/integration/test_support_bot.py::"
+    records = [
+        result_record(
+            evaluate_semantic(
+                "Thank you, refunds take 5 days.",
+                AnswersTheRefundQuestionWithThePolicy,
+                judge=judge,
+            ),
+            prefix + "test_refund_answer_with_examples",
+        )
+    ]
+    outputs = ["Thank you!"] * 7 + ["Go away."] * 3
+    records += [
+        result_record(evaluate_semantic(text, Polite, judge=judge), prefix + "test_bot_pass_rate")
+        for text in outputs
+    ]
+    records.append(
+        result_record(
+            evaluate_semantic(
+                "Thank you!", Polite & ~AnswersTheRefundQuestionWithThePolicy, judge=judge
+            ),
+            prefix + "test_polite_and_off_topic",
+        )
+    )
+    return sorted_records(records)
+
+
+def test_a_100_column_report_keeps_test_names_and_groups_repeated_runs() -> None:
+    records = _bot_records()
+    texts = [text for text, _ in report_lines(records, width=100)]
+    assert all(len(text) <= 100 for text in texts), max(texts, key=len)
+    header = texts[0].split()
+    assert "judge" not in header  # one judge: the header line names it
+    rows = [text for text in texts[1:] if text.startswith("…")]
+    # each test once, its name whole: the directories give way first
+    assert [row.split()[0] for row in rows] == [
+        "…/test_support_bot.py::test_bot_pass_rate",
+        "…_support_bot.py::test_polite_and_off_topic",
+        "…t_bot.py::test_refund_answer_with_examples",
+    ]
+    repeated = rows[0]
+    assert "0.30-0.90" in repeated and "7/10 passed" in repeated
+    # the long intent name gives way (cut at its end), not the test ids
+    long_row = rows[2]
+    assert "  AnswersTheRef… " in long_row
+    assert texts[-1] == "12 semantic assertions: 8 passed, 4 failed, 0 errors"
+
+
+def test_not_judged_leaves_are_their_own_outcome() -> None:
+    judge = FakeJudge(lambda o, d: 0.9)
+    record = result_record(evaluate_semantic("Thanks", Polite & Kind, judge=judge), "t::a")
+    record["passed"], record["outcome"] = False, "failed"
+    leaf = record["leaves"][1]
+    leaf.update(judged=False, score=None, passed=False, reason="not judged: decided by Polite")
+    record["leaves"][0].update(judge="structural")
+    texts = [text for text, _ in report_lines([record], width=100)]
+    kind_row = next(text for text in texts if text.strip().startswith("Kind"))
+    assert kind_row.split()[-2:] == ["not", "judged"]
+    assert summarize([record]).decided_by == {"structural": 1}
+
+
+class Kind(Intent):
+    """The text is kind."""

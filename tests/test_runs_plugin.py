@@ -91,8 +91,8 @@ def test_marker_repeats_the_body_and_holds_it_to_the_floor(
             r"\S*test_below_floor +10 +8 +0 +0\.80 +\[0\.49, 0\.94\] +0\.90 +FAIL",
             r"\S*test_crashing_system +5 +4 +1 +0\.80 +\[0\.38, 0\.96\] +0\.80 +PASS",
             (
-                r"stability 0\.80 \(mean pass rate\) over 3 repeated tests; 3 with the "
-                r"interval's lower bound under the floor"
+                r"stability 0\.80 \(mean pass rate\) over 3 repeated tests; 3 not proven at "
+                r"their floor"
             ),
         ]
     )
@@ -240,13 +240,23 @@ def test_bad_runs_and_floors_are_clear_errors_never_a_pass(project: pytest.Pytes
     result.assert_outcomes(errors=4, failed=1)
     result.stdout.fnmatch_lines_random(
         [
-            "*test_zero_runs: @pytest.mark.semantic: runs must be a positive int, got 0*",
-            "*test_fractional_runs: @pytest.mark.semantic: runs must be a positive int, got 2.5*",
             (
-                "*test_floor_above_one: @pytest.mark.semantic: min_pass_rate must be between 0 "
-                "and 1 inclusive, got 1.5*"
+                "*test_zero_runs: @pytest.mark.semantic(runs=0): runs must be a whole number "
+                ">= 1, got 0 (int); write e.g. @pytest.mark.semantic(runs=10)"
             ),
-            "*test_floor_without_runs: @pytest.mark.semantic(min_pass_rate=0.5) without runs=*",
+            (
+                "*test_fractional_runs: @pytest.mark.semantic(runs=2.5): runs must be a whole "
+                "number >= 1, got 2.5 (float)*"
+            ),
+            (
+                "*test_floor_above_one: @pytest.mark.semantic(min_pass_rate=1.5): min_pass_rate "
+                "must be between 0 and 1 inclusive, got 1.5; pass e.g. "
+                "@pytest.mark.semantic(runs=10, min_pass_rate=0.8)"
+            ),
+            (
+                "*test_floor_without_runs: @pytest.mark.semantic(min_pass_rate=0.5) without "
+                "runs=*write e.g. @pytest.mark.semantic(runs=10, min_pass_rate=0.5)*"
+            ),
             (
                 "*test_no_semantic_assertion: @pytest.mark.semantic(runs=3) on a test that makes "
                 "no semantic assertion*"
@@ -258,8 +268,18 @@ def test_bad_runs_and_floors_are_clear_errors_never_a_pass(project: pytest.Pytes
 @pytest.mark.parametrize(
     ("args", "ini", "message"),
     [
-        (["--semantic-runs", "0"], None, "--semantic-runs = '0' is not a number of runs*"),
-        ([], "semantic_runs = many", "ini option semantic_runs = 'many' is not a number of runs*"),
+        (
+            ["--semantic-runs", "0"],
+            None,
+            "--semantic-runs '0' is not a number of runs (a whole number >= 1); write e.g. "
+            "--semantic-runs 5",
+        ),
+        (
+            [],
+            "semantic_runs = many",
+            "ini option semantic_runs = 'many' is not a number of runs (a whole number >= 1); "
+            "write e.g. semantic_runs = 5",
+        ),
     ],
 )
 def test_bad_option_is_a_usage_error(

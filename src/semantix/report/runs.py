@@ -32,13 +32,16 @@ def run_record(stats: RunStats, nodeid: str) -> Record:
 
 
 def stability_line(records: Sequence[Record]) -> str:
-    """``stability 0.85 over 3 repeated tests; 1 with its interval's lower bound under its floor``."""
+    """``stability 0.85 (mean pass rate) over 3 repeated tests; 1 not proven at its floor``.
+
+    "Not proven" counts the tests whose 95 % interval's lower bound is under their floor.
+    """
     score, below = suite_stability(records)
     noun = "test" if len(records) == 1 else "tests"
     shown = "n/a" if score is None else f"{score:.2f}"
     return (
         f"stability {shown} (mean pass rate) over {len(records)} repeated {noun}; "
-        f"{below} with the interval's lower bound under the floor"
+        f"{below} not proven at {'its' if below == 1 else 'their'} floor"
     )
 
 

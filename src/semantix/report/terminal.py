@@ -1,5 +1,6 @@
-"""The end-of-session table: one row per assertion (and per part of a composite), fitted to the
-terminal's width, with a header naming the judge and the verdict mode and a summary line.
+"""The end-of-session table: one row per test and intent (and per part of a composite; a repeated
+check's runs in one row with their pass count), fitted to the terminal's width, with a header
+naming the judge and the verdict mode, a legend for the ``~`` borderline mark and a summary line.
 
 Rendering returns ``(text, markup)`` pairs; the pytest plugin writes them with pytest's own
 terminal writer, so colours follow ``--color``.
@@ -12,7 +13,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from semantix.report.records import Record, Summary, summarize
+from semantix.pipeline.results import BORDERLINE_MARGIN
+from semantix.report.records import (
+    NOT_JUDGED,
+    OUTCOME_WORDS,
+    Record,
+    Summary,
+    leaf_outcome,
+    outcome,
+    summarize,
+)
 
 __all__ = ["Line", "header_line", "report_lines", "short_judge", "summary_line"]
 
@@ -21,7 +31,7 @@ Line = tuple[str, dict[str, bool]]
 
 _HEADER = ("test", "intent", "judge", "score", "threshold", "verdict", "time")
 _RIGHT = {3, 4, 6}
-_MIN_TEST, _MIN_INTENT, _MIN_JUDGE = 16, 12, 12
+_MIN_TEST, _MIN_INTENT, _MIN_JUDGE = 24, 12, 12
 _JUDGE = re.compile(r"^(?P<name>[^(]+)\((?P<where>.*)\)$")
 
 
@@ -51,19 +61,56 @@ def header_line(judges: Sequence[str], verdicts_mode: str | None) -> str:
 def report_lines(records: Sequence[Record], *, width: int = 120) -> list[Line]:
     """The table for ``records`` (already sorted), fitted to ``width`` columns, and its summary.
 
-    The judge column shows the short identity (`short_judge`); when the table is wider
-    than ``width``, the test ids lose their start and the intents their end, never both columns
-    below a readable minimum.
+    One row per test and intent: a test that made the same assertion several times (a repeated
+    run) gets one row with its pass count (``7/10 passed``) and the range of its scores. The
+    judge column shows the short identity (`short_judge`) and is left out when one judge decided
+    everything (the header names it). When the table is wider than ``width``, the intents give
+    way first (their end is cut), then the test ids (their start is cut), never below a readable
+    minimum. A legend explains the ``~`` borderline mark when one is shown.
     """
+    judges = {short_judge(judge) for judge in _judges(records)}
+    with_judge = len(judges) > 1
     rows: list[tuple[tuple[str, ...], dict[str, bool]]] = []
-    for record in records:
-        rows.extend(_rows(record))
-    widths = _fit([_HEADER, *(cells for cells, _ in rows)], width)
-    lines: list[Line] = [(_render(_HEADER, widths), {"bold": True})]
-    lines.extend((_render(cells, widths), markup) for cells, markup in rows)
+    for group in _groups(records):
+        found = _rows(group[0]) if len(group) == 1 else _group_rows(group)
+        rows.extend(found)
+    header = _HEADER if with_judge else _HEADER[:2] + _HEADER[3:]
+    if not with_judge:
+        rows = [(cells[:2] + cells[3:] if len(cells) > 1 else cells, mark) for cells, mark in rows]
+    right = _RIGHT if with_judge else {index - 1 for index in _RIGHT}
+    table = [cells for cells, _ in rows if len(cells) > 1]
+    widths = _fit([header, *table], width, with_judge=with_judge)
+    lines: list[Line] = [(_render(header, widths, right), {"bold": True})]
+    lines.extend((_render(cells, widths, right), markup) for cells, markup in rows)
+    if any(cells[len(header) - 2].endswith(" ~") for cells in table):
+        lines.append((_legend(), {}))
     summary = summarize(records)
     lines.append((summary_line(summary), _summary_markup(summary)))
     return lines
+
+
+def _legend() -> str:
+    return (
+        f"~ borderline: within {BORDERLINE_MARGIN:.2f} of the threshold; a reworded output may "
+        "flip the verdict"
+    )
+
+
+def _judges(records: Sequence[Record]) -> list[str]:
+    """The judges the header names (`header_line`): the records' own."""
+    return [record["judge"] for record in records if record.get("judge")]
+
+
+def _groups(records: Sequence[Record]) -> list[list[Record]]:
+    """Consecutive records of one test and one intent (the runs of a repeated check)."""
+    groups: list[list[Record]] = []
+    for record in records:
+        key = (record["nodeid"], record["intent"])
+        if groups and (groups[-1][0]["nodeid"], groups[-1][0]["intent"]) == key:
+            groups[-1].append(record)
+        else:
+            groups.append([record])
+    return groups
 
 
 def summary_line(summary: Summary) -> str:
@@ -89,19 +136,19 @@ def _summary_markup(summary: Summary) -> dict[str, bool]:
 
 
 def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
-    outcome = record.get("outcome", "passed" if record["passed"] else "failed")
-    verdict = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}[outcome]
-    markup = {"passed": {"green": True}, "failed": {"red": True}, "error": {"red": True}}[outcome]
-    if record.get("borderline") and outcome != "error":
+    result = outcome(record)
+    verdict = OUTCOME_WORDS[result]
+    markup = {"passed": {"green": True}, "failed": {"red": True}, "error": {"red": True}}[result]
+    if record.get("borderline") and result != "error":
         verdict += " ~"
-        markup = {**markup, "yellow": outcome == "passed", "green": False}
+        markup = {**markup, "yellow": result == "passed", "green": False}
     judge = short_judge(record.get("judge"))
     time_text = _format_ms(record.get("duration_ms"))
     leaves: list[Mapping[str, Any]] = record["leaves"]
-    if outcome == "error":
+    if result == "error":
         cells = (record["nodeid"], record["intent"], judge, "", "", verdict, time_text)
-        error = ("", "  " + str(record.get("error", "")), "", "", "", "", "")
-        return [(cells, markup), (error, {"red": True})]
+        # the error on a line of its own, under the row, as wide as the terminal
+        return [(cells, markup), (("    " + str(record.get("error", "")),), {"red": True})]
     if len(leaves) == 1 and leaves[0]["intent"].lstrip("~") == record["intent"].lstrip("~"):
         leaf = leaves[0]
         cells = (
@@ -109,7 +156,7 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
             record["intent"],
             judge,
             _format_score(leaf["score"]),
-            f"{leaf['threshold']:.2f}",
+            _format_threshold(leaf.get("threshold")),
             verdict,
             time_text,
         )
@@ -118,42 +165,117 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
         ((record["nodeid"], record["intent"], judge, "", "", verdict, time_text), markup)
     ]
     for leaf in leaves:
-        passed = leaf.get("passed", leaf.get("ok"))
-        leaf_verdict = ("ok" if passed else "not ok") + (" ~" if leaf.get("borderline") else "")
+        result = leaf_outcome(leaf)
+        leaf_verdict = _LEAF_WORDS[result] + (" ~" if leaf.get("borderline") else "")
         cells = (
             "",
             "  " + leaf["intent"],
-            "",
+            short_judge(leaf.get("judge")) if leaf.get("judge") else "",
             _format_score(leaf["score"]),
-            f"{leaf['threshold']:.2f}",
+            _format_threshold(leaf.get("threshold")),
             leaf_verdict,
             "",
         )
-        rows.append((cells, {} if passed else {"red": True}))
+        rows.append((cells, {"red": True} if result == "failed" else {}))
     return rows
 
 
-def _fit(table: Sequence[tuple[str, ...]], width: int) -> list[int]:
-    """Column widths that fit ``width``: the test ids give way first, then judge and intent."""
+_LEAF_WORDS = {"passed": "ok", "failed": "not ok", NOT_JUDGED: NOT_JUDGED}
+
+
+def _group_rows(group: Sequence[Record]) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
+    """One row for the runs of a repeated check: pass count, score range, total time; then one
+    row per leaf of a composite, with its own count."""
+    first = group[0]
+    outcomes = [outcome(record) for record in group]
+    passes, errors = outcomes.count("passed"), outcomes.count("error")
+    verdict = f"{passes}/{len(group)} passed" + (f", {errors} error" if errors else "")
+    verdict += "s" if errors > 1 else ""
+    bad = passes < len(group)
+    borderline = any(record.get("borderline") for record in group)
+    verdict += " ~" if borderline else ""
+    durations = [record.get("duration_ms") for record in group]
+    total = sum(value for value in durations if isinstance(value, (int, float)))
+    judged = [record for record in group if record["leaves"]]
+    intents = [leaf["intent"] for leaf in judged[0]["leaves"]] if judged else []
+    single = len(intents) == 1 and intents[0].lstrip("~") == first["intent"].lstrip("~")
+    leaves = [[record["leaves"][i] for record in judged] for i in range(len(intents))]
+    score = _score_range(leaves[0]) if single else ""
+    threshold = _threshold_range(leaves[0]) if single else ""
+    judge = short_judge(first.get("judge"))
+    markup = {"red": True} if bad else ({"yellow": True} if borderline else {"green": True})
+    cells = (first["nodeid"], first["intent"], judge, score, threshold, verdict, _format_ms(total))
+    rows = [(cells, markup)]
+    if single:
+        return rows
+    for name, runs in zip(intents, leaves, strict=True):
+        results = [leaf_outcome(leaf) for leaf in runs]
+        shown = f"{results.count('passed')}/{len(runs)} ok"
+        if results.count(NOT_JUDGED):
+            shown += f", {results.count(NOT_JUDGED)} {NOT_JUDGED}"
+        cells = ("", "  " + name, "", _score_range(runs), _threshold_range(runs), shown, "")
+        rows.append((cells, {"red": True} if "failed" in results else {}))
+    return rows
+
+
+def _score_range(leaves: Sequence[Mapping[str, Any]]) -> str:
+    scores = [leaf["score"] for leaf in leaves if isinstance(leaf.get("score"), (int, float))]
+    if not scores:
+        return "n/a"
+    low, high = f"{min(scores):.2f}", f"{max(scores):.2f}"
+    return low if low == high else f"{low}-{high}"
+
+
+def _threshold_range(leaves: Sequence[Mapping[str, Any]]) -> str:
+    shown = sorted({_format_threshold(leaf.get("threshold")) for leaf in leaves})
+    return shown[0] if len(shown) == 1 else f"{shown[0]}-{shown[-1]}"
+
+
+def _format_threshold(value: object) -> str:
+    return f"{value:.2f}" if isinstance(value, (int, float)) else "-"
+
+
+def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> list[int]:
+    """Column widths that fit ``width``: the fixed columns (numbers, verdict, time) keep theirs;
+    the intent gives way first (to a quarter of the room left), then the judge (a fifth), then
+    the test id, none below its minimum."""
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    overflow = sum(widths) + 2 * (len(widths) - 1) - width
-    for column, minimum in ((0, _MIN_TEST), (2, _MIN_JUDGE), (1, _MIN_INTENT)):
-        if overflow <= 0:
+    flexible = [(1, _MIN_INTENT, 4), (2, _MIN_JUDGE, 5), (0, _MIN_TEST, 0)]
+    if not with_judge:
+        flexible = [(1, _MIN_INTENT, 4), (0, _MIN_TEST, 0)]
+    fixed = sum(widths) - sum(widths[column] for column, _, _ in flexible)
+    room = width - fixed - 2 * (len(widths) - 1)
+    for column, minimum, share in flexible:
+        if sum(widths[c] for c, _, _ in flexible) <= room:
             break
-        give = min(overflow, max(0, widths[column] - minimum))
-        widths[column] -= give
-        overflow -= give
+        others = sum(widths[c] for c, _, _ in flexible if c != column)
+        cap = max(minimum, room - others, room // share if share else 0)
+        widths[column] = min(widths[column], cap)
     return widths
 
 
-def _render(cells: tuple[str, ...], widths: Sequence[int]) -> str:
+def _render(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> str:
+    if len(cells) == 1:  # a line of its own (an error), as wide as the table
+        total = sum(widths) + 2 * (len(widths) - 1)
+        return cells[0] if len(cells[0]) <= total else cells[0][: total - 1] + "…"
     out = []
     for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
         if len(cell) > width:
             # a test id keeps its end (the test name), anything else its start
-            cell = "…" + cell[-(width - 1) :] if index == 0 else cell[: width - 1] + "…"
-        out.append(cell.rjust(width) if index in _RIGHT else cell.ljust(width))
+            cell = _cut_test_id(cell, width) if index == 0 else cell[: width - 1] + "…"
+        out.append(cell.rjust(width) if index in right else cell.ljust(width))
     return "  ".join(out).rstrip()
+
+
+def _cut_test_id(nodeid: str, width: int) -> str:
+    """A test id cut to ``width``: its directories go first (``…/test_bot.py::test_x``), then
+    its start; the test's name stays."""
+    path, separator, name = nodeid.partition("::")
+    if "/" in path:
+        short = "…/" + path.rsplit("/", 1)[1] + separator + name
+        if len(short) <= width:
+            return short
+    return "…" + nodeid[-(width - 1) :]
 
 
 def _format_score(score: float | None) -> str:
