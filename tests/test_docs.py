@@ -437,6 +437,9 @@ def test_ci_runs_the_readme_test_command_without_upgrading_pip() -> None:
     torch_step = next(i for i, command in enumerate(commands) if "pip install torch" in command)
     assert torch_step < commands.index(test_command)
     assert ci.index("pip install --quiet torch") < ci.index(test_command)
+    # ... and it is the same command: the README's pin is the one CI installs.
+    torch_command = commands[torch_step]
+    assert torch_command.replace("pip install", "pip install --quiet") in ci.splitlines()
 
 
 def test_readme_llm_example_runs_against_a_local_server(
