@@ -28,7 +28,13 @@ from semantix.snapshots import (
     word_diff,
     write_snapshot,
 )
-from semantix.snapshots.compare import PART_CHARS, resolve_snapshot_threshold, text_parts
+from semantix.snapshots.compare import (
+    PART_CHARS,
+    SIMILARITY_NOTE,
+    SIMILARITY_THRESHOLD,
+    resolve_snapshot_threshold,
+    text_parts,
+)
 from semantix.snapshots.files import (
     MAGIC,
     module_directory,
@@ -232,11 +238,11 @@ def test_equivalence_asks_both_directions_with_the_other_text_as_hypothesis() ->
 
 def test_equivalence_fails_when_content_is_lost_or_added() -> None:
     judge = overlap_judge()
-    lost = judge_equivalence(STORED, SHORTER, judge=judge, threshold=0.9)
+    lost = judge_equivalence(STORED, SHORTER, judge=judge, threshold=0.9, facts="judge")
     assert not lost.forward.passed  # the shorter text does not state "within 30 days"
     assert lost.backward.passed  # but everything it says, the snapshot says
     assert not lost.passed
-    added = judge_equivalence(SHORTER, STORED, judge=judge, threshold=0.9)
+    added = judge_equivalence(SHORTER, STORED, judge=judge, threshold=0.9, facts="judge")
     assert added.forward.passed
     assert not added.backward.passed
 
@@ -272,7 +278,7 @@ def test_judge_with_evaluate_equivalence_is_asked_once() -> None:
             return Verdict(passed=False, score=0.3, reason="drops the 30 days", threshold=threshold)
 
     judge = Equivalent()
-    result = judge_equivalence(STORED, SHORTER, judge=judge, threshold=0.6)
+    result = judge_equivalence(STORED, SHORTER, judge=judge, threshold=0.6, facts="judge")
     assert judge.calls == [(STORED, SHORTER, 0.6)]
     assert result.symmetric
     assert not result.passed
@@ -332,7 +338,9 @@ def test_drift_fails_with_both_scores_threshold_diff_and_direction(tmp_path: Pat
     judge = overlap_judge()
     assert_semantic_snapshot(STORED, "refund", judge=judge, directory=tmp_path, update=True)
     with pytest.raises(SnapshotDriftError) as info:
-        assert_semantic_snapshot(SHORTER, "refund", judge=judge, threshold=0.9, directory=tmp_path)
+        assert_semantic_snapshot(
+            SHORTER, "refund", judge=judge, threshold=0.9, directory=tmp_path, facts="judge"
+        )
     error = info.value
     assert isinstance(error, SemanticAssertionError)
     assert (error.stored, error.output) == (STORED, SHORTER)
@@ -351,7 +359,9 @@ def test_drift_fails_with_both_scores_threshold_diff_and_direction(tmp_path: Pat
 
 def test_added_claim_is_reported_as_added(tmp_path: Path) -> None:
     judge = overlap_judge()
-    assert_semantic_snapshot(SHORTER, "s", judge=judge, directory=tmp_path, update=True)
+    assert_semantic_snapshot(
+        SHORTER, "s", judge=judge, directory=tmp_path, update=True, facts="judge"
+    )
     with pytest.raises(SnapshotDriftError, match=r"the new output adds: 'within 30 days'; 'full'"):
         assert_semantic_snapshot(STORED, "s", judge=judge, threshold=0.9, directory=tmp_path)
 
@@ -360,7 +370,7 @@ def test_update_rewrites_a_drifted_snapshot(tmp_path: Path) -> None:
     judge = overlap_judge()
     assert_semantic_snapshot(STORED, "s", judge=judge, directory=tmp_path, update=True)
     result = assert_semantic_snapshot(
-        SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path, update=True
+        SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path, update=True, facts="judge"
     )
     assert result.status == "updated"
     assert read_snapshot(tmp_path / "s.txt").text == SHORTER  # type: ignore[union-attr]
@@ -379,7 +389,7 @@ def test_in_ci_nothing_is_written_even_with_update(
     monkeypatch.setenv("CI", "1")
     with pytest.raises(SnapshotDriftError, match="nothing is written in CI"):
         assert_semantic_snapshot(
-            SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path, update=True
+            SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path, update=True, facts="judge"
         )
     assert read_snapshot(tmp_path / "s.txt").text == STORED  # type: ignore[union-attr]
 
@@ -482,7 +492,9 @@ def test_judged_checks_reach_the_observers_as_semantic_results(tmp_path: Path) -
         assert seen == []  # recording asks no judge: nothing to report
         assert_semantic_snapshot(PARAPHRASE, "s", judge=judge, directory=tmp_path)
         with pytest.raises(SnapshotDriftError):
-            assert_semantic_snapshot(SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path)
+            assert_semantic_snapshot(
+                SHORTER, "s", judge=judge, threshold=0.9, directory=tmp_path, facts="judge"
+            )
     finally:
         context.remove_observer(seen.append)
     passed, drifted = seen
@@ -539,3 +551,58 @@ def test_a_judge_can_decline_the_equivalence_question() -> None:
     result = judge_equivalence(STORED, PARAPHRASE, judge=Declines(), threshold=0.5)
     assert result.passed
     assert not result.symmetric
+
+
+# -- facts before meaning, and each judge on its own scale (issue 25) ---------------------------
+
+
+class SimilarityJudge(FakeJudge):
+    scale = "similarity"
+
+
+def test_a_changed_number_fails_before_the_judge_is_asked(tmp_path: Path) -> None:
+    judge = FakeJudge(lambda output, stored: 1.0)  # would call every pair the same
+    write_snapshot(tmp_path / "s.txt", name="s", text=STORED, judge="J")
+    changed = STORED.replace("30", "14")
+    with pytest.raises(SnapshotDriftError) as caught:
+        assert_semantic_snapshot(changed, "s", judge=judge, directory=tmp_path)
+    assert judge.calls == []
+    assert 'number changed: 30 → 14 ("within 30 days")' in str(caught.value)
+    assert caught.value.equivalence.fact_changes[0].describe().startswith("number changed")
+
+
+def test_facts_judge_lets_the_judge_decide_and_quotes_the_change() -> None:
+    judge = FakeJudge(lambda output, stored: 1.0)
+    result = judge_equivalence(
+        STORED, STORED.replace("30", "14"), judge=judge, threshold=0.5, facts="judge"
+    )
+    assert result.passed
+    assert len(judge.calls) == 2
+    assert [change.describe() for change in result.fact_changes] == [
+        'number changed: 30 → 14 ("within 30 days")'
+    ]
+
+
+def test_a_paraphrase_keeping_its_facts_still_goes_to_the_judge_and_passes() -> None:
+    judge = FakeJudge(lambda output, stored: 0.9)
+    result = judge_equivalence(STORED, PARAPHRASE, judge=judge, threshold=0.5)
+    assert (result.passed, result.fact_changes, len(judge.calls)) == (True, (), 2)
+
+
+def test_a_bad_facts_mode_is_an_error_naming_it() -> None:
+    with pytest.raises(ValueError, match=r"facts must be one of 'fail', 'judge', got 'off'"):
+        judge_equivalence(STORED, PARAPHRASE, judge=overlap_judge(), threshold=0.5, facts="off")  # type: ignore[arg-type]
+
+
+def test_a_similarity_judge_judges_snapshots_at_the_measured_threshold_with_a_note() -> None:
+    judge = SimilarityJudge(lambda output, stored: 0.5, recommended_threshold=0.2)
+    assert resolve_snapshot_threshold(judge) == SIMILARITY_THRESHOLD == 0.75
+    assert resolve_snapshot_threshold(judge, 0.6) == 0.6
+    assert resolve_snapshot_threshold(FakeJudge(lambda o, d: 1.0, recommended_threshold=0.4)) == 0.4
+    result = judge_equivalence(
+        STORED, PARAPHRASE, judge=judge, threshold=resolve_snapshot_threshold(judge)
+    )
+    assert not result.passed  # 0.5 passes the intent threshold 0.2, not the snapshot one
+    assert result.forward.reason == "similarity to the snapshot: 0.500"
+    assert result.note == SIMILARITY_NOTE
+    assert judge_equivalence(STORED, PARAPHRASE, judge=overlap_judge(), threshold=0.4).note is None

@@ -13,11 +13,11 @@ def test_both_directions_use_the_other_text_verbatim_as_hypothesis(entailing_mod
     judge = QuantizedNLIJudge(entailing_model)
     result = judge_equivalence(
         "Refunds within 30 days.",
-        "You get your money back for a month.",
+        "You get your money back for 30 days.",
         judge=judge,
         threshold=0.5,
     )
     assert result.passed
     assert "'Refunds within 30 days.'" in result.forward.reason
-    assert "'You get your money back for a month.'" in result.backward.reason
+    assert "'You get your money back for 30 days.'" in result.backward.reason
     assert result.judge.name == "QuantizedNLIJudge"

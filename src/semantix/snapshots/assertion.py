@@ -32,6 +32,7 @@ from semantix.pipeline.results import LeafResult, SemanticResult
 from semantix.snapshots.compare import (
     PART_CHARS,
     Equivalence,
+    FactsMode,
     judge_equivalence,
     resolve_snapshot_threshold,
 )
@@ -78,6 +79,7 @@ def assert_semantic_snapshot(
     threshold: float | None = None,
     directory: str | Path | None = None,
     update: bool = False,
+    facts: FactsMode = "fail",
 ) -> SnapshotResult:
     """Assert that ``output`` means the same as the snapshot called ``name`` (any test runner).
 
@@ -92,6 +94,8 @@ def assert_semantic_snapshot(
             next to the calling module.
         update: write the snapshot when it is missing, rewrite it when the output drifted.
             Ignored where ``CI`` is set: nothing is written in CI.
+        facts: ``"fail"`` (default): a changed number, date, negation or name fails without
+            asking the judge; ``"judge"``: the judge decides, and the change is quoted.
 
     Raises:
         SnapshotMissingError: no snapshot yet (and ``update`` is off, or this is CI).
@@ -114,6 +118,7 @@ def assert_semantic_snapshot(
         judge=judge,
         threshold=threshold,
         update=update,
+        facts=facts,
         how_to_update="call assert_semantic_snapshot(..., update=True)",
     )
 
@@ -126,6 +131,7 @@ def check_snapshot(
     judge: Judge | str | None = None,
     threshold: float | None = None,
     update: bool = False,
+    facts: FactsMode = "fail",
     test: str | None = None,
     how_to_update: str = PYTEST_UPDATE,
 ) -> SnapshotResult:
@@ -165,6 +171,7 @@ def check_snapshot(
         judge=resolved,
         threshold=resolve_snapshot_threshold(resolved, threshold, judge_default=defaults.threshold),
         timeout=defaults.timeout,
+        facts=facts,
     )
     if equivalence.passed:
         context.notify(_as_result(name, equivalence))
@@ -205,6 +212,11 @@ def drift_message(
     else:
         lines.append("  " + _direction("new output => snapshot", equivalence.forward))
         lines.append("  " + _direction("snapshot => new output", equivalence.backward))
+    if equivalence.fact_changes:
+        lines.append("  facts changed (compared before the judge):")
+        lines.extend(f"    {change.describe()}" for change in equivalence.fact_changes)
+    if equivalence.note:
+        lines.append(f"  note: {equivalence.note}")
     if not equivalence.forward.passed:
         lines.append(
             "  the new output does not state: "

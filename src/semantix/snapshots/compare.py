@@ -19,23 +19,39 @@ passes; its verdict is the weakest part's.
 
 Texts with the same words (whitespace aside) mean the same without asking a judge; an empty text
 never means the same as a non-empty one.
+
+Before any judge is asked, the two texts' facts are compared (`semantix.snapshots.facts`:
+numbers with units, dates, negations, names): a change fails the snapshot without a judge
+(``facts="fail"``, the default) or is quoted beside the judge's verdict (``facts="judge"``).
+
+Each judge judges on its own scale (its declared ``scale``): an entailment judge at its
+entailment threshold, both ways; a similarity judge (the embedding judge) at
+`SIMILARITY_THRESHOLD`, a paraphrase-level similarity measured by
+``scripts/measure-snapshot-threshold``, with the reason "similarity to the snapshot" and a
+`SIMILARITY_NOTE` on the `Equivalence`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from semantix.config import check_threshold
 from semantix.intent import IntentDescription
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict, capabilities
+from semantix.judges.calls import ask_judge
 from semantix.pipeline.thresholds import judge_threshold
+from semantix.snapshots.facts import FactChange, compare_facts
 from semantix.text import SENTENCE_END
 
 __all__ = [
+    "FACTS_MODES",
     "PART_CHARS",
+    "SIMILARITY_NOTE",
+    "SIMILARITY_THRESHOLD",
     "Equivalence",
+    "FactsMode",
     "judge_equivalence",
     "resolve_snapshot_threshold",
     "text_parts",
@@ -43,6 +59,24 @@ __all__ = [
 
 #: A text longer than this (in characters, ~150 tokens) is judged in parts of whole sentences.
 PART_CHARS = 600
+
+#: The snapshot threshold of a similarity judge: a paraphrase keeps at least this cosine
+#: similarity both ways. Measured with the real all-MiniLM-L6-v2 on
+#: tests/data/snapshot_pairs.jsonl (scripts/measure-snapshot-threshold): balanced accuracy 0.892
+#: on 20 paraphrases against 12 changed meanings (paraphrases 0.749-0.950, median 0.839;
+#: changed meanings 0.475-0.835, median 0.649).
+SIMILARITY_THRESHOLD = 0.75
+
+#: Said once with a snapshot judged by a similarity judge (`Equivalence.note`).
+SIMILARITY_NOTE = (
+    "judged by similarity, which cannot see a reversed meaning (a dropped 'not', 'all' for "
+    "'none') or a changed fact beyond what the fact comparison catches (numbers, dates, "
+    "negation words, names); use an entailment judge for those"
+)
+
+FactsMode = Literal["fail", "judge"]
+#: What a changed fact does: fail the snapshot without a judge, or go to the judge, quoted.
+FACTS_MODES: tuple[FactsMode, ...] = ("fail", "judge")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +98,10 @@ class Equivalence:
     unstated_parts: tuple[str, ...] = ()
     #: Parts of a long new output the stored text does not state (empty for short texts).
     added_parts: tuple[str, ...] = ()
+    #: Facts (numbers, dates, negations, names) that differ, found before any judge was asked.
+    fact_changes: tuple[FactChange, ...] = ()
+    #: What the judge's scale cannot see (`SIMILARITY_NOTE` for a similarity judge), or None.
+    note: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -92,24 +130,54 @@ def resolve_snapshot_threshold(
     judge: object, explicit: object = None, *, judge_default: float | None = None
 ) -> float:
     """The threshold, in the usual order without an intent: ``explicit``; else
-    ``judge_default`` (the pytest ``semantic`` marker's threshold); else the judge's
+    ``judge_default`` (the pytest ``semantic`` marker's threshold); else, for a judge whose
+    ``scale`` is ``similarity``, `SIMILARITY_THRESHOLD` (its intent threshold is for intent
+    descriptions, not for two texts that should mean the same); else the judge's
     ``recommended_threshold``; else 0.8 (`semantix.pipeline.thresholds.judge_threshold`)."""
+    if explicit is None and judge_default is None and capabilities(judge).scale == "similarity":
+        return SIMILARITY_THRESHOLD
     return judge_threshold(judge, explicit, judge_default=judge_default).value
 
 
 def judge_equivalence(
-    stored: str, output: str, *, judge: Judge, threshold: float, timeout: float | None = None
+    stored: str,
+    output: str,
+    *,
+    judge: Judge,
+    threshold: float,
+    timeout: float | None = None,
+    facts: FactsMode = "fail",
 ) -> Equivalence:
     """Judge whether ``output`` means the same as ``stored``, in both directions.
 
     ``judge`` is asked as it is (resolve specs and the default first, e.g. with
     `semantix.pipeline.judging.resolve_judge`); ``timeout`` bounds the judge's answer in seconds.
+    ``facts``: a changed fact fails without asking the judge (``"fail"``), or the judge decides
+    and the change is quoted in the message (``"judge"``).
     """
     threshold = check_threshold(threshold)
-    name = judge_identity(judge)
+    if facts not in FACTS_MODES:
+        raise ValueError(
+            f"facts must be one of {', '.join(map(repr, FACTS_MODES))}, got {facts!r}; pass "
+            "facts='judge' to let the judge decide when a number, date, negation or name changed"
+        )
+    declared = capabilities(judge)
+    name = declared.identity
+    note = SIMILARITY_NOTE if declared.scale == "similarity" else None
+    changes = compare_facts(stored, output) if stored.split() != output.split() else ()
 
     def decided(verdict: Verdict) -> Equivalence:
-        return Equivalence(stored, output, threshold, name, verdict, verdict, symmetric=True)
+        return Equivalence(
+            stored,
+            output,
+            threshold,
+            name,
+            verdict,
+            verdict,
+            symmetric=True,
+            fact_changes=changes,
+            note=note,
+        )
 
     if stored.split() == output.split():
         return decided(
@@ -130,10 +198,20 @@ def judge_equivalence(
                 threshold=threshold,
             )
         )
+    if changes and facts == "fail":
+        return decided(
+            Verdict(
+                passed=False,
+                score=0.0,
+                reason="facts changed (judge not called): "
+                + "; ".join(change.describe() for change in changes),
+                threshold=threshold,
+            )
+        )
     what = "a new output against its semantic snapshot"
-    if _asks_equivalence(judge):
+    if declared.equivalence is not None and _asks_equivalence(judge):
         (verdict,) = ask_judge(
-            _EquivalenceQuestion(judge),
+            _EquivalenceQuestion(declared.equivalence, name),
             [(output, _as_description(stored), threshold)],
             what=what,
             timeout=timeout,
@@ -145,6 +223,8 @@ def judge_equivalence(
         *((stored, _as_description(part), threshold) for part in output_parts),
     ]
     verdicts = ask_judge(judge, requests, what=what, timeout=timeout)
+    if declared.scale == "similarity":
+        verdicts = [_as_similarity(verdict) for verdict in verdicts]
     forward, unstated = _direction(stored_parts, verdicts[: len(stored_parts)])
     backward, added = _direction(output_parts, verdicts[len(stored_parts) :])
     return Equivalence(
@@ -156,7 +236,16 @@ def judge_equivalence(
         backward,
         unstated_parts=unstated,
         added_parts=added,
+        fact_changes=changes,
+        note=note,
     )
+
+
+def _as_similarity(verdict: Verdict) -> Verdict:
+    """A similarity judge's verdict, its reason saying what was compared: the snapshot."""
+    if verdict.score is None:
+        return verdict
+    return replace(verdict, reason=f"similarity to the snapshot: {verdict.score:.3f}")
 
 
 def text_parts(text: str) -> list[str]:
@@ -193,15 +282,8 @@ def _direction(parts: list[str], verdicts: list[Verdict]) -> tuple[Verdict, tupl
 
 
 def _asks_equivalence(judge: object) -> bool:
-    """Whether the judge's own class answers ``evaluate_equivalence``.
-
-    Looked up on the class, not the instance: a wrapper that forwards unknown attributes to the
-    judge inside (the frozen-verdict ``RecordReplayJudge``) must not hand the question past its
-    store — in ``strict`` or ``replay`` mode that would call the live judge. Such a wrapper is
-    asked the two ordinary requests, which it records and replays. A wrapper whose class defines
-    ``evaluate_equivalence`` for every judge can set ``answers_equivalence = False`` on instances
-    whose inner judge has none.
-    """
+    """Whether the judge's own class answers ``evaluate_equivalence`` (not a wrapper's store
+    passing the question on), and the instance has not declined (``answers_equivalence``)."""
     has_method = callable(getattr(type(judge), "evaluate_equivalence", None))
     return has_method and getattr(judge, "answers_equivalence", True) is not False
 
@@ -211,16 +293,12 @@ def _as_description(text: str) -> IntentDescription:
     return IntentDescription(text, hypothesis=text)
 
 
-class _EquivalenceQuestion:
-    """A judge's ``evaluate_equivalence`` seen through the judge protocol, for ``ask_judge``."""
+class _EquivalenceQuestion(Judge):
+    """A judge's declared ``evaluate_equivalence`` seen through the judge protocol."""
 
-    def __init__(self, judge: Judge) -> None:
-        self._judge = judge
-        self.recommended_threshold = getattr(judge, "recommended_threshold", None)
-        self.identity: JudgeIdentity = judge_identity(judge)
+    def __init__(self, ask: Callable[[str, str, float], Verdict], identity: JudgeIdentity) -> None:
+        self._ask = ask
+        self.identity = identity
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        result: Verdict = getattr(self._judge, "evaluate_equivalence")(  # noqa: B009
-            str(intent_description), output, threshold
-        )
-        return result
+        return self._ask(str(intent_description), output, threshold)

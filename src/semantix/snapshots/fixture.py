@@ -22,6 +22,7 @@ from pathlib import Path
 
 from semantix.judges.base import Judge
 from semantix.snapshots.assertion import PYTEST_UPDATE, SnapshotResult, check_snapshot
+from semantix.snapshots.compare import FactsMode
 from semantix.snapshots.errors import (
     DuplicateSnapshotError,
     SnapshotDriftError,
@@ -47,6 +48,7 @@ class SemanticSnapshot:
         update: bool = False,
         judge: Judge | str | None = None,
         threshold: float | None = None,
+        facts: FactsMode = "fail",
     ) -> None:
         self.nodeid = nodeid
         self.directory = module_directory(module)
@@ -54,6 +56,7 @@ class SemanticSnapshot:
         self.update = update
         self.judge = judge
         self.threshold = threshold
+        self.facts: FactsMode = facts
         self._base = node_basename(nodeid)
         self._unnamed = 0
         self._names: dict[Path, str] = {}
@@ -65,6 +68,7 @@ class SemanticSnapshot:
         *,
         judge: Judge | str | None = None,
         threshold: float | None = None,
+        facts: FactsMode | None = None,
     ) -> SnapshotResult:
         """Assert that ``output`` means the same as this test's next (or named) snapshot."""
         __tracebackhide__ = True
@@ -77,6 +81,7 @@ class SemanticSnapshot:
                 judge=judge if judge is not None else self.judge,
                 threshold=threshold if threshold is not None else self.threshold,
                 update=self.update,
+                facts=facts if facts is not None else self.facts,
                 test=self.nodeid,
                 how_to_update=PYTEST_UPDATE,
             )
