@@ -165,10 +165,10 @@ class _Page:
         """An intent's name with the first line of its description under it (from the page's
         style), and the rest of a longer description on demand (<details>)."""
         if not description:
-            return _e(name)
+            return _breakable(name)
         text = str(description)
         number = self.descriptions.setdefault(text, len(self.descriptions))
-        shown = f'<span class="ds d{number}">{_e(name)}</span>'
+        shown = f'<span class="ds d{number}">{_breakable(name)}</span>'
         if _split_description(text)[1]:
             shown += (
                 f'<details class="dm"><summary data-n="more"></summary>'
@@ -340,7 +340,7 @@ class _Page:
         if leaves:
             several = len(leaves) > 1
             if several or leaves[0].get("intent") != record.get("intent"):
-                intent = _e(record.get("intent", "?")) + "".join(
+                intent = _breakable(record.get("intent", "?")) + "".join(
                     f"<div>{self._described(leaf.get('intent', '?'), leaf.get('description'))}</div>"
                     for leaf in leaves
                 )
@@ -358,7 +358,7 @@ class _Page:
             if several and any(value is not None for value in latencies):
                 shown_latency += _lines(f"<small>{_ms(value)}</small>" for value in latencies)
         else:
-            intent = _e(record.get("intent", "?"))
+            intent = _breakable(record.get("intent", "?"))
             score = threshold = evidence = _NONE
             reason = f'<span class="err">{_e(record.get("error") or NOT_JUDGED)}</span>'
             judge = _judge(record.get("judge"))
@@ -415,7 +415,7 @@ def _reason(leaf: Mapping[str, Any], *, named: bool) -> str:
     text = str(leaf.get("reason") or _NONE)
     if result == NOT_JUDGED and text.startswith(NOT_JUDGED):
         text = text[len(NOT_JUDGED) :].lstrip(" :")
-    name = f'<b class="lf">{_e(leaf.get("intent", "?"))}</b>: ' if named else ""
+    name = f'<b class="lf">{_breakable(leaf.get("intent", "?"))}</b>: ' if named else ""
     return (
         name
         + mark.get(result, "")

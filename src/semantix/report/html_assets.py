@@ -23,9 +23,8 @@ th{background:#f6f8fa;white-space:nowrap}td.n{text-align:right;white-space:nowra
 /* The assertions table lays out as a grid of fixed columns so that the browser skips
    rows off screen (content-visibility); without CSS it is a plain table. */
 .grid,.grid thead,.grid tbody{display:block}
-.grid tr{display:grid;border-bottom:1px solid var(--line);grid-template-columns:5.5em
-minmax(0,1.3fr) minmax(0,1.1fr) minmax(0,1.8fr) 3.5em 6.5em minmax(0,1.2fr) minmax(0,.8fr)
-minmax(0,1fr) 5em}
+/* The columns' tracks are in the page's own style: a column no row fills is left out. */
+.grid tr{display:grid;border-bottom:1px solid var(--line)}
 .grid td,.grid th{display:block;border:0;overflow-wrap:break-word;min-width:0}.grid tr[hidden]{display:none}
 .grid tbody tr{content-visibility:auto;contain-intrinsic-size:auto 3.5em}
 .grid thead{position:sticky;top:0;z-index:1}
@@ -43,6 +42,10 @@ summary{cursor:pointer}details,span.out,span.ev{white-space:pre-wrap}details>sum
 details>summary::-webkit-details-marker{display:none}
 details:not([open])>summary::after{content:"… (" attr(data-n) ")";color:var(--muted)}
 .ja{font-size:12px;color:var(--muted);font-style:italic}
+b.lf{font-weight:600}b.nj{color:var(--muted);font-weight:600}
+.dm{font-size:12px;color:var(--muted)}.dm>summary{display:inline}
+details.dm:not([open])>summary::after{content:"… more"}details.dm[open]>summary::after{content:""}
+.dr::after{white-space:pre-wrap}
 .ds::after{display:block;font-size:12px;color:var(--muted)}
 #controls{margin:8px 0}#q{width:28em;padding:4px}
 figure{margin:12px 0}figcaption{margin-bottom:2px}

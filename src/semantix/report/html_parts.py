@@ -32,10 +32,11 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-#: Where a test id or a judge name may wrap: after a path's or a name's separators, before an
-#: opening bracket. A long name then wraps between its parts, never inside a word.
+#: Where a test id, an intent or a judge name may wrap: after a path's or a name's separators,
+#: before an opening bracket, between the words of a CamelCase name. A long name then wraps
+#: between its parts, never inside a word.
 _BREAK_AFTER = re.compile(r"(::|[/.,@_\-\]])")
-_BREAK_BEFORE = re.compile(r"(?=[\[(])")
+_BREAK_BEFORE = re.compile(r"(?=[\[(])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def _breakable(value: object) -> str:
@@ -277,8 +278,8 @@ def runs(document: Mapping[str, Any]) -> str:
     below = runs.get("below_floor")
     summary = (
         f"Stability {_fmt(stability)} (mean pass rate) over {len(tests):,} repeated "
-        f"test{'s' if len(tests) != 1 else ''}; {_e(below if below is not None else '—')} with "
-        "the interval's lower bound under the floor."
+        f"test{'s' if len(tests) != 1 else ''}; {_e(below if below is not None else '—')} not "
+        "proven at their floor (the 95 % interval's lower bound is under it)."
     )
     return (
         '<section id="runs">\n<h2>Repeated runs</h2>\n'
