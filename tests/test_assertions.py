@@ -22,8 +22,8 @@ from semantix import (
     evaluate_semantic,
     set_default_judge,
 )
-from semantix.judges import build_default_judge
 from semantix.pipeline import resolve_threshold
+from semantix.pipeline.judging import build_default_judge
 
 
 class Polite(Intent):
@@ -194,7 +194,7 @@ def test_batch_is_used_when_the_judge_has_it() -> None:
 def test_result_lists_every_leaf() -> None:
     judge = scores(Polite=0.9, MedicalAdvice=0.75)
     result = evaluate_semantic("x", Polite & ~MedicalAdvice, judge=judge)
-    assert [(leaf.intent, leaf.expected, leaf.ok) for leaf in result.leaves] == [
+    assert [(leaf.intent, leaf.expected, leaf.passed) for leaf in result.leaves] == [
         (Polite, True, True),
         (MedicalAdvice, False, False),
     ]
@@ -421,8 +421,29 @@ def test_set_default_judge_is_used_when_no_judge_is_passed() -> None:
 
 
 def test_set_default_judge_rejects_non_judges() -> None:
-    with pytest.raises(TypeError, match="set_default_judge\\(\\) needs a judge"):
-        set_default_judge("quantized")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="must have an evaluate"):
+        set_default_judge(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"pass an instance: FakeJudge\(...\)"):
+        set_default_judge(FakeJudge)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="unknown judge 'qauntized'"):
+        set_default_judge("qauntized")
+
+
+def test_set_default_judge_takes_a_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("spec_judges_mod")
+    module.judge = scores(Polite=0.99)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spec_judges_mod", module)
+    set_default_judge("spec_judges_mod:judge")
+    try:
+        assert evaluate_semantic("x", Polite).passed
+    finally:
+        set_default_judge(None)
+
+
+def test_leaf_ok_is_the_deprecated_name_of_passed() -> None:
+    result = evaluate_semantic("x", Polite, judge=scores(Polite=0.9))
+    with pytest.warns(DeprecationWarning, match="LeafResult.ok is deprecated.*LeafResult.passed"):
+        assert result.leaves[0].ok is True
 
 
 def test_default_judge_from_environment_import_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -148,7 +148,7 @@ def test_every_run_passing_returns_the_stats() -> None:
     assert stats.pass_rate == 1.0
     assert tuple(round(bound, 2) for bound in stats.interval) == (0.57, 1.0)
     assert stats.passed and stats.verdict == "pass"
-    assert len(judge.calls) == 5
+    assert len(judge.calls) == 1  # five runs, one output: judged once (the run's memo)
     assert [run.index for run in stats.results] == [1, 2, 3, 4, 5]
     assert all(run.output == POLITE for run in stats.results)
 
@@ -350,7 +350,8 @@ def test_an_output_that_is_not_text_is_that_runs_error() -> None:
 
 def test_outputs_are_judged_in_one_batch() -> None:
     judge = BatchJudge(judge_polite)
-    assert_pass_rate(Scripted([POLITE]), Polite, runs=7, judge=judge)
+    outputs = [f"{POLITE} (reply {number})" for number in range(7)]
+    assert_pass_rate(Scripted(outputs), Polite, runs=7, judge=judge)
     assert judge.batches == [7]
 
 

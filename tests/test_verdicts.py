@@ -36,7 +36,6 @@ from semantix.verdicts import (
     StoredVerdict,
     VerdictStore,
     VerdictUsage,
-    identity_of,
     resolve_mode,
     wrap_judge,
 )
@@ -477,7 +476,8 @@ def test_strict_mode_refuses_a_duplicate_at_another_threshold(store: VerdictStor
 def test_caching_judge_is_the_former_name_of_the_same_class() -> None:
     assert CachingJudge is RecordReplayJudge
     assert semantix.CachingJudge is RecordReplayJudge
-    assert identity_of is judge_identity
+    with pytest.warns(DeprecationWarning, match="identity_of is deprecated"):
+        assert semantix.verdicts.identity_of is judge_identity  # type: ignore[attr-defined]
     assert MODES == config.VERDICT_MODES
 
 

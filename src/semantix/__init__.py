@@ -9,117 +9,88 @@ class Polite(Intent):
 assert_semantic("Thank you for your patience.", Polite)
 ```
 
+The top level holds what a test author imports: intents, the assert and evaluate functions, the
+judges, `Verdict`, `Judge` and the exceptions a test catches. Everything else lives in the
+module that owns it (`semantix.checks`, `semantix.runs`, `semantix.snapshots`,
+`semantix.verdicts`, `semantix.errors`, `semantix.context`, ...); the names that used to be here
+still resolve (see `semantix.compat`).
+
 Importing semantix is cheap: judges import onnxruntime, torch, transformers or openai only
 when they are first used.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import typing as _typing
 
+from semantix import compat as _compat
 from semantix import context as _context
 from semantix.cache import clear_cache
-from semantix.errors import (
-    ConfigurationError,
-    CorruptVerdictError,
-    IntentCalibrationError,
-    JudgeError,
-    JudgeTimeoutError,
-    JudgeUnavailableError,
-    ModelNotFoundError,
-    SemanticAssertionError,
-    SemantixError,
-    UnknownModelError,
-    VerdictNotRecordedError,
-    VerdictStoreError,
-)
-from semantix.intent import DEFAULT_THRESHOLD, Intent, IntentDescription
-from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
-from semantix.pipeline import (
-    LeafResult,
-    SemanticResult,
-    assert_semantic,
-    evaluate_many,
-    evaluate_semantic,
-)
+from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
+from semantix.intent import Intent
+from semantix.judges.base import FakeJudge, Judge, Verdict
+from semantix.pipeline import assert_semantic, evaluate_many, evaluate_semantic
+from semantix.pipeline.results import SemanticResult
+from semantix.pipeline.specs import check_spec as _check_spec
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from semantix.judges.embedding import EmbeddingJudge
     from semantix.judges.escalating import EscalatingJudge
     from semantix.judges.llm import LLMJudge
     from semantix.judges.quantized import QuantizedNLIJudge
     from semantix.judges.transformers import NLIJudge
-    from semantix.runs import (
-        PassRateError,
-        RunResult,
-        RunStats,
-        assert_pass_rate,
-        evaluate_pass_rate,
-    )
-    from semantix.snapshots import (
-        DuplicateSnapshotError,
-        SnapshotDriftError,
-        SnapshotFileError,
-        SnapshotMissingError,
-        assert_semantic_snapshot,
-    )
-    from semantix.verdicts import CachingJudge, RecordReplayJudge, VerdictStore
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "DEFAULT_THRESHOLD",
-    "CachingJudge",
-    "ConfigurationError",
-    "CorruptVerdictError",
-    "DuplicateSnapshotError",
     "EmbeddingJudge",
     "EscalatingJudge",
     "FakeJudge",
     "Intent",
-    "IntentCalibrationError",
-    "IntentDescription",
     "Judge",
     "JudgeError",
-    "JudgeIdentity",
-    "JudgeTimeoutError",
-    "JudgeUnavailableError",
     "LLMJudge",
-    "LeafResult",
-    "ModelNotFoundError",
     "NLIJudge",
-    "PassRateError",
     "QuantizedNLIJudge",
-    "RecordReplayJudge",
-    "RunResult",
-    "RunStats",
     "SemanticAssertionError",
     "SemanticResult",
     "SemantixError",
-    "SnapshotDriftError",
-    "SnapshotFileError",
-    "SnapshotMissingError",
-    "TokenUsage",
-    "UnknownModelError",
     "Verdict",
-    "VerdictNotRecordedError",
-    "VerdictStore",
-    "VerdictStoreError",
     "__version__",
-    "assert_pass_rate",
     "assert_semantic",
-    "assert_semantic_snapshot",
     "clear_cache",
     "evaluate_many",
-    "evaluate_pass_rate",
     "evaluate_semantic",
     "set_default_judge",
 ]
 
-# Public names loaded on first attribute access: judges whose modules import heavy libraries,
-# and the repeated-runs and snapshot APIs (kept out of `import semantix`'s start-up time).
+# Names loaded on first attribute access: the judges (their modules import heavy libraries on
+# use) and the names that moved off the top level into the module that owns them.
 _LAZY = {
+    "QuantizedNLIJudge": "semantix.judges.quantized",
+    "NLIJudge": "semantix.judges.transformers",
+    "EmbeddingJudge": "semantix.judges.embedding",
+    "LLMJudge": "semantix.judges.llm",
+    "EscalatingJudge": "semantix.judges.escalating",
+    **dict.fromkeys(
+        (
+            "ConfigurationError",
+            "CorruptVerdictError",
+            "IntentCalibrationError",
+            "JudgeTimeoutError",
+            "JudgeUnavailableError",
+            "ModelNotFoundError",
+            "UnenforceableCheckError",
+            "UnknownModelError",
+            "VerdictNotRecordedError",
+            "VerdictStoreError",
+        ),
+        "semantix.errors",
+    ),
+    **dict.fromkeys(("DEFAULT_THRESHOLD", "IntentDescription"), "semantix.intent"),
+    **dict.fromkeys(("JudgeIdentity", "TokenUsage"), "semantix.judges.base"),
+    "LeafResult": "semantix.pipeline.results",
     **dict.fromkeys(
         ("PassRateError", "RunResult", "RunStats", "assert_pass_rate", "evaluate_pass_rate"),
         "semantix.runs",
@@ -134,35 +105,35 @@ _LAZY = {
         ),
         "semantix.snapshots",
     ),
-    "QuantizedNLIJudge": "semantix.judges.quantized",
-    "NLIJudge": "semantix.judges.transformers",
-    "EmbeddingJudge": "semantix.judges.embedding",
-    "LLMJudge": "semantix.judges.llm",
-    "EscalatingJudge": "semantix.judges.escalating",
-    "CachingJudge": "semantix.verdicts",
-    "RecordReplayJudge": "semantix.verdicts",
-    "VerdictStore": "semantix.verdicts",
+    **dict.fromkeys(("RecordReplayJudge", "VerdictStore"), "semantix.verdicts"),
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'semantix' has no attribute {name!r}")
+        return getattr(_importlib.import_module(_LAZY[name]), name)
+    return _compat.resolve(__name__, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(__all__)
 
 
-def set_default_judge(judge: Judge | None) -> None:
+def set_default_judge(judge: Judge | str | None) -> None:
     """Use ``judge`` wherever no judge is passed (``None`` restores the built-in default).
 
-    The pytest plugin's ``--semantic-judge`` option sets the same default for the whole run.
+    ``judge`` is a judge instance or a spec (``"embedding"``, ``"llm:gpt-4o-mini"``,
+    ``"module:attr"``). The pytest plugin's ``--semantic-judge`` option, when given, wins over
+    this for its run.
+
+    Raises:
+        TypeError: a judge class instead of an instance, or an object without ``evaluate``.
+        ConfigurationError: an unknown spec.
     """
-    if judge is not None and not callable(getattr(judge, "evaluate", None)):
-        raise TypeError(
-            f"set_default_judge() needs a judge with an evaluate(...) method, got "
-            f"{type(judge).__name__}"
-        )
+    if isinstance(judge, str):
+        judge = _check_spec(judge, source="set_default_judge")
+    elif judge is not None:
+        from semantix.pipeline.judging import check_judge_object
+
+        judge = check_judge_object(judge)
     _context.set_defaults(judge=judge)

@@ -332,5 +332,6 @@ def iter_leaves(intent: type[Intent]) -> Iterator[type[Intent]]:
     yield from walk(intent)
 
 
-for _public in (Intent, IntentDescription, Negation, Conjunction, Disjunction):
-    _public.__module__ = "semantix"
+Intent.__module__ = "semantix"
+for _public in (IntentDescription, Negation, Conjunction, Disjunction):
+    _public.__module__ = "semantix.intent"

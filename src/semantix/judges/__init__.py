@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from semantix import compat
 from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
 
 if TYPE_CHECKING:
@@ -40,18 +41,9 @@ _LAZY = {
     "LLMJudge": "semantix.judges.llm",
     "EscalatingJudge": "semantix.judges.escalating",  # light, but lazy like its peers
 }
-# Names that moved to semantix.pipeline.judging; still importable from here for earlier code.
-_MOVED = {
-    "JUDGE_NAMES": "semantix.pipeline.specs",
-    "judge_from_spec": "semantix.pipeline.specs",
-    "default_judge": "semantix.pipeline.judging",
-    "build_default_judge": "semantix.pipeline.judging",
-}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
-    if name in _MOVED:
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module 'semantix.judges' has no attribute {name!r}")
+    return compat.resolve(__name__, name)

@@ -330,9 +330,9 @@ def _text_or_none(output: object) -> str | None:
 def _expired(declared: Capabilities | None, limit: float, intent: type[Intent]) -> Exception:
     name = declared.identity if declared is not None else "the judge"
     return JudgeTimeoutError(
-        f"judge {name} did not answer within {limit:g} s on {intent.__name__} (the timeout "
-        "bounds the whole check, calibration included); a judge that times out is never a "
-        "pass. Raise the timeout "
+        f"judge {name} did not answer within {limit:g} s on {intent.__name__}; a judge that "
+        "times out is never a pass (the timeout bounds the whole check, calibration included). "
+        "Raise the timeout "
         "(timeout=..., --semantic-timeout) or find out why the judge hangs"
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from semantix import compat
 from semantix.intent import Intent
 from semantix.judges.base import JudgeIdentity, Verdict
 from semantix.pipeline.messages import failure_message
@@ -57,7 +58,8 @@ class LeafResult:
 
     @property
     def ok(self) -> bool:
-        """The same as `passed` (the name semantix 0.1 used)."""
+        """Deprecated: the name semantix 0.1 used for `passed`."""
+        compat.warn_renamed("LeafResult.ok", "LeafResult.passed")
         return self.passed
 
     @property

@@ -26,10 +26,9 @@ The package, top to bottom:
 
 from __future__ import annotations
 
-from semantix.judges.calls import judge_identity as identity_of  # the former name
+from semantix import compat
 from semantix.verdicts.fingerprint import FORMAT_VERSION, fingerprint, normalise_text
 from semantix.verdicts.judge import (
-    CachingJudge,
     RecordReplayJudge,
     VerdictStats,
     VerdictUsage,
@@ -46,14 +45,12 @@ __all__ = [
     "FORMAT_VERSION",
     "MODES",
     "PREVIEW_CHARS",
-    "CachingJudge",
     "RecordReplayJudge",
     "StoredVerdict",
     "VerdictStats",
     "VerdictStore",
     "VerdictUsage",
     "fingerprint",
-    "identity_of",
     "normalise_text",
     "resolve_mode",
     "wrap_judge",
@@ -62,3 +59,7 @@ __all__ = [
 # Shown as importable from the top level: ``semantix.VerdictStore``, ``semantix.RecordReplayJudge``.
 VerdictStore.__module__ = "semantix"
 RecordReplayJudge.__module__ = "semantix"
+
+
+def __getattr__(name: str) -> object:
+    return compat.resolve(__name__, name)  # CachingJudge (semantix-ai), identity_of (0.1)

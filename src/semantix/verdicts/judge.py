@@ -35,7 +35,7 @@ from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
 from semantix.verdicts.record import StoredVerdict, replay_at, replayable
 from semantix.verdicts.store import VerdictStore
 
-__all__ = ["CachingJudge", "RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"]
+__all__ = ["RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,10 +316,6 @@ class RecordReplayJudge(WrappingJudge):
         if increment:
             with self._lock:
                 self._counts[name] += increment
-
-
-#: The former name of ``RecordReplayJudge`` (the same class).
-CachingJudge = RecordReplayJudge
 
 
 def wrap_judge(
