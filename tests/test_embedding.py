@@ -105,8 +105,8 @@ def test_bad_arguments_are_named(kwargs: dict[str, object], message: str) -> Non
 def test_judges_on_the_same_model_share_one_session(minilm_dir: Path) -> None:
     first = EmbeddingJudge(minilm_dir, threads=1, lazy_load=False)
     second = EmbeddingJudge(minilm_dir, threads=1, lazy_load=False)
-    assert first._load().session is second._load().session
-    assert ("onnx-session", str(minilm_dir), FP32_FILE, 1) in model_cache
+    assert first._load().onnx.session is second._load().onnx.session
+    assert ("onnx-session", str((minilm_dir / FP32_FILE).resolve()), 1) in model_cache
 
 
 def test_the_shipped_fixed_padding_is_turned_off(
@@ -344,8 +344,8 @@ def test_default_model_loads_from_the_hf_cache_offline(
     assert judge.identity.model == "sentence-transformers/all-MiniLM-L6-v2"
     assert judge.identity.revision == revision
     assert judge.identity.file == "onnx/model.onnx"
-    assert judge._load().session is model_cache.get_or_create(
-        ("onnx-session", str(snapshot.resolve()), FP32_FILE, judge._threads or _threads()),
+    assert judge._load().onnx.session is model_cache.get_or_create(
+        ("onnx-session", str((snapshot / FP32_FILE).resolve()), judge.threads or _threads()),
         lambda: pytest.fail("the session should already be cached"),
     )
 

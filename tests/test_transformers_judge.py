@@ -95,7 +95,7 @@ def test_loads_from_hf_cache_offline(
     ("kwargs", "message"), [({"batch_size": 0}, "batch_size"), ({"device": ""}, "device")]
 )
 def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ConfigurationError, match=message):
         NLIJudge(**kwargs)  # type: ignore[arg-type]
 
 

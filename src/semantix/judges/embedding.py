@@ -44,34 +44,23 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from semantix.config import check_positive_int, check_threshold, default_threads
-from semantix.config import model_dir as configured_model_dir
-from semantix.errors import ConfigurationError
-from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict, model_argument
-from semantix.judges.lazy import LazyLoaded
-from semantix.judges.model_dir import (
-    ModelFiles,
-    check_inputs,
-    dynamic_int8,
-    embedding_output,
-    find_onnx,
-    read_model_dir,
-)
-from semantix.judges.onnx import shared_session
-from semantix.models import lookup_model, resolve_model
+from semantix.config import check_threshold
+from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.lazy import Named
+from semantix.judges.model_dir import ModelFiles, embedding_output, read_model_dir
+from semantix.judges.onnx import OnnxJudge, OnnxModel, pad
+from semantix.models import lookup_model
 from semantix.text import encoded_windows, length_batches, preview
 
 __all__ = ["EmbeddingJudge", "required_files"]
 
 Vectors = npt.NDArray[np.float32]
 
-#: ONNX files tried, in order, in a model directory when ``file`` is not given.
-_DEFAULT_FILES = ("onnx/model.onnx", "model.onnx")
 #: How many description / example embeddings a judge keeps (they repeat across a test suite).
 _REFERENCE_CACHE_SIZE = 2048
 
@@ -97,12 +86,10 @@ class _Embedded:
 class _Model:
     """Everything loaded for one judge: shared session and tokenizer, plus what they need."""
 
-    session: Any
+    onnx: OnnxModel
     files: ModelFiles
-    input_names: tuple[str, ...]
     output_name: str
     pooled: bool
-    one_at_a_time: bool
     identity: JudgeIdentity
 
     @property
@@ -110,7 +97,7 @@ class _Model:
         return self.files.max_length
 
 
-class EmbeddingJudge(LazyLoaded[_Model]):
+class EmbeddingJudge(OnnxJudge[_Model]):
     """Judge by the cosine similarity of sentence embeddings (ONNX, no torch).
 
     Fast and cheap, but it measures *topical closeness*, not entailment: "I love this" and "I
@@ -129,16 +116,25 @@ class EmbeddingJudge(LazyLoaded[_Model]):
         threads: onnxruntime intra-op threads; default: ``semantix.config.default_threads()``.
         batch_size: texts per model call.
         lazy_load: False to load the model in the constructor instead of on first use.
+        model_name: semantix-ai's name for ``model`` (pass one of the two).
+
+    Every bad argument is a `ConfigurationError` naming it; ``identity`` never loads the model.
     """
 
+    kind = "embedding"
+    support_files = ("*.json", "vocab.txt")
+    export_fix = "Export the model to ONNX (optimum-cli export onnx --task feature-extraction)"
+    judge_label = "embedding"
     #: Measured on tests/data/embedding_calibration.csv with scripts/calibrate-embedding
     #: (description-only intents, all-MiniLM-L6-v2 fp32); see docs/judges/embedding.md.
     recommended_threshold: float | None = 0.2
     #: Embeddings cannot see "not": negative requirements are judged as NOT their positive statement.
-    reads_negation: ClassVar[bool] = False
+    reads_negation = False
     #: The score already uses the intent's examples (closest example, counterexample margin), so
     #: the core does not calibrate a threshold from them (an example would score 1.0 against itself).
-    uses_examples: ClassVar[bool] = True
+    uses_examples = True
+    #: The score is a cosine similarity (topical closeness), not an entailment.
+    scale = "similarity"
 
     def __init__(
         self,
@@ -152,101 +148,38 @@ class EmbeddingJudge(LazyLoaded[_Model]):
         lazy_load: bool = True,
         model_name: str | os.PathLike[str] | None = None,
     ) -> None:
-        model = model_argument(model, model_name, judge="EmbeddingJudge")
-        check_positive_int(batch_size, what="batch_size", example=32)
-        check_positive_int(threads, what="threads", example=2, optional=True)
-        if file is not None and (not isinstance(file, str) or not file.strip()):
-            raise ConfigurationError(
-                f"file must be the path of an ONNX file inside the model directory, e.g. "
-                f"'onnx/model.onnx', got {file!r}"
-            )
-        self._model_arg = model
-        self._revision = revision
-        self._file = file
-        self._cache_dir = cache_dir
-        self._threads = threads
-        self.batch_size = batch_size
         self._references_lock = threading.Lock()
         self._references: OrderedDict[str, _Embedded] = OrderedDict()
-        self._identity = self._provisional_identity()
-        super().__init__(lazy_load=lazy_load)
-
-    # -- identity and loading ------------------------------------------------------------------
-
-    @property
-    def identity(self) -> JudgeIdentity:
-        """Class, model, revision and ONNX file (exact once the model is loaded)."""
-        loaded = self._loaded
-        return loaded.identity if loaded is not None else self._identity
+        super().__init__(
+            model,
+            revision=revision,
+            file=file,
+            cache_dir=cache_dir,
+            threads=threads,
+            batch_size=batch_size,
+            lazy_load=lazy_load,
+            model_name=model_name,
+        )
 
     @property
     def max_length(self) -> int:
         """The most tokens (special tokens included) the model sees at once."""
         return self._load().max_length
 
-    def __repr__(self) -> str:
-        return f"{self.identity}"
-
-    def _provisional_identity(self) -> JudgeIdentity:
-        name = "EmbeddingJudge"
-        info = lookup_model(self._model_arg, "embedding")
-        if self._model_arg is None and info is not None:
-            return JudgeIdentity(
-                name, info.repo_id, self._revision or info.revision, self._file or info.onnx_file
-            )
-        if self._model_arg is None:
-            return JudgeIdentity(name, str(configured_model_dir("embedding")), None, self._file)
-        return JudgeIdentity(name, str(self._model_arg), self._revision, self._file)
-
     def _load_now(self) -> _Model:
-        info = lookup_model(self._model_arg, "embedding")
-        wanted = self._file or (info.onnx_file if info is not None else None)
-        resolved = resolve_model(
-            self._model_arg,
-            kind="embedding",
-            revision=self._revision,
-            cache_dir=self._cache_dir,
-            allow_patterns=required_files(file=wanted),
-            required_files=[wanted] if wanted else (),
-        )
-        directory = resolved.path
-        if resolved.repo_id is not None:
-            fix = (
-                "Fetch it on a connected machine with `semantix download`, or pass file=... "
-                "naming a file that is there"
-            )
-        else:
-            fix = (
-                "Pass file=... naming one of them, or export the model to ONNX "
-                "(optimum-cli export onnx --task feature-extraction)"
-            )
-        where = resolved.name + (f"@{resolved.revision}" if resolved.revision else "")
-        onnx_file = find_onnx(
-            directory, wanted, _DEFAULT_FILES, where=f"embedding model {where}", fix=fix
-        )
+        opened = self._open()
         files = read_model_dir(
-            directory,
+            opened.resolved.path,
             judge="embedding",
             fix="re-export it, or copy tokenizer.json from the model's Hugging Face repo",
         )
-        session = shared_session(directory, onnx_file, self._threads or default_threads())
-        input_names = check_inputs(
-            session,
-            directory / onnx_file,
-            judge="EmbeddingJudge",
-            fix="Export the model with optimum (task='feature-extraction')",
-        )
-        output_name, pooled = embedding_output(session, directory / onnx_file)
+        output_name, pooled = embedding_output(opened.onnx.session, opened.onnx.path)
         return _Model(
-            session=session,
+            onnx=opened.onnx,
             files=files,
-            input_names=input_names,
             output_name=output_name,
             pooled=pooled,
-            one_at_a_time=dynamic_int8(directory / onnx_file),
-            identity=JudgeIdentity(
-                "EmbeddingJudge", resolved.repo_id or str(directory), resolved.revision, onnx_file
-            ),
+            identity=self.make_identity(opened.named, opened.resolved.path),
         )
 
     # -- the judge protocol ----------------------------------------------------------------------
@@ -370,8 +303,8 @@ class EmbeddingJudge(LazyLoaded[_Model]):
         return {**found, **fresh}
 
     def _embed_texts(self, model: _Model, texts: list[str]) -> dict[str, _Embedded]:
-        """Each distinct text's windows, embedded; one model pass unless the model is dynamic
-        int8 (then one pass per text, so no text's scale depends on another)."""
+        """Each distinct text's windows, embedded in one model pass (a dynamic int8 model runs
+        each window on its own, `OnnxModel.run`, so no text's scale depends on another)."""
         texts = list(dict.fromkeys(str(text) for text in texts))
         tokenizer = model.files.tokenizer
         # encode_batch hands work to a thread pool: worth it for a batch, not for one text
@@ -387,12 +320,9 @@ class EmbeddingJudge(LazyLoaded[_Model]):
             ]
             for text, encoding in zip(texts, encodings, strict=True)
         ]
-        if model.one_at_a_time:
-            vectors = [self._run(model, [w.ids for w in windows]) for windows in per_text]
-        else:
-            flat = self._run(model, [w.ids for windows in per_text for w in windows])
-            bounds = np.cumsum([0, *(len(windows) for windows in per_text)])
-            vectors = [flat[bounds[k] : bounds[k + 1]] for k in range(len(per_text))]
+        flat = self._run(model, [w.ids for windows in per_text for w in windows])
+        bounds = np.cumsum([0, *(len(windows) for windows in per_text)])
+        vectors = [flat[bounds[k] : bounds[k + 1]] for k in range(len(per_text))]
         return {
             text: _Embedded(rows, tuple(windows), len(encoding.ids))
             for text, encoding, windows, rows in zip(
@@ -405,28 +335,40 @@ class EmbeddingJudge(LazyLoaded[_Model]):
         result: Vectors = np.zeros((len(sequences), 0), dtype=np.float32)
         lengths = [len(sequence) for sequence in sequences]
         for chunk in length_batches(lengths, self.batch_size):
-            width = max(lengths[i] for i in chunk)
-            ids = np.full((len(chunk), width), model.files.pad_id, dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.int64)
-            for row, index in enumerate(chunk):
-                ids[row, : lengths[index]] = sequences[index]
-                mask[row, : lengths[index]] = 1
-            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-            (hidden,) = model.session.run(
-                [model.output_name], {name: feed[name] for name in model.input_names}
+            batch = pad([sequences[i] for i in chunk], model.files.pad_id)
+            pooled = np.concatenate(
+                [
+                    self._pool(model, hidden, batch.attention_mask[row : row + len(hidden)])
+                    for hidden, row in _rows(model.onnx.run(batch, model.output_name))
+                ]
             )
-            hidden = np.asarray(hidden, dtype=np.float32)
-            if model.pooled:
-                pooled = hidden
-            else:
-                weights = mask[:, :, None].astype(np.float32)
-                pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-            norms = np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-            pooled = (pooled / norms).astype(np.float32)
             if result.shape[1] == 0:
                 result = np.zeros((len(sequences), pooled.shape[1]), dtype=np.float32)
             result[chunk] = pooled
         return result
+
+    @staticmethod
+    def _pool(model: _Model, hidden: Any, mask_rows: list[list[int]]) -> Vectors:
+        """Mean pooling over the attention mask (unless the output is pooled), L2-normalised."""
+        values = np.asarray(hidden, dtype=np.float32)
+        if model.pooled:
+            pooled = values
+        else:
+            width = values.shape[1]
+            weights = np.asarray([row[:width] for row in mask_rows], dtype=np.float32)[:, :, None]
+            pooled = (values * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+        unit: Vectors = (pooled / norms).astype(np.float32)
+        return unit
+
+
+def _rows(outputs: list[Any]) -> list[tuple[Any, int]]:
+    """Each session call's output with the index of its first row in the batch."""
+    found, row = [], 0
+    for output in outputs:
+        found.append((output, row))
+        row += len(output)
+    return found
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -462,12 +404,10 @@ def required_files(model: str | None = None, *, file: str | None = None) -> list
     """The files of a Hub model the embedding judge needs (for ``semantix download``).
 
     ``file`` is the ONNX file to load; default: the registry's file for ``model`` (a registered
-    name or repo id, or None for the default model), else ``onnx/model.onnx``.
+    name or repo id, or None for the default model), else the usual ONNX file names.
     """
-    if file is None:
-        info = lookup_model(model, "embedding")
-        file = info.onnx_file if info is not None else None
-    return [file or "onnx/model.onnx", "*.json", "vocab.txt"]
+    named = Named(None, lookup_model(model, "embedding"), None, None)
+    return EmbeddingJudge.fetch_files(named, file)[0]
 
 
 EmbeddingJudge.__module__ = "semantix"

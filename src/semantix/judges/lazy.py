@@ -1,16 +1,29 @@
-"""The lazy, thread-safe load every model-backed judge shares.
+"""The lazy, thread-safe load and the constructor every model-backed judge shares.
 
-A judge subclasses `LazyLoaded` and implements ``_load_now()``; ``_load()`` returns the
-loaded state, building it once — on first use, or in the constructor with ``lazy_load=False`` —
-however many threads ask at the same time.
+- `LazyLoaded`: a judge implements ``_load_now()``; ``_load()`` returns the loaded state,
+  building it once — on first use, or in the constructor with ``lazy_load=False`` — however
+  many threads ask at the same time.
+- `ModelJudge`: the arguments the model judges take alike (``model``, ``revision``,
+  ``cache_dir``, ``batch_size``, ``lazy_load``, and semantix-ai's ``model_name=``), checked the
+  same way (every bad value is a `ConfigurationError` that names it), kept under the same
+  attribute names, and an ``identity`` that never loads the model: before loading it is worked
+  out from the arguments, the registry and (for a local directory) the directory's listing.
 """
 
 from __future__ import annotations
 
+import os
 import threading
-from typing import Generic, TypeVar
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
 
-__all__ = ["LazyLoaded"]
+from semantix.config import check_positive_int
+from semantix.config import model_dir as configured_model_dir
+from semantix.errors import ConfigurationError
+from semantix.judges.base import Judge, JudgeIdentity, model_argument
+from semantix.models import ModelInfo, ModelKind, lookup_model
+
+__all__ = ["LazyLoaded", "ModelJudge", "Named"]
 
 T = TypeVar("T")
 
@@ -40,3 +53,141 @@ class LazyLoaded(Generic[T]):
     def loaded(self) -> bool:
         """Whether the model is loaded (on first use, or in the constructor if not lazy)."""
         return self._loaded is not None
+
+
+class Named:
+    """Where a model judge's model is, as far as it is known without loading anything.
+
+    ``directory`` is the local directory (a path given, or the kind's environment variable);
+    ``info`` the registry entry; ``repo_id``/``revision`` what the Hub would be asked for.
+    """
+
+    __slots__ = ("directory", "info", "repo_id", "revision")
+
+    def __init__(
+        self,
+        directory: Path | None,
+        info: ModelInfo | None,
+        repo_id: str | None,
+        revision: str | None,
+    ) -> None:
+        self.directory = directory
+        self.info = info
+        self.repo_id = repo_id
+        self.revision = revision
+
+
+def _check_optional_text(value: object, *, what: str, example: str) -> None:
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise ConfigurationError(
+            f"{what} must be a non-empty str or None, got {value!r}; {example}"
+        )
+
+
+class ModelJudge(Judge, LazyLoaded[T]):
+    """The base of the model judges (quantized NLI, transformers NLI, embedding).
+
+    A subclass sets ``kind`` and implements ``_load_now()`` (whose result has an ``identity``)
+    and ``_file_for(named)`` (the file it would load, or None).
+    """
+
+    kind: ClassVar[ModelKind]
+
+    model: str | os.PathLike[str] | None
+    revision: str | None
+    cache_dir: str | os.PathLike[str] | None
+    batch_size: int
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None,
+        *,
+        revision: str | None,
+        cache_dir: str | os.PathLike[str] | None,
+        batch_size: int,
+        lazy_load: bool,
+        model_name: str | os.PathLike[str] | None = None,
+    ) -> None:
+        name = type(self).__name__
+        model = model_argument(model, model_name, judge=name)
+        if model is not None and not isinstance(model, (str, os.PathLike)):
+            raise ConfigurationError(
+                f"{name}(model=...) must be a model directory, a short name or a Hugging Face "
+                f"repo id (a str or a path), got {type(model).__name__} {model!r}"
+            )
+        if isinstance(model, str):
+            _check_optional_text(model, what="model", example="pass e.g. a model directory")
+        _check_optional_text(revision, what="revision", example="pass a commit hash or a branch")
+        if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+            raise ConfigurationError(
+                f"cache_dir must be a directory (a str or a path) or None, got {cache_dir!r}"
+            )
+        check_positive_int(batch_size, what="batch_size", example=16)
+        if not isinstance(lazy_load, bool):
+            raise ConfigurationError(f"lazy_load must be True or False, got {lazy_load!r}")
+        self.model = model
+        self.revision = revision
+        self.cache_dir = cache_dir
+        self.batch_size = batch_size
+        self._named_identity: JudgeIdentity | None = None
+        super().__init__(lazy_load=lazy_load)
+
+    # -- naming without loading ------------------------------------------------------------------
+
+    def _named(self) -> Named:
+        """The model as the arguments, the registry and the environment name it (no I/O)."""
+        info = lookup_model(self.model, self.kind)
+        if info is not None:
+            return Named(None, info, info.repo_id, self.revision or info.revision)
+        if self.model is None:
+            configured = configured_model_dir(self.kind)
+            return Named(configured.expanduser() if configured else None, None, None, None)
+        if isinstance(self.model, os.PathLike) or Path(str(self.model)).expanduser().is_dir():
+            return Named(Path(self.model).expanduser(), None, None, None)
+        return Named(None, None, str(self.model), self.revision or "main")
+
+    def _file_for(self, named: Named, directory: Path | None) -> str | None:
+        """The file the judge loads from ``directory`` (None: not known yet)."""
+        return None
+
+    def _note_for(self, named: Named, directory: Path | None) -> str | None:
+        return None
+
+    def make_identity(
+        self, named: Named, directory: Path | None, *, model: str | None = None
+    ) -> JudgeIdentity:
+        """The identity of this judge on ``directory`` (the listing decides the file)."""
+        if model is None:
+            if named.repo_id is not None:
+                model = named.repo_id
+            elif directory is not None:
+                model = str(directory.resolve())
+        return JudgeIdentity(
+            type(self).__name__,
+            model=model,
+            revision=named.revision,
+            file=self._file_for(named, directory),
+            note=self._note_for(named, directory),
+        )
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        """Class, model, revision and file. Never loads the model: before loading, the file is
+        the one the directory's listing (or the registry, for a Hub model) says will load."""
+        declared = self.__dict__.get("_declared_identity")
+        if isinstance(declared, JudgeIdentity):
+            return declared
+        loaded: Any = self._loaded
+        if loaded is not None:
+            return loaded.identity  # type: ignore[no-any-return]
+        if self._named_identity is None:
+            named = self._named()
+            self._named_identity = self.make_identity(named, named.directory)
+        return self._named_identity
+
+    @identity.setter
+    def identity(self, value: JudgeIdentity) -> None:
+        self.__dict__["_declared_identity"] = value
+
+    def __repr__(self) -> str:
+        return str(self.identity)

@@ -24,19 +24,20 @@ loaded.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from semantix.config import check_positive_int, check_threshold
+from semantix.cache import model_cache
+from semantix.config import check_threshold
 from semantix.errors import ConfigurationError, JudgeError
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.labels import LabelMap, label_map_from_config, probabilities
-from semantix.judges.lazy import LazyLoaded
+from semantix.judges.lazy import ModelJudge
 from semantix.judges.model_dir import read_model_dir
+from semantix.judges.onnx import EncodedBatch, pad
 from semantix.judges.phrasing import to_hypothesis
 from semantix.text import length_batches, token_windows
 
@@ -53,6 +54,7 @@ __all__ = [
     "hypothesis_for",
     "label_map_from_config",
     "probabilities",
+    "shared_core",
 ]
 
 #: Tokens kept free in each window for tokenizers whose counts shift at a window's edge
@@ -76,15 +78,6 @@ class Window:
     start: int
     end: int
     encoding: Encoding
-
-
-@dataclass(frozen=True, slots=True)
-class EncodedBatch:
-    """A padded batch of (premise, hypothesis) pairs, as plain lists (rows x tokens)."""
-
-    input_ids: list[list[int]]
-    attention_mask: list[list[int]]
-    token_type_ids: list[list[int]]
 
 
 Forward = Callable[[EncodedBatch], Sequence[Sequence[float]]]
@@ -179,18 +172,8 @@ class NLICore:
     # -- batches -----------------------------------------------------------------------------
 
     def pad(self, encodings: Sequence[Encoding]) -> EncodedBatch:
-        """Right-pad ``encodings`` to the longest of them."""
-        if len(encodings) == 1:  # nothing to pad: the common single assertion
-            (only,) = encodings
-            return EncodedBatch([only.ids], [only.attention_mask], [only.type_ids])
-        width = max(len(encoding) for encoding in encodings)
-        ids, mask, types = [], [], []
-        for encoding in encodings:
-            missing = width - len(encoding)
-            ids.append(encoding.ids + [self.pad_id] * missing)
-            mask.append(encoding.attention_mask + [0] * missing)
-            types.append(encoding.type_ids + [0] * missing)
-        return EncodedBatch(ids, mask, types)
+        """Right-pad ``encodings`` to the longest of them (`semantix.judges.onnx.pad`)."""
+        return pad([e.ids for e in encodings], self.pad_id, [e.type_ids for e in encodings])
 
     def run(
         self,
@@ -299,37 +282,47 @@ class LoadedNLI:
     backend: Any
 
 
-class NLIJudgeBase(LazyLoaded[LoadedNLI]):
+def shared_core(path: Path, tokenizer: Callable[[], Tokenizer | None] | None = None) -> NLICore:
+    """The process-wide `NLICore` of the model directory ``path``.
+
+    The core is keyed by the directory *and* where its tokenizer comes from: ``tokenizer.json``
+    (every judge reads it alike, so they share one core) or, for a directory without one, the
+    fast tokenizer ``tokenizer()`` builds (transformers' conversion of the slow-tokenizer files).
+    A judge that needs tokenizer.json never gets a tokenizer another judge built otherwise.
+    """
+    directory = str(path.resolve())
+    if tokenizer is None or (path / "tokenizer.json").is_file():
+        return model_cache.get_or_create(
+            ("nli-core", directory, "tokenizer.json"), lambda: NLICore.from_dir(path)
+        )
+    build = tokenizer
+    return model_cache.get_or_create(
+        ("nli-core", directory, "converted"), lambda: NLICore.from_dir(path, tokenizer=build())
+    )
+
+
+class NLIJudgeBase(ModelJudge[LoadedNLI]):
     """What the quantized and the transformers NLI judges share.
 
-    Lazy, thread-safe loading (`LazyLoaded`), ``identity``/``core``, and the judge protocol on
-    `NLICore`. A subclass sets its own attributes, then calls ``super().__init__``, and
-    implements ``_load_now()`` (returns `LoadedNLI`) and ``_forward(batch, backend)``
-    (returns one row of logits per pair).
+    The constructor, lazy thread-safe loading and a loading-free ``identity``
+    (`ModelJudge`), ``core``, and the judge protocol on `NLICore`. A subclass implements
+    ``_load_now()`` (returns `LoadedNLI`) and ``_forward(batch, backend)`` (returns one row of
+    logits per pair).
     """
 
+    kind = "nli"
     #: Entailment probability above 0.5 means the model prefers entailment to all other labels
     #: together; see docs/judges/nli.md for why this, not 0.8, is the default. An instance may
     #: set its own (``judge.recommended_threshold = 0.65``).
     recommended_threshold: float | None = 0.5
     #: An NLI model cannot confirm an absence: a negatively phrased requirement is judged as the
     #: negation of its positive statement (semantix.pipeline).
-    reads_negation: ClassVar[bool] = False
-
-    model: str | os.PathLike[str] | None
-
-    def __init__(self, *, batch_size: int, lazy_load: bool) -> None:
-        check_positive_int(batch_size, what="batch_size", example=16)
-        self.batch_size = batch_size
-        super().__init__(lazy_load=lazy_load)
+    reads_negation = False
+    #: The score is P(entailment) of the intent's hypothesis.
+    scale = "entailment"
 
     def _forward(self, batch: EncodedBatch, backend: Any) -> Sequence[Sequence[float]]:
         raise NotImplementedError
-
-    @property
-    def identity(self) -> JudgeIdentity:
-        """Who this judge is: class, model, revision, file (loads the model)."""
-        return self._load().identity
 
     @property
     def core(self) -> NLICore:
@@ -352,9 +345,3 @@ class NLIJudgeBase(LazyLoaded[LoadedNLI]):
         return loaded.core.run(
             requests, forward, batch_size=self.batch_size, identity=loaded.identity
         )
-
-    def __repr__(self) -> str:
-        loaded = self._loaded
-        if loaded is not None:
-            return f"{type(self).__name__}({loaded.identity})"
-        return f"{type(self).__name__}(model={self.model!r})"

@@ -1,264 +1,246 @@
-"""ONNX Runtime sessions for the onnxruntime judges (quantized NLI, embedding).
+"""The base of the onnxruntime judges (quantized NLI, embedding), as fastembed's ``OnnxModel``.
 
-- One session per (model file, threads) per process, shared through ``semantix.cache``; the CPU
-  provider is checked against ``onnxruntime.get_available_providers()``.
-- Threads never spin: onnxruntime's default busy-waits its pool between operators, which on a
-  machine with other work (every CI box, every pytest-xdist run) doubled the per-pair latency
-  of two threads against one. With spinning off, idle threads sleep.
-- Cold start: the first session is built from the ``.onnx`` file directly, nothing else on the
-  critical path. The optimized (ORT-format) copy that lets later processes skip graph
-  optimization is written *off* it, by a low-priority background process that also measures,
-  in fresh processes, whether loading the copy is faster on this machine and takes no more
-  memory; where it is not (e.g. MiniLM2, whose copy loads no faster and costs ~75 MB more), it
-  leaves a marker and no copy is used.
-  ``SEMANTIX_ORT_CACHE=0`` turns the copies off. The copies are keyed by the file (path, size,
-  mtime), the onnxruntime version and the CPU's features, so a cache copied to another machine
-  is not reused.
+What both share, written once:
 
-onnxruntime is imported inside the functions, never at module import.
+- **the constructor** — `OnnxJudge` adds ``file`` and ``threads`` to the arguments every model
+  judge takes (`semantix.judges.lazy.ModelJudge`);
+- **file discovery** — the ONNX file is the one asked for, else the registry's (the variant
+  for this CPU when the cache has it, `semantix.models.choose_onnx_file`), else the first of
+  the kind's `CANDIDATES` in the directory; the same rule names the judge before loading
+  (``identity``) and loads it, and a missing file is a `ModelNotFoundError` that lists the
+  ONNX files that are there (`semantix.judges.model_dir.find_onnx`);
+- **what is fetched** from the Hub (`OnnxJudge.fetch_files`), for the judge and for
+  ``semantix download``;
+- **padding and feeding** — `pad` right-pads token rows per batch into an `EncodedBatch`;
+  `OnnxModel.run` feeds the inputs the session names (``session.get_inputs()``) and, for a
+  file that quantizes its activations per call (dynamic int8), runs each row on its own so a
+  score never depends on what is batched beside it.
+
+Sessions (and the optimized copies) are `semantix.judges.sessions`'s; tokenizers and configs
+are read by `semantix.judges.model_dir`. onnxruntime and numpy are imported when a model is
+loaded or run, never at module import.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import platform
-import subprocess
-import sys
-import threading
-import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar, TypeVar
 
-from semantix.cache import model_cache
-from semantix.config import cache_path, ort_cache_enabled
+from semantix.config import check_positive_int, default_threads
 from semantix.errors import ConfigurationError
-from semantix.models import cpu_flags
+from semantix.judges.lazy import ModelJudge, Named
+from semantix.judges.model_dir import check_inputs, dynamic_int8, find_onnx
+from semantix.judges.sessions import shared_session
+from semantix.models import ModelKind, ResolvedModel, choose_onnx_file, resolve_model
 
-if TYPE_CHECKING:
-    import onnxruntime
+__all__ = ["CANDIDATES", "EncodedBatch", "OnnxJudge", "OnnxModel", "Opened", "pad"]
 
-__all__ = ["build_session", "finish_optimizing", "shared_session"]
+T = TypeVar("T")
 
-_PROVIDER = "CPUExecutionProvider"
-#: Keep the optimized copy only when loading it takes at most this share of building the session
-#: from the .onnx file (measured by the background process on this machine).
-_KEEP_IF_FASTER = 0.8
-#: ... and its peak memory at most this multiple of the build's (MiniLM2's copy costs ~75 MB more).
-_KEEP_IF_LIGHTER = 1.05
-#: Background processes writing optimized copies (tests and the bench wait for them).
-_pending: list[subprocess.Popen[bytes]] = []
-#: Optimized copies this process has started writing (each at most once per process).
-_started: set[Path] = set()
-_pending_lock = threading.Lock()
+#: ONNX files looked for, in order, in a model directory no registry entry describes: int8
+#: first for NLI (the quantized judge), fp32 first for embeddings (int8 shifts similarities).
+CANDIDATES: dict[ModelKind, tuple[str, ...]] = {
+    "nli": (
+        "model_quantized.onnx",
+        "onnx/model_quantized.onnx",
+        "onnx/model_quint8_avx2.onnx",
+        "onnx/model_qint8_avx512.onnx",
+        "model.onnx",
+        "onnx/model.onnx",
+    ),
+    "embedding": ("onnx/model.onnx", "model.onnx"),
+}
 
-
-def shared_session(directory: Path, file: str, threads: int) -> onnxruntime.InferenceSession:
-    """The process-wide session for ``directory/file`` at ``threads``, built on first use."""
-    session: onnxruntime.InferenceSession = model_cache.get_or_create(
-        ("onnx-session", str(directory.resolve()), file, threads),
-        lambda: build_session(directory / file, threads),
-    )
-    return session
+#: Rows of `EncodedBatch` by input name.
+_COLUMNS = {"input_ids": 0, "attention_mask": 1, "token_type_ids": 2}
 
 
-def session_options(threads: int) -> onnxruntime.SessionOptions:
-    """``threads`` intra-op threads that sleep when idle; one inter-op thread; full graph
-    optimization; warnings off."""
-    import onnxruntime as ort
+@dataclass(frozen=True, slots=True)
+class EncodedBatch:
+    """A padded batch of token rows, as plain lists (rows x tokens)."""
 
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.log_severity_level = 3
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    return options
+    input_ids: list[list[int]]
+    attention_mask: list[list[int]]
+    token_type_ids: list[list[int]]
 
 
-def _machine_fingerprint() -> str:
-    """What an optimized ONNX graph may depend on: CPU features, onnxruntime version."""
-    import onnxruntime as ort
-
-    flags = " ".join(sorted(cpu_flags())) or platform.processor()
-    return f"{ort.__version__}|{platform.machine()}|{flags}"
-
-
-def _optimized_path(path: Path) -> Path | None:
-    """Where the optimized (ORT-format) copy of ``path`` lives in semantix's cache, if enabled."""
-    if not ort_cache_enabled():
-        return None
-    try:
-        stat = path.stat()
-        key = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{_machine_fingerprint()}"
-    except OSError:
-        return None
-    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    return cache_path() / "onnx" / f"{path.stem}-{digest}.ort"
+def pad(
+    ids: Sequence[Sequence[int]],
+    pad_id: int,
+    type_ids: Sequence[Sequence[int]] | None = None,
+) -> EncodedBatch:
+    """Right-pad ``ids`` (and ``type_ids``, zeros when None) to the longest row."""
+    types = type_ids if type_ids is not None else [[0] * len(row) for row in ids]
+    if len(ids) == 1:  # nothing to pad: the common single assertion
+        return EncodedBatch([list(ids[0])], [[1] * len(ids[0])], [list(types[0])])
+    width = max(len(row) for row in ids)
+    batch = EncodedBatch([], [], [])
+    for row, row_types in zip(ids, types, strict=True):
+        missing = width - len(row)
+        batch.input_ids.append([*row, *([pad_id] * missing)])
+        batch.attention_mask.append([1] * len(row) + [0] * missing)
+        batch.token_type_ids.append([*row_types, *([0] * missing)])
+    return batch
 
 
-def _skip_marker(optimized: Path) -> Path:
-    return optimized.with_suffix(".skip.json")
+@dataclass(frozen=True, slots=True)
+class OnnxModel:
+    """A loaded ONNX file: its shared session and how it is fed."""
 
+    session: Any
+    path: Path
+    input_names: tuple[str, ...]
+    #: The file quantizes activations per call (dynamic int8): each row runs on its own, so a
+    #: score never depends on the rows batched with it (DESIGN: determinism).
+    one_at_a_time: bool = False
 
-def build_session(path: Path, threads: int) -> onnxruntime.InferenceSession:
-    """A session on ``path``: from its optimized copy when one pays on this machine, else from
-    the file itself (and, the first time, an optimized copy is written in the background)."""
-    import onnxruntime as ort
+    def run(self, batch: EncodedBatch, output: str | None = None) -> list[Any]:
+        """The ``output`` (default: the first) of each session call on ``batch``: one array
+        for the batch, or one per row for a dynamic-int8 file (each row unpadded)."""
+        if self.one_at_a_time and len(batch.input_ids) > 1:
+            results: list[Any] = []
+            for ids, mask, types in zip(
+                batch.input_ids, batch.attention_mask, batch.token_type_ids, strict=True
+            ):
+                length = sum(mask)
+                single = EncodedBatch([ids[:length]], [mask[:length]], [types[:length]])
+                results.extend(self.run(single, output))
+            return results
+        import numpy as np
 
-    available = ort.get_available_providers()
-    if _PROVIDER not in available:
-        raise ConfigurationError(
-            f"onnxruntime provider {_PROVIDER} is not available; available providers: "
-            f"{', '.join(available)}. Reinstall onnxruntime (pip install onnxruntime)"
+        # one conversion for the three inputs (rows x tokens each), then a view per input
+        stacked = np.asarray(
+            (batch.input_ids, batch.attention_mask, batch.token_type_ids), dtype=np.int64
         )
-    optimized = _optimized_path(path)
-    if optimized is not None and optimized.is_file():
-        try:
-            return ort.InferenceSession(
-                str(optimized), sess_options=session_options(threads), providers=[_PROVIDER]
+        feed = {name: stacked[_COLUMNS[name]] for name in self.input_names}
+        return [self.session.run(None if output is None else [output], feed)[0]]
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What `OnnxJudge._open` found and loaded: the model directory, the file, the session."""
+
+    resolved: ResolvedModel
+    named: Named
+    file: str
+    onnx: OnnxModel
+
+
+class OnnxJudge(ModelJudge[T]):
+    """A judge on an ONNX file run by onnxruntime; a subclass sets ``kind``, ``support_files``,
+    ``required_support``, ``export_fix`` and ``judge_label``, and implements ``_load_now()``
+    with `_open`."""
+
+    #: Files fetched from the Hub besides the ONNX file, and those a cached snapshot must hold.
+    support_files: ClassVar[tuple[str, ...]]
+    required_support: ClassVar[tuple[str, ...]] = ()
+    #: How to make a directory this judge loads (said when there is no ONNX file).
+    export_fix: ClassVar[str]
+    #: The judge as messages name it ("quantized NLI judge").
+    judge_label: ClassVar[str]
+
+    file: str | None
+    threads: int | None
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None,
+        *,
+        revision: str | None,
+        file: str | None,
+        cache_dir: str | os.PathLike[str] | None,
+        threads: int | None,
+        batch_size: int,
+        lazy_load: bool,
+        model_name: str | os.PathLike[str] | None,
+    ) -> None:
+        if file is not None and (not isinstance(file, str) or not file.strip()):
+            raise ConfigurationError(
+                f"file must be the path of an ONNX file inside the model directory, e.g. "
+                f"{CANDIDATES[self.kind][0]!r}, got {file!r}"
             )
-        except Exception:  # noqa: BLE001 - onnxruntime errors derive from Exception only
-            optimized.unlink(missing_ok=True)  # a stale or truncated copy: written again below
-            with _pending_lock:
-                _started.discard(optimized)
-    session = ort.InferenceSession(
-        str(path), sess_options=session_options(threads), providers=[_PROVIDER]
-    )
-    if optimized is not None and not _skip_marker(optimized).is_file():
-        _optimize_in_background(path, optimized)
-    return session
-
-
-def _optimize_in_background(path: Path, optimized: Path) -> None:
-    """Start a low-priority process that writes ``optimized`` (see `_optimize_main`)."""
-    with _pending_lock:
-        if optimized in _started:
-            return
-        _started.add(optimized)
-    source = str(Path(__file__).resolve().parents[2])
-    code = (
-        f"import sys; sys.path.insert(0, {source!r}); "
-        "from semantix.judges.onnx import _optimize_main; _optimize_main()"
-    )
-    argv = [str(path), str(optimized), repr(_KEEP_IF_FASTER)]
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-c", code, *argv],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
+        check_positive_int(threads, what="threads", example=2, optional=True)
+        self.file = file
+        self.threads = threads
+        super().__init__(
+            model,
+            revision=revision,
+            cache_dir=cache_dir,
+            batch_size=batch_size,
+            lazy_load=lazy_load,
+            model_name=model_name,
         )
-    except OSError:  # no way to start a process here: sessions are built from the file
-        return
-    with _pending_lock:
-        _pending.append(process)
-    threading.Thread(target=process.wait, name="semantix-ort-cache", daemon=True).start()
 
+    # -- file discovery --------------------------------------------------------------------------
 
-def finish_optimizing(timeout: float | None = None) -> None:
-    """Wait until the background processes writing optimized copies have finished."""
-    with _pending_lock:
-        waiting = list(_pending)
-        _pending.clear()
-    for process in waiting:
-        process.wait(timeout)
+    @classmethod
+    def fetch_files(cls, named: Named, file: str | None = None) -> tuple[list[str], list[str]]:
+        """(files to fetch, files a cached snapshot must hold) for ``named``'s Hub model."""
+        if file is not None:
+            return [file, *cls.support_files], [file]
+        if named.info is not None:
+            return (
+                [*named.info.onnx_files(), *cls.support_files],
+                [*cls.required_support, named.info.onnx_file],
+            )
+        return [*CANDIDATES[cls.kind], *cls.support_files], []
 
+    def _file_for(self, named: Named, directory: Path | None) -> str | None:
+        if self.file is not None:
+            return self.file
+        if named.info is not None:
+            if directory is None:
+                return named.info.onnx_files()[0]
+            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())[0]
+        if directory is None or not directory.is_dir():
+            return None  # an unregistered Hub repo: known once it is fetched
+        return next((c for c in CANDIDATES[self.kind] if (directory / c).is_file()), None)
 
-def _optimize_main() -> None:
-    """Background entry point: ``SOURCE OPTIMIZED KEEP_IF_FASTER``.
-
-    Writes the optimized copy beside its final name, then measures, each in a fresh process,
-    building a session from the source and loading the copy: time and peak memory. The copy is
-    kept only when loading it takes at most ``KEEP_IF_FASTER`` of the build's time and no more
-    memory (within 5%); otherwise a ``.skip.json`` marker records the figures, so no process
-    loads a copy that does not pay. Failures leave nothing behind: the next process simply
-    builds from the file again.
-    """
-    import onnxruntime as ort
-
-    source, target = Path(sys.argv[1]), Path(sys.argv[2])
-    keep_if_faster = float(sys.argv[3])
-    if hasattr(os, "nice"):
-        os.nice(10)
-    partial = target.with_suffix(f".{os.getpid()}.partial")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        options = session_options(1)
-        options.optimized_model_filepath = str(partial)
-        options.add_session_config_entry("session.save_model_format", "ORT")
-        ort.InferenceSession(str(source), sess_options=options, providers=[_PROVIDER])
-        plain = _measure_load(source, "ONNX")
-        optimized = _measure_load(partial, "ORT")
-        if plain is None or optimized is None:
-            return
-        faster = optimized[0] <= keep_if_faster * plain[0]
-        if faster and optimized[1] <= _KEEP_IF_LIGHTER * plain[1]:
-            os.replace(partial, target)
-        else:
-            figures = {
-                "plain_s": plain[0],
-                "optimized_s": optimized[0],
-                "plain_peak_mb": plain[1],
-                "optimized_peak_mb": optimized[1],
-            }
-            _skip_marker(target).write_text(json.dumps(figures), encoding="utf-8")
-    finally:
-        partial.unlink(missing_ok=True)
-
-
-def _measure_load(path: Path, model_format: str) -> tuple[float, float] | None:
-    """(seconds, peak MB) of a fresh process building a session on ``path`` (best of two)."""
-    source = str(Path(__file__).resolve().parents[2])
-    code = (
-        f"import sys; sys.path.insert(0, {source!r}); "
-        "from semantix.judges.onnx import _measure_main; _measure_main()"
-    )
-    try:
-        completed = subprocess.run(
-            [sys.executable, "-c", code, str(path), model_format],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=600,
-        )
-        seconds, peak_mb = json.loads(completed.stdout.strip().splitlines()[-1])
-    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+    def _note_for(self, named: Named, directory: Path | None) -> str | None:
+        if self.file is None and named.info is not None and directory is not None:
+            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())[1]
         return None
-    return float(seconds), float(peak_mb)
 
+    def _cache_path(self) -> Path | None:
+        return Path(self.cache_dir) if self.cache_dir is not None else None
 
-def _measure_main() -> None:
-    """Measuring process: ``PATH FORMAT`` -> prints ``[seconds, peak_mb]`` on stdout."""
-    import onnxruntime as ort
+    # -- loading ---------------------------------------------------------------------------------
 
-    path, model_format = sys.argv[1], sys.argv[2]
-    times = []
-    for _ in range(2):
-        options = session_options(1)
-        options.add_session_config_entry("session.load_model_format", model_format)
-        started = time.perf_counter()
-        session = ort.InferenceSession(path, sess_options=options, providers=[_PROVIDER])
-        times.append(time.perf_counter() - started)
-        del session
-    print(json.dumps([min(times), _peak_mb()]))
+    def _open(self) -> Opened:
+        """Find the model (downloading what is missing), choose the file, open its session."""
+        named = self._named()
+        patterns, required = self.fetch_files(named, self.file)
+        resolved = resolve_model(
+            self.model,
+            kind=self.kind,
+            revision=self.revision,
+            cache_dir=self.cache_dir,
+            allow_patterns=patterns,
+            required_files=required,
+        )
+        named = Named(resolved.path, named.info, resolved.repo_id, resolved.revision)
+        where = resolved.name + (f"@{resolved.revision}" if resolved.revision else "")
+        file = find_onnx(
+            resolved.path,
+            self._file_for(named, resolved.path),
+            CANDIDATES[self.kind],
+            where=f"{self.judge_label} model {where}",
+            fix=self._missing_fix(resolved),
+        )
+        path = resolved.path / file
+        session = shared_session(path, self.threads or default_threads())
+        input_names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
+        return Opened(
+            resolved, named, file, OnnxModel(session, path, input_names, dynamic_int8(path))
+        )
 
-
-def _peak_mb() -> float:
-    """This process's peak resident memory: VmHWM where /proc says (ru_maxrss survives exec,
-    so it would report the parent's peak), else ru_maxrss."""
-    import resource
-
-    try:
-        with open("/proc/self/status", encoding="utf-8") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass  # no /proc (macOS, Windows): ru_maxrss below
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
-    return peak / 1024 / (1024 if sys.platform == "darwin" else 1)
+    def _missing_fix(self, resolved: ResolvedModel) -> str:
+        if resolved.repo_id is not None:
+            return (
+                "Fetch it on a connected machine with `semantix download`, or pass file=... "
+                "naming a file that is there"
+            )
+        return f"Pass file=... naming one of them, or {self.export_fix[0].lower()}{self.export_fix[1:]}"

@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
-from semantix.judges.base import JudgeIdentity, model_argument
-from semantix.judges.nli import EncodedBatch, LoadedNLI, NLICore, NLIJudgeBase
+from semantix.judges.lazy import Named
+from semantix.judges.nli import EncodedBatch, LoadedNLI, NLIJudgeBase, shared_core
 from semantix.models import resolve_model
 from semantix.models.deps import ensure_installed
 
@@ -100,10 +100,8 @@ def _load_network(path: Path, device: str, dtype: str) -> Any:
 
 
 def _fast_tokenizer(path: Path) -> Any:
-    """None when ``path`` has tokenizer.json (the shared loader reads it), else the fast
-    tokenizer transformers builds from the other tokenizer files."""
-    if (path / "tokenizer.json").is_file():
-        return None
+    """The fast tokenizer transformers builds from the slow-tokenizer files of ``path`` (for a
+    directory without tokenizer.json)."""
     import transformers
 
     fast = transformers.AutoTokenizer.from_pretrained(str(path), use_fast=True)  # type: ignore[no-untyped-call]
@@ -139,6 +137,12 @@ class NLIJudge(NLIJudgeBase):
             activations (half precision is for GPUs; scores stay within 0.01 of fp32).
         batch_size: pairs per forward pass in `evaluate_batch`.
         lazy_load: load on first use (True) or now (False).
+        model_name: semantix-ai's name for ``model`` (pass one of the two).
+
+    The arguments it shares with the onnxruntime judges have their names, checks and
+    attributes; it takes no ``file`` (transformers picks the weights) nor ``threads`` (torch's
+    thread count is per process: ``torch.set_num_threads``). Every bad argument is a
+    `ConfigurationError` naming it; ``identity`` never loads the model.
     """
 
     def __init__(
@@ -153,21 +157,31 @@ class NLIJudge(NLIJudgeBase):
         lazy_load: bool = True,
         model_name: str | os.PathLike[str] | None = None,
     ) -> None:
-        model = model_argument(model, model_name, judge="NLIJudge")
-        if not isinstance(device, str) or not device:
-            raise ValueError(f"device must be a torch device string such as 'cpu', got {device!r}")
+        if not isinstance(device, str) or not device.strip():
+            raise ConfigurationError(
+                f"device must be a torch device string such as 'cpu', 'cuda' or 'cuda:1', "
+                f"got {device!r}"
+            )
         if dtype not in DTYPES:
             raise ConfigurationError(
                 f"dtype={dtype!r} is not supported; use one of {', '.join(map(repr, DTYPES))}"
             )
-        self.model = model
-        self.revision = revision
-        self.cache_dir = cache_dir
         self.device = device
         self.dtype = dtype
-        super().__init__(batch_size=batch_size, lazy_load=lazy_load)
+        super().__init__(
+            model,
+            revision=revision,
+            cache_dir=cache_dir,
+            batch_size=batch_size,
+            lazy_load=lazy_load,
+            model_name=model_name,
+        )
+
+    def _note_for(self, named: Named, directory: Path | None) -> str | None:
+        return None if self.dtype == "float32" else f"{self.dtype} weights"
 
     def _load_now(self) -> LoadedNLI:
+        named = self._named()
         resolved = resolve_model(
             self.model,
             kind="nli",
@@ -176,22 +190,14 @@ class NLIJudge(NLIJudgeBase):
             allow_patterns=list(HUB_FILES),
         )
         directory = str(resolved.path.resolve())
-        core = model_cache.get_or_create(
-            ("nli-core", directory),
-            lambda: NLICore.from_dir(resolved.path, tokenizer=_fast_tokenizer(resolved.path)),
-        )
+        core = shared_core(resolved.path, lambda: _fast_tokenizer(resolved.path))
         network = model_cache.get_or_create(
             ("torch-model", directory, self.device, self.dtype),
             lambda: _load_network(resolved.path, self.device, self.dtype),
         )
         uses_types = bool(getattr(network.config, "type_vocab_size", 0))
-        identity = JudgeIdentity(
-            type(self).__name__,
-            model=resolved.repo_id or directory,
-            revision=resolved.revision,
-            file=None,
-            note=None if self.dtype == "float32" else f"{self.dtype} weights",
-        )
+        named = Named(resolved.path, named.info, resolved.repo_id, resolved.revision)
+        identity = self.make_identity(named, resolved.path)
         return LoadedNLI(core, identity, TorchBackend(network, uses_types))
 
     def _forward(self, batch: EncodedBatch, backend: TorchBackend) -> Sequence[Sequence[float]]:
