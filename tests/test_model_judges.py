@@ -8,7 +8,7 @@ import inspect
 import json
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -155,7 +155,7 @@ def test_with_tokenizer_json_both_nli_judges_share_one_core(wide_bert_model: Pat
 
 
 class _NoProcess:
-    calls: list[object] = []
+    calls: ClassVar[list[object]] = []
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         _NoProcess.calls.append(args)
