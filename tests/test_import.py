@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -129,3 +131,19 @@ def test_lazy_names_resolve_to_their_modules() -> None:
 def test_unknown_attribute_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'NoSuchThing'"):
         semantix.NoSuchThing  # noqa: B018
+
+
+def test_semantix_ai_installed_beside_us_fails_at_import_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "semantix_ai-0.3.3.dist-info").mkdir()
+    (tmp_path / "semantix_ai-0.3.3.dist-info" / "METADATA").write_text("Name: semantix-ai\n")
+    completed = subprocess.run(
+        [sys.executable, "-c", "import semantix"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert completed.returncode == 1
+    last = completed.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: semantix-judge and semantix-ai are both installed")
+    assert "pip uninstall -y semantix-ai" in last

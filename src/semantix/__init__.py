@@ -25,6 +25,9 @@ import importlib as _importlib
 import typing as _typing
 
 from semantix import compat as _compat
+
+_compat.refuse_a_second_semantix()
+
 from semantix import context as _context
 from semantix.cache import clear_cache
 from semantix.errors import JudgeError, SemanticAssertionError, SemantixError

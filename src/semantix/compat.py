@@ -20,9 +20,20 @@ The bottom floor: it imports its targets by name, on access only.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 import warnings
 
-__all__ = ["OLD_NAMES", "resolve", "warn_renamed"]
+__all__ = [
+    "OLD_NAMES",
+    "OTHER_DISTRIBUTIONS",
+    "refuse_a_second_semantix",
+    "resolve",
+    "warn_renamed",
+]
+
+#: Distributions that install a top-level ``semantix`` package of their own.
+OTHER_DISTRIBUTIONS = ("semantix_ai",)
 
 #: (module, old name) -> (module it lives in, its name there, deprecated?)
 OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
@@ -62,3 +73,30 @@ def warn_renamed(old: str, new: str, *, stacklevel: int = 3) -> None:
         DeprecationWarning,
         stacklevel=stacklevel,
     )
+
+
+def refuse_a_second_semantix() -> None:
+    """Fail at import when another distribution's ``semantix`` is installed beside ours.
+
+    semantix-ai installs a top-level ``semantix`` package too: whichever was installed last
+    overwrote the other's files, so neither works as documented. Its metadata (a
+    ``semantix_ai-*.dist-info`` folder on ``sys.path``) is looked for, without importlib.metadata
+    (which would cost a fifth of the import time).
+
+    Raises:
+        ImportError: the other distribution is installed; the message says what to do.
+    """
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info") and name.split("-", 1)[0].lower() in OTHER_DISTRIBUTIONS:
+                where = os.path.join(entry or ".", name)
+                raise ImportError(
+                    f"semantix-judge and semantix-ai are both installed ({where}): both install a "
+                    "top-level 'semantix' package, so the one installed last overwrote the "
+                    "other's files. Keep one: pip uninstall -y semantix-ai, then reinstall "
+                    "semantix-judge (pip install --force-reinstall --no-deps -e . in its clone)"
+                )
