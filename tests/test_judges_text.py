@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from semantix.text import length_batches, sentence_starts, token_windows
+from semantix.text import length_batches, sentence_starts, split_sentences, token_windows
 
 
 def word_offsets(text: str) -> list[tuple[int, int]]:
@@ -89,3 +89,23 @@ def test_batches_group_similar_lengths_and_cover_every_index() -> None:
 def test_batches_respect_batch_size() -> None:
     batches = length_batches([10] * 5, batch_size=2)
     assert [len(batch) for batch in batches] == [2, 2, 1]
+
+
+def test_an_abbreviation_ends_no_sentence_in_windows() -> None:
+    """Regression: the window rule cut after "e.g." and "Dr." (only the phrasing rule knew "e.g.")."""
+    text = "Ask e.g. for a refund. Call Dr. Smith. Done"
+    offsets = word_offsets(text)
+    starts = sentence_starts(text, offsets)
+    assert [text[offsets[i][0] :].split()[0] for i in starts[:-1]] == ["Ask", "Call", "Done"]
+    assert split_sentences(text) == ["Ask e.g. for a refund.", "Call Dr. Smith.", "Done"]
+
+
+def test_phrasing_splits_descriptions_by_the_same_rule() -> None:
+    """Regression: phrasing's own regex cut "Never call Dr. Smith by name." in two, so the
+    prohibition was not recognised."""
+    from semantix.judges.phrasing import negated_statement, to_hypothesis
+
+    assert negated_statement("Never call Dr. Smith by name.") == "The text calls Dr. Smith by name."
+    assert to_hypothesis("Mention e.g. a refund. Be polite.") == (
+        "The text mentions e.g. a refund. The text is polite."
+    )

@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 __all__ = [
+    "ABBREVIATIONS",
     "MASK",
     "MIN_SECRET_LENGTH",
     "SENTENCE_END",
@@ -45,6 +46,7 @@ __all__ = [
     "mask_value",
     "preview",
     "sentence_starts",
+    "split_sentences",
     "token_windows",
     "usable_secrets",
 ]
@@ -147,13 +149,38 @@ def mask_url(url: str | None) -> str | None:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-#: Where a sentence ends: terminal punctuation (then closing quotes/brackets) and space, or a newline.
-SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*\s+|\n\s*")
+#: Abbreviations whose period ends no sentence ("e.g. a refund", "Dr. Smith").
+ABBREVIATIONS = ("e.g", "i.e", "E.g", "I.e", "cf", "vs", "Mr", "Mrs", "Ms", "Dr", "Prof")
+
+#: Where a sentence ends: terminal punctuation (then closing quotes/brackets) and space, or a
+#: newline; never at the period of one of the `ABBREVIATIONS`.
+SENTENCE_END = re.compile(
+    "".join(rf"(?<!\b{re.escape(word)})" for word in ABBREVIATIONS)
+    + r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*\s+|\n\s*"
+)
 
 #: A batch is cut before padding would exceed this multiple of its real tokens.
 _PADDING_LIMIT = 1.5
 
 Offsets = Sequence[tuple[int, int]]
+
+
+def split_sentences(text: str) -> list[str]:
+    """``text``'s sentences (`SENTENCE_END`), stripped; empty pieces dropped.
+
+    ```python
+    from semantix.text import split_sentences
+
+    print(split_sentences("Use e.g. a refund. Be polite!\\nThanks"))
+    #> ['Use e.g. a refund.', 'Be polite!', 'Thanks']
+    ```
+    """
+    pieces, start = [], 0
+    for match in SENTENCE_END.finditer(text):
+        pieces.append(text[start : match.end()].strip())
+        start = match.end()
+    pieces.append(text[start:].strip())
+    return [piece for piece in pieces if piece]
 
 
 def sentence_starts(text: str, offsets: Offsets) -> list[int]:

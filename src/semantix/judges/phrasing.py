@@ -31,6 +31,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from semantix.cache import memo
+from semantix.text import split_sentences
 
 __all__ = ["negated_statement", "to_hypothesis"]
 
@@ -275,12 +276,12 @@ def _sentence_to_hypothesis(sentence: str) -> str:
     return f"The text is {_lower_first(text)}"
 
 
-_SENTENCE_END = _pattern(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])")
 _BULLET = _pattern(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 
 
 def _sentences(description: str) -> list[str]:
-    """The description's sentences: bullets are items, lines of an item are joined."""
+    """The description's sentences (`semantix.text.split_sentences`, the rule the windows
+    use too): bullets are items, lines of an item are joined."""
     items: list[str] = []
     for line in description.splitlines():
         if _BULLET.match(line) or not items:
@@ -291,7 +292,7 @@ def _sentences(description: str) -> list[str]:
     for item in items:
         collapsed = re.sub(r"\s+", " ", item).strip()
         if collapsed:
-            sentences.extend(part for part in _SENTENCE_END.split(collapsed) if part.strip())
+            sentences.extend(split_sentences(collapsed))
     return sentences
 
 
