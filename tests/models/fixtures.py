@@ -31,8 +31,8 @@ __all__ = [
 
 @pytest.fixture(autouse=True)
 def semantix_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A temporary semantix cache, never the user's; optimized ONNX copies off (they are
-    written by a background process: the tests of that cache turn it on themselves)."""
+    """A temporary semantix cache, never the user's; optimized ONNX copies off (the tests of
+    ``semantix.judges.sessions.optimize_model`` turn them on themselves)."""
     monkeypatch.setenv("SEMANTIX_CACHE_PATH", str(tmp_path / "semantix-cache"))
     monkeypatch.setenv("SEMANTIX_ORT_CACHE", "0")
     return tmp_path / "semantix-cache"
