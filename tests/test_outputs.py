@@ -89,7 +89,9 @@ def test_chat_completion_with_content_parts() -> None:
 
 def test_chat_completion_without_text_says_why() -> None:
     as_dict = {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": []}}]}
-    with pytest.raises(TypeError, match=r"choices\[0\].message \(content None\) has no text content"):
+    with pytest.raises(
+        TypeError, match=r"choices\[0\].message \(content None\) has no text content"
+    ):
         output_text(as_dict)
     with pytest.raises(TypeError, match="has no choices"):
         output_text({"choices": []})
