@@ -9,7 +9,8 @@ class Polite(Intent):
 assert_semantic("Thank you for your patience.", Polite)
 ```
 
-The top level holds what a test author imports: intents, the assert and evaluate functions, the
+The top level holds what a test author imports: intents, the assert and evaluate functions
+(sync and async), the
 judges, `Verdict`, `Judge` and the exceptions a test catches. Everything else lives in the
 module that owns it (`semantix.checks`, `semantix.runs`, `semantix.snapshots`,
 `semantix.verdicts`, `semantix.errors`, `semantix.context`, ...); the names that used to be here
@@ -33,7 +34,14 @@ from semantix.cache import clear_cache
 from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
 from semantix.intent import Intent
 from semantix.judges.base import FakeJudge, Judge, Verdict
-from semantix.pipeline import assert_semantic, evaluate_many, evaluate_semantic
+from semantix.pipeline import (
+    aassert_semantic,
+    aevaluate_many,
+    aevaluate_semantic,
+    assert_semantic,
+    evaluate_many,
+    evaluate_semantic,
+)
 from semantix.pipeline.results import SemanticResult
 from semantix.pipeline.specs import check_spec as _check_spec
 
@@ -61,6 +69,9 @@ __all__ = [
     "SemantixError",
     "Verdict",
     "__version__",
+    "aassert_semantic",
+    "aevaluate_many",
+    "aevaluate_semantic",
     "assert_semantic",
     "clear_cache",
     "evaluate_many",

@@ -10,7 +10,7 @@ Everything else a judge may declare — ``recommended_threshold``, ``reads_negat
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -247,7 +247,9 @@ class Judge(metaclass=_JudgeMeta):
 @dataclass(frozen=True, slots=True)
 class Capabilities:
     """What one judge declares, read once (`capabilities`): the `Judge` attributes, plus the
-    optional methods it has (``evaluate_batch``, ``evaluate_equivalence``)."""
+    optional methods it has: ``evaluate_batch``, ``aevaluate_batch`` (an ``async def`` taking
+    the same requests: async checks await it instead of using the worker pool) and
+    ``evaluate_equivalence`` (semantic snapshots)."""
 
     identity: JudgeIdentity
     recommended_threshold: object
@@ -258,6 +260,7 @@ class Capabilities:
     prompt_version: str | None
     secrets: tuple[object, ...]
     batch: Callable[[Sequence[JudgeRequest]], Sequence[Verdict]] | None
+    abatch: Callable[[Sequence[JudgeRequest]], Awaitable[Sequence[Verdict]]] | None
     equivalence: Callable[[str, str, float], Verdict] | None
 
 
@@ -302,6 +305,7 @@ def capabilities(judge: object) -> Capabilities:
     try:
         values = {name: getattr(judge, name, getattr(Judge, name)) for name in DECLARED}
         batch = getattr(judge, "evaluate_batch", None)
+        abatch = getattr(judge, "aevaluate_batch", None)
         equivalence = getattr(judge, "evaluate_equivalence", None)
     except SemantixError:
         raise
@@ -319,6 +323,7 @@ def capabilities(judge: object) -> Capabilities:
         prompt_version=version if isinstance(version, str) else None,
         secrets=tuple(secrets) if isinstance(secrets, (tuple, list)) else (),
         batch=batch if callable(batch) else None,
+        abatch=abatch if callable(abatch) else None,
         equivalence=equivalence if callable(equivalence) else None,
     )
 

@@ -10,9 +10,15 @@ reported. `judge_identity` is the one way to name a judge.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
+from semantix.cache import model_cache
 from semantix.config import is_number
 from semantix.errors import JudgeError, JudgeTimeoutError, SemantixError
 from semantix.judges.base import (
@@ -23,9 +29,15 @@ from semantix.judges.base import (
     capabilities,
     judge_identity,
 )
+
+T = TypeVar("T")
 from semantix.judges.deadline import run_with_deadline
 
-__all__ = ["ask_judge", "check_verdict", "judge_identity"]
+__all__ = ["POOL_SIZE", "aask_judge", "ask_judge", "check_verdict", "in_pool", "judge_identity"]
+
+#: Threads of the worker pool async checks run blocking steps in (a sync judge's call, model
+#: loading, calibration). A judge's own ``max_concurrency`` bounds its requests in flight.
+POOL_SIZE = 32
 
 
 def ask_judge(
@@ -70,11 +82,57 @@ def _ask(judge: JudgeLike, requests: Sequence[JudgeRequest], what: str) -> list[
     except SemantixError:
         raise
     except Exception as exc:
-        about = f" while judging {what}" if what else ""
-        raise JudgeError(
-            f"judge {judge_identity(judge)} raised {type(exc).__name__}{about}: {exc}. "
-            "A judge error is never a pass; fix the cause (see the chained exception)"
-        ) from exc
+        raise _raised(judge, exc, what) from exc
+    return _checked(judge, verdicts, requests, what)
+
+
+async def aask_judge(
+    judge: JudgeLike, requests: Sequence[JudgeRequest], *, what: str = ""
+) -> list[Verdict]:
+    """`ask_judge`, awaitable: a judge that declares ``aevaluate_batch`` is awaited; any other
+    is asked in the worker pool (`in_pool`), so the event loop never blocks. The same checks
+    of what comes back, the same errors."""
+    if not requests:
+        return []
+    abatch = capabilities(judge).abatch
+    if abatch is None:
+        return await in_pool(_ask, judge, requests, what)
+    try:
+        verdicts = list(await abatch(list(requests)))
+    except SemantixError:
+        raise
+    except Exception as exc:
+        raise _raised(judge, exc, what) from exc
+    return _checked(judge, verdicts, requests, what)
+
+
+async def in_pool(function: Callable[..., T], *args: object) -> T:
+    """``function(*args)`` in semantix's bounded worker pool, in a copy of the caller's context
+    (its marker scope); awaiting it never blocks the event loop."""
+    loop = asyncio.get_running_loop()
+    run = functools.partial(contextvars.copy_context().run, function, *args)
+    return await loop.run_in_executor(_pool(), run)
+
+
+def _pool() -> ThreadPoolExecutor:
+    return model_cache.get_or_create(
+        ("worker-pool", POOL_SIZE),
+        lambda: ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="semantix-worker"),
+        region="judges",
+    )
+
+
+def _raised(judge: JudgeLike, exc: Exception, what: str) -> JudgeError:
+    about = f" while judging {what}" if what else ""
+    return JudgeError(
+        f"judge {judge_identity(judge)} raised {type(exc).__name__}{about}: {exc}. "
+        "A judge error is never a pass; fix the cause (see the chained exception)"
+    )
+
+
+def _checked(
+    judge: JudgeLike, verdicts: list[Verdict], requests: Sequence[JudgeRequest], what: str
+) -> list[Verdict]:
     if len(verdicts) != len(requests):
         raise JudgeError(
             f"judge {judge_identity(judge)}.evaluate_batch returned {len(verdicts)} verdicts "

@@ -91,7 +91,9 @@ class LLMJudge(Judge):
             409, 5xx, timeout, connection error), waiting with backoff and ``Retry-After``.
         temperature: sampling temperature; ``None`` omits it (for models that reject it).
         seed: best-effort determinism where the server supports it; ``None`` omits it.
-        max_concurrency: requests in flight at once in `evaluate_batch`.
+        max_concurrency: requests in flight at once: in `evaluate_batch`, and across every
+            thread and async check that uses this judge (``await aassert_semantic(...)`` from
+            many tasks sends at most this many requests at a time).
         backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
     The key is checked, and the client built, on first use: constructing the judge without
@@ -152,6 +154,8 @@ class LLMJudge(Judge):
         self._injected: Any = _configured(client, self.timeout, max_retries)
         self._client: Any = None
         self._lock = threading.Lock()
+        #: Requests in flight at once, across threads and async checks (not only per batch).
+        self._in_flight = threading.BoundedSemaphore(max_concurrency)
         self._format_index = 0  # the first response format the server accepted; under _lock
 
     def __repr__(self) -> str:
@@ -242,7 +246,8 @@ class LLMJudge(Judge):
         while True:
             mode = FORMATS[index]
             try:
-                response = self._request(client, messages, response_format(mode, schema))
+                with self._in_flight:
+                    response = self._request(client, messages, response_format(mode, schema))
             except openai.APIStatusError as exc:
                 if exc.status_code in (400, 422) and index < len(FORMATS) - 1:
                     rejected.append(f"{mode} ({exc.status_code})")

@@ -29,6 +29,7 @@ the description as written.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from semantix.intent import (
     iter_leaves,
 )
 from semantix.judges.base import Capabilities, JudgeLike, JudgeRequest, Verdict, capabilities
-from semantix.judges.calls import ask_judge
+from semantix.judges.calls import aask_judge, ask_judge, in_pool
 from semantix.judges.deadline import run_with_deadline
 from semantix.judges.phrasing import negated_statement
 from semantix.outputs import OutputView, describe_calls, output_view
@@ -59,6 +60,11 @@ from semantix.pipeline.thresholds import resolve_threshold
 __all__ = [
     "LeafResult",
     "SemanticResult",
+    "aassert_semantic",
+    "acheck",
+    "aevaluate_many",
+    "aevaluate_semantic",
+    "arun_check",
     "assert_semantic",
     "check",
     "evaluate_many",
@@ -99,22 +105,93 @@ def check(
     """
     __tracebackhide__ = True
     try:
-        return _check(outputs, intent, judge, threshold, timeout, report)
-    except SemantixError as exc:
+        setup = _setup(outputs, intent, judge, threshold, timeout)
+        if setup.judge is None or setup.limit is None:
+            answers = _ask(setup)
+        else:
+            answers = run_with_deadline(
+                lambda: _ask(setup), setup.limit, setup.expired, name="semantix-check"
+            )
+        return _finish(setup, answers, report)
+    except _REPORTED as exc:
         if report:
-            for output in outputs:
-                context.notify(CheckError(_name_of(intent), _text_or_none(output), exc))
+            _report_error(outputs, intent, exc)
         raise
 
 
-def _check(
+async def acheck(
+    outputs: Sequence[object],
+    intent: IntentLike,
+    *,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+    report: bool = False,
+) -> list[SemanticResult]:
+    """`check`, awaitable: the same steps, results, errors and report records; only the waiting
+    differs. What may block (building the judge, calibration, a sync judge's call) runs in
+    semantix's bounded worker pool, never on the event loop; a judge that declares
+    ``aevaluate_batch`` is awaited instead. ``timeout`` bounds the whole check with asyncio's
+    semantics (`JudgeTimeoutError`), and cancelling the task cancels the wait."""
+    __tracebackhide__ = True
+    try:
+        setup = await in_pool(_setup, outputs, intent, judge, threshold, timeout)
+        if setup.judge is None or setup.limit is None:
+            answers = await _aask(setup)
+        else:
+            try:
+                answers = await asyncio.wait_for(_aask(setup), setup.limit)
+            except asyncio.TimeoutError:
+                raise setup.expired() from None
+        return _finish(setup, answers, report)
+    except _REPORTED as exc:
+        if report:
+            _report_error(outputs, intent, exc)
+        raise
+
+
+#: Errors a reporting check records as a `CheckError` before raising them.
+_REPORTED = (SemantixError, TypeError, ValueError)
+
+
+@dataclass
+class _Setup:
+    """One check before its judge answers: outputs read, structural leaves decided, the judge
+    resolved, and the semantic requests still to ask (filled by `_plan_requests`)."""
+
+    intent: type[Intent]
+    semantic: list[type[Intent]]
+    views: list[OutputView]
+    decided: list[dict[type[Intent], Verdict]]
+    judge: JudgeLike | None
+    declared: Capabilities | None
+    threshold: float | None
+    defaults: context.Defaults
+    limit: float | None
+    started: float
+
+    def expired(self) -> Exception:
+        return _expired(self.declared, self.limit or 0.0, self.intent)
+
+
+@dataclass
+class _Asked:
+    """The semantic verdicts known without asking, and the requests the judge must answer."""
+
+    plans: dict[type[Intent], _LeafPlan]
+    verdicts: list[_Verdicts]
+    asked: list[tuple[int, type[Intent]]]
+    requests: list[JudgeRequest]
+    what: str
+
+
+def _setup(
     outputs: Sequence[object],
     intent: IntentLike,
     judge: JudgeLike | str | None,
     threshold: float | None,
     timeout: float | None,
-    report: bool,
-) -> list[SemanticResult]:
+) -> _Setup:
     started = time.perf_counter()
     intent_class = as_intent(intent)
     leaves = list(iter_leaves(intent_class))
@@ -136,70 +213,53 @@ def _check(
     limit = check_seconds(timeout if timeout is not None else defaults.timeout)
     resolved = resolve_judge(judge) if semantic else None
     declared = capabilities(resolved) if resolved is not None else None
-
-    def judge_semantic() -> list[_Verdicts]:
-        if resolved is None or declared is None:
-            return [{} for _ in views]
-        return _judge(
-            intent_class, semantic, views, decided, resolved, declared, threshold, defaults
-        )
-
-    if limit is None or resolved is None:
-        judged = judge_semantic()
-    else:
-        judged = run_with_deadline(
-            judge_semantic, limit, lambda: _expired(declared, limit, intent_class), name="semantix"
-        )
-    each_ms = (time.perf_counter() - started) * 1000 / max(1, len(views))
-    identity = declared.identity if declared is not None else STRUCTURAL
-    results = []
-    for view, structural_verdicts, semantic_verdicts in zip(views, decided, judged, strict=True):
-        by_leaf: _Verdicts = {
-            leaf: (None, verdict, True) for leaf, verdict in structural_verdicts.items()
-        }
-        by_leaf.update(semantic_verdicts)
-        leaf_results: list[LeafResult] = []
-        passed = _combine(intent_class, by_leaf, expected=True, out=leaf_results)
-        text = view.text or ""
-        results.append(
-            SemanticResult(
-                intent=intent_class,
-                output=text,
-                passed=passed,
-                leaves=tuple(leaf_results),
-                judge=identity,
-                empty=bool(semantic) and not text.strip(),
-                duration_ms=each_ms,
-            )
-        )
-    if report:
-        for result in results:
-            context.notify(result)
-    return results
+    return _Setup(
+        intent_class,
+        semantic,
+        views,
+        decided,
+        resolved,
+        declared,
+        threshold,
+        defaults,
+        limit,
+        started,
+    )
 
 
-def _judge(
-    intent_class: type[Intent],
-    semantic: list[type[Intent]],
-    views: list[OutputView],
-    decided: list[dict[type[Intent], Verdict]],
-    judge: JudgeLike,
-    declared: Capabilities,
-    threshold: float | None,
-    defaults: context.Defaults,
-) -> list[_Verdicts]:
-    """Plan, ask and collect the semantic leaves' verdicts, per output."""
-    plans = {leaf: _plan(leaf, judge, declared, threshold, defaults.threshold) for leaf in semantic}
+def _ask(setup: _Setup) -> tuple[_Asked, list[Verdict]]:
+    asked = _plan_requests(setup)
+    if setup.judge is None:
+        return asked, []
+    return asked, ask_judge(setup.judge, asked.requests, what=asked.what)
+
+
+async def _aask(setup: _Setup) -> tuple[_Asked, list[Verdict]]:
+    asked = await in_pool(_plan_requests, setup)
+    if setup.judge is None or setup.declared is None:
+        return asked, []
+    return asked, await aask_judge(setup.judge, asked.requests, what=asked.what)
+
+
+def _plan_requests(setup: _Setup) -> _Asked:
+    """Thresholds (calibration may ask the judge), then which leaves to send, per output."""
+    judge, declared = setup.judge, setup.declared
+    if judge is None or declared is None:
+        return _Asked({}, [{} for _ in setup.views], [], [], "")
+    plans = {
+        leaf: _plan(leaf, judge, declared, setup.threshold, setup.defaults.threshold)
+        for leaf in setup.semantic
+    }
     asked: list[tuple[int, type[Intent]]] = []
     requests: list[JudgeRequest] = []
     verdicts: list[_Verdicts] = []
-    for index, (view, known) in enumerate(zip(views, decided, strict=True)):
-        needed = set(semantic)
+    for index, (view, known) in enumerate(zip(setup.views, setup.decided, strict=True)):
+        needed = set(setup.semantic)
         if known and declared.costly:
-            needed = set(_undecided(intent_class, {k: v.passed for k, v in known.items()}))
+            needed = set(_undecided(setup.intent, {k: v.passed for k, v in known.items()}))
         mine: _Verdicts = {}
         deciders = ", ".join(leaf.__name__ for leaf in known)
-        for leaf in semantic:
+        for leaf in setup.semantic:
             plan = plans[leaf]
             if leaf not in needed:
                 mine[leaf] = (plan, _not_judged(deciders), False)
@@ -215,10 +275,45 @@ def _judge(
                 asked.append((index, leaf))
                 requests.append((view.text, plan.description, plan.threshold))
         verdicts.append(mine)
-    names = ", ".join(leaf.__name__ for leaf in semantic)
-    for (index, leaf), verdict in zip(asked, ask_judge(judge, requests, what=names), strict=True):
-        verdicts[index][leaf] = (plans[leaf], verdict, True)
-    return verdicts
+    what = ", ".join(leaf.__name__ for leaf in setup.semantic)
+    return _Asked(plans, verdicts, asked, requests, what)
+
+
+def _finish(
+    setup: _Setup, answers: tuple[_Asked, list[Verdict]], report: bool
+) -> list[SemanticResult]:
+    asked, verdicts = answers
+    for (index, leaf), verdict in zip(asked.asked, verdicts, strict=True):
+        asked.verdicts[index][leaf] = (asked.plans[leaf], verdict, True)
+    each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(setup.views))
+    identity = setup.declared.identity if setup.declared is not None else STRUCTURAL
+    results = []
+    for view, structural, semantic in zip(setup.views, setup.decided, asked.verdicts, strict=True):
+        by_leaf: _Verdicts = {leaf: (None, verdict, True) for leaf, verdict in structural.items()}
+        by_leaf.update(semantic)
+        leaf_results: list[LeafResult] = []
+        passed = _combine(setup.intent, by_leaf, expected=True, out=leaf_results)
+        text = view.text or ""
+        results.append(
+            SemanticResult(
+                intent=setup.intent,
+                output=text,
+                passed=passed,
+                leaves=tuple(leaf_results),
+                judge=identity,
+                empty=bool(setup.semantic) and not text.strip(),
+                duration_ms=each_ms,
+            )
+        )
+    if report:
+        for result in results:
+            context.notify(result)
+    return results
+
+
+def _report_error(outputs: Sequence[object], intent: object, exc: BaseException) -> None:
+    for output in outputs:
+        context.notify(CheckError(_name_of(intent), _text_or_none(output), exc))
 
 
 def evaluate_many(
@@ -308,6 +403,72 @@ def assert_semantic(
     result = check(
         [output], intent, judge=judge, threshold=threshold, timeout=timeout, report=True
     )[0]
+    if not result.passed:
+        raise SemanticAssertionError(result.explain(), result)
+    return result
+
+
+async def aevaluate_semantic(
+    output: object,
+    intent: IntentLike,
+    *,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> SemanticResult:
+    """`evaluate_semantic`, awaitable (see `acheck`)."""
+    return (await acheck([output], intent, judge=judge, threshold=threshold, timeout=timeout))[0]
+
+
+async def aevaluate_many(
+    outputs: Sequence[object],
+    intent: IntentLike,
+    *,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> list[SemanticResult]:
+    """`evaluate_many`, awaitable (see `acheck`): one batch, one result per output."""
+    if isinstance(outputs, (str, bytes)) or not isinstance(outputs, Sequence):
+        raise TypeError(
+            f"aevaluate_many needs a sequence of outputs, got {type(outputs).__name__}; "
+            "for one output use aevaluate_semantic(output, intent)"
+        )
+    return await acheck(outputs, intent, judge=judge, threshold=threshold, timeout=timeout)
+
+
+async def arun_check(
+    output: object,
+    intent: IntentLike,
+    *,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> SemanticResult:
+    """`run_check`, awaitable: judged and reported (one record), never raising on a failure."""
+    __tracebackhide__ = True
+    results = await acheck(
+        [output], intent, judge=judge, threshold=threshold, timeout=timeout, report=True
+    )
+    return results[0]
+
+
+async def aassert_semantic(
+    output: object,
+    intent: IntentLike,
+    *,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+) -> SemanticResult:
+    """`assert_semantic`, awaitable: the same arguments, result, errors and report record.
+
+    Use it in async tests and apps: many checks can wait at once (``asyncio.gather``), e.g. an
+    LLM judge's requests, up to its ``max_concurrency``. ``assert_semantic`` also works inside a
+    running event loop (it never starts one), but blocks the loop while the judge works.
+    """
+    __tracebackhide__ = True
+    result = await arun_check(output, intent, judge=judge, threshold=threshold, timeout=timeout)
     if not result.passed:
         raise SemanticAssertionError(result.explain(), result)
     return result

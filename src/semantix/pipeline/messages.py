@@ -44,9 +44,9 @@ def failure_message(result: SemanticResult) -> str:
     lines.append(f"  {'intent':<{name_width}}  score  threshold  verdict")
     for leaf in result.leaves:
         score = "  n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:5.2f}"
+        threshold = f"{leaf.threshold:9.2f}" if leaf.judged else f"{'—':>9}"
         lines.append(
-            f"  {leaf.label:<{name_width}}  {score}  {leaf.threshold:9.2f}  "
-            f"{leaf_verdict_text(leaf)}"
+            f"  {leaf.label:<{name_width}}  {score}  {threshold}  {leaf_verdict_text(leaf)}"
         )
     lines.append("")
     for leaf in result.leaves:
@@ -56,7 +56,7 @@ def failure_message(result: SemanticResult) -> str:
                 f"    judged as NOT: {leaf.judged_as} (a model cannot confirm an absence, so a "
                 "negative requirement is judged as the negation of its positive statement)"
             )
-        if leaf.threshold_source != "default":
+        if leaf.threshold_source != "default" and leaf.judged:
             lines.append(
                 f"    threshold {leaf.threshold:.2f} from: {_SOURCES[leaf.threshold_source]}"
             )
@@ -111,6 +111,7 @@ _SOURCES = {
     "marker": "the pytest semantic marker",
     "judge": "the judge's recommended_threshold",
     "default": "the Intent default",
+    "structural": "decided by semantix itself, exactly (no judge)",
 }
 
 
@@ -126,9 +127,12 @@ def _headline(result: SemanticResult) -> str:
 
 
 def leaf_verdict_text(leaf: LeafResult) -> str:
-    """``ok``, ``FAIL: not satisfied`` or ``FAIL: the output DID satisfy X (0.91 >= 0.70)``."""
+    """``ok``, ``FAIL: not satisfied``, ``FAIL: the output DID satisfy X (0.91 >= 0.70)``, or
+    ``not judged`` for a leaf the structural leaves made irrelevant (its reason says which)."""
     verdict = leaf.verdict
     flag = " (borderline)" if leaf.borderline else ""
+    if not leaf.judged:
+        return "not judged"
     if leaf.passed:
         return "ok" + flag
     if leaf.expected:

@@ -66,7 +66,9 @@ class LeafResult:
     def borderline(self) -> bool:
         """Whether the score is within `BORDERLINE_MARGIN` of the threshold."""
         score = self.verdict.score
-        return score is not None and abs(score - self.threshold) < BORDERLINE_MARGIN
+        if score is None or self.structural:  # a structural leaf is exact, never borderline
+            return False
+        return abs(score - self.threshold) < BORDERLINE_MARGIN
 
     @property
     def label(self) -> str:

@@ -9,9 +9,10 @@ written: with mode ``off`` a memo hit costs a tuple hash.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
-from collections.abc import Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -27,13 +28,21 @@ from semantix.judges.base import (
     capabilities,
     judge_identity,
 )
-from semantix.judges.calls import ask_judge
+from semantix.judges.calls import aask_judge, ask_judge, in_pool
 from semantix.text import preview
 from semantix.verdicts.fingerprint import fingerprint
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
 from semantix.verdicts.record import StoredVerdict, replay_at, replayable
 from semantix.verdicts.store import VerdictStore
+
+#: How the recording judge asks the wrapped judge for its misses: (judge, requests, what).
+_Asker = Callable[[JudgeLike, Sequence[JudgeRequest], str], list[Verdict]]
+
+
+def _ask_sync(judge: JudgeLike, requests: Sequence[JudgeRequest], what: str) -> list[Verdict]:
+    return ask_judge(judge, requests, what=what)
+
 
 __all__ = ["RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"]
 
@@ -172,8 +181,31 @@ class RecordReplayJudge(WrappingJudge):
                 return verdict
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
+    @property
+    def aevaluate_batch(
+        self,
+    ) -> Callable[[Sequence[JudgeRequest]], Awaitable[list[Verdict]]] | None:
+        """The async ability, when the wrapped judge declares one (else None: async checks use
+        the worker pool): the same memo and store, the misses awaited from the wrapped judge."""
+        if capabilities(self.judge).abatch is None:
+            return None
+        return self._aevaluate_batch
+
+    async def _aevaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        loop = asyncio.get_running_loop()
+
+        def ask(judge: JudgeLike, asked: Sequence[JudgeRequest], what: str) -> list[Verdict]:
+            # Runs in the worker thread: the wrapped judge's coroutine runs on the caller's loop.
+            future = asyncio.run_coroutine_threadsafe(aask_judge(judge, asked, what=what), loop)
+            return future.result()
+
+        return await in_pool(self._evaluate_batch, requests, ask)
+
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         """Answer each request from memory, the store or the judge (misses in one batch)."""
+        return self._evaluate_batch(requests, _ask_sync)
+
+    def _evaluate_batch(self, requests: Sequence[JudgeRequest], ask: _Asker) -> list[Verdict]:
         keys = [memo_key(output, intent) for output, intent, _ in requests]
         results: list[Verdict | None] = [None] * len(requests)
         pending = list(range(len(requests)))
@@ -201,7 +233,7 @@ class RecordReplayJudge(WrappingJudge):
                     claimed[key] = [index]
             self._count("memo_hits", hits)
             try:
-                undecided = self._answer(claimed, requests, results) if claimed else []
+                undecided = self._answer(claimed, requests, results, ask) if claimed else []
             finally:
                 if self.memo and claimed:
                     self._memo.release(claimed)
@@ -221,10 +253,11 @@ class RecordReplayJudge(WrappingJudge):
         claimed: dict[Hashable, list[int]],
         requests: Sequence[JudgeRequest],
         results: list[Verdict | None],
+        ask: _Asker,
     ) -> list[int]:
         """Answer the claimed checks from the store or the judge; return indices left undecided
         (a duplicate at a threshold the fresh verdict cannot tell: asked again next round)."""
-        ask: list[tuple[Hashable, int, str | None]] = []
+        asking: list[tuple[Hashable, int, str | None]] = []
         undecided: list[int] = []
         exact = self._policy.exact_threshold
         for key, indices in claimed.items():
@@ -242,11 +275,11 @@ class RecordReplayJudge(WrappingJudge):
                     raise VerdictNotRecordedError(record.threshold_message(threshold, exact=exact))
                 elif first_unknown:
                     first_unknown = False
-                    ask.append((key, index, key_fingerprint))
+                    asking.append((key, index, key_fingerprint))
                 else:
                     undecided.append(index)
-        if ask:
-            self._judge(ask, requests, results)
+        if asking:
+            self._judge(asking, requests, results, ask)
         return undecided
 
     def _lookup(self, request: JudgeRequest) -> tuple[str | None, StoredVerdict | None]:
@@ -269,16 +302,17 @@ class RecordReplayJudge(WrappingJudge):
 
     def _judge(
         self,
-        ask: list[tuple[Hashable, int, str | None]],
+        asking: list[tuple[Hashable, int, str | None]],
         requests: Sequence[JudgeRequest],
         results: list[Verdict | None],
+        ask: _Asker,
     ) -> None:
         """Ask the wrapped judge for the missing checks (one batch); remember, maybe record."""
-        asked = [requests[index] for _, index, _ in ask]
+        asked = [requests[index] for _, index, _ in asking]
         what = f"intent {preview(asked[0][1], 60)}" if len(asked) == 1 else f"{len(asked)} checks"
-        verdicts = ask_judge(self.judge, asked, what=what)
+        verdicts = ask(self.judge, asked, what)
         self._count("judged", len(verdicts))
-        for (key, index, key_fingerprint), verdict in zip(ask, verdicts, strict=True):
+        for (key, index, key_fingerprint), verdict in zip(asking, verdicts, strict=True):
             output, intent, threshold = requests[index]
             if self._policy.writes_store and key_fingerprint is not None:
                 record = StoredVerdict.from_verdict(
