@@ -177,6 +177,9 @@ class _QuietServer(ThreadingHTTPServer):
 def _handler_class(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go out as separate writes: without this, Nagle and the client's
+        # delayed ACK add ~40 ms to every reply.
+        disable_nagle_algorithm = True
 
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)

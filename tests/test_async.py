@@ -216,3 +216,16 @@ def test_llm_checks_wait_together_up_to_max_concurrency(openai_sdk: None) -> Non
     with server, LLMJudge(base_url=server.base_url, max_concurrency=3) as judge:
         assert asyncio.run(main(judge)) == [True] * 12
     assert peak[0] == 3  # at most max_concurrency at once, and they did overlap
+
+
+def test_the_runs_default_timeout_bounds_an_async_check_too() -> None:
+    def slow(output: str, description: str) -> float:
+        time.sleep(0.5)
+        return 0.9
+
+    async def main() -> None:
+        with context.scope(timeout=0.1):
+            await aevaluate_semantic("x", Polite, judge=FakeJudge(slow))
+
+    with pytest.raises(JudgeTimeoutError, match=r"within 0\.1 s"):
+        asyncio.run(main())

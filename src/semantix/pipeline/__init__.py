@@ -106,13 +106,7 @@ def check(
     __tracebackhide__ = True
     try:
         setup = _setup(outputs, intent, judge, threshold, timeout)
-        if setup.judge is None or setup.limit is None:
-            answers = _ask(setup)
-        else:
-            answers = run_with_deadline(
-                lambda: _ask(setup), setup.limit, setup.expired, name="semantix-check"
-            )
-        return _finish(setup, answers, report)
+        return _finish(setup, _ask_within_limit(setup), report)
     except _REPORTED as exc:
         if report:
             _report_error(outputs, intent, exc)
@@ -135,14 +129,16 @@ async def acheck(
     semantics (`JudgeTimeoutError`), and cancelling the task cancels the wait."""
     __tracebackhide__ = True
     try:
-        setup = await in_pool(_setup, outputs, intent, judge, threshold, timeout)
-        if setup.judge is None or setup.limit is None:
-            answers = await _aask(setup)
+        if timeout is None:
+            setup, answers = await _aask(outputs, intent, judge, threshold, timeout)
         else:
+            # The limit is known before the judge is built: the argument, not the run's default.
             try:
-                answers = await asyncio.wait_for(_aask(setup), setup.limit)
+                setup, answers = await asyncio.wait_for(
+                    _aask(outputs, intent, judge, threshold, timeout), check_seconds(timeout)
+                )
             except asyncio.TimeoutError:
-                raise setup.expired() from None
+                raise _expired(None, timeout, as_intent(intent)) from None
         return _finish(setup, answers, report)
     except _REPORTED as exc:
         if report:
@@ -227,6 +223,13 @@ def _setup(
     )
 
 
+def _ask_within_limit(setup: _Setup) -> tuple[_Asked, list[Verdict]]:
+    """`_ask`, bounded by the check's time limit when it has one."""
+    if setup.judge is None or setup.limit is None:
+        return _ask(setup)
+    return run_with_deadline(lambda: _ask(setup), setup.limit, setup.expired, name="semantix-check")
+
+
 def _ask(setup: _Setup) -> tuple[_Asked, list[Verdict]]:
     asked = _plan_requests(setup)
     if setup.judge is None:
@@ -234,10 +237,35 @@ def _ask(setup: _Setup) -> tuple[_Asked, list[Verdict]]:
     return asked, ask_judge(setup.judge, asked.requests, what=asked.what)
 
 
-async def _aask(setup: _Setup) -> tuple[_Asked, list[Verdict]]:
+async def _aask(
+    outputs: Sequence[object],
+    intent: IntentLike,
+    judge: JudgeLike | str | None,
+    threshold: float | None,
+    timeout: float | None,
+) -> tuple[_Setup, tuple[_Asked, list[Verdict]]]:
+    """Setup, planning and asking, with one hop to the worker pool for a sync judge."""
+
+    def prepare() -> tuple[_Setup, tuple[_Asked, list[Verdict]] | None]:
+        setup = _setup(outputs, intent, judge, threshold, timeout)
+        if setup.declared is not None and setup.declared.abatch is not None:
+            return setup, None  # asked on the loop below
+        return setup, _ask_within_limit(setup)
+
+    setup, answers = await in_pool(prepare)
+    if answers is not None:
+        return setup, answers
+    if setup.limit is not None and timeout is None:  # the run's default timeout
+        try:
+            return setup, await asyncio.wait_for(_aask_declared(setup), setup.limit)
+        except asyncio.TimeoutError:
+            raise setup.expired() from None
+    return setup, await _aask_declared(setup)
+
+
+async def _aask_declared(setup: _Setup) -> tuple[_Asked, list[Verdict]]:
     asked = await in_pool(_plan_requests, setup)
-    if setup.judge is None or setup.declared is None:
-        return asked, []
+    assert setup.judge is not None  # only reached for a judge that declares aevaluate_batch
     return asked, await aask_judge(setup.judge, asked.requests, what=asked.what)
 
 
