@@ -1,7 +1,9 @@
-"""Reading the plugin's configuration: options with their ini keys, and the ``semantic`` marker.
+"""The plugin's options and ini keys: declared in one table, read once per session.
 
-Every value is checked here, once, with an error that names it: a bad option or ini value is a
-``pytest.UsageError``; a bad marker is reported as an error of its test (``MarkerSettings.error``).
+Every ``--semantic-*`` option that takes a value has an ini key of the same name without the
+dashes; the command line wins over the ini file. `read_settings` checks every value once, at
+``pytest_configure``, and a bad one is a ``pytest.UsageError`` that names where it came from (the
+option or the ini key) and shows a good value in the same form.
 """
 
 from __future__ import annotations
@@ -11,163 +13,256 @@ from pathlib import Path
 
 import pytest
 
-from semantix.config import check_threshold
+from semantix import config as semantix_config
+from semantix.errors import SemantixError
 from semantix.pipeline.specs import check_spec
 
-__all__ = [
-    "HTML_INI",
-    "HTML_OPTION",
-    "MARKER_KEYWORDS",
-    "MarkerSettings",
-    "add_html_options",
-    "html_report_path",
-    "json_path",
-    "marker_settings",
-    "option",
-    "parse_bool",
-    "parse_timeout",
-]
-
-#: What ``@pytest.mark.semantic(...)`` accepts.
-MARKER_KEYWORDS = ("judge", "threshold", "timeout", "runs", "min_pass_rate")
-
-
-def option(config: pytest.Config, name: str) -> str | None:
-    """The command-line value if given, else the ini value (``None`` when neither is set)."""
-    value = config.getoption(name)
-    if value is None:
-        ini = config.getini(name)
-        value = ini.strip() if isinstance(ini, str) and ini.strip() else None
-    return value  # type: ignore[no-any-return]
-
-
-def parse_bool(name: str, value: object) -> bool:
-    """An ini boolean: true/false, yes/no, on/off, 1/0 (empty is false)."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("", "0", "false", "no", "off"):
-        return False
-    raise pytest.UsageError(f"ini option {name} = {value!r} is not a boolean; write true or false")
-
-
-def parse_timeout(value: str | None) -> float | None:
-    """``--semantic-timeout`` / ``semantic_timeout`` / the marker's ``timeout`` as seconds."""
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise pytest.UsageError(
-            f"--semantic-timeout / semantic_timeout = {value!r} is not a positive number of "
-            "seconds; write e.g. --semantic-timeout 30"
-        )
-    return seconds
-
-
-def json_path(config: pytest.Config) -> Path | None:
-    """``--semantic-report-json`` relative to the current directory, the ini key to the ini file."""
-    value = config.getoption("semantic_report_json")
-    if value:
-        return Path(config.invocation_params.dir, value).resolve()
-    ini = config.getini("semantic_report_json")
-    if isinstance(ini, str) and ini.strip():
-        base = config.inipath.parent if config.inipath is not None else config.rootpath
-        return Path(base, ini.strip()).resolve()
-    return None
+__all__ = ["OPTIONS", "Option", "Settings", "add_options", "read_settings"]
 
 
 @dataclass(frozen=True)
-class MarkerSettings:
-    """A test's ``@pytest.mark.semantic(...)``, checked; or the error to report for it."""
+class Option:
+    """One ``--semantic-*`` option: its ``dest`` is its name with underscores.
 
-    judge: object = None
-    threshold: float | None = None
-    timeout: float | None = None
-    error: str | None = None
+    ``metavar`` None makes it a flag; ``ini`` is the ini key's help (None: no ini key);
+    ``negation`` is the help of its ``--no-...`` form (flags only).
+    """
 
+    name: str
+    help: str
+    metavar: str | None = None
+    ini: str | None = None
+    negation: str | None = None
 
-_MARKER = pytest.StashKey["MarkerSettings"]()
+    @property
+    def dest(self) -> str:
+        return self.name.replace("-", "_")
 
-
-def marker_settings(item: pytest.Item) -> MarkerSettings:
-    """The checked ``semantic`` marker of ``item`` (cached on the item)."""
-    settings = item.stash.get(_MARKER, None)
-    if settings is None:
-        settings = _read_marker(item)
-        item.stash[_MARKER] = settings
-    return settings
-
-
-def _read_marker(item: pytest.Item) -> MarkerSettings:
-    marker = item.get_closest_marker("semantic")
-    if marker is None:
-        return MarkerSettings()
-    where = f"{item.nodeid}: @pytest.mark.semantic"
-    if marker.args:
-        return MarkerSettings(
-            error=f"{where} takes keywords only, got positional {marker.args!r}; write "
-            "@pytest.mark.semantic(judge=..., threshold=...)"
-        )
-    unknown = sorted(set(marker.kwargs) - set(MARKER_KEYWORDS))
-    if unknown:
-        return MarkerSettings(
-            error=f"{where} got unknown {', '.join(unknown)}; it accepts "
-            f"{', '.join(f'{name}=' for name in MARKER_KEYWORDS)}"
-        )
-    judge = marker.kwargs.get("judge")
-    if (
-        judge is not None
-        and not isinstance(judge, str)
-        and not callable(getattr(judge, "evaluate", None))
-    ):
-        return MarkerSettings(
-            error=f"{where}(judge={judge!r}) is neither a judge (an object with evaluate(...)) "
-            "nor a spec such as 'embedding' or 'module:attr'"
-        )
-    try:
-        if isinstance(judge, str):
-            judge = check_spec(judge, source="semantic marker judge")
-        threshold = marker.kwargs.get("threshold")
-        if threshold is not None:
-            threshold = check_threshold(threshold, what="semantic marker threshold")
-        timeout = marker.kwargs.get("timeout")
-        if timeout is not None:
-            timeout = parse_timeout(str(timeout))
-    except (ValueError, pytest.UsageError) as exc:
-        return MarkerSettings(error=f"{where}: {exc}")
-    return MarkerSettings(judge=judge, threshold=threshold, timeout=timeout)
+    @property
+    def flag(self) -> str:
+        return f"--{self.name}"
 
 
-HTML_OPTION = "--semantic-report-html"
-HTML_INI = "semantic_report_html"
-
-
-def add_html_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
-    """``--semantic-report-html PATH`` and the ini key ``semantic_report_html``."""
-    group.addoption(
-        HTML_OPTION,
-        dest=HTML_INI,
-        default=None,
+OPTIONS = (
+    Option(
+        "semantic-judge",
+        "default judge for the run: quantized, nli, embedding, llm or module:attr "
+        "(built on first use). Never overrides thresholds written on intents.",
+        metavar="SPEC",
+        ini="default judge for the run (see --semantic-judge)",
+    ),
+    Option(
+        "semantic-verdicts",
+        "frozen verdict store mode for every judge in the run: off, replay, update or strict",
+        metavar="MODE",
+        ini="frozen verdict store mode (see --semantic-verdicts)",
+    ),
+    Option(
+        "semantic-verdicts-prune",
+        "after a passing run, delete the frozen verdicts no test used",
+    ),
+    Option(
+        "semantic-timeout",
+        "seconds one semantic assertion may wait for its judge (JudgeTimeoutError after)",
+        metavar="SECONDS",
+        ini="seconds an assertion may wait (see --semantic-timeout)",
+    ),
+    Option(
+        "semantic-runs",
+        "run every test that makes a semantic assertion N times and hold it to its floor "
+        "(@pytest.mark.semantic(min_pass_rate=...), default 1.0); a marker's runs= wins",
+        metavar="N",
+        ini="repeat tests that make semantic assertions (see --semantic-runs)",
+    ),
+    Option(
+        "semantic-snapshot-update",
+        "record missing semantic snapshots, rewrite drifted ones and delete unused ones "
+        "(never where CI is set: there a missing snapshot always fails)",
+    ),
+    Option(
+        "semantic-report",
+        "print a table of every semantic assertion at the end of the session",
+        ini="print the semantic report: true/false (see --semantic-report)",
+        negation="do not print the semantic report (overrides semantic_report = true)",
+    ),
+    Option(
+        "semantic-report-json",
+        "write every semantic assertion as JSON to PATH",
         metavar="PATH",
-        help="write the run's semantic report as one self-contained HTML page to PATH",
-    )
-    parser.addini(HTML_INI, "write the semantic report as an HTML page to this path")
+        ini="write the semantic report as JSON to this path",
+    ),
+    Option(
+        "semantic-report-html",
+        "write the run's semantic report as one self-contained HTML page to PATH",
+        metavar="PATH",
+        ini="write the semantic report as an HTML page to this path",
+    ),
+)
 
 
-def html_report_path(pytest_config: pytest.Config) -> Path | None:
-    """The page's path: the option relative to the current directory, the ini key to the ini
-    file (like ``--semantic-report-json``); None when neither is set."""
-    value = pytest_config.getoption(HTML_INI)
-    if value:
-        return Path(pytest_config.invocation_params.dir, value).resolve()
-    ini = pytest_config.getini(HTML_INI)
+def add_options(parser: pytest.Parser) -> None:
+    """Every option of `OPTIONS` in semantix's group, and its ini key."""
+    group = parser.getgroup("semantix", "semantic assertions (semantix)")
+    for option in OPTIONS:
+        if option.metavar is not None:
+            group.addoption(
+                option.flag,
+                dest=option.dest,
+                default=None,
+                metavar=option.metavar,
+                help=option.help,
+            )
+        else:
+            # A flag with an ini key keeps None as "not given", so the ini key can decide.
+            default = None if option.ini is not None else False
+            group.addoption(
+                option.flag,
+                dest=option.dest,
+                action="store_true",
+                default=default,
+                help=option.help,
+            )
+            if option.negation is not None:
+                group.addoption(
+                    f"--no-{option.name}",
+                    dest=option.dest,
+                    action="store_false",
+                    default=default,
+                    help=option.negation,
+                )
+        if option.ini is not None:
+            parser.addini(option.dest, option.ini)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The session's options, checked. None: not given (the library's default holds)."""
+
+    judge: str | None = None
+    verdicts_mode: str | None = None
+    timeout: float | None = None
+    runs: int | None = None
+    report: bool = False
+    report_json: Path | None = None
+    report_html: Path | None = None
+    verdicts_prune: bool = False
+    snapshot_update: bool = False
+
+
+@dataclass(frozen=True)
+class _Given:
+    """A value as the user wrote it, and where: the command line or the ini file."""
+
+    option: Option
+    text: str
+    from_ini: bool
+
+    @property
+    def source(self) -> str:
+        return f"ini option {self.option.dest}" if self.from_ini else self.option.flag
+
+    def shown(self) -> str:
+        return f"{self.source} = {self.text!r}" if self.from_ini else f"{self.source} {self.text!r}"
+
+    def example(self, value: str) -> str:
+        return f"{self.option.dest} = {value}" if self.from_ini else f"{self.option.flag} {value}"
+
+    def error(self, expected: str, example: str) -> pytest.UsageError:
+        return pytest.UsageError(
+            f"{self.shown()} is not {expected}; write e.g. {self.example(example)}"
+        )
+
+
+_BY_DEST = {option.dest: option for option in OPTIONS}
+
+
+def _given(config: pytest.Config, dest: str) -> _Given | None:
+    """The command-line value if given, else the ini value (None when neither is set)."""
+    option = _BY_DEST[dest]
+    value = config.getoption(dest)
+    if value is not None:
+        return _Given(option, str(value), from_ini=False)
+    if option.ini is None:
+        return None
+    ini = config.getini(dest)
     if isinstance(ini, str) and ini.strip():
-        inipath = pytest_config.inipath
-        base = inipath.parent if inipath is not None else pytest_config.rootpath
-        return Path(base, ini.strip()).resolve()
+        return _Given(option, ini.strip(), from_ini=True)
     return None
+
+
+def read_settings(config: pytest.Config) -> Settings:
+    """Every option of the session, checked once (a bad one is a ``pytest.UsageError``)."""
+    try:
+        return Settings(
+            judge=_judge(_given(config, "semantic_judge")),
+            verdicts_mode=_verdicts_mode(_given(config, "semantic_verdicts")),
+            timeout=_timeout(_given(config, "semantic_timeout")),
+            runs=_runs(_given(config, "semantic_runs")),
+            report=_flag(config, "semantic_report"),
+            report_json=_path(config, "semantic_report_json"),
+            report_html=_path(config, "semantic_report_html"),
+            verdicts_prune=bool(config.getoption("semantic_verdicts_prune")),
+            snapshot_update=bool(config.getoption("semantic_snapshot_update")),
+        )
+    except SemantixError as exc:  # a check of the library: it already names the value
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _judge(given: _Given | None) -> str | None:
+    if given is None:
+        return None
+    return check_spec(given.text, source=given.source)
+
+
+def _verdicts_mode(given: _Given | None) -> str | None:
+    if given is None:
+        return semantix_config.verdicts_mode()  # SEMANTIX_VERDICTS, checked there
+    return semantix_config.check_verdict_mode(given.text, source=given.source)
+
+
+def _timeout(given: _Given | None) -> float | None:
+    if given is None:
+        return None
+    try:
+        seconds = float(given.text)
+    except ValueError:
+        seconds = 0.0
+    if not semantix_config.is_number(seconds, low=0.0) or seconds == 0:
+        raise given.error("a positive number of seconds", "30")
+    return seconds
+
+
+def _runs(given: _Given | None) -> int | None:
+    if given is None:
+        return None
+    try:
+        runs = int(given.text)
+    except ValueError:
+        runs = 0
+    if runs < 1:
+        raise given.error("a number of runs (a whole number >= 1)", "5")
+    return runs
+
+
+def _flag(config: pytest.Config, dest: str) -> bool:
+    """A flag: the command line (``--x`` / ``--no-x``), else its ini key by `parse_flag`."""
+    given = _given(config, dest)
+    if given is None:
+        return False
+    if not given.from_ini:
+        return bool(config.getoption(dest))
+    flag = semantix_config.parse_flag(given.text)
+    if flag is None:
+        raise given.error("a boolean", "true (or false)")
+    return flag
+
+
+def _path(config: pytest.Config, dest: str) -> Path | None:
+    """A path: the option's relative to the current directory, the ini key's to the ini file."""
+    given = _given(config, dest)
+    if given is None:
+        return None
+    if not given.from_ini:
+        return Path(config.invocation_params.dir, given.text).resolve()
+    base = config.inipath.parent if config.inipath is not None else config.rootpath
+    return Path(base, given.text).resolve()

@@ -1,0 +1,296 @@
+"""The state of one pytest session: `SemanticSession`, the one object the plugin's hooks call.
+
+It holds the session's checked options (`semantix.pytest.settings`), the run's layer of the
+defaults, the one observer that records every check (passing, failing, errored: one record each),
+the test in progress, and the feature parts: repeated tests (`runs`), snapshots (`snapshots`),
+the frozen-verdict summary (`verdicts`) and the download reporter (`downloads`). Under
+pytest-xdist a worker sends everything in one payload (`payload`, under `PAYLOAD_KEY` in
+``config.workeroutput``) and the controller merges it (`merge`); only the controller writes the
+reports and the terminal summary. Rendering lives in `semantix.report`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import threading
+import time
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import _pytest
+import pluggy
+import pytest
+
+import semantix
+from semantix import context
+from semantix.errors import SemanticAssertionError, SemantixError
+from semantix.judges.base import Judge
+from semantix.pipeline.judging import resolve_judge
+from semantix.pipeline.results import CheckError, SemanticResult
+from semantix.pytest.downloads import DownloadReporter
+from semantix.pytest.markers import marker_settings
+from semantix.pytest.runs import RepeatedTests
+from semantix.pytest.settings import Settings
+from semantix.pytest.snapshots import Snapshots
+from semantix.pytest.verdicts import VerdictSummary
+from semantix.report import (
+    Record,
+    error_record,
+    header_line,
+    json_document,
+    report_lines,
+    result_record,
+    sorted_records,
+    write_json_report,
+)
+from semantix.report.html import write_html_report
+from semantix.snapshots.fixture import SemanticSnapshot
+
+__all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "SemanticSession"]
+
+#: The key of the one payload an xdist worker sends in ``config.workeroutput``.
+PAYLOAD_KEY = "semantix"
+#: The name of the JUnit XML property carrying one assertion (its value is JSON).
+JUNIT_PROPERTY = "semantic"
+OUTSIDE_TEST = "(outside a test)"
+#: Frames from these directories are hidden when a judge or configuration error is shown: ours,
+#: and pytest's and pluggy's own (the traceback pytest hands the hook is not yet pruned).
+_HIDDEN_DIRS = tuple(
+    str(Path(module.__file__).parent)
+    for module in (semantix, _pytest, pluggy)
+    if module.__file__ is not None
+)
+
+
+class SemanticSession:
+    """Everything semantix keeps for one pytest session (in ``config.stash``)."""
+
+    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+        self.config = config
+        self.settings = settings
+        self.is_worker = hasattr(config, "workerinput")
+        self.started = time.time()
+        self.records: list[Record] = []
+        self.lock = threading.Lock()
+        #: The test in progress (its protocol, fixtures included); None between tests.
+        self.current_item: pytest.Item | None = None
+        self.runs = RepeatedTests(settings.runs)
+        self.snapshots = Snapshots(update=settings.snapshot_update)
+        self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
+        self.downloads = DownloadReporter(config)
+        self._exit = contextlib.ExitStack()
+
+    # --- the session's life ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Enter the run's defaults (only the options given) and start listening."""
+        settings = self.settings
+        # Only what was given: a set_default_judge() in conftest.py survives a run naming no judge.
+        self._exit.enter_context(
+            context.run_defaults(
+                judge=settings.judge, verdicts_mode=settings.verdicts_mode, timeout=settings.timeout
+            )
+        )
+        context.add_observer(self.observe)
+        self._exit.callback(context.remove_observer, self.observe)
+        self.downloads.start()
+        self._exit.callback(self.downloads.stop)
+
+    def stop(self) -> None:
+        self._exit.close()
+
+    def header(self) -> str | None:
+        """pytest's header line, when a judge or a verdict mode was configured."""
+        judge, mode = self.settings.judge, self.settings.verdicts_mode
+        if judge is None and mode is None:
+            return None
+        parts = [f"judge={judge or 'default'}"]
+        if mode is not None:
+            parts.append(f"verdicts={mode}")
+        return "semantix: " + ", ".join(parts)
+
+    def run_judge(self) -> Judge:
+        """The run's judge: the options', else the process's default — never a test's marker.
+
+        Resolved in an empty context, outside the marker scope of whichever test asks first.
+        """
+        return contextvars.Context().run(resolve_judge, None)
+
+    # --- one test -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def test(self, item: pytest.Item) -> Iterator[None]:
+        """The test's protocol: its records are attributed to it, its marker applies to it."""
+        marked = marker_settings(item)
+        self.current_item = item
+        try:
+            if marked.error is not None:
+                yield  # reported by setup
+                return
+            # The marker's judge, threshold and timeout hold for every semantic assertion in the
+            # test, from fixtures' setup to teardown, whichever way the assertion is written.
+            with context.scope(
+                judge=marked.judge, threshold=marked.threshold, timeout=marked.timeout
+            ):
+                yield
+        finally:
+            self.current_item = None
+
+    def setup(self, item: pytest.Item) -> None:
+        """Fail the test's setup when its marker (or its repetition) is wrong."""
+        error = marker_settings(item).error or self.runs.setup_error(item)
+        if error is not None:
+            pytest.fail(error, pytrace=False)
+
+    def call(self, item: pytest.Function) -> bool | None:
+        __tracebackhide__ = True
+        return self.runs.call(item)
+
+    def snapshot(self, request: pytest.FixtureRequest) -> SemanticSnapshot:
+        return self.snapshots.fixture(request)
+
+    def collected(self, items: list[pytest.Item]) -> None:
+        self.snapshots.collected(self.config, items)
+
+    def reported(self, report: pytest.TestReport) -> None:
+        self.snapshots.test_reported(report)
+
+    def make_report(
+        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
+    ) -> pytest.TestReport:
+        """Downloads out of the duration; a judge or configuration error in one short entry."""
+        self.downloads.adjust(report)
+        excinfo = call.excinfo
+        if (
+            excinfo is not None
+            and isinstance(excinfo.value, SemantixError)
+            and not isinstance(excinfo.value, SemanticAssertionError)
+            and not item.config.getoption("fulltrace", False)
+            and item.config.getoption("tbstyle", "auto") in ("auto", "long", "short")
+        ):
+            # The user's line and our one-line message — not the source of semantix's
+            # internals, nor the chain of library errors behind it (the message already says
+            # what to do; --full-trace shows everything).
+            excinfo.traceback = excinfo.traceback.filter(
+                lambda entry: not str(entry.path).startswith(_HIDDEN_DIRS)
+            )
+            report.longrepr = excinfo.getrepr(style="short", chain=False)
+        return report
+
+    # --- recording ------------------------------------------------------------------------------
+
+    def observe(self, event: object) -> None:
+        """The session's one observer: a record per check, and the repeated tests' share."""
+        item = self.current_item
+        self.record(event, item)
+        self.runs.observe(event, item)
+
+    def record(self, event: object, item: pytest.Item | None) -> None:
+        """One report record for a check's result or error (other events are not checks)."""
+        nodeid = item.nodeid if item is not None else OUTSIDE_TEST
+        if isinstance(event, SemanticResult):
+            record = result_record(event, nodeid)
+        elif isinstance(event, CheckError):
+            record = error_record(nodeid, event.error, intent=event.intent, output=event.output)
+        else:
+            return
+        self._add_records([record])
+        if item is not None:
+            value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
+            item.user_properties.append((JUNIT_PROPERTY, json.dumps(value, sort_keys=True)))
+
+    def _add_records(self, records: list[Record]) -> None:
+        with self.lock:
+            for record in records:
+                record["seq"] = len(self.records)
+                self.records.append(record)
+
+    # --- xdist ----------------------------------------------------------------------------------
+
+    def payload(self) -> dict[str, Any]:
+        """What a worker sends the controller: everything the reports need, in one dict."""
+        self.verdicts.collect()
+        with self.lock:
+            records = list(self.records)
+        return {
+            "records": records,
+            "runs": self.runs.payload(),
+            "snapshots": self.snapshots.payload(),
+            "verdicts": self.verdicts.payload(),
+        }
+
+    def merge(self, payload: dict[str, Any] | None) -> None:
+        """Add a worker's payload (None: the worker sent none, e.g. it crashed)."""
+        if not payload:
+            return
+        self._add_records(payload["records"])
+        self.runs.merge(payload["runs"])
+        self.snapshots.merge(payload["snapshots"])
+        self.verdicts.merge(payload["verdicts"])
+
+    # --- the end --------------------------------------------------------------------------------
+
+    def finish(self, exitstatus: int) -> None:
+        """A worker publishes its payload; the controller finishes the features, then writes the
+        reports (after the snapshots' deletions, so the JSON says what was deleted)."""
+        if self.is_worker:
+            self.config.workeroutput[PAYLOAD_KEY] = self.payload()  # type: ignore[attr-defined]
+            return
+        self.verdicts.collect()
+        self.snapshots.finish()
+        self.verdicts.finish(exitstatus)
+        self.runs.finish()
+        report_json, report_html = self.settings.report_json, self.settings.report_html
+        if report_json is None and report_html is None:
+            return
+        document = self.report_document()  # once: the page renders exactly what the JSON holds
+        if report_json is not None:
+            write_json_report(report_json, document)
+        if report_html is not None:
+            write_html_report(report_html, document, json_path=report_json)
+
+    def report_document(self) -> dict[str, Any]:
+        """The JSON report of this session: records, run metadata and every feature's section."""
+        with self.lock:
+            records = sorted_records(self.records)
+        sections: dict[str, Any] = {"snapshots": self.snapshots.json_section()}
+        runs = self.runs.json_section()
+        if runs is not None:
+            sections["runs"] = runs
+        meta = {
+            "judges": sorted({record["judge"] for record in records if record.get("judge")}),
+            "verdicts_mode": self.settings.verdicts_mode or "off",
+            "started": datetime.fromtimestamp(self.started, timezone.utc).isoformat(
+                timespec="seconds"
+            ),
+            "duration_s": round(time.time() - self.started, 3),
+        }
+        return json_document(records, meta=meta, sections=sections)
+
+    def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """The end of the session on the terminal (the controller's; workers print nothing)."""
+        if self.is_worker:
+            return
+        width = self.config.get_terminal_writer().fullwidth
+        if self.settings.report:
+            self._write_report(terminalreporter, width)
+            self.runs.write_summary(terminalreporter, width)
+        self.snapshots.write_summary(terminalreporter, self.config.rootpath)
+        self.verdicts.write_summary(terminalreporter)
+
+    def _write_report(self, terminalreporter: pytest.TerminalReporter, width: int) -> None:
+        with self.lock:
+            records = sorted_records(self.records)
+        if not records:
+            return
+        terminalreporter.write_sep("-", "semantic report")
+        judges = [record["judge"] for record in records if record.get("judge")]
+        terminalreporter.write_line(header_line(judges, self.settings.verdicts_mode))
+        for text, markup in report_lines(records, width=width):
+            terminalreporter.write_line(text, **markup)
+        if self.settings.report_json is not None:
+            terminalreporter.write_line(f"semantic report JSON: {self.settings.report_json}")

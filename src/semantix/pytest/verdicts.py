@@ -1,0 +1,77 @@
+"""The frozen-verdict store's summary at the end of a pytest session.
+
+How many verdicts were recorded, replayed and judged live, and which stored verdicts this run did
+not use. ``--semantic-verdicts-prune`` deletes those — only after a run that passed, so a failing
+or interrupted run deletes nothing; run it on the whole suite (a run limited with ``-k`` or a path
+uses fewer verdicts).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from semantix.cache import model_cache
+from semantix.verdicts import RecordReplayJudge, VerdictStore, VerdictUsage
+
+__all__ = ["VerdictSummary"]
+
+
+class VerdictSummary:
+    """Counts of the run's frozen verdicts, unused files, and pruning them on request."""
+
+    def __init__(self, *, prune: bool) -> None:
+        self.prune = prune
+        self.usage = VerdictUsage()
+        self.stores: set[Path] = set()
+        self.unused: list[Path] = []
+        self.pruned: list[Path] = []
+
+    def collect(self) -> None:
+        """Add the usage of this process's verdict-store judges (once, at the session's end)."""
+        for judge in model_cache.values("judges"):
+            if isinstance(judge, RecordReplayJudge) and judge.mode != "off":
+                self.usage = self.usage + judge.usage()
+                self.stores.add(judge.store.path)
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "usage": self.usage.to_dict(),
+            "stores": sorted(str(path) for path in self.stores),
+        }
+
+    def merge(self, data: dict[str, Any]) -> None:
+        self.usage = self.usage + VerdictUsage.from_dict(data["usage"])
+        self.stores.update(Path(path) for path in data["stores"])
+
+    def finish(self, exitstatus: int) -> None:
+        """List (or, with prune, delete) the unused verdicts, after a passing run only."""
+        if exitstatus != pytest.ExitCode.OK:
+            return  # a failing or interrupted run cannot say what is unused: delete nothing
+        for path in sorted(self.stores):
+            store = VerdictStore(path)
+            if self.prune:
+                self.pruned.extend(store.prune(self.usage.used))
+            else:
+                self.unused.extend(store.unused(self.usage.used))
+
+    def write_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.stores:
+            return
+        usage = self.usage
+        line = (
+            f"frozen verdicts: {usage.recorded} recorded, {usage.replayed} replayed, "
+            f"{usage.judged} judged live"
+        )
+        if self.pruned:
+            line += f", {len(self.pruned)} unused deleted"
+        elif self.unused:
+            line += (
+                f", {len(self.unused)} not used by this run (delete them with "
+                "--semantic-verdicts-prune): "
+                + ", ".join(path.name for path in self.unused[:5])
+                + (" …" if len(self.unused) > 5 else "")
+            )
+        terminalreporter.write_line(line)
