@@ -225,3 +225,24 @@ def test_an_explicit_api_key_never_reaches_the_verdict_file(
     written = "".join(path.read_text() for path in store.path.glob("**/*.json"))
     assert written and key not in written
     assert "********" in written
+
+
+def test_score_of_is_a_float_for_typed_tests() -> None:
+    class MedicalAdvice(Intent):
+        """The text gives medical advice."""
+
+    judge = FakeJudge(lambda output, intent: 0.25 if "medical" in intent else 0.75)
+    single = evaluate_semantic("x", Polite, judge=judge)
+    assert single.score_of() == 0.75
+    both = evaluate_semantic("x", Polite & ~MedicalAdvice, judge=judge)
+    assert both.score_of(Polite) == 0.75
+    assert both.score_of("~MedicalAdvice") == 0.25
+    with pytest.raises(KeyError, match="has 2 leaves; name one"):
+        both.score_of()
+    with pytest.raises(KeyError, match="no leaf 'Rude'"):
+        both.score_of("Rude")
+    not_judged = evaluate_semantic(
+        "x", Contains("refund") & Polite, judge=CostlyFake(judge._handler)
+    )
+    with pytest.raises(ValueError, match="gave Polite no score"):
+        not_judged.score_of(Polite)

@@ -131,6 +131,43 @@ class SemanticResult:
             return None
         return self.leaves[0].verdict.score
 
+    def score_of(self, intent: object = None) -> float:
+        """The score of one leaf, as a ``float`` (no ``None`` to narrow under ``mypy --strict``).
+
+        ``intent`` is the leaf's intent class or its name (``"Polite"``, ``"~MedicalAdvice"``);
+        omitted for a single-leaf check.
+
+        Raises:
+            KeyError: no such leaf, or ``intent`` omitted on a composite (the message lists them).
+            ValueError: the judge gave that leaf no score (a structural leaf has 1.0 or 0.0).
+        """
+        if intent is None:
+            if len(self.leaves) != 1:
+                raise KeyError(
+                    f"{self.intent.__name__} has {len(self.leaves)} leaves; name one: "
+                    f"score_of({self.leaves[0].label!r}); leaves: "
+                    f"{', '.join(leaf.label for leaf in self.leaves)}"
+                )
+            leaf = self.leaves[0]
+        else:
+            found = [
+                candidate
+                for candidate in self.leaves
+                if intent in (candidate.intent, candidate.label, candidate.intent.__name__)
+            ]
+            if not found:
+                raise KeyError(
+                    f"no leaf {intent!r} in {self.intent.__name__}; leaves: "
+                    f"{', '.join(leaf.label for leaf in self.leaves)}"
+                )
+            leaf = found[0]
+        if leaf.verdict.score is None:
+            raise ValueError(
+                f"the judge gave {leaf.label} no score (reason: {leaf.verdict.reason!r}); "
+                "use result.leaves[...].verdict.passed instead"
+            )
+        return leaf.verdict.score
+
     @property
     def borderline(self) -> bool:
         """Whether any leaf's score is within the borderline margin of its threshold."""
