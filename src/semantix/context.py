@@ -35,6 +35,7 @@ __all__ = [
     "add_download_listener",
     "add_observer",
     "bind",
+    "capture",
     "current",
     "download_listeners",
     "notify",
@@ -78,6 +79,10 @@ _scope: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.Context
     "semantix_scope", default=()
 )
 _observers: list[Callable[[Any], None]] = []
+#: The captures open in this context, innermost last: (callback, forward to the ones outside).
+_captures: contextvars.ContextVar[tuple[tuple[Callable[[Any], None], bool], ...]] = (
+    contextvars.ContextVar("semantix_captures", default=())
+)
 _download_listeners: list[Callable[[str], AbstractContextManager[object]]] = []
 _downloads: deque[Any] = deque(maxlen=64)
 
@@ -181,9 +186,29 @@ def observers() -> list[Callable[[Any], None]]:
 
 
 def notify(event: object) -> None:
-    """Hand a finished check (a result, or the `CheckError` that stopped it) to every observer."""
+    """Hand a finished check (a result, or the `CheckError` that stopped it) to every observer.
+
+    Inside `capture` blocks of this context, their callbacks hear it first, the innermost
+    first; one opened with ``forward=False`` keeps it from everything outside it.
+    """
+    for callback, forward in reversed(_captures.get()):
+        callback(event)
+        if not forward:
+            return
     for callback in observers():
         callback(event)
+
+
+@contextlib.contextmanager
+def capture(callback: Callable[[Any], None], *, forward: bool = True) -> Iterator[None]:
+    """``callback`` hears every event notified in this context (this thread or task) while the
+    block runs; with ``forward=False`` the observers do not (a relation's variant runs are
+    judged, not reported as the test's own checks)."""
+    token = _captures.set((*_captures.get(), (callback, forward)))
+    try:
+        yield
+    finally:
+        _captures.reset(token)
 
 
 # Download listeners: ``factory(description)`` returns a context manager entered around each

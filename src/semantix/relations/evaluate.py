@@ -1,0 +1,197 @@
+"""Run a system under test on a case and on every relation's variants; judge; compare.
+
+`evaluate_relations` is the plain-Python form (the pytest decorators in
+`semantix.relations.decorators` share `judge_relation` and `raise_for_ceiling`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from semantix import context
+from semantix.config import check_threshold
+from semantix.errors import SemanticAssertionError
+from semantix.intent import IntentLike, as_intent
+from semantix.judges.base import Judge
+from semantix.relations.base import (
+    Case,
+    NotApplicable,
+    Relation,
+    Variant,
+    as_relation,
+    check_case,
+    get_field,
+)
+from semantix.relations.results import RelationResult, VariantResult, violation
+from semantix.runs import RunStats, check_runs, evaluate_pass_rate
+
+__all__ = [
+    "RelationViolationError",
+    "case_id_of",
+    "evaluate_relations",
+    "judge_relation",
+    "raise_for_ceiling",
+]
+
+
+class RelationViolationError(SemanticAssertionError):
+    """A relation's violation rate is above its ``max_violation_rate`` (an ``AssertionError``).
+
+    ``results`` are the `RelationResult` s over their ceiling; ``result`` is the original case's
+    first `SemanticResult` (None when the test made its assertions some other way).
+    """
+
+    __module__ = "semantix.relations"
+
+    def __init__(self, message: str, results: Sequence[RelationResult], result: Any) -> None:
+        super().__init__(message, result)
+        self.results = tuple(results)
+
+    @property
+    def verdicts(self) -> tuple[Any, ...]:
+        return () if self.result is None else tuple(leaf.verdict for leaf in self.result.leaves)
+
+
+def raise_for_ceiling(results: Sequence[RelationResult]) -> None:
+    """Raise `RelationViolationError` when a result is above its ceiling (showing the
+    violating variants); return otherwise."""
+    __tracebackhide__ = True
+    over = [result for result in results if result.over_ceiling]
+    if not over:
+        return
+    message = "\n".join(
+        ["metamorphic relation violated more often than its ceiling allows"]
+        + [result.explain() for result in over]
+    )
+    original = over[0].original
+    first = next((r for run in original.results for r in run.results), None) if original else None
+    raise RelationViolationError(message, over, first)
+
+
+def case_id_of(case: Case, case_id: object, id_field: str = "id") -> str | None:
+    """The case's id: ``case_id`` if given, else the case's ``id`` field (as text), else None."""
+    if case_id is not None:
+        if not isinstance(case_id, str) or not case_id:
+            raise TypeError(
+                f"case_id must be a non-empty string such as 'refund-1', got {case_id!r}"
+            )
+        return case_id
+    value = case.get(id_field)
+    return None if value is None else str(value)
+
+
+def judge_relation(
+    relation: Relation,
+    case: Case,
+    case_id: str | None,
+    original: RunStats,
+    run_variant: Callable[[Variant], RunStats],
+    max_violation_rate: float | None = None,
+) -> RelationResult:
+    """One relation on one case: make its variants, run each (``run_variant``), compare with
+    the original by `semantix.relations.results.violation`."""
+    made = relation.variants(case, case_id=case_id)
+    if isinstance(made, NotApplicable):
+        return RelationResult(
+            relation.label, case_id, original, (), made.reason, max_violation_rate
+        )
+    results = []
+    for variant in made:
+        value = get_field(variant.case, relation.field) if relation.field else variant.case
+        try:
+            stats = run_variant(variant)
+        except Exception as exc:  # noqa: BLE001 - this variant's error, shown, never a pass
+            results.append(VariantResult(variant.label, value, error=exc))
+            continue
+        error = next((run.error for run in stats.results if run.outcome == "error"), None)
+        if error is not None or stats.errors:
+            results.append(VariantResult(variant.label, value, stats, error=error))
+        else:
+            results.append(
+                VariantResult(variant.label, value, stats, None, violation(original, stats))
+            )
+    return RelationResult(
+        relation.label, case_id, original, tuple(results), None, max_violation_rate
+    )
+
+
+def evaluate_relations(
+    system: Callable[[Case], object],
+    case: Mapping[str, Any],
+    intent: IntentLike,
+    *,
+    relations: Sequence[Relation | Callable[[Case], object]],
+    judge: Judge | str | None = None,
+    runs: int = 1,
+    max_violation_rate: float | None = None,
+    threshold: float | None = None,
+    case_id: str | None = None,
+) -> list[RelationResult]:
+    """Judge ``system(case)`` and ``system(variant)`` for every variant of every relation.
+
+    Args:
+        system: called with a case (the original, then each variant); returns the output.
+        case: a mapping of fields; its ``id`` names its variants file (or pass ``case_id``).
+        intent: what every output must satisfy (an `Intent`, ``~ & |``, or a description).
+        relations: `order`, `distractor`, `format_jitter`, `paraphrase`, `relation(f)`, or a
+            plain function ``case -> variant cases``.
+        judge: as in ``assert_semantic`` (frozen verdicts apply through the run's verdict mode
+            or a ``RecordReplayJudge``).
+        runs: how many times the original and each variant run; with ``runs >= 2`` a violation
+            is judged on pass rates (`semantix.relations.results`).
+        max_violation_rate: a ceiling in [0, 1]; above it, `RelationViolationError`. Without
+            it, violations decide nothing.
+        threshold, case_id: the threshold for every leaf; the case's id when it has no ``id``.
+
+    Returns:
+        One `RelationResult` per relation, in order (each also handed to the run's observers).
+
+    Raises:
+        Exception: the original case raised (the system under test or the judge) in a run;
+            there is nothing to compare the variants with.
+        RelationViolationError: a rate above ``max_violation_rate``.
+    """
+    __tracebackhide__ = True
+    if not callable(system):
+        raise TypeError(
+            f"system must be a callable case -> output, got {type(system).__name__}; pass e.g. "
+            "lambda case: answer(case['question'], case['documents'])"
+        )
+    check_case(case)
+    if isinstance(relations, (str, bytes)) or not isinstance(relations, Sequence) or not relations:
+        raise TypeError(
+            f"relations must be a non-empty list, e.g. [order('documents')], got {relations!r}"
+        )
+    built = [as_relation(item) for item in relations]
+    check_runs(runs)
+    ceiling = None
+    if max_violation_rate is not None:
+        ceiling = check_threshold(
+            max_violation_rate, what="max_violation_rate", example="max_violation_rate=0.1"
+        )
+    name = case_id_of(case, case_id)
+    as_intent(intent)
+
+    def run(subject: Case) -> RunStats:
+        return evaluate_pass_rate(
+            lambda: system(subject),
+            intent,
+            runs=runs,
+            min_pass_rate=0.0,
+            judge=judge,
+            threshold=threshold,
+        )
+
+    original = run(case)
+    failed = next((result.error for result in original.results if result.error is not None), None)
+    if failed is not None:
+        raise failed  # the case itself could not be judged: nothing to compare variants with
+    results = [
+        judge_relation(item, case, name, original, lambda variant: run(variant.case), ceiling)
+        for item in built
+    ]
+    for result in results:
+        context.notify(result)
+    raise_for_ceiling(results)
+    return results

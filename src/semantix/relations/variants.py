@@ -1,0 +1,181 @@
+"""Frozen paraphrase variants: one reviewed file per case, ``variants/<case id>.yaml``.
+
+```yaml
+case: refund-1
+provenance: {model: gpt-4o-mini, server: https://api.openai.com/v1, prompt: "...", date: "..."}
+fields:
+  question:
+    original: How do I get a refund?
+    paraphrases:
+    - What is the way to get my money back?
+    - How can I obtain a refund?
+```
+
+Files are YAML when PyYAML is installed, else JSON with the same content and a ``.json``
+extension; both are read (``.yaml`` first). They are written only by ``semantix
+freeze-variants`` (`write_variants`), never during a test run; a reviewer deletes the bad
+paraphrases and commits the file. An existing file is never overwritten without ``force``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from semantix.errors import ConfigurationError
+
+__all__ = [
+    "VariantsFile",
+    "VariantsFileError",
+    "read_variants",
+    "variants_path",
+    "write_variants",
+    "yaml_available",
+    "yaml_module",
+]
+
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class VariantsFileError(ConfigurationError):
+    """A variants file cannot be read (damaged, or of the wrong shape), or a case id cannot
+    name one."""
+
+
+@dataclass(frozen=True, slots=True)
+class VariantsFile:
+    """The frozen variants of one case: per field, the original text and its paraphrases."""
+
+    case: str
+    fields: dict[str, tuple[str, list[str]]]
+    provenance: dict[str, str] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "case": self.case,
+            "provenance": dict(self.provenance),
+            "fields": {
+                name: {"original": original, "paraphrases": list(paraphrases)}
+                for name, (original, paraphrases) in self.fields.items()
+            },
+        }
+
+
+def yaml_available() -> bool:
+    """Whether PyYAML is installed (files are then written as YAML)."""
+    return importlib.util.find_spec("yaml") is not None
+
+
+def yaml_module() -> Any:
+    """PyYAML, imported only when a variants file is read or written (never by ``import
+    semantix``)."""
+    return importlib.import_module("yaml")
+
+
+def check_case_id(case_id: object) -> str:
+    """Return ``case_id`` if it can name a file, else raise naming it."""
+    if not isinstance(case_id, str) or not _SAFE_ID.match(case_id):
+        raise VariantsFileError(
+            f"case id {case_id!r} cannot name a variants file: use letters, digits, '.', '_' "
+            "and '-' (e.g. 'refund-1'), starting with a letter or digit"
+        )
+    return case_id
+
+
+def variants_path(directory: Path, case_id: str) -> Path | None:
+    """The case's variants file in ``directory`` (``.yaml``, else ``.json``), or None."""
+    check_case_id(case_id)
+    for suffix in (".yaml", ".yml", ".json"):
+        path = directory / f"{case_id}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def read_variants(path: Path) -> VariantsFile:
+    """Read and check one variants file; a damaged one is a `VariantsFileError` naming it."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix == ".json":
+            data = json.loads(text)
+        else:
+            if not yaml_available():
+                raise VariantsFileError(
+                    f"{path} is YAML and PyYAML is not installed: pip install pyyaml (or "
+                    "convert the file to JSON with the same content and a .json extension)"
+                )
+            data = yaml_module().safe_load(text)
+    except (ValueError, ImportError) as exc:
+        if isinstance(exc, VariantsFileError):
+            raise
+        raise VariantsFileError(f"{path} cannot be read: {exc}") from exc
+    except Exception as exc:  # yaml.YAMLError, without importing yaml to name it
+        raise VariantsFileError(f"{path} is not valid YAML: {exc}") from exc
+    return _checked(data, path)
+
+
+def _checked(data: object, path: Path) -> VariantsFile:
+    def bad(what: str) -> VariantsFileError:
+        return VariantsFileError(
+            f"{path}: {what}; a variants file has 'case', 'provenance' and 'fields' (per field: "
+            "'original' and a list 'paraphrases'). Fix it, or write it again with semantix "
+            "freeze-variants --force"
+        )
+
+    if not isinstance(data, dict):
+        raise bad(f"holds {type(data).__name__}, not a mapping")
+    fields = data.get("fields")
+    if not isinstance(fields, dict):
+        raise bad("no 'fields' mapping")
+    parsed: dict[str, tuple[str, list[str]]] = {}
+    for name, entry in fields.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("original"), str):
+            raise bad(f"field {name!r} has no 'original' text")
+        paraphrases = entry.get("paraphrases") or []  # a reviewer may delete every one
+        if not isinstance(paraphrases, list) or not all(isinstance(p, str) for p in paraphrases):
+            raise bad(f"field {name!r}: 'paraphrases' must be a list of texts")
+        parsed[str(name)] = (entry["original"], list(paraphrases))
+    provenance = data.get("provenance") or {}
+    if not isinstance(provenance, dict):
+        raise bad("'provenance' must be a mapping")
+    return VariantsFile(
+        str(data.get("case", path.stem)), parsed, {str(k): str(v) for k, v in provenance.items()}
+    )
+
+
+def write_variants(directory: Path, variants: VariantsFile, *, force: bool = False) -> Path | None:
+    """Write ``variants`` to ``directory/<case>.yaml`` (``.json`` without PyYAML), atomically.
+
+    Returns the path, or None when a file for the case exists and ``force`` is False (it may
+    hold a reviewer's deletions: it is kept).
+    """
+    case_id = check_case_id(variants.case)
+    if variants_path(directory, case_id) is not None and not force:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    data = variants.to_data()
+    if yaml_available():
+        path = directory / f"{case_id}.yaml"
+        text = yaml_module().safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    else:
+        path = directory / f"{case_id}.json"
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{case_id}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    for other in (".yaml", ".yml", ".json"):  # --force: one file per case, the new one
+        stale = directory / f"{case_id}{other}"
+        if stale != path:
+            stale.unlink(missing_ok=True)
+    return path
