@@ -95,16 +95,16 @@ def load_cases(source: str) -> list[object]:
 
 def run(args: argparse.Namespace) -> int:
     cases = load_cases(args.cases)
-    judge = LLMJudge(model=args.model, base_url=args.base_url)
-    outcomes = freeze_variants(
-        cases,  # type: ignore[arg-type] # checked case by case
-        args.field,
-        Path(args.dir),
-        judge=judge,
-        count=args.count,
-        force=args.force,
-        id_field=args.id_field,
-    )
+    with LLMJudge(model=args.model, base_url=args.base_url) as judge:
+        outcomes = freeze_variants(
+            cases,  # type: ignore[arg-type] # checked case by case
+            args.field,
+            Path(args.dir),
+            judge=judge,
+            count=args.count,
+            force=args.force,
+            id_field=args.id_field,
+        )
     for outcome in outcomes:
         where = outcome.path if outcome.path is not None else outcome.detail
         detail = f" ({outcome.detail})" if outcome.detail and outcome.path is not None else ""

@@ -38,9 +38,9 @@ Direction = Literal["broke", "fixed"]
 def violation(original: RunStats, variant: RunStats) -> Direction | None:
     """The documented rule (module docstring): the direction of a violation, or None."""
     if original.runs == 1 and variant.runs == 1:
-        if original.passed == variant.passed:
+        if original.passes == variant.passes:
             return None
-        return "broke" if original.passed else "fixed"
+        return "broke" if original.passes else "fixed"
     low, high = original.interval
     variant_low, variant_high = variant.interval
     if variant_high < low:
@@ -51,8 +51,8 @@ def violation(original: RunStats, variant: RunStats) -> Direction | None:
 
 
 def _rate(stats: RunStats) -> str:
-    if stats.runs == 1:
-        return "passed" if stats.passed else "failed"
+    if stats.runs == 1:  # (the runs' floor is 0: RunStats.passed says nothing here)
+        return "passed" if stats.passes else "failed"
     return f"{stats.passes}/{stats.runs} passed"
 
 
