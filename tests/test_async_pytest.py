@@ -82,3 +82,29 @@ def test_anyio_plugin(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-p", "no:asyncio", "--semantic-report")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*semantic report*"])
+
+
+def test_the_semantic_fixture_awaits_too(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        judges_mod=JUDGES,
+        test_fixture_async="""
+import pytest
+
+from judges_mod import judge
+
+@pytest.mark.asyncio
+@pytest.mark.semantic(judge=judge)
+async def test_acheck(semantic):
+    await semantic.acheck("Thank you!", "The text is polite.")
+    semantic.check("Thanks a lot", "The text is polite.")
+""",
+    )
+    result = pytester.runpytest(
+        "-p",
+        "asyncio",
+        "-o",
+        "asyncio_default_fixture_loop_scope=function",
+        "--semantic-report",
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*semantic report*"])

@@ -41,7 +41,7 @@ import pytest
 
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
-from semantix.pipeline import assert_semantic, evaluate_semantic
+from semantix.pipeline import aassert_semantic, assert_semantic, evaluate_semantic
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import SemanticResult
 from semantix.pytest.markers import MARKER_HELP
@@ -211,6 +211,20 @@ class SemanticAssert:
     ) -> SemanticResult:
         """Judge without raising (and without recording: only assertions are recorded)."""
         return evaluate_semantic(output, intent, judge=self._judge, threshold=threshold)  # type: ignore[arg-type]
+
+    def check(
+        self, output: object, intent: IntentLike, *, threshold: float | None = None
+    ) -> SemanticResult:
+        """The same as calling the fixture: assert, with this test's judge."""
+        __tracebackhide__ = True
+        return self(output, intent, threshold=threshold)
+
+    async def acheck(
+        self, output: object, intent: IntentLike, *, threshold: float | None = None
+    ) -> SemanticResult:
+        """``await semantic.acheck(output, intent)``: the assertion, awaitable (async tests)."""
+        __tracebackhide__ = True
+        return await aassert_semantic(output, intent, judge=self._judge, threshold=threshold)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         return f"<semantic judge={self._judge or 'the test default'!r}>"
