@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from semantix.relations import (
 )
 from semantix.relations.variants import write_variants
 
-CASE = {
+CASE: dict[str, Any] = {
     "id": "refund-1",
     "question": "How long does a refund take, roughly?",
     "documents": ["d0", "d1", "d2"],
@@ -84,7 +85,10 @@ def test_order_of_a_text_field_is_an_error() -> None:
 
 
 def test_nested_field_paths() -> None:
-    case = {"retrieval": {"documents": ["a", "b"]}, "messages": [{"content": "Hi there"}]}
+    case: dict[str, Any] = {
+        "retrieval": {"documents": ["a", "b"]},
+        "messages": [{"content": "Hi there"}],
+    }
     made = order("retrieval.documents").variants(case)
     assert isinstance(made, tuple)
     assert made[0].case["retrieval"]["documents"] == ["b", "a"]

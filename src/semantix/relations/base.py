@@ -87,7 +87,7 @@ class Relation:
 
 
 class _FunctionRelation(Relation):
-    def __init__(self, function: Callable[[Case], object], name: str, field: str | None) -> None:
+    def __init__(self, function: Callable[[Any], object], name: str, field: str | None) -> None:
         self.function = function
         self.name = name
         self.field = check_field_path(field) if field is not None else None
@@ -121,7 +121,7 @@ class _FunctionRelation(Relation):
 
 
 def relation(
-    function: Callable[[Case], object], *, name: str | None = None, field: str | None = None
+    function: Callable[[Any], object], *, name: str | None = None, field: str | None = None
 ) -> Relation:
     """A relation from ``function(case)``, which returns the variant cases (dicts, or
     `Variant` with a label) or `NotApplicable`; an empty result is not applicable too.

@@ -117,11 +117,11 @@ def judge_relation(
 
 
 def evaluate_relations(
-    system: Callable[[Case], object],
+    system: Callable[[Any], object],
     case: Mapping[str, Any],
     intent: IntentLike,
     *,
-    relations: Sequence[Relation | Callable[[Case], object]],
+    relations: Sequence[Relation | Callable[[Any], object]],
     judge: Judge | str | None = None,
     runs: int = 1,
     max_violation_rate: float | None = None,
