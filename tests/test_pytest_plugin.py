@@ -90,12 +90,12 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
         [
             r"-+ semantic report -+",
             r"judge: KeywordJudge · verdicts: off",
-            r"test +intent +judge +score +threshold +verdict +time",
-            r"test_suite\.py::test_plain_call +Polite & ~Rude +KeywordJudge +PASS +\d+ ms",
+            r"test +intent +score +threshold +verdict +time",  # one judge: named in the header
+            r"test_suite\.py::test_plain_call +Polite & ~Rude +PASS +\d+ ms",
             r" +Polite +0\.90 +0\.50 +ok",
             r" +~Rude +0\.10 +0\.50 +ok",
-            r"test_suite\.py::test_polite +Polite +KeywordJudge +0\.90 +0\.50 +PASS +\d+ ms",
-            r"test_suite\.py::test_rude_fails +Polite +KeywordJudge +0\.20 +0\.50 +FAIL +\d+ ms",
+            r"test_suite\.py::test_polite +Polite +0\.90 +0\.50 +PASS +\d+ ms",
+            r"test_suite\.py::test_rude_fails +Polite +0\.20 +0\.50 +FAIL +\d+ ms",
             r"3 semantic assertions: 2 passed, 1 failed, 0 errors",
         ]
     )
@@ -134,6 +134,7 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
             "expected": True,
             "satisfied": False,
             "passed": False,
+            "judged": True,
             "score": 0.2,
             "threshold": 0.5,
             "threshold_source": "intent",
@@ -202,7 +203,12 @@ def test_ini_keys_configure_the_run(project: pytest.Pytester) -> None:
     )
     result = run(project)
     result.assert_outcomes(passed=0, failed=1)  # OtherJudge scores 0.6 < the default 0.8
-    result.stdout.re_match_lines([r"test_one\.py::test_one +'The text is kind\.' +OtherJudge"])
+    result.stdout.re_match_lines(
+        [
+            r"judge: OtherJudge · verdicts: off",
+            r"test_one\.py::test_one +'The text is kind\.' +0\.60",
+        ]
+    )
     assert json.loads((project.path / "from-ini.json").read_text())["summary"]["total"] == 1
 
 
@@ -222,7 +228,9 @@ def test_command_line_beats_ini(project: pytest.Pytester) -> None:
         "--semantic-report-json=from-cli.json",
     )
     result.assert_outcomes(passed=1)
-    result.stdout.re_match_lines([r"test_one\.py::test_one +'kind' +KeywordJudge +0\.90"])
+    result.stdout.re_match_lines(
+        [r"judge: KeywordJudge · verdicts: off", r"test_one\.py::test_one +'kind' +0\.90"]
+    )
     assert (project.path / "from-cli.json").exists()
     assert not (project.path / "from-ini.json").exists()
 
@@ -232,7 +240,12 @@ def test_bad_ini_boolean_is_a_usage_error(project: pytest.Pytester) -> None:
     result = run(project)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        ["*semantic_report = 'sometimes' is not a boolean; write true or false*"]
+        [
+            (
+                "*ini option semantic_report = 'sometimes' is not a boolean; write e.g. "
+                "semantic_report = true (or false)"
+            )
+        ]
     )
 
 
@@ -242,7 +255,7 @@ def test_bad_verdicts_mode_is_a_usage_error(project: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(
         [
             (
-                "*semantic_verdicts='record' is not a frozen-verdict mode; use one of off, replay, "
+                "*--semantic-verdicts='record' is not a frozen-verdict mode; use one of off, replay, "
                 "update, strict*"
             )
         ]
@@ -255,7 +268,7 @@ def test_bad_judge_name_is_a_usage_error(project: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(
         [
             (
-                "*unknown judge 'gpt' (--semantic-judge / semantic_judge); use one of quantized, "
+                "*unknown judge 'gpt' (--semantic-judge); use one of quantized, "
                 "nli, embedding, llm or an import path 'package.module:judge'*"
             )
         ]
@@ -369,7 +382,10 @@ def test_marker_chooses_judge_and_default_threshold(project: pytest.Pytester) ->
     result.stdout.fnmatch_lines(
         [
             "*@pytest.mark.semantic takes keywords only*",
-            "*semantic marker threshold must be between 0 and 1 inclusive, got 1.5*",
+            (
+                "*test_bad_threshold: @pytest.mark.semantic(threshold=1.5): threshold must be "
+                "between 0 and 1 inclusive, got 1.5; pass e.g. @pytest.mark.semantic(threshold=0.8)"
+            ),
         ]
     )
 
@@ -394,8 +410,9 @@ def test_run_option_never_overrides_intent_thresholds(project: pytest.Pytester) 
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.re_match_lines(
         [
-            r"test_t\.py::test_intent +Kind +StrictJudge +0\.90 +0\.50 +PASS",
-            r"test_t\.py::test_recommended +'kind' +StrictJudge +0\.90 +0\.95 +FAIL",
+            r"judge: StrictJudge · verdicts: off",
+            r"test_t\.py::test_intent +Kind +0\.90 +0\.50 +PASS",
+            r"test_t\.py::test_recommended +'kind' +0\.90 +0\.95 +FAIL",
         ]
     )
 
@@ -426,8 +443,9 @@ def test_assertions_in_fixtures_and_unittest_are_recorded(project: pytest.Pytest
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.re_match_lines(
         [
-            r"test_mixed\.py::Replies::test_kind +'kind' +KeywordJudge +0\.20 +0\.80 +FAIL",
-            r"test_mixed\.py::test_uses_fixture +'kind' +KeywordJudge +0\.90 +0\.80 +PASS",
+            r"judge: KeywordJudge · verdicts: off",
+            r"test_mixed\.py::Replies::test_kind +'kind' +0\.20 +0\.80 +FAIL",
+            r"test_mixed\.py::test_uses_fixture +'kind' +0\.90 +0\.80 +PASS",
         ]
     )
 
@@ -575,7 +593,10 @@ never_called = FakeJudge(refuse, name="KeywordJudge")
     )
     result.assert_outcomes(passed=1)
     result.stdout.re_match_lines(
-        [r"test_one\.py::test_one +'kind' +KeywordJudge +0\.90 +0\.80 +PASS"]
+        [
+            r"judge: KeywordJudge · verdicts: \w+",
+            r"test_one\.py::test_one +'kind' +0\.90 +0\.80 +PASS",
+        ]
     )
 
 
@@ -681,3 +702,175 @@ def test_report_colours_follow_pytest(project: pytest.Pytester, color: str) -> N
     rows = [line for line in result.stdout.lines if "test_suite.py::test_polite" in line]
     assert rows
     assert ("\x1b[" in rows[-1]) is (color == "yes")
+
+
+def test_a_marker_judge_stays_in_its_test_and_never_becomes_semantic_judge(
+    project: pytest.Pytester,
+) -> None:
+    # The session-scoped fixture is first requested by a marked test: it is still the run's
+    # judge, there and in every later test (OtherJudge scores 0.6, KeywordJudge 0.2 here).
+    project.makepyfile(
+        test_order="""
+        import pytest
+
+        @pytest.mark.semantic(judge="judges_mod:other")
+        def test_marked_first(semantic, semantic_judge):
+            assert semantic.judge.evaluate("x", "kind", 0.5).score == 0.6
+            assert semantic_judge.evaluate("x", "kind", 0.5).score == 0.2
+
+        def test_unmarked_later(semantic, semantic_judge):
+            assert semantic_judge.evaluate("x", "kind", 0.5).score == 0.2
+            assert semantic.judge.evaluate("x", "kind", 0.5).score == 0.2
+        """
+    )
+    result = run(project, "--semantic-judge=judges_mod:judge", "-p", "no:randomly")
+    result.assert_outcomes(passed=2)
+
+
+CONFTEST_DEFAULT = """
+import semantix
+import judges_mod
+
+semantix.set_default_judge(judges_mod.other)
+"""
+
+DEFAULT_USERS = """
+from semantix import assert_semantic
+
+def test_fixture(semantic):
+    semantic("anything", "kind", threshold=0.5)
+
+def test_plain_call():
+    assert_semantic("thank you", "kind", threshold=0.5)
+"""
+
+
+def test_a_conftest_default_judge_survives_and_the_option_wins(project: pytest.Pytester) -> None:
+    project.makeconftest(CONFTEST_DEFAULT)
+    project.makepyfile(test_defaults=DEFAULT_USERS)
+    result = run(project, "--semantic-report")
+    result.assert_outcomes(passed=2)
+    result.stdout.re_match_lines(
+        [
+            r"judge: OtherJudge · verdicts: off",
+            r"test_defaults\.py::test_fixture +'kind' +0\.60 +0\.50 +PASS",
+            r"test_defaults\.py::test_plain_call +'kind' +0\.60 +0\.50 +PASS",
+        ]
+    )
+    # --semantic-judge, when given, wins over the conftest's default for the whole run.
+    result = run(project, "--semantic-report", "--semantic-judge=judges_mod:judge")
+    result.assert_outcomes(passed=1, failed=1)  # KeywordJudge: 0.2 for "anything"
+    result.stdout.re_match_lines(
+        [
+            r"judge: KeywordJudge · verdicts: off",
+            r"test_defaults\.py::test_fixture +'kind' +0\.20 +0\.50 +FAIL",
+            r"test_defaults\.py::test_plain_call +'kind' +0\.90 +0\.50 +PASS",
+        ]
+    )
+
+
+def test_every_bad_marker_argument_names_the_marker_and_shows_its_form(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(
+        test_bad_markers="""
+        import pytest
+
+        @pytest.mark.semantic(timeout="abc")
+        def test_timeout_text(semantic):
+            pass
+
+        @pytest.mark.semantic(timeout=0)
+        def test_timeout_zero(semantic):
+            pass
+
+        @pytest.mark.semantic(threshold="high")
+        def test_threshold_text(semantic):
+            pass
+
+        @pytest.mark.semantic(judge=42)
+        def test_judge_number(semantic):
+            pass
+
+        @pytest.mark.semantic(judge="gpt")
+        def test_judge_unknown(semantic):
+            pass
+
+        @pytest.mark.semantic(treshold=0.5)
+        def test_misspelt(semantic):
+            pass
+        """
+    )
+    result = run(project)
+    result.assert_outcomes(errors=6)
+    output = result.stdout.str()
+    assert "--semantic-timeout" not in output  # the marker's form, never the option's
+    result.stdout.fnmatch_lines_random(
+        [
+            (
+                "*test_timeout_text: @pytest.mark.semantic(timeout='abc'): timeout must be a "
+                "positive number of seconds, got 'abc' (str); write e.g. "
+                "@pytest.mark.semantic(timeout=30)"
+            ),
+            "*test_timeout_zero: @pytest.mark.semantic(timeout=0): timeout must be a positive*",
+            (
+                "*test_threshold_text: @pytest.mark.semantic(threshold='high'): threshold must be "
+                "a number between 0 and 1, got 'high' (str); pass e.g. "
+                "@pytest.mark.semantic(threshold=0.8)"
+            ),
+            (
+                "*test_judge_number: @pytest.mark.semantic(judge=42): neither a judge*write e.g. "
+                "@pytest.mark.semantic(judge='embedding') or judge=MyJudge()"
+            ),
+            "*test_judge_unknown: @pytest.mark.semantic(judge='gpt'): unknown judge 'gpt'*",
+            (
+                "*test_misspelt: @pytest.mark.semantic got unknown treshold=; it accepts judge=, "
+                "threshold=, timeout=, runs=, min_pass_rate="
+            ),
+        ]
+    )
+
+
+def test_markers_of_module_class_and_function_merge_key_by_key(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_merged="""
+        import pytest
+
+        pytestmark = pytest.mark.semantic(judge="judges_mod:judge", threshold=0.3)
+
+        @pytest.mark.semantic(threshold=0.95)
+        class TestStrict:
+            @pytest.mark.semantic(judge="judges_mod:other")
+            def test_class_threshold_and_method_judge(self, semantic):
+                semantic("anything", "kind")  # OtherJudge 0.6 < the class's 0.95
+
+            @pytest.mark.semantic(threshold=0.5)
+            def test_the_closest_wins(self, semantic):
+                semantic("anything", "kind")  # the module's KeywordJudge 0.2 < 0.5
+
+        def test_module_only(semantic):
+            semantic("anything", "kind")  # KeywordJudge 0.2 < 0.3
+
+        @pytest.mark.semantic(threshold=2)
+        class TestBad:
+            def test_inherits_a_bad_class_marker(self, semantic):
+                pass
+        """
+    )
+    result = run(project, "--semantic-report", "-p", "no:randomly")
+    result.assert_outcomes(failed=3, errors=1)
+    result.stdout.re_match_lines_random(
+        [
+            r".*test_class_threshold_and_method_judge +'kind' +OtherJudge +0\.60 +0\.95 +FAIL",
+            r".*test_the_closest_wins +'kind' +KeywordJudge +0\.20 +0\.50 +FAIL",
+            r".*test_module_only +'kind' +KeywordJudge +0\.20 +0\.30 +FAIL",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            (
+                "*test_inherits_a_bad_class_marker: @pytest.mark.semantic(threshold=2) on "
+                "test_merged.py::TestBad: threshold must be between 0 and 1 inclusive*"
+            )
+        ]
+    )

@@ -271,14 +271,18 @@ def test_bad_runs_and_floors_are_clear_errors_never_a_pass(project: pytest.Pytes
         (
             ["--semantic-runs", "0"],
             None,
-            "--semantic-runs '0' is not a number of runs (a whole number >= 1); write e.g. "
-            "--semantic-runs 5",
+            (
+                "--semantic-runs '0' is not a number of runs (a whole number >= 1); write e.g. "
+                "--semantic-runs 5"
+            ),
         ),
         (
             [],
             "semantic_runs = many",
-            "ini option semantic_runs = 'many' is not a number of runs (a whole number >= 1); "
-            "write e.g. semantic_runs = 5",
+            (
+                "ini option semantic_runs = 'many' is not a number of runs (a whole number >= 1); "
+                "write e.g. semantic_runs = 5"
+            ),
         ),
     ],
 )
