@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cli_helpers import keyword_score, run
+from models.fixtures import *  # noqa: F403  # session fixtures: the tiny models
 from semantix import FakeJudge, JudgeIdentity
 from semantix.errors import ModelNotFoundError
 from semantix.judges.quantized import required_files as quantized_files
@@ -162,3 +163,15 @@ def test_download_rejects_unknown_judge(capsys: pytest.CaptureFixture[str]) -> N
     status, _, err = run(capsys, "download", "--judge", "gpt")
     assert status == 2
     assert "invalid choice: 'gpt'" in err
+
+
+def test_a_judge_download_writes_the_optimized_copy_unless_told_not_to(
+    capsys: pytest.CaptureFixture[str], wide_bert_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The optimized ONNX copy is written here, where the user asked for it, never in a test run.
+    monkeypatch.setenv("SEMANTIX_MODEL_DIR", str(wide_bert_model))
+    status, out, _ = run(capsys, "download", "--judge", "quantized")
+    assert status == 0
+    assert "(optimized copy: off)" in out  # SEMANTIX_ORT_CACHE=0 in the tests
+    status, out, _ = run(capsys, "download", "--judge", "quantized", "--no-optimize")
+    assert status == 0 and "optimized copy" not in out

@@ -52,6 +52,13 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         help="a judge whose model to fetch, by loading it once (repeatable)",
     )
     parser.add_argument(
+        "--no-optimize",
+        dest="optimize",
+        action="store_false",
+        help="do not write the optimized ONNX copy of a judge's model (by default it is written "
+        "beside the cache where it loads faster on this machine; test runs never write it)",
+    )
+    parser.add_argument(
         "--model",
         action="append",
         default=[],
@@ -82,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if what == "judge":
                 print(f"{step} fetching the {name} judge's model ...", file=sys.stderr, flush=True)
-                print(f"{name}: {_fetch_judge(name, args.cache_dir)}")
+                print(f"{name}: {_fetch_judge(name, args.cache_dir, args.optimize)}")
             else:
                 print(f"{step} fetching {name} ...", file=sys.stderr, flush=True)
                 print(f"{name}: {_fetch_model(name, args.revision, args.cache_dir)}")
@@ -105,12 +112,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fetch_judge(name: str, cache_dir: str | None) -> str:
-    """Load the judge once: that fetches exactly the files it reads (not the whole repo)."""
+def _fetch_judge(name: str, cache_dir: str | None, optimize: bool) -> str:
+    """Load the judge once: that fetches exactly the files it reads (not the whole repo); then
+    write the optimized copy of its ONNX file where it pays (never during a test run)."""
     options: dict[str, Any] = {"lazy_load": False}
     if cache_dir is not None:
         options["cache_dir"] = cache_dir
-    return str(judge_identity(judge_from_spec(name, **options)))
+    judge = judge_from_spec(name, **options)
+    described = str(judge_identity(judge))
+    from semantix.judges.onnx import OnnxJudge
+    from semantix.judges.sessions import optimize_model
+
+    if optimize and isinstance(judge, OnnxJudge) and judge.onnx_path is not None:
+        outcomes = optimize_model(judge.onnx_path)
+        described += f" (optimized copy: {', '.join(outcomes.values())})"
+    return described
 
 
 def _fetch_model(name: str, revision: str | None, cache_dir: str | None) -> str:

@@ -165,6 +165,8 @@ class OnnxJudge(ModelJudge[T]):
         check_positive_int(threads, what="threads", example=2, optional=True)
         self.file = file
         self.threads = threads
+        #: The ONNX file this judge runs, once loaded (``semantix download`` optimizes it).
+        self.onnx_path: Path | None = None
         super().__init__(
             model,
             revision=revision,
@@ -231,6 +233,7 @@ class OnnxJudge(ModelJudge[T]):
             fix=self._missing_fix(resolved),
         )
         path = resolved.path / file
+        self.onnx_path = path
         session = shared_session(path, self.threads or default_threads())
         input_names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
         return Opened(
