@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cli_helpers import keyword_score, run
-from models.fixtures import *  # noqa: F403  # session fixtures: the tiny models
+from models.fixtures import *  # session fixtures: the tiny models
 from semantix import FakeJudge, JudgeIdentity
 from semantix.errors import ModelNotFoundError
 from semantix.judges.quantized import required_files as quantized_files
