@@ -246,3 +246,68 @@ def test_score_of_is_a_float_for_typed_tests() -> None:
     )
     with pytest.raises(ValueError, match="gave Polite no score"):
         not_judged.score_of(Polite)
+
+
+# --- one record per check, from every runner ----------------------------------------------------
+
+
+def test_every_runner_makes_one_record_per_check_errors_included(
+    records: list[object], tmp_path: Any
+) -> None:
+    import unittest
+
+    from semantix.runs import assert_pass_rate
+    from semantix.snapshots import assert_semantic_snapshot
+    from semantix.unittest import SemanticAssertionsMixin
+
+    judge = FakeJudge(lambda output, intent: 0.9 if "thank" in output.lower() else 0.1)
+
+    def explode(output: str, intent: str) -> float:
+        raise RuntimeError("model exploded")
+
+    class Case(SemanticAssertionsMixin, unittest.TestCase):
+        def runTest(self) -> None:
+            self.assertSemantic("Thank you!", Polite, judge=judge)
+
+    kinds: dict[str, list[str]] = {}
+
+    def runner(name: str, call: Any) -> None:
+        del records[:]
+        try:
+            call()
+        except Exception:  # noqa: BLE001, S110 - the record is what is checked here
+            pass
+        kinds[name] = [type(record).__name__ for record in records]
+
+    runner("assert_semantic", lambda: assert_semantic("Thank you!", Polite, judge=judge))
+    runner("assert_semantic error", lambda: assert_semantic("x", Polite, judge=FakeJudge(explode)))
+    runner("unittest", lambda: Case().runTest())
+    runner(
+        "snapshot written",
+        lambda: assert_semantic_snapshot(
+            "Thank you!", "reply", directory=tmp_path, judge=judge, update=True
+        ),
+    )
+    runner(
+        "snapshot",
+        lambda: assert_semantic_snapshot("Thank you!", "reply", directory=tmp_path, judge=judge),
+    )
+    runner(
+        "snapshot error",
+        lambda: assert_semantic_snapshot(
+            "Thanks a lot!", "reply", directory=tmp_path, judge=FakeJudge(explode)
+        ),
+    )
+    runner(
+        "repeated runs",
+        lambda: assert_pass_rate(lambda: "Thank you!", Polite, runs=3, judge=judge),
+    )
+    assert kinds == {
+        "assert_semantic": ["SemanticResult"],
+        "assert_semantic error": ["CheckError"],
+        "unittest": ["SemanticResult"],
+        "snapshot written": [],  # writing a snapshot checks nothing
+        "snapshot": ["SemanticResult"],
+        "snapshot error": ["CheckError"],
+        "repeated runs": ["SemanticResult"] * 3 + ["RunStats"],
+    }

@@ -28,7 +28,8 @@ from semantix.judges.base import Judge, Verdict
 from semantix.judges.calls import judge_identity
 from semantix.outputs import output_text
 from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.results import LeafResult, SemanticResult
+from semantix.pipeline.results import CheckError, LeafResult, SemanticResult
+from semantix.pipeline.steps import REPORTED
 from semantix.snapshots.compare import (
     PART_CHARS,
     Equivalence,
@@ -138,8 +139,39 @@ def check_snapshot(
     """Check ``output`` against the snapshot file at ``path`` (the fixture and the function).
 
     ``test`` is the pytest node id owning the snapshot (written into the header, and checked
-    against the stored one so two tests never share a file).
+    against the stored one so two tests never share a file). Like every check, it reports one
+    record: the result, or the `CheckError` that stopped it.
     """
+    __tracebackhide__ = True
+    try:
+        return _check_snapshot(
+            path, output, name, judge, threshold, update, facts, test, how_to_update
+        )
+    except SnapshotDriftError:
+        raise  # its result was reported
+    except REPORTED as exc:
+        context.notify(CheckError(f"Snapshot[{name}]", _text_of(output), exc))
+        raise
+
+
+def _text_of(output: object) -> str | None:
+    try:
+        return output_text(output)
+    except TypeError:
+        return None
+
+
+def _check_snapshot(
+    path: Path,
+    output: object,
+    name: str,
+    judge: Judge | str | None,
+    threshold: float | None,
+    update: bool,
+    facts: FactsMode,
+    test: str | None,
+    how_to_update: str,
+) -> SnapshotResult:
     __tracebackhide__ = True
     text = output_text(output)
     if threshold is not None:
