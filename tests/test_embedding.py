@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import os
@@ -30,6 +31,7 @@ from semantix import (
     ModelNotFoundError,
     SemanticAssertionError,
     assert_semantic,
+    evaluate_semantic,
 )
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
@@ -284,7 +286,32 @@ def test_example_based_intent_fails_near_a_counterexample(minilm_judge: Embeddin
     similarities = re.findall(r"similarity (\d\.\d{3})", message)
     assert len(similarities) == 2, message
     assert "closest example" in message and "Sure, here's how you can do it." in message
-    assert "at least as close to a counterexample" in message
+    assert re.search(
+        r"FAIL: closer to counterexample \"Sure, here's how you can do it.\" \(\d\.\d\d\) than "
+        r"to any example",
+        message,
+    ), message
+
+
+def test_a_failure_above_the_threshold_says_why_in_the_verdict_column(
+    minilm_judge: EmbeddingJudge,
+) -> None:
+    """Issue 25, item 4: the counterexample rule, explained in the verdict column."""
+    result = evaluate_semantic(
+        "Here are the steps you asked for, sorry.", Refusal, judge=minilm_judge, threshold=0.0
+    )
+    leaf = result.leaves[0]
+    assert leaf.verdict.score is not None and leaf.verdict.score >= leaf.threshold
+    assert not result.passed
+    match = re.search(
+        r"FAIL: closer to counterexample ('.+'|\".+\") \((\d\.\d\d)\) than to any example "
+        r"\((\d\.\d\d)\)$",
+        next(line for line in result.explain().splitlines() if line.startswith("  Refusal ")),
+    )
+    assert match is not None, result.explain()
+    assert ast.literal_eval(match.group(1)) in Refusal.counterexamples
+    assert float(match.group(2)) > float(match.group(3))
+    assert float(match.group(3)) == pytest.approx(leaf.verdict.score, abs=0.006)
 
 
 def test_example_rule_needs_the_margin_even_above_the_threshold(

@@ -103,3 +103,77 @@ def test_the_openai_key_is_masked_in_the_message(monkeypatch: pytest.MonkeyPatch
     message = evaluate_semantic(f"my key: {key}", Polite, judge=judge).explain()
     assert key not in message
     assert "reason: saw ********" in message and "'my key: ********'" in message
+
+
+# -- issue 25, items 3 and 4: what a similarity judge measured; why a failure above the threshold
+
+
+class SimilarityJudge(FakeJudge):
+    """A fake judge that declares what the embedding judge declares."""
+
+    scale = "similarity"
+    uses_examples = True
+
+
+class PoliteByExample(Intent):
+    """The text is polite."""
+
+    examples = ("Thank you for waiting!",)
+    counterexamples = ("Whatever. Figure it out yourself.",)
+
+
+def test_a_similarity_judge_on_a_description_only_intent_says_what_it_measured() -> None:
+    judge = SimilarityJudge(lambda o, d: 0.16)
+    message = evaluate_semantic("So sorry it is late.", Polite, judge=judge).explain()
+    note = next(line for line in message.splitlines() if line.startswith("  similarity: "))
+    assert "Polite was judged by topical closeness to the description" in note
+    assert "give the intent examples and counterexamples" in note
+    assert "use an entailment judge" in note
+
+
+def test_the_similarity_note_names_every_description_only_leaf_once() -> None:
+    judge = SimilarityJudge(lambda o, d: 0.1)
+    message = evaluate_semantic("Go away.", Polite & Kind, judge=judge).explain()
+    notes = [line for line in message.splitlines() if line.startswith("  similarity: ")]
+    assert len(notes) == 1 and "Polite, Kind were judged by topical closeness" in notes[0]
+
+
+@pytest.mark.parametrize(
+    ("judge", "intent"),
+    [
+        (FakeJudge(lambda o, d: 0.1), Polite),  # an entailment-or-score judge
+        (SimilarityJudge(lambda o, d: 0.1), PoliteByExample),  # similarity, with examples
+    ],
+)
+def test_no_similarity_note_for_other_judges_or_intents_with_examples(
+    judge: FakeJudge, intent: type[Intent]
+) -> None:
+    result = evaluate_semantic("Go away.", intent, judge=judge, threshold=0.5)
+    assert not result.passed
+    assert "topical closeness" not in result.explain()
+
+
+def test_a_failure_above_the_threshold_shows_the_first_clause_of_its_reason() -> None:
+    reason = (
+        "closer to counterexample 'Whatever. Figure it out yourself.' (0.41) than to any "
+        "example (0.36); closest example (similarity 0.360): 'Thank you for waiting!'"
+    )
+    judge = SimilarityJudge(lambda o, d: Verdict(passed=False, score=0.36, reason=reason))
+    result = evaluate_semantic("Figure it out.", PoliteByExample, judge=judge, threshold=0.2)
+    row = next(line for line in result.explain().splitlines() if "0.36" in line and "0.20" in line)
+    assert row.endswith(
+        "FAIL: closer to counterexample 'Whatever. Figure it out yourself.' (0.41) than to any "
+        "example (0.36)"
+    )
+
+
+def test_a_failure_above_the_threshold_without_a_reason_says_so() -> None:
+    judge = FakeJudge(lambda o, d: Verdict(passed=False, score=0.9, reason=None))
+    message = evaluate_semantic("Hi.", Polite, judge=judge, threshold=0.5).explain()
+    assert "FAIL: failed at or above its threshold (a condition of the judge" in message
+
+
+def test_a_failure_below_the_threshold_still_reads_not_satisfied() -> None:
+    judge = FakeJudge(lambda o, d: Verdict(passed=False, score=0.3, reason="entailment 0.30"))
+    message = evaluate_semantic("Hi.", Polite, judge=judge, threshold=0.5).explain()
+    assert "FAIL: not satisfied" in message and "FAIL: entailment" not in message

@@ -19,7 +19,9 @@ How a verdict is made:
   counterexample (0 when there are none). Score = ``s_pos``; the verdict passes when
   ``s_pos >= threshold`` **and** ``s_pos > s_neg`` (the output is closer to an example than to
   every counterexample). The reason names the closest example and counterexample and both
-  similarities.
+  similarities; when the counterexample wins, it begins with why (``closer to counterexample
+  'Whatever.' (0.41) than to any example (0.36)``), which the failure message's verdict column
+  shows for a verdict that fails above its threshold.
 * **Long outputs**: the model sees at most ``max_length`` tokens (256 for all-MiniLM-L6-v2). A
   longer output is split into near-equal sentence-aligned windows that fit (the same rule as the
   NLI judges, `semantix.text`), every window is embedded, and the output's
@@ -250,10 +252,11 @@ class EmbeddingJudge(OnnxJudge[_Model]):
                     f"; closest counterexample (similarity {s_neg:.3f}): {preview(neg_text, 80)}; "
                     f"margin {s_pos - s_neg:+.3f}"
                 )
+                if s_pos <= s_neg:
+                    # First, so the failure message's verdict column can show why (its first clause).
+                    reason = _closer_to_counterexample(neg_text, s_neg, s_pos) + "; " + reason
             else:
                 reason += "; no counterexamples"
-            if s_pos <= s_neg:
-                reason += " — the output is at least as close to a counterexample"
             window = pos_window if s_pos >= s_neg else neg_window
         else:
             s_desc, _, window = _closest(output, (str(description),), references)
@@ -393,6 +396,15 @@ def _closest(
         if value > best:
             best, best_text, best_window = value, str(text), int(window)
     return best, best_text, best_window
+
+
+def _closer_to_counterexample(counterexample: str, s_neg: float, s_pos: float) -> str:
+    """Why a verdict fails whatever its threshold: ``closer to counterexample '…' (0.41) than to
+    any example (0.36)`` (``as close to … as to …`` on a tie). The reason's first clause."""
+    shown = f"counterexample {preview(counterexample, 60)} ({s_neg:.2f})"
+    if s_neg > s_pos:
+        return f"closer to {shown} than to any example ({s_pos:.2f})"
+    return f"as close to {shown} as to any example ({s_pos:.2f})"
 
 
 def _unit(similarity: float) -> float:

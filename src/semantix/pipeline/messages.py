@@ -73,6 +73,10 @@ def failure_message(result: SemanticResult) -> str:
             f"  borderline: {names} scored within {_borderline_margin():.2f} of the threshold; a "
             "reworded output may flip this verdict"
         )
+    topical = [leaf for leaf in result.leaves if _topical(leaf)]
+    if topical:
+        lines.append("")
+        lines.append(_similarity_note(topical))
     lines.append("")
     lines.append(_output_line(result.output))
     # The message reaches the terminal, JUnit XML and CI logs: the API key is masked there too.
@@ -94,6 +98,26 @@ def _block(head: str, text: str, indent: str) -> str:
     if not rest:
         return head + first
     return head + first + "\n" + textwrap.indent(textwrap.dedent(rest), indent)
+
+
+def _topical(leaf: LeafResult) -> bool:
+    """Whether a similarity judge decided this leaf from its description alone."""
+    if leaf.scale != "similarity" or not leaf.judged or leaf.structural:
+        return False
+    description = leaf.intent.judge_description()
+    return not description.examples and not description.counterexamples
+
+
+def _similarity_note(leaves: list[LeafResult]) -> str:
+    labels = list(dict.fromkeys(leaf.label for leaf in leaves))
+    judged = "was judged" if len(labels) == 1 else "were judged"
+    return (
+        f"  similarity: {', '.join(labels)} {judged} by topical closeness to the description (cosine "
+        "similarity), not by whether the output does what it says: a curt reply about the same "
+        "thing scores like a polite one. For better verdicts give the intent examples and "
+        "counterexamples (the judge then compares the output with them), or use an entailment "
+        'judge (judge="quantized", --judge quantized).'
+    )
 
 
 def _borderline_margin() -> float:
@@ -128,7 +152,11 @@ def _headline(result: SemanticResult) -> str:
 
 def leaf_verdict_text(leaf: LeafResult) -> str:
     """``ok``, ``FAIL: not satisfied``, ``FAIL: the output DID satisfy X (0.91 >= 0.70)``, or
-    ``not judged`` for a leaf the structural leaves made irrelevant (its reason says which)."""
+    ``not judged`` for a leaf the structural leaves made irrelevant (its reason says which).
+
+    A verdict that fails at or above its threshold (a judge's extra condition, such as the
+    embedding judge's counterexamples) says why: the first clause of its reason, ``FAIL: closer
+    to counterexample 'Whatever.' (0.41) than to any example (0.36)``."""
     verdict = leaf.verdict
     flag = " (borderline)" if leaf.borderline else ""
     if not leaf.judged:
@@ -136,6 +164,8 @@ def leaf_verdict_text(leaf: LeafResult) -> str:
     if leaf.passed:
         return "ok" + flag
     if leaf.expected:
+        if verdict.score is not None and verdict.score >= leaf.threshold:
+            return "FAIL: " + _why_above_threshold(verdict.reason)
         return "FAIL: not satisfied" + flag
     what = leaf.judged_as if leaf.judged_as is not None else leaf.intent.__name__
     if verdict.score is None:
@@ -143,3 +173,15 @@ def leaf_verdict_text(leaf: LeafResult) -> str:
     return (
         f"FAIL: the output DID satisfy {what} ({verdict.score:.2f} >= {leaf.threshold:.2f}){flag}"
     )
+
+
+#: The most characters of a reason's first clause shown in the verdict column.
+WHY_CHARS = 120
+
+
+def _why_above_threshold(reason: str | None) -> str:
+    """The reason's first clause (up to the first ``;``), or what is known without one."""
+    first = (reason or "").split(";", 1)[0].strip()
+    if not first:
+        return "failed at or above its threshold (a condition of the judge beyond the score)"
+    return preview(first, WHY_CHARS, quote=False)

@@ -35,6 +35,8 @@ class LeafResult:
             negation of ("The text uses profanity."), else None.
         judged: False when the leaf was not sent to the judge because structural leaves had
             already decided the check (its reason says which); such a leaf never fails.
+        scale: the judge's declared scale (``entailment``, ``similarity`` or ``score``; the
+            failure message says what a similarity judge measured); ``score`` when structural.
     """
 
     intent: type[Intent]
@@ -44,6 +46,7 @@ class LeafResult:
     threshold_source: str = "default"
     judged_as: str | None = None
     judged: bool = True
+    scale: str = "score"
 
     @property
     def passed(self) -> bool:

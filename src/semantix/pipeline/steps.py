@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from semantix import context
 from semantix.checks.base import STRUCTURAL, Structural
 from semantix.config import check_seconds, check_threshold
-from semantix.errors import JudgeTimeoutError, SemantixError
+from semantix.errors import ConfigurationError, JudgeTimeoutError, SemantixError
 from semantix.intent import (
     Conjunction,
     Disjunction,
@@ -25,7 +25,9 @@ from semantix.intent import (
 from semantix.judges.base import Capabilities, JudgeLike, JudgeRequest, Verdict, capabilities
 from semantix.judges.calls import ask_judge
 from semantix.judges.deadline import run_with_deadline
+from semantix.intents.grounded import SupportIntent
 from semantix.judges.phrasing import negated_statement
+from semantix.judges.support import SUPPORT_JUDGES
 from semantix.outputs import OutputView, describe_calls, output_view
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import CheckError, LeafResult, SemanticResult
@@ -46,6 +48,7 @@ class _LeafPlan:
     threshold: float
     threshold_source: str
     judged_as: str | None
+    scale: str = "score"
 
 
 #: Errors a reporting check records as a `CheckError` before raising them.
@@ -144,6 +147,7 @@ def plan_requests(setup: Setup) -> Asked:
     judge, declared = setup.judge, setup.declared
     if judge is None or declared is None:
         return Asked({}, [{} for _ in setup.views], [], [], "")
+    _check_support(setup.semantic, declared)
     plans = {
         leaf: _plan(leaf, judge, declared, setup.threshold, setup.defaults.threshold)
         for leaf in setup.semantic
@@ -264,7 +268,21 @@ def _plan(
         description=description,
         swap_examples=judged_as is not None,
     )
-    return _LeafPlan(leaf, description, chosen.value, chosen.source, judged_as)
+    return _LeafPlan(leaf, description, chosen.value, chosen.source, judged_as, declared.scale)
+
+
+def _check_support(leaves: Sequence[type[Intent]], declared: Capabilities) -> None:
+    """Support leaves (``Grounded``, ``Contradicts``) need a judge declaring ``evaluate_support``;
+    their requests then go, like any other, through the judge's ``evaluate_batch``."""
+    if declared.support is not None:
+        return
+    grounded = [leaf.__name__ for leaf in leaves if issubclass(leaf, SupportIntent)]
+    if grounded:
+        raise ConfigurationError(
+            f"{', '.join(grounded)} checks support against sources, but the judge "
+            f"{declared.identity} cannot (it declares no evaluate_support). Use a judge that "
+            f"can: {SUPPORT_JUDGES}"
+        )
 
 
 def _undecided(node: type[Intent], known: dict[type[Intent], bool]) -> frozenset[type[Intent]]:
@@ -340,6 +358,7 @@ def _combine(
                     plan.threshold_source,
                     plan.judged_as,
                     judged=judged,
+                    scale=plan.scale,
                 )
             )
     return verdict.passed is not inverted
