@@ -267,6 +267,7 @@ def _plan(
         judge_default=judge_default,
         description=description,
         swap_examples=judged_as is not None,
+        declared=declared,
     )
     return _LeafPlan(leaf, description, chosen.value, chosen.source, judged_as, declared.scale)
 

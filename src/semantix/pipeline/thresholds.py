@@ -24,7 +24,7 @@ from semantix.cache import model_cache
 from semantix.config import check_threshold, is_number
 from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
-from semantix.judges.base import JudgeLike, capabilities, judge_identity
+from semantix.judges.base import Capabilities, JudgeLike, capabilities, judge_identity
 from semantix.judges.calls import ask_judge
 from semantix.text import preview
 
@@ -69,6 +69,7 @@ def resolve_threshold(
     judge_default: float | None = None,
     description: str | None = None,
     swap_examples: bool = False,
+    declared: Capabilities | None = None,
 ) -> ResolvedThreshold:
     """The threshold for one leaf intent, following the documented order.
 
@@ -81,6 +82,7 @@ def resolve_threshold(
             calibration scores the examples against the same thing.
         swap_examples: the judge is asked about the positive statement of a negative
             requirement, so the examples are counterexamples of what is asked, and vice versa.
+        declared: the judge's `capabilities`, when the caller has read them already.
     """
     if explicit is not None:
         return ResolvedThreshold(check_threshold(explicit), "argument")
@@ -88,15 +90,19 @@ def resolve_threshold(
     if from_intent is not None:
         return ResolvedThreshold(from_intent, "intent")
     calibration = calibrate_intent(
-        intent, judge, description=description, swap_examples=swap_examples
+        intent, judge, description=description, swap_examples=swap_examples, declared=declared
     )
     if calibration is not None:
         return ResolvedThreshold(calibration.threshold, "calibrated")
-    return judge_threshold(judge, judge_default=judge_default)
+    return judge_threshold(judge, judge_default=judge_default, declared=declared)
 
 
 def judge_threshold(
-    judge: object, explicit: object = None, *, judge_default: float | None = None
+    judge: object,
+    explicit: object = None,
+    *,
+    judge_default: float | None = None,
+    declared: Capabilities | None = None,
 ) -> ResolvedThreshold:
     """The order without an intent (steps 1, 4 and 5): what checks that have no intent use,
     such as semantic snapshots."""
@@ -106,7 +112,7 @@ def judge_threshold(
         return ResolvedThreshold(
             check_threshold(judge_default, what="the semantic marker's threshold"), "marker"
         )
-    recommended = capabilities(judge).recommended_threshold
+    recommended = (declared or capabilities(judge)).recommended_threshold
     if recommended is None:
         return ResolvedThreshold(DEFAULT_THRESHOLD, "default")
     if is_number(recommended, low=0.0, high=1.0):
@@ -124,6 +130,7 @@ def calibrate_intent(
     *,
     description: str | None = None,
     swap_examples: bool = False,
+    declared: Capabilities | None = None,
 ) -> Calibration | None:
     """The threshold ``judge`` needs for ``intent``, from its examples; None when not applicable.
 
@@ -137,7 +144,7 @@ def calibrate_intent(
             counterexample: this judge cannot tell them apart.
     """
     positives, negatives = intent.examples, intent.counterexamples
-    if not positives or not negatives or capabilities(judge).uses_examples:
+    if not positives or not negatives or (declared or capabilities(judge)).uses_examples:
         return None
     if swap_examples:
         positives, negatives = negatives, positives
