@@ -86,17 +86,25 @@ def refuse_a_second_semantix() -> None:
     Raises:
         ImportError: the other distribution is installed; the message says what to do.
     """
+    where = installed_beside_us(OTHER_DISTRIBUTIONS)
+    if where is not None:
+        raise ImportError(
+            f"semantix-judge and semantix-ai are both installed ({where}): both install a "
+            "top-level 'semantix' package, so the one installed last overwrote the "
+            "other's files. Keep one: pip uninstall -y semantix-ai, then reinstall "
+            "semantix-judge (pip install --force-reinstall --no-deps -e . in its clone)"
+        )
+
+
+def installed_beside_us(distributions: tuple[str, ...]) -> str | None:
+    """The metadata folder of the first of ``distributions`` (normalised names, e.g.
+    ``pytest_semantix``) installed on ``sys.path``, or None."""
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
             continue
         for name in names:
-            if name.endswith(".dist-info") and name.split("-", 1)[0].lower() in OTHER_DISTRIBUTIONS:
-                where = os.path.join(entry or ".", name)
-                raise ImportError(
-                    f"semantix-judge and semantix-ai are both installed ({where}): both install a "
-                    "top-level 'semantix' package, so the one installed last overwrote the "
-                    "other's files. Keep one: pip uninstall -y semantix-ai, then reinstall "
-                    "semantix-judge (pip install --force-reinstall --no-deps -e . in its clone)"
-                )
+            if name.endswith(".dist-info") and name.split("-", 1)[0].lower() in distributions:
+                return os.path.join(entry or ".", name)
+    return None

@@ -39,6 +39,7 @@ from typing import Any
 
 import pytest
 
+from semantix import compat
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
 from semantix.pipeline import aassert_semantic, assert_semantic, evaluate_semantic
@@ -66,12 +67,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    refuse_pytest_semantix()
     config.addinivalue_line("markers", MARKER_HELP)
     config.stash[_SESSION] = session = SemanticSession(config, read_settings(config))
     session.start()
     config.pluginmanager.register(_ReportHooks(session), "semantix-reports")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistController(session), "semantix-xdist")
+
+
+def refuse_pytest_semantix() -> None:
+    """pytest-semantix registers its plugin under the same name ("semantix"), the same
+    ``--semantic-report`` options and a ``semantic`` marker of its own: pytest loads only one of
+    two plugins of one name, so the other would silently do nothing. Say so, at once."""
+    where = compat.installed_beside_us(("pytest_semantix",))
+    if where is not None:
+        raise pytest.UsageError(
+            f"pytest-semantix is installed too ({where}): it registers its pytest plugin under "
+            "the same name as semantix's ('semantix'), with the same --semantic-report options "
+            "and its own 'semantic' marker, so pytest loads only one of them and the other does "
+            "nothing. Keep one: pip uninstall -y pytest-semantix (its assert_semantic fixture "
+            "is semantix's 'semantic' fixture; see docs/coming-from-semantix-ai.md)"
+        )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
