@@ -23,7 +23,7 @@ from intents_eval import (
     measure,
     published,
 )
-from semantix import FakeJudge, Intent, evaluate_semantic
+from semantix import FakeJudge, Intent, Judge, evaluate_semantic
 from semantix.intents import (
     Apology,
     MedicalAdvice,
@@ -204,11 +204,11 @@ def test_factory_threshold_follows_the_usual_order() -> None:
 # -- evaluation set and figures --------------------------------------------------------------
 
 
-def test_evaluation_set_has_twenty_rows_per_intent_half_positive() -> None:
+def test_evaluation_set_has_twenty_four_rows_per_intent_half_positive() -> None:
     rows = load_eval()
     for name in INTENTS:
         mine = [row for row in rows if row.intent == name]
-        assert len(mine) >= 20, name
+        assert len(mine) >= 24, name
         assert sum(row.expected for row in mine) * 2 == len(mine), name
 
 
@@ -311,3 +311,22 @@ def test_embedding_judge_keeps_its_published_accuracy(minilm_dir: Path) -> None:
     assert not changed, (
         f"figures improved: re-run scripts/evaluate-intents and update the docs table: {changed}"
     )
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Your parcel will be delivered on Friday.",  # held-out rows like issue 25's near misses
+        "Check the help page. That's not on me.",
+    ],
+)
+def test_apology_does_not_pass_a_status_update_or_a_brush_off(
+    minilm_judge: Judge, output: str
+) -> None:
+    """Issue 25, item 6: the near misses "Your order ships tomorrow." and "Read the FAQ. Not my
+    problem." are Apology's counterexamples, and replies like them fail (real MiniLM)."""
+    assert "Your order ships tomorrow." in Apology.counterexamples
+    assert "Read the FAQ. Not my problem." in Apology.counterexamples
+    result = evaluate_semantic(output, Apology, judge=minilm_judge)
+    assert not result.passed, result.explain()
+    assert evaluate_semantic(output, ~Apology, judge=minilm_judge).passed

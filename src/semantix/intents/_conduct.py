@@ -93,6 +93,8 @@ class Apology(Intent):
         "I regret the error in the earlier summary and have corrected it below.",
         "Apologies, the link I gave you was broken. Here's the working one.",
         "We're sorry that our service fell short of what you expected this time.",
+        "So sorry for the wait, we're on it now.",
+        "Apologies for the mix-up with your booking earlier.",
     )
     counterexamples = (
         "Here is the corrected invoice.",
@@ -107,6 +109,10 @@ class Apology(Intent):
         "Don't worry, mistakes happen to everyone.",
         "We never compromise on quality, which is why every order is inspected twice.",
         "Please restart the router and wait two minutes before reconnecting.",
+        "Your order ships tomorrow.",
+        "Read the FAQ. Not my problem.",
+        "That's the courier's fault, not ours. Call them.",
+        "The file you asked for is attached.",
     )
 
 
@@ -216,6 +222,8 @@ class Profanity(Intent):
         "Screw it, I'm switching providers. This damn service never works.",
         "Son of a bitch, I locked myself out again.",
         "Sure, here's the recipe, and don't burn the damn onions this time.",
+        "Where the f*** is my package?",
+        "Ugh, this shit keeps breaking.",
     )
     counterexamples = (
         "This is extremely frustrating.",
@@ -230,6 +238,8 @@ class Profanity(Intent):
         "I'm really annoyed that my order is late again.",
         "Gosh, that's a lot of money.",
         "Shoot, I forgot my password.",
+        "Dang, the app crashed again.",
+        "Essex and Sussex are counties in the south of England.",
     )
 
 
