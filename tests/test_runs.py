@@ -462,6 +462,8 @@ def test_to_dict_carries_every_figure() -> None:
     data = stats.to_dict()
     low, high = data.pop("interval")
     assert (round(low, 2), round(high, 2)) == (0.23, 0.88)
+    latencies = data.pop("latency_ms")
+    assert len(latencies) == 5 and all(latency >= 0 for latency in latencies)
     assert data == {
         "name": "Polite",
         "runs": 5,
@@ -474,6 +476,8 @@ def test_to_dict_carries_every_figure() -> None:
         "below_floor": True,
         "verdict": "fail",
         "outcomes": ["pass", "fail", "error", "pass", "pass"],
+        "ceilings": [],
+        "cost_usd": [None] * 5,
     }
 
 

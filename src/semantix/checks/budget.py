@@ -20,7 +20,7 @@ from semantix.intent import Intent
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView, Usage
 
-__all__ = ["Cost", "Tokens"]
+__all__ = ["Cost", "Tokens", "check_prices", "cost_of"]
 
 _NO_USAGE = (
     "the output carries no token usage (a plain str never does); pass the provider's response "
@@ -129,24 +129,67 @@ class CostCheck(Structural, abstract=True):
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
-        usage = _usage(cls, view)
-        if view.model is None:
-            raise UnenforceableCheckError(
-                f"{cls.__name__} cannot be checked: the output names no model, so no price "
-                "applies; pass the provider's response object (it carries 'model') or its dict"
-            )
-        price = _price_for(view.model, cls.prices)
-        if price is None:
-            priced = ", ".join(sorted(cls.prices))
-            raise UnenforceableCheckError(
-                f"{cls.__name__} cannot be checked: no price for model {view.model!r} (priced: "
-                f"{priced}); add it, e.g. prices={{{view.model!r}: (usd_per_1M_input, "
-                "usd_per_1M_output)}"
-            )
-        cost, how = _cost(cls, usage, price, view.model)
+        cost, how = cost_of(view, cls.prices, what=cls.__name__)
         if cost > cls.max_usd:
             return verdict(False, f"cost ${cost:.6f} ({how}), more than the maximum ${cls.max_usd}")
         return verdict(True, f"cost ${cost:.6f} ({how}), at most ${cls.max_usd}")
+
+
+def check_prices(prices: object, *, what: str) -> dict[str, Price]:
+    """``prices`` as checked: model name -> ``(input, output)`` or ``(input, output, cache_read,
+    cache_write)`` USD per million tokens, every number 0 or more.
+
+    Raises:
+        TypeError, ValueError: empty, not a mapping of model names, of the wrong shape, or
+            negative; the message names ``what`` and the value at fault.
+    """
+    if not isinstance(prices, Mapping) or not prices:
+        raise TypeError(
+            f"{what} must map model names to (usd_per_1M_input, usd_per_1M_output), "
+            f"e.g. prices={{'gpt-4o-mini': (0.15, 0.60)}}; got {prices!r:.80}"
+        )
+    checked: dict[str, Price] = {}
+    for model, price in prices.items():
+        if not isinstance(model, str) or not model.strip():
+            raise TypeError(f"{what} keys must be model names (str), got {model!r}")
+        if (
+            not isinstance(price, (tuple, list))
+            or len(price) not in (2, 4)
+            or not all(is_number(part, low=0) for part in price)
+        ):
+            raise ValueError(
+                f"prices[{model!r}] must be (usd_per_1M_input, usd_per_1M_output) or (input, "
+                "output, cache_read, cache_write), numbers 0 or more, e.g. (0.15, 0.60); got "
+                f"{price!r}"
+            )
+        checked[model] = tuple(float(part) for part in price)
+    return checked
+
+
+def cost_of(view: OutputView, prices: Mapping[str, Price], *, what: str) -> tuple[float, str]:
+    """The response's cost in USD at ``prices`` (checked by `check_prices`), and how it was
+    counted; ``what`` names the check in the error.
+
+    Raises:
+        UnenforceableCheckError: no usage, no model, a model without a price, or a usage that
+            lacks the counts the price needs.
+    """
+    if view.usage is None:
+        raise UnenforceableCheckError(f"{what} cannot be checked: {_NO_USAGE}")
+    if view.model is None:
+        raise UnenforceableCheckError(
+            f"{what} cannot be checked: the output names no model, so no price "
+            "applies; pass the provider's response object (it carries 'model') or its dict"
+        )
+    price = _price_for(view.model, prices)
+    if price is None:
+        priced = ", ".join(sorted(prices))
+        raise UnenforceableCheckError(
+            f"{what} cannot be checked: no price for model {view.model!r} (priced: "
+            f"{priced}); add it, e.g. prices={{{view.model!r}: (usd_per_1M_input, "
+            "usd_per_1M_output)}"
+        )
+    return _cost(what, view.usage, price, view.model)
 
 
 def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
@@ -171,26 +214,7 @@ def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
             f"Cost(max_usd={max_usd!r}) must be a number of US dollars, 0 or more; "
             "e.g. Cost(max_usd=0.002, prices=...)"
         )
-    if not isinstance(prices, Mapping) or not prices:
-        raise TypeError(
-            f"Cost(prices=...) must map model names to (usd_per_1M_input, usd_per_1M_output), "
-            f"e.g. prices={{'gpt-4o-mini': (0.15, 0.60)}}; got {prices!r:.80}"
-        )
-    checked: dict[str, Price] = {}
-    for model, price in prices.items():
-        if not isinstance(model, str) or not model.strip():
-            raise TypeError(f"Cost(prices=...) keys must be model names (str), got {model!r}")
-        if (
-            not isinstance(price, (tuple, list))
-            or len(price) not in (2, 4)
-            or not all(is_number(part, low=0) for part in price)
-        ):
-            raise ValueError(
-                f"prices[{model!r}] must be (usd_per_1M_input, usd_per_1M_output) or (input, "
-                "output, cache_read, cache_write), numbers 0 or more, e.g. (0.15, 0.60); got "
-                f"{price!r}"
-            )
-        checked[model] = tuple(float(part) for part in price)
+    checked = check_prices(prices, what="Cost(prices=...)")
     return build(
         CostCheck,
         f"Cost(max_usd={max_usd!r})",
@@ -213,10 +237,10 @@ def _price_for(model: str, prices: Mapping[str, Price]) -> Price | None:
     return prices.get(snapshot.group("base")) if snapshot else None
 
 
-def _cost(check: type[Structural], usage: Usage, price: Price, model: str) -> tuple[float, str]:
+def _cost(what: str, usage: Usage, price: Price, model: str) -> tuple[float, str]:
     if usage.input_tokens is None or usage.output_tokens is None:
         raise UnenforceableCheckError(
-            f"{check.__name__} cannot be checked: the usage reports no input or output tokens "
+            f"{what} cannot be checked: the usage reports no input or output tokens "
             f"({usage}); pass a response that reports both"
         )
     read, write = usage.cache_read_tokens or 0, usage.cache_write_tokens or 0
@@ -232,7 +256,7 @@ def _cost(check: type[Structural], usage: Usage, price: Price, model: str) -> tu
         return total / 1e6, how
     if write:
         raise UnenforceableCheckError(
-            f"{check.__name__} cannot be checked: the response wrote {write} tokens to the prompt "
+            f"{what} cannot be checked: the response wrote {write} tokens to the prompt "
             f"cache, which {model!r} prices apart; give its price as (input, output, cache_read, "
             "cache_write)"
         )

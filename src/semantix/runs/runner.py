@@ -8,7 +8,10 @@ exception when no run could be judged.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from semantix import context
 from semantix.config import check_positive_int, check_seconds, check_threshold
@@ -17,13 +20,15 @@ from semantix.errors import (
     JudgeError,
     SemanticAssertionError,
     SemantixError,
+    UnenforceableCheckError,
     VerdictStoreError,
 )
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
-from semantix.outputs import output_text
+from semantix.outputs import OutputView, output_text, output_view
 from semantix.pipeline import SemanticResult, evaluate_many
 from semantix.pipeline.results import CheckError
+from semantix.runs.ceilings import Ceiling, check_ceilings, cost_ceiling, latency_ceiling
 from semantix.runs.stats import RunResult, RunStats, check_floor, check_runs
 
 __all__ = ["PassRateError", "assert_pass_rate", "evaluate_pass_rate", "publish", "raise_for_stats"]
@@ -52,9 +57,16 @@ class PassRateError(SemanticAssertionError):
 def raise_for_stats(stats: RunStats) -> None:
     """Raise what a failed or unjudged `RunStats` means; return when it passed.
 
-    No run judged: the first run's exception. Below the floor: `PassRateError`.
+    No run judged: the first run's exception. A ceiling that cannot be checked:
+    `UnenforceableCheckError`. Below the floor or over a ceiling: `PassRateError`.
     """
     __tracebackhide__ = True
+    unenforceable = [c for c in stats.ceilings if c.unenforceable is not None]
+    if unenforceable and stats.errors < stats.runs:
+        raise UnenforceableCheckError(
+            f"{stats.explain()}\nA ceiling that cannot be checked is never a pass: "
+            + "; ".join(c.describe() for c in unenforceable)
+        )
     if stats.verdict == "error":
         first = next((run.error for run in stats.results if run.error is not None), None)
         if first is not None:
@@ -103,6 +115,11 @@ def evaluate_pass_rate(
     threshold: float | None = None,
     timeout: float | None = None,
     max_workers: int = 1,
+    max_latency_ms: float | None = None,
+    latency_percentile: float = 100,
+    max_cost_usd: float | None = None,
+    prices: Mapping[str, Any] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> RunStats:
     """Call ``system()`` ``runs`` times, judge every output in one batch, and return the stats.
 
@@ -121,7 +138,9 @@ def evaluate_pass_rate(
             f"system must be a callable that returns one output, got {type(system).__name__}; "
             "pass e.g. lambda: bot('my order is late')"
         )
-    produced = _call_system(system, runs, max_workers)
+    checked_prices = check_ceilings(max_latency_ms, latency_percentile, max_cost_usd, prices)
+    calls = _call_system(system, runs, max_workers, clock)
+    produced = [call.value for call in calls]
     texts: list[str] = []
     judged: list[int] = []
     for index, value in enumerate(produced):
@@ -145,16 +164,41 @@ def evaluate_pass_rate(
             verdicts = dict.fromkeys(judged, exc)
         else:
             verdicts = dict(zip(judged, many, strict=True))
+    ceilings: list[Ceiling] = []
+    costs: list[float | None] = [None] * runs
+    if max_latency_ms is not None:
+        latencies = [call.latency_ms for call in calls]
+        ceilings.append(
+            latency_ceiling(latencies, float(max_latency_ms), float(latency_percentile))
+        )
+    if max_cost_usd is not None and checked_prices is not None:
+        total, costs = cost_ceiling(
+            [call.view for call in calls], float(max_cost_usd), checked_prices
+        )
+        ceilings.append(total)
     results: list[RunResult] = []
-    for index, value in enumerate(produced):
+    for index, (call, value) in enumerate(zip(calls, produced, strict=True)):
         judged_value = verdicts.get(index, value)
+        latency, cost = call.latency_ms, costs[index]
         if isinstance(judged_value, SemanticResult):
-            results.append(RunResult(index + 1, (judged_value,), output=judged_value.output))
+            results.append(
+                RunResult(
+                    index + 1,
+                    (judged_value,),
+                    output=judged_value.output,
+                    latency_ms=latency,
+                    cost_usd=cost,
+                )
+            )
         else:
             assert isinstance(judged_value, BaseException)
             text = value if isinstance(value, str) else None
-            results.append(RunResult(index + 1, error=judged_value, output=text))
-    return RunStats(intent_class.__name__, tuple(results), floor)
+            results.append(
+                RunResult(
+                    index + 1, error=judged_value, output=text, latency_ms=latency, cost_usd=cost
+                )
+            )
+    return RunStats(intent_class.__name__, tuple(results), floor, tuple(ceilings))
 
 
 def assert_pass_rate(
@@ -167,6 +211,11 @@ def assert_pass_rate(
     threshold: float | None = None,
     timeout: float | None = None,
     max_workers: int = 1,
+    max_latency_ms: float | None = None,
+    latency_percentile: float = 100,
+    max_cost_usd: float | None = None,
+    prices: Mapping[str, Any] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> RunStats:
     """Assert that ``system()``'s outputs satisfy ``intent`` at least ``min_pass_rate`` of runs.
 
@@ -186,12 +235,22 @@ def assert_pass_rate(
             (default: the run's ``--semantic-timeout``, else no limit); the batch of n outputs
             gets n times that. A timeout makes every output of the batch an error.
         max_workers: how many calls of ``system`` run at once (threads).
+        max_latency_ms: a ceiling on the system's latency (wall time around each call, not the
+            judge), at ``latency_percentile`` (nearest rank, in (0, 100]; default 100: the
+            slowest run).
+        max_cost_usd: a ceiling on the total cost of every run's response, from its usage and
+            model at ``prices`` (``{"model": (usd_per_1M_input, usd_per_1M_output)}``). One run
+            without usage or price makes it unenforceable: `UnenforceableCheckError`, never a
+            pass.
+        clock: what times the calls (seconds; default ``time.perf_counter``), for tests.
 
     Returns:
         The `RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
 
     Raises:
-        PassRateError: the pass rate is below the floor (a ``SemanticAssertionError``).
+        PassRateError: the pass rate is below the floor, or a ceiling is exceeded (a
+            ``SemanticAssertionError``).
+        UnenforceableCheckError: a ceiling cannot be checked (no usage, no price).
         Exception: every run raised; the first run's exception (nothing could be judged).
         ValueError: a bad ``runs``, ``min_pass_rate``, ``max_workers``, ``threshold`` or
             ``timeout``.
@@ -206,6 +265,11 @@ def assert_pass_rate(
         threshold=threshold,
         timeout=timeout,
         max_workers=max_workers,
+        max_latency_ms=max_latency_ms,
+        latency_percentile=latency_percentile,
+        max_cost_usd=max_cost_usd,
+        prices=prices,
+        clock=clock,
     )
     publish(stats)
     raise_for_stats(stats)
@@ -231,20 +295,35 @@ def publish(stats: RunStats) -> None:
     context.notify(stats)
 
 
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One call of the system under test: its text (or the exception), time and view."""
+
+    value: str | BaseException
+    latency_ms: float
+    view: OutputView | None
+
+
 def _call_system(
-    system: Callable[[], object], runs: int, max_workers: int
-) -> list[str | BaseException]:
+    system: Callable[[], object], runs: int, max_workers: int, clock: Callable[[], float]
+) -> list[_Call]:
     if max_workers == 1 or runs == 1:
-        return [_one_call(system) for _ in range(runs)]
+        return [_one_call(system, clock) for _ in range(runs)]
     from concurrent.futures import ThreadPoolExecutor  # stdlib, but it pulls in logging
 
     with ThreadPoolExecutor(max_workers=min(max_workers, runs)) as pool:
-        futures = [pool.submit(_one_call, system) for _ in range(runs)]
+        futures = [pool.submit(_one_call, system, clock) for _ in range(runs)]
         return [future.result() for future in futures]
 
 
-def _one_call(system: Callable[[], object]) -> str | BaseException:
+def _one_call(system: Callable[[], object], clock: Callable[[], float]) -> _Call:
+    started = clock()
     try:
-        return output_text(system())
+        output = system()
     except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
-        return exc
+        return _Call(exc, (clock() - started) * 1000, None)
+    latency_ms = (clock() - started) * 1000  # the system's time only, not reading or judging
+    try:
+        return _Call(output_text(output), latency_ms, output_view(output))
+    except TypeError as exc:
+        return _Call(exc, latency_ms, None)

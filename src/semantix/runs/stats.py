@@ -19,6 +19,7 @@ from typing import Any, Literal
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import SemanticResult
+from semantix.runs.ceilings import Ceiling
 from semantix.text import preview
 
 __all__ = [
@@ -83,6 +84,10 @@ class RunResult:
     results: tuple[SemanticResult, ...] = ()
     error: BaseException | None = None
     output: str | None = None
+    #: Wall time of the call of the system under test (not the judge), in milliseconds.
+    latency_ms: float | None = None
+    #: The response's cost in USD, when a cost ceiling was asked for and it is known.
+    cost_usd: float | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -128,6 +133,8 @@ class RunStats:
     name: str
     results: tuple[RunResult, ...]
     min_pass_rate: float = 1.0
+    #: Latency and cost ceilings checked after the runs (`semantix.runs.ceilings`).
+    ceilings: tuple[Ceiling, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.results:
@@ -180,9 +187,14 @@ class RunStats:
 
     @property
     def verdict(self) -> Outcome:
-        """``error`` when no run could be judged, else ``pass`` when the rate reaches the floor."""
+        """``error`` when no run could be judged or a ceiling cannot be checked; ``fail`` when a
+        ceiling is exceeded; else ``pass`` when the rate reaches the floor."""
         if self.errors == self.runs:
             return "error"
+        if any(ceiling.unenforceable is not None for ceiling in self.ceilings):
+            return "error"  # a ceiling nobody can check is never a pass
+        if not all(ceiling.passed for ceiling in self.ceilings):
+            return "fail"
         # Tolerance for float noise only: 8/10 against a floor of 0.8 passes.
         return "pass" if self.pass_rate >= self.min_pass_rate - 1e-12 else "fail"
 
@@ -201,10 +213,14 @@ class RunStats:
     def explain(self) -> str:
         """The multi-line failure message: rate, interval, floor and the first non-passing runs."""
         low, high = self.interval
-        if self.verdict == "error":
+        if self.verdict == "error" and self.errors < self.runs:
+            head = f"a ceiling of {self.name} cannot be checked (never a pass)"
+        elif self.verdict == "error":
             head = f"no run of {self.name} could be judged: all {self.runs} runs raised"
         elif self.passed:
             head = f"pass rate of {self.name} reaches its floor"
+        elif not all(ceiling.passed for ceiling in self.ceilings):
+            head = f"a ceiling of {self.name} is exceeded"
         else:
             head = f"pass rate of {self.name} is below its floor"
         lines = [
@@ -219,6 +235,7 @@ class RunStats:
                 "(an error counts as a run that did not pass)"
             ),
         ]
+        lines.extend(f"  {ceiling.describe()}" for ceiling in self.ceilings)
         judges = sorted({str(result.judge) for run in self.results for result in run.results})
         if judges:
             lines.append(f"  judge: {', '.join(judges)}")
@@ -250,6 +267,9 @@ class RunStats:
             "below_floor": self.floor_unproven,
             "verdict": self.verdict,
             "outcomes": [run.outcome for run in self.results],
+            "ceilings": [ceiling.to_dict() for ceiling in self.ceilings],
+            "latency_ms": [run.latency_ms for run in self.results],
+            "cost_usd": [run.cost_usd for run in self.results],
         }
 
 
