@@ -13,7 +13,7 @@ PLUGIN_ARGS = [pytest.param([], id="plain"), pytest.param(["-n", "2"], id="xdist
 # Every relation result and every reported check, per process, in a file the test reads back:
 # what the pytest plugin's report will receive once it learns the record type.
 CONFTEST = """
-import json, os
+import json
 from semantix import context
 from semantix.pipeline.results import SemanticResult
 from semantix.relations import RelationResult
@@ -30,7 +30,8 @@ def pytest_configure(config):
     context.add_observer(observe)
 
 def pytest_sessionfinish(session):
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    # Not PYTEST_XDIST_WORKER: this run's controller inherits it when the outer run is a worker.
+    worker = getattr(session.config, "workerinput", {}).get("workerid", "controller")
     path = session.config.rootpath / f"heard-{worker}.json"
     path.write_text(json.dumps({"relations": RECORDS, "checks": CHECKS}))
 """
