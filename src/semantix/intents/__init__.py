@@ -12,7 +12,8 @@ judges read), an explicit NLI ``hypothesis``, and twelve ``examples`` and ``coun
 covering short and long, formal and casual replies and the near misses ("I can't give medical
 advice" is a counterexample of `MedicalAdvice`). Judges that score calibrate a threshold from
 them; subclass an intent to set your own ``threshold`` or examples. ``OnTopic(topic)`` and
-``Mentions(thing)`` build intents for a given topic or thing.
+``Mentions(thing)`` build intents for a given topic or thing; ``Grounded(sources)`` and
+``Contradicts(sources)`` check an answer against the documents it was built on.
 
 This module is not imported by ``import semantix``; it imports nothing heavy. The accuracy of
 each intent per judge is measured by ``scripts/evaluate-intents`` on a separate labelled set
@@ -37,11 +38,14 @@ from semantix.intents._content import (
     SystemPromptLeak,
 )
 from semantix.intents._factories import MentionIntent, Mentions, OnTopic, TopicIntent
+from semantix.intents._grounded import Contradicts, Grounded, SupportDescription, SupportIntent
 
 __all__ = [
     "Apology",
     "AsksClarifyingQuestion",
+    "Contradicts",
     "FinancialAdvice",
+    "Grounded",
     "LegalAdvice",
     "MedicalAdvice",
     "MentionIntent",
@@ -52,6 +56,8 @@ __all__ = [
     "Profanity",
     "Refusal",
     "Rude",
+    "SupportDescription",
+    "SupportIntent",
     "SystemPromptLeak",
     "TopicIntent",
 ]

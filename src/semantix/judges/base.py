@@ -248,8 +248,11 @@ class Judge(metaclass=_JudgeMeta):
 class Capabilities:
     """What one judge declares, read once (`capabilities`): the `Judge` attributes, plus the
     optional methods it has: ``evaluate_batch``, ``aevaluate_batch`` (an ``async def`` taking
-    the same requests: async checks await it instead of using the worker pool) and
-    ``evaluate_equivalence`` (semantic snapshots)."""
+    the same requests: async checks await it instead of using the worker pool),
+    ``evaluate_equivalence`` (semantic snapshots) and ``evaluate_support`` (grounded checks:
+    requests whose description is a ``semantix.intents.SupportDescription``, which
+    carries the sources; the judge's own ``evaluate``/``evaluate_batch`` hand such requests to
+    it, so frozen verdicts and the memo treat them like any other)."""
 
     identity: JudgeIdentity
     recommended_threshold: object
@@ -262,6 +265,7 @@ class Capabilities:
     batch: Callable[[Sequence[JudgeRequest]], Sequence[Verdict]] | None
     abatch: Callable[[Sequence[JudgeRequest]], Awaitable[Sequence[Verdict]]] | None
     equivalence: Callable[[str, str, float], Verdict] | None
+    support: Callable[[Sequence[JudgeRequest]], Sequence[Verdict]] | None = None
 
 
 #: The declared abilities a wrapper forwards (every `Judge` attribute above but ``identity``,
@@ -307,6 +311,7 @@ def capabilities(judge: object) -> Capabilities:
         batch = getattr(judge, "evaluate_batch", None)
         abatch = getattr(judge, "aevaluate_batch", None)
         equivalence = getattr(judge, "evaluate_equivalence", None)
+        support = getattr(judge, "evaluate_support", None)
     except SemantixError:
         raise
     except Exception as exc:
@@ -325,6 +330,7 @@ def capabilities(judge: object) -> Capabilities:
         batch=batch if callable(batch) else None,
         abatch=abatch if callable(abatch) else None,
         equivalence=equivalence if callable(equivalence) else None,
+        support=support if callable(support) else None,
     )
 
 
@@ -339,8 +345,8 @@ def _naming_error(judge: object, exc: Exception) -> JudgeError:
 class WrappingJudge(Judge):
     """Base of judges that wrap another (the frozen-verdict judge, your own): every declared
     ability — ``identity``, ``recommended_threshold``, ``reads_negation``, ``uses_examples``,
-    ``costly``, ``scale``, ``prompt_version``, ``secrets`` — is the wrapped judge's, unless set
-    on the wrapper itself. Nothing has to be forwarded by hand."""
+    ``costly``, ``scale``, ``prompt_version``, ``secrets``, ``evaluate_support`` — is the
+    wrapped judge's, unless set on the wrapper itself. Nothing has to be forwarded by hand."""
 
     def __init__(self, judge: JudgeLike) -> None:
         if isinstance(judge, type) or not callable(getattr(judge, "evaluate", None)):
@@ -364,7 +370,7 @@ def _forwarded(name: str) -> property:
     def get(self: WrappingJudge) -> Any:
         if name in self.__dict__:
             return self.__dict__[name]
-        return getattr(self.judge, name, getattr(Judge, name))
+        return getattr(self.judge, name, getattr(Judge, name, None))
 
     def set_(self: WrappingJudge, value: Any) -> None:
         self.__dict__[name] = value
@@ -374,6 +380,9 @@ def _forwarded(name: str) -> property:
 
 for _name in DECLARED:
     setattr(WrappingJudge, _name, _forwarded(_name))
+#: The support ability is a method (None when the wrapped judge has none); support requests
+#: reach the wrapped judge through the wrapper's ``evaluate_batch`` (its memo, its store).
+WrappingJudge.evaluate_support = _forwarded("evaluate_support")  # type: ignore[attr-defined]
 
 
 def _describe(value: object) -> str:

@@ -33,6 +33,11 @@ How a verdict is made, for each (output, intent, threshold):
 * The verdict returned is the deciding judge's, with ``judge`` set to that judge's identity and
   the reason saying who decided and why: ``decided by LLMJudge(gpt-4o-mini)
   (QuantizedNLIJudge(...) score 0.46 within 0.15 of 0.50): <the LLM's reason>``.
+* A support check (``Grounded``, ``Contradicts``) needs every level to declare
+  ``evaluate_support``, and escalates as a whole verdict: its score is the weakest claim's
+  support (or the strongest contradiction), so an uncertain weakest claim sends every claim to
+  the next level. Simple and honest; escalating claim by claim would need the levels to share
+  one claim splitter and aggregation.
 * An error at any level is an error (`JudgeError`), never a pass, and never a
   fallback to another level.
 
@@ -216,6 +221,22 @@ class EscalatingJudge(Judge):
         if verdict.reason:
             reason += f": {verdict.reason}"
         return replace(verdict, judge=identity, reason=reason)
+
+    @property
+    def evaluate_support(self) -> Callable[[Sequence[JudgeRequest]], list[Verdict]] | None:
+        """The support ability (``Grounded``, ``Contradicts``) when every level has it, else
+        None. A support verdict escalates whole: when the level's score (the weakest claim's
+        support, or the strongest contradiction) is within ``band`` of the threshold, the next
+        level judges every claim again."""
+        if "evaluate_support" in self.__dict__:
+            return self.__dict__["evaluate_support"]  # type: ignore[no-any-return]
+        if any(capabilities(judge).support is None for judge in self.judges):
+            return None
+        return self.evaluate_batch
+
+    @evaluate_support.setter
+    def evaluate_support(self, value: Callable[[Sequence[JudgeRequest]], list[Verdict]]) -> None:
+        self.__dict__["evaluate_support"] = value
 
     # -- statistics ------------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 from semantix import config
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import ConfigurationError, JudgeError, JudgeTimeoutError
+from semantix.intents._grounded import SupportDescription
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, TokenUsage, Verdict
 from semantix.judges.deadline import run_with_deadline
 from semantix.judges.llm_http import ReplyTooLargeError, deadline_http_client
@@ -49,13 +50,18 @@ from semantix.judges.llm_prompt import (
     EQUIVALENCE_SCHEMA,
     FORMATS,
     PROMPT_VERSION,
+    SUPPORT_PROMPT_VERSION,
+    SUPPORT_SCHEMAS,
     VERDICT_SCHEMA,
     ParsedVerdict,
     build_equivalence_messages,
     build_messages,
+    build_support_messages,
+    parse_support,
     parse_verdict,
     response_format,
 )
+from semantix.judges.support import support_request
 from semantix.models.deps import ensure_installed, require
 from semantix.text import MASK, mask_exception, mask_secrets, mask_url, preview
 
@@ -171,8 +177,26 @@ class LLMJudge(Judge):
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Ask the model once (the SDK retries) and turn its answer into a `Verdict`."""
         threshold = check_threshold(threshold)
+        if isinstance(intent_description, SupportDescription):
+            return self._support(output, intent_description, threshold)
         messages = build_messages(output, intent_description)
         return self._judge(messages, VERDICT_SCHEMA, threshold, self.identity)
+
+    def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """Which claims the sources do not support (``Grounded``/``Contradicts`` requests only):
+        the model quotes them back; the score is its probability that every claim is supported
+        (or that some claim is contradicted). `evaluate` hands support requests here itself."""
+        for request in requests:
+            support_request(request)
+        return self.evaluate_batch(requests)
+
+    def _support(self, output: str, description: SupportDescription, threshold: float) -> Verdict:
+        messages = build_support_messages(output, description.sources, description.relation)
+        identity = JudgeIdentity("LLMJudge", model=self.model, revision=SUPPORT_PROMPT_VERSION)
+        schema = SUPPORT_SCHEMAS[description.relation]
+        return self._judge(
+            messages, schema, threshold, identity, lambda text: parse_support(text, output)
+        )
 
     def evaluate_equivalence(self, stored: str, new: str, threshold: float) -> Verdict:
         """Ask the model whether ``stored`` and ``new`` say the same thing (semantic snapshots).
@@ -221,11 +245,12 @@ class LLMJudge(Judge):
         schema: dict[str, Any],
         threshold: float,
         identity: JudgeIdentity,
+        parse: Callable[[str | None], ParsedVerdict] = parse_verdict,
     ) -> Verdict:
         started = time.perf_counter()
         response = self._complete(messages, schema)
         latency_ms = (time.perf_counter() - started) * 1000.0
-        parsed = self._parse(response)
+        parsed = self._parse(response, parse)
         return Verdict(
             passed=parsed.score >= threshold,
             score=parsed.score,
@@ -326,7 +351,9 @@ class LLMJudge(Judge):
 
     # -- reading the answer, and errors --
 
-    def _parse(self, response: Any) -> ParsedVerdict:
+    def _parse(
+        self, response: Any, parse: Callable[[str | None], ParsedVerdict] = parse_verdict
+    ) -> ParsedVerdict:
         choices = getattr(response, "choices", None)
         if not choices:
             raise JudgeError(
@@ -343,7 +370,7 @@ class LLMJudge(Judge):
             )
         content = getattr(message, "content", None)
         try:
-            return parse_verdict(content)
+            return parse(content)
         except ValueError as exc:
             truncated = getattr(choice, "finish_reason", None) == "length"
             hint = " (the reply was cut off: finish_reason=length)" if truncated else ""

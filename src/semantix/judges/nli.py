@@ -39,6 +39,7 @@ from semantix.judges.lazy import ModelJudge
 from semantix.judges.model_dir import read_model_dir
 from semantix.judges.onnx import EncodedBatch, pad
 from semantix.judges.phrasing import to_hypothesis
+from semantix.judges.support import route_support, support_request, support_verdicts
 from semantix.text import length_batches, token_windows
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EncodedBatch",
+    "Forward",
     "LabelMap",
     "LoadedNLI",
     "NLICore",
@@ -334,7 +336,8 @@ class NLIJudgeBase(ModelJudge[LoadedNLI]):
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Judge many (output, description, threshold) requests in padded, length-sorted batches."""
+        """Judge many (output, description, threshold) requests in padded, length-sorted batches
+        (support requests, built by ``Grounded``/``Contradicts``, by `evaluate_support`'s method)."""
         if not requests:
             return []
         loaded = self._load()
@@ -342,6 +345,22 @@ class NLIJudgeBase(ModelJudge[LoadedNLI]):
         def forward(batch: EncodedBatch) -> Sequence[Sequence[float]]:
             return self._forward(batch, loaded.backend)
 
-        return loaded.core.run(
-            requests, forward, batch_size=self.batch_size, identity=loaded.identity
-        )
+        def plain(asked: Sequence[JudgeRequest]) -> list[Verdict]:
+            return loaded.core.run(
+                asked, forward, batch_size=self.batch_size, identity=loaded.identity
+            )
+
+        def support(asked: Sequence[JudgeRequest]) -> list[Verdict]:
+            return support_verdicts(
+                loaded.core, asked, forward, batch_size=self.batch_size, identity=loaded.identity
+            )
+
+        return route_support(requests, plain, support)
+
+    def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """Support of each output by its sources (``Grounded``/``Contradicts`` requests only):
+        source windows are the premises, the output's claim sentences the hypotheses
+        (`semantix.judges.support`). `evaluate_batch` hands support requests here itself."""
+        for request in requests:
+            support_request(request)
+        return self.evaluate_batch(requests)

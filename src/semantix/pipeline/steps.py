@@ -25,9 +25,7 @@ from semantix.intent import (
 from semantix.judges.base import Capabilities, JudgeLike, JudgeRequest, Verdict, capabilities
 from semantix.judges.calls import ask_judge
 from semantix.judges.deadline import run_with_deadline
-from semantix.intents.grounded import SupportIntent
 from semantix.judges.phrasing import negated_statement
-from semantix.judges.support import SUPPORT_JUDGES
 from semantix.outputs import OutputView, describe_calls, output_view
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import CheckError, LeafResult, SemanticResult
@@ -277,6 +275,10 @@ def _check_support(leaves: Sequence[type[Intent]], declared: Capabilities) -> No
     their requests then go, like any other, through the judge's ``evaluate_batch``."""
     if declared.support is not None:
         return
+    # Imported here: ``import semantix`` does not import the intents library.
+    from semantix.intents._grounded import SupportIntent
+    from semantix.judges.support import SUPPORT_JUDGES
+
     grounded = [leaf.__name__ for leaf in leaves if issubclass(leaf, SupportIntent)]
     if grounded:
         raise ConfigurationError(

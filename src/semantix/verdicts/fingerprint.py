@@ -5,7 +5,9 @@ A verdict is stored under ``sha256`` of: the judge's identity (every field of it
 revision, file), its ``prompt_version`` if it has one, the output normalised by
 ``normalise_text()`` (Unicode NFC, ``\\r\\n`` → ``\\n``, no trailing spaces on lines,
 stripped), and the intent description with its ``hypothesis``, ``examples`` and
-``counterexamples``. The threshold is **not** part of it (see
+``counterexamples`` — for a support leaf (``Grounded``, ``Contradicts``) also its relation and
+the sha256 of its normalised sources, in order (the sources themselves are not stored). The
+threshold is **not** part of it (see
 ``StoredVerdict.decision_at()``).
 """
 
@@ -17,7 +19,14 @@ from typing import Any
 
 from semantix.judges.calls import judge_identity
 
-__all__ = ["FORMAT_VERSION", "fingerprint", "intent_fields", "normalise_text", "prompt_version"]
+__all__ = [
+    "FORMAT_VERSION",
+    "fingerprint",
+    "intent_fields",
+    "normalise_text",
+    "prompt_version",
+    "sources_digest",
+]
 
 #: Version of the fingerprint recipe and of the file layout.
 FORMAT_VERSION = 1
@@ -39,7 +48,7 @@ def prompt_version(judge: object) -> str | None:
 def intent_fields(intent_description: str) -> dict[str, Any]:
     """The parts of an intent that a verdict depends on, as stored and fingerprinted."""
     hypothesis = getattr(intent_description, "hypothesis", None)
-    return {
+    fields: dict[str, Any] = {
         "description": normalise_text(intent_description),
         "hypothesis": hypothesis if isinstance(hypothesis, str) else None,
         "examples": [str(e) for e in getattr(intent_description, "examples", ()) or ()],
@@ -47,6 +56,19 @@ def intent_fields(intent_description: str) -> dict[str, Any]:
             str(e) for e in getattr(intent_description, "counterexamples", ()) or ()
         ],
     }
+    sources = getattr(intent_description, "sources", None)  # a support leaf's SupportDescription
+    if isinstance(sources, tuple):  # other intents' keys are unchanged
+        fields["relation"] = str(getattr(intent_description, "relation", ""))
+        fields["sources"] = sources_digest(sources)
+    return fields
+
+
+def sources_digest(sources: tuple[str, ...]) -> str:
+    """sha256 hex of the sources, each normalised (`normalise_text`), in order."""
+    import hashlib
+
+    canonical = json.dumps([normalise_text(source) for source in sources], ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def fingerprint(judge: object, output: str, intent_description: str) -> str:

@@ -1,0 +1,208 @@
+"""Grounded answers: ``Grounded(sources)`` and ``Contradicts(sources)`` (docs: "Grounded answers").
+
+```python
+from semantix.intents import Contradicts, Grounded
+
+docs = ["Refunds are paid within 14 days of the return.", "Shipping is free over 50 euros."]
+supported = Grounded(docs)        # every claim of the output is supported by some source text
+contradicted = Contradicts(docs)  # some claim of the output is contradicted by the sources
+print(supported.__name__)
+#> Grounded(2 sources)
+```
+
+Both build *support leaves*: intent classes that carry their sources. The check asks the judge's
+declared support ability (``evaluate_support``, see `semantix.judges.base.Capabilities`) with the
+source as the premise and each claim sentence of the output as the hypothesis, the reverse of a
+text-property intent. A judge without it is an error at the call.
+
+Sources are a str, a sequence of str, or document objects read by duck typing, without importing
+their libraries: ``page_content`` (LangChain), ``text`` or ``get_content()`` (LlamaIndex). Empty
+sources are an error, never a pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import ClassVar, cast
+
+from semantix.cache import memo
+from semantix.intent import Intent, IntentDescription, IntentMeta
+
+__all__ = [
+    "RELATIONS",
+    "Contradicts",
+    "Grounded",
+    "SupportDescription",
+    "SupportIntent",
+    "is_support",
+    "source_texts",
+]
+
+#: What a support leaf asks: ``support`` (every claim supported) or ``contradiction`` (some claim
+#: contradicted).
+RELATIONS = ("support", "contradiction")
+#: Distinct source sets each factory remembers (the same sources give the same class).
+_CACHE_SIZE = 256
+#: Most sources read from one argument (a retrieval step returns a handful, not thousands).
+MAX_SOURCES = 1000
+
+
+class SupportDescription(IntentDescription):
+    """The description of a support leaf, as a judge receives it: the requirement in words
+    (which names a digest of the sources), plus ``sources`` (the texts, in order) and
+    ``relation`` (one of `RELATIONS`)."""
+
+    sources: tuple[str, ...]
+    relation: str
+
+    def __new__(  # noqa: PYI034 - typing.Self needs Python 3.11
+        cls, description: str, *, sources: tuple[str, ...], relation: str
+    ) -> SupportDescription:
+        self = cast("SupportDescription", super().__new__(cls, description, hypothesis=description))
+        self.sources = sources
+        self.relation = relation
+        return self
+
+
+def is_support(description: object) -> bool:
+    """Whether ``description`` asks for support against sources (a `SupportDescription`)."""
+    return isinstance(description, SupportDescription)
+
+
+class SupportIntent(Intent, abstract=True):
+    """Base of the intents `Grounded` and `Contradicts` build; ``sources`` are their texts."""
+
+    sources: ClassVar[tuple[str, ...]]
+    relation: ClassVar[str]
+
+    @classmethod
+    def judge_description(cls) -> IntentDescription:
+        return SupportDescription(cls.description, sources=cls.sources, relation=cls.relation)
+
+
+def Grounded(sources: object) -> type[Intent]:
+    """The intent "every claim of the text is supported by ``sources``".
+
+    The output is split into claim sentences; a claim's support is its best source window's
+    entailment; the score is the weakest claim's support, so one unsupported claim fails the
+    check, and the reason names every unsupported claim with its best window and score.
+
+    Args:
+        sources: a str, a sequence of str, or document objects with ``page_content``,
+            ``text`` or ``get_content()``.
+
+    Raises:
+        TypeError: a source is not text and has no text field.
+        ValueError: no source has any text.
+    """
+    return _grounded(source_texts(sources, factory="Grounded"))
+
+
+def Contradicts(sources: object) -> type[Intent]:
+    """The intent "some claim of the text is contradicted by ``sources``"; use it negated:
+    ``~Contradicts(docs)`` passes when no claim is contradicted.
+
+    The score is the strongest contradiction of any claim by any source window. It needs a judge
+    that tells contradiction apart from "not supported" (a three-label NLI model, an LLM); a
+    two-label NLI model is an error, never a guess. Arguments as `Grounded`.
+    """
+    return _contradicts(source_texts(sources, factory="Contradicts"))
+
+
+@memo(maxsize=_CACHE_SIZE)
+def _grounded(sources: tuple[str, ...]) -> type[Intent]:
+    statement = f"Every claim of the text is supported by the sources ({_about(sources)})."
+    return _build("Grounded", statement, sources, "support")
+
+
+@memo(maxsize=_CACHE_SIZE)
+def _contradicts(sources: tuple[str, ...]) -> type[Intent]:
+    statement = f"Some claim of the text is contradicted by the sources ({_about(sources)})."
+    return _build("Contradicts", statement, sources, "contradiction")
+
+
+def _about(sources: tuple[str, ...]) -> str:
+    """``2 sources, 1,204 characters, sha256 3f2a9c0d1e4b``: the digest makes the description
+    (hence the verdict memo's key) differ whenever the sources do."""
+    digest = hashlib.sha256("\x00".join(sources).encode("utf-8", "surrogatepass")).hexdigest()
+    count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
+    return f"{count}, {sum(map(len, sources)):,} characters, sha256 {digest[:12]}"
+
+
+def _build(factory: str, statement: str, sources: tuple[str, ...], relation: str) -> type[Intent]:
+    count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
+    name = f"{factory}({count})"
+    namespace: dict[str, object] = {
+        "__doc__": statement,
+        "__module__": "semantix.intents",
+        "__qualname__": name,
+        "hypothesis": statement,
+        "sources": sources,
+        "relation": relation,
+    }
+    return cast("type[Intent]", IntentMeta(name, (SupportIntent,), namespace))
+
+
+def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ...]:
+    """The texts of ``sources``, NFC-normalised and stripped, blank ones dropped.
+
+    Raises:
+        TypeError: ``sources`` or one of its items is neither text nor a document with a text
+            field (``page_content``, ``text``, ``get_content()``).
+        ValueError: no text is left, or more than `MAX_SOURCES` sources.
+    """
+    if isinstance(sources, (str, bytes)) or _text_of(sources) is not None:
+        items: list[object] = [sources]
+    elif isinstance(sources, Iterable) and not isinstance(sources, Mapping):
+        items = list(sources)
+    else:
+        raise TypeError(
+            f"{factory}() needs the sources as a str, a list of str or documents with "
+            f"page_content / text / get_content(), got {type(sources).__name__} "
+            f"{sources!r:.80}; e.g. {factory}(['Refunds take 14 days.'])"
+        )
+    if len(items) > MAX_SOURCES:
+        raise ValueError(
+            f"{factory}() got {len(items):,} sources, over the {MAX_SOURCES:,} it reads; pass "
+            "the documents retrieved for this answer, not a corpus"
+        )
+    texts = []
+    for position, item in enumerate(items, start=1):
+        text = _text_of(item)
+        if text is None:
+            raise TypeError(
+                f"{factory}() source {position} is {type(item).__name__} ({item!r:.80}), which is "
+                "not a str and has no page_content, text or get_content(); pass its text"
+            )
+        text = unicodedata.normalize("NFC", text).strip()
+        if text:
+            texts.append(text)
+    if not texts:
+        raise ValueError(
+            f"{factory}() got no source text ({len(items)} sources, all empty): an answer "
+            "cannot be checked against nothing, and an empty check is never a pass; pass the "
+            "documents the answer was built on"
+        )
+    return tuple(texts)
+
+
+def _text_of(item: object) -> str | None:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, bytes):
+        return None
+    for name in ("page_content", "text"):
+        value = getattr(item, name, None)
+        if isinstance(value, str):
+            return value
+    get_content = getattr(item, "get_content", None)
+    if callable(get_content):
+        value = get_content()
+        if isinstance(value, str):
+            return value
+    return None
+
+
+SupportIntent.__module__ = "semantix.intents"

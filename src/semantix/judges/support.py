@@ -1,0 +1,292 @@
+"""Support against sources for the NLI judges: the method behind ``Grounded`` and ``Contradicts``.
+
+SummaC-ZS style (Laban et al., TACL 2022), at the sentence level, with the roles the reverse of
+a text-property intent — the **source is the premise**, each **claim is the hypothesis**:
+
+1. the output is split into claim sentences (`semantix.text.split_sentences`);
+2. each source is cut into windows that fit the model together with the longest claim
+   (`semantix.judges.nli.NLICore.windows`: sentence-aligned, nothing truncated);
+3. every (window, claim) pair of the batch is scored once — identical pairs, across claims and
+   requests, are scored once — in length-sorted padded batches;
+4. a claim's **support** is its best window's entailment probability; ``Grounded``'s score is the
+   **weakest claim's** support (one unsupported claim fails the check). ``Contradicts``' score is
+   the **strongest contradiction** of any claim by any window (three-label models only).
+
+The reason names every claim below the threshold with its best window and scores; with a
+three-label model, a claim whose strongest window's most probable label is contradiction is
+reported as *contradicted*, apart from *not supported*.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from semantix.config import check_threshold
+from semantix.errors import ConfigurationError, JudgeError
+from semantix.intents._grounded import SupportDescription, is_support
+from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges.labels import probabilities
+from semantix.text import length_batches, preview, split_sentences
+
+if TYPE_CHECKING:
+    from semantix.judges.nli import Forward, NLICore, Window
+
+__all__ = ["SUPPORT_JUDGES", "route_support", "support_request", "support_verdicts"]
+
+#: The judges that can check support, named in the error a judge without the ability raises.
+SUPPORT_JUDGES = (
+    "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge whose levels all can"
+)
+#: Characters of a window quoted in a reason.
+_WINDOW_PREVIEW = 90
+#: Characters of a claim quoted in a reason.
+_CLAIM_PREVIEW = 200
+
+
+def route_support(
+    requests: Sequence[JudgeRequest],
+    plain: Callable[[Sequence[JudgeRequest]], list[Verdict]],
+    support: Callable[[Sequence[JudgeRequest]], list[Verdict]],
+) -> list[Verdict]:
+    """Support requests to ``support``, the others to ``plain`` (one call each), in order."""
+    kinds = [is_support(description) for _, description, _ in requests]
+    if not any(kinds):
+        return plain(requests)
+    if all(kinds):
+        return support(requests)
+    supported = iter(support([r for r, k in zip(requests, kinds, strict=True) if k]))
+    others = iter(plain([r for r, k in zip(requests, kinds, strict=True) if not k]))
+    return [next(supported) if kind else next(others) for kind in kinds]
+
+
+def support_request(request: JudgeRequest) -> tuple[str, SupportDescription, float]:
+    """``request`` with its description checked to be a `SupportDescription`."""
+    output, description, threshold = request
+    if not isinstance(description, SupportDescription):
+        raise TypeError(
+            f"evaluate_support takes requests built by Grounded(...) or Contradicts(...), got "
+            f"the description {preview(str(description), 80)}; use evaluate_batch for other "
+            "intents"
+        )
+    if not isinstance(output, str):
+        raise TypeError(f"a support check scores text, got output of type {type(output).__name__}")
+    return output, description, check_threshold(threshold)
+
+
+@dataclass(frozen=True, slots=True)
+class _Claim:
+    """One claim's scores: every window's probabilities, in window order."""
+
+    text: str
+    scored: list[dict[str, float]]
+
+    def best(self, label: str) -> int:
+        return max(range(len(self.scored)), key=lambda k: self.scored[k].get(label, 0.0))
+
+
+def support_verdicts(
+    core: NLICore,
+    requests: Sequence[JudgeRequest],
+    forward: Forward,
+    *,
+    batch_size: int,
+    identity: JudgeIdentity,
+) -> list[Verdict]:
+    """One support (or contradiction) verdict per request; see the module docstring."""
+    started = time.perf_counter()
+    checked = [support_request(request) for request in requests]
+    three_labels = "contradiction" in core.label_map.labels
+    windowed: dict[tuple[str, str], list[Window]] = {}
+    jobs: list[tuple[list[str], list[tuple[int, Window]]]] = []
+    for output, description, _ in checked:
+        if description.relation == "contradiction" and not three_labels:
+            raise ConfigurationError(
+                f"Contradicts(...) needs a model with a contradiction label; {identity} has "
+                f"{list(core.label_map.labels)!r}, which cannot tell a contradicted claim from "
+                "an unsupported one. Use Grounded(...) (every claim supported) or a three-label "
+                "model such as QuantizedNLIJudge('nli-deberta-v3-xsmall')"
+            )
+        claims = split_sentences(output)
+        longest = _longest_claim(core, claims)
+        windows: list[tuple[int, Window]] = []
+        for position, source in enumerate(description.sources):
+            key = (source, longest)
+            if key not in windowed:
+                windowed[key] = core.windows(source, longest) if longest else []
+            windows.extend((position, window) for window in windowed[key])
+        jobs.append((claims, windows))
+    pairs: dict[tuple[str, str], int] = {}
+    for claims, windows in jobs:
+        for claim in claims:
+            for _, window in windows:
+                pairs.setdefault((window.text, claim), len(pairs))
+    rows = _score(core, list(pairs), forward, batch_size)
+    elapsed_ms = (time.perf_counter() - started) * 1000.0 / max(1, len(requests))
+    verdicts = []
+    for (_, description, threshold), (claims, windows) in zip(checked, jobs, strict=True):
+        scored = [
+            _Claim(claim, [rows[pairs[(window.text, claim)]] for _, window in windows])
+            for claim in claims
+        ]
+        build = _support if description.relation == "support" else _contradiction
+        verdict = build(scored, windows, threshold, three_labels, identity)
+        verdicts.append(_timed(verdict, elapsed_ms))
+    return verdicts
+
+
+def _longest_claim(core: NLICore, claims: list[str]) -> str:
+    """The claim with the most tokens ('' for none); an error when it leaves no room for a source."""
+    if not claims:
+        return ""
+    counts = [len(e.ids) for e in core.tokenizer.encode_batch(claims, add_special_tokens=False)]
+    index = max(range(len(claims)), key=counts.__getitem__)
+    if core.max_length - core.pair_specials - counts[index] < 16:
+        raise ConfigurationError(
+            f"the claim {preview(claims[index], _CLAIM_PREVIEW)} is {counts[index]} tokens long, "
+            f"which leaves no room for a source in the model's {core.max_length}-token input; "
+            "split the answer into shorter sentences, or check it with an LLMJudge"
+        )
+    return claims[index]
+
+
+def _score(
+    core: NLICore, pairs: list[tuple[str, str]], forward: Forward, batch_size: int
+) -> list[dict[str, float]]:
+    if not pairs:
+        return []
+    encodings = core.tokenizer.encode_batch(pairs)
+    for (window, claim), encoding in zip(pairs, encodings, strict=True):
+        if len(encoding) > core.max_length:  # pragma: no cover - windows leave a margin
+            raise JudgeError(
+                f"the source window {preview(window, 60)} and the claim {preview(claim, 60)} "
+                f"make {len(encoding)} tokens, over the model's {core.max_length}; nothing is "
+                "ever truncated: report this with the texts"
+            )
+    rows: list[dict[str, float]] = [{}] * len(pairs)
+    for chunk in length_batches([len(encoding) for encoding in encodings], batch_size):
+        logits = forward(core.pad([encodings[i] for i in chunk]))
+        if len(logits) != len(chunk):
+            raise JudgeError(
+                f"the model returned {len(logits)} rows of logits for a batch of {len(chunk)}"
+            )
+        for i, row in zip(chunk, logits, strict=True):
+            rows[i] = probabilities(row, core.label_map)
+    return rows
+
+
+def _where(windows: Sequence[tuple[int, Window]], k: int) -> str:
+    position, window = windows[k]
+    return (
+        f"source {position + 1}, characters {window.start}-{window.end}: "
+        f"{preview(window.text, _WINDOW_PREVIEW)}"
+    )
+
+
+def _contradicted(claim: _Claim, three_labels: bool) -> tuple[bool, float]:
+    """(whether the claim's most contradicting window reads it as contradicted, that score)."""
+    if not three_labels:
+        return False, 0.0
+    k = claim.best("contradiction")
+    probs = claim.scored[k]
+    return max(probs, key=probs.__getitem__) == "contradiction", probs["contradiction"]
+
+
+def _support(
+    claims: list[_Claim],
+    windows: Sequence[tuple[int, Window]],
+    threshold: float,
+    three_labels: bool,
+    identity: JudgeIdentity,
+) -> Verdict:
+    if not claims or not windows:
+        return _nothing(claims, threshold, identity, "supported")
+    best = [claim.best("entailment") for claim in claims]
+    support = [claim.scored[k]["entailment"] for claim, k in zip(claims, best, strict=True)]
+    weakest = min(range(len(claims)), key=support.__getitem__)
+    score = min(1.0, max(0.0, support[weakest]))
+    failing = [i for i in range(len(claims)) if support[i] < threshold]
+    lines = []
+    for i in failing:
+        contradicted, value = _contradicted(claims[i], three_labels)
+        status = f"contradicted ({value:.2f})" if contradicted else "not supported"
+        lines.append(
+            f"{preview(claims[i].text, _CLAIM_PREVIEW)} {status}, entailment {support[i]:.2f}, "
+            f"best window {_where(windows, best[i])}"
+        )
+    rule = "score = the weakest claim's best-window entailment"
+    if failing:
+        reason = f"{len(failing)} of {len(claims)} claims below {threshold:.2f} ({rule}): "
+        reason += "; ".join(lines)
+    else:
+        reason = (
+            f"all {len(claims)} claims supported ({rule}); weakest "
+            f"{preview(claims[weakest].text, _CLAIM_PREVIEW)} entailment {score:.2f}, "
+            f"best window {_where(windows, best[weakest])}"
+        )
+    k = best[weakest]
+    return Verdict(
+        passed=score >= threshold,
+        score=score,
+        reason=reason,
+        threshold=threshold,
+        probabilities=claims[weakest].scored[k],
+        evidence=windows[k][1].text,
+        judge=identity,
+    )
+
+
+def _contradiction(
+    claims: list[_Claim],
+    windows: Sequence[tuple[int, Window]],
+    threshold: float,
+    three_labels: bool,
+    identity: JudgeIdentity,
+) -> Verdict:
+    if not claims or not windows:
+        return _nothing(claims, threshold, identity, "contradicted")
+    best = [claim.best("contradiction") for claim in claims]
+    values = [claim.scored[k]["contradiction"] for claim, k in zip(claims, best, strict=True)]
+    strongest = max(range(len(claims)), key=values.__getitem__)
+    score = min(1.0, max(0.0, values[strongest]))
+    rule = "score = the strongest contradiction of any claim by any window"
+    hits = [i for i in range(len(claims)) if values[i] >= threshold]
+    if hits:
+        reason = f"{len(hits)} of {len(claims)} claims contradicted at >= {threshold:.2f} ({rule}): "
+        reason += "; ".join(
+            f"{preview(claims[i].text, _CLAIM_PREVIEW)} contradiction {values[i]:.2f} by "
+            f"{_where(windows, best[i])}"
+            for i in hits
+        )
+    else:
+        reason = (
+            f"no claim contradicted at >= {threshold:.2f} ({rule}); strongest "
+            f"{preview(claims[strongest].text, _CLAIM_PREVIEW)} contradiction {score:.2f} by "
+            f"{_where(windows, best[strongest])}"
+        )
+    k = best[strongest]
+    return Verdict(
+        passed=score >= threshold,
+        score=score,
+        reason=reason,
+        threshold=threshold,
+        probabilities=claims[strongest].scored[k],
+        evidence=windows[k][1].text,
+        judge=identity,
+    )
+
+
+def _nothing(
+    claims: list[_Claim], threshold: float, identity: JudgeIdentity, what: str
+) -> Verdict:
+    missing = "the output has no claim" if not claims else "the sources have no text"
+    raise JudgeError(
+        f"{identity}: {missing}, so nothing can be {what}; a check of nothing is never a pass "
+        "(nor, negated, a pass). Pass the answer's text and the documents it was built on"
+    )
+
+
+def _timed(verdict: Verdict, latency_ms: float) -> Verdict:
+    return replace(verdict, latency_ms=latency_ms)
