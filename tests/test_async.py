@@ -229,3 +229,46 @@ def test_the_runs_default_timeout_bounds_an_async_check_too() -> None:
 
     with pytest.raises(JudgeTimeoutError, match=r"within 0\.1 s"):
         asyncio.run(main())
+
+
+def test_repeated_runs_of_an_async_system_run_concurrently_and_match_the_sync_stats() -> None:
+    from semantix.runs import aassert_pass_rate, assert_pass_rate
+
+    outputs = iter(["Thank you!", "Go away.", "Thanks!", "Thank you kindly."] * 2)
+    running = [0]
+    peak = [0]
+
+    async def bot() -> str:
+        running[0] += 1
+        peak[0] = max(peak[0], running[0])
+        await asyncio.sleep(0.01)
+        running[0] -= 1
+        return next(outputs)
+
+    stats = asyncio.run(
+        aassert_pass_rate(
+            bot, Polite, runs=4, min_pass_rate=0.75, judge=FakeJudge(score), concurrency=2
+        )
+    )
+    assert peak[0] == 2
+    sync = assert_pass_rate(
+        lambda: next(outputs), Polite, runs=4, min_pass_rate=0.75, judge=FakeJudge(score)
+    )
+    assert [run.outcome for run in stats.results] == [run.outcome for run in sync.results]
+    assert (stats.passes, stats.verdict) == (sync.passes, sync.verdict) == (3, "pass")
+
+
+def test_an_async_run_that_raises_is_that_runs_error() -> None:
+    from semantix.runs import aevaluate_pass_rate
+
+    calls = iter([None, RuntimeError("bot down")])
+
+    async def bot() -> str:
+        failure = next(calls)
+        if failure is not None:
+            raise failure
+        return "Thank you!"
+
+    stats = asyncio.run(aevaluate_pass_rate(bot, Polite, runs=2, judge=FakeJudge(score)))
+    assert [run.outcome for run in stats.results] == ["pass", "error"]
+    assert "bot down" in str(stats.results[1].error)

@@ -23,13 +23,17 @@ Rules:
   1.0: every run must pass). The Wilson score interval at 95 % (z = 1.96) is reported; the
   observed rate decides.
 
-The figures live in `semantix.runs.stats`, the runner in `semantix.runs.runner`.
+The figures live in `semantix.runs.stats`, the ceilings in `semantix.runs.ceilings`, the public
+functions (sync and async) in `semantix.runs.runner`, how runs are made in `semantix.runs.calls`.
 """
 
 from __future__ import annotations
 
+from semantix.runs.ceilings import Ceiling
 from semantix.runs.runner import (
     PassRateError,
+    aassert_pass_rate,
+    aevaluate_pass_rate,
     assert_pass_rate,
     evaluate_pass_rate,
     publish,
@@ -47,9 +51,12 @@ from semantix.runs.stats import (
 
 __all__ = [
     "Z_95",
+    "Ceiling",
     "PassRateError",
     "RunResult",
     "RunStats",
+    "aassert_pass_rate",
+    "aevaluate_pass_rate",
     "assert_pass_rate",
     "check_floor",
     "check_runs",

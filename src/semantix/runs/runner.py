@@ -8,13 +8,13 @@ exception when no run could be judged.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from semantix import context
-from semantix.config import check_positive_int, check_seconds, check_threshold
+from semantix.config import check_positive_int
 from semantix.errors import (
     ConfigurationError,
     JudgeError,
@@ -23,13 +23,12 @@ from semantix.errors import (
     UnenforceableCheckError,
     VerdictStoreError,
 )
-from semantix.intent import IntentLike, as_intent
+from semantix.intent import IntentLike
 from semantix.judges.base import Judge
-from semantix.outputs import OutputView, output_text, output_view
-from semantix.pipeline import SemanticResult, evaluate_many
+from semantix.pipeline import SemanticResult, aevaluate_many, evaluate_many
 from semantix.pipeline.results import CheckError
-from semantix.runs.ceilings import Ceiling, check_ceilings, cost_ceiling, latency_ceiling
-from semantix.runs.stats import RunResult, RunStats, check_floor, check_runs
+from semantix.runs.calls import Call, Plan, aone_call, call_system
+from semantix.runs.stats import RunStats
 
 __all__ = ["PassRateError", "assert_pass_rate", "evaluate_pass_rate", "publish", "raise_for_stats"]
 
@@ -126,79 +125,108 @@ def evaluate_pass_rate(
     Does not raise when the rate is under the floor, and (like ``evaluate_semantic``) records
     nothing in the pytest report; `assert_pass_rate` does both.
     """
-    check_runs(runs)
-    floor = check_floor(min_pass_rate)
     check_positive_int(max_workers, what="max_workers", example=4)
-    intent_class = as_intent(intent)
-    if threshold is not None:
-        check_threshold(threshold)
-    limit = check_seconds(timeout, what="timeout") if timeout is not None else None
-    if not callable(system):
-        raise TypeError(
-            f"system must be a callable that returns one output, got {type(system).__name__}; "
-            "pass e.g. lambda: bot('my order is late')"
-        )
-    checked_prices = check_ceilings(max_latency_ms, latency_percentile, max_cost_usd, prices)
-    calls = _call_system(system, runs, max_workers, clock)
-    produced = [call.value for call in calls]
-    texts: list[str] = []
-    judged: list[int] = []
-    for index, value in enumerate(produced):
-        if not isinstance(value, BaseException):
-            texts.append(value)
-            judged.append(index)
+    plan = Plan.of(
+        system, intent, runs, min_pass_rate, judge, threshold, timeout,
+        max_latency_ms, latency_percentile, max_cost_usd, prices,
+    )  # fmt: skip
+    calls = call_system(system, runs, max_workers, clock)
+    texts, judged = plan.to_judge(calls)
     verdicts: dict[int, SemanticResult | BaseException] = {}
     if texts:
-        per_check = limit if limit is not None else context.current().timeout
         try:
             many = evaluate_many(
                 texts,
-                intent_class,
+                plan.intent,
                 judge=judge,
                 threshold=threshold,
-                # The timeout is per check, as in assert_semantic: a batch of n outputs gets n.
-                timeout=None if per_check is None else per_check * len(texts),
+                timeout=plan.batch_timeout(texts),
             )
         except (JudgeError, VerdictStoreError) as exc:
             # One batch: a judge error leaves every output in it unjudged (never a pass).
             verdicts = dict.fromkeys(judged, exc)
         else:
             verdicts = dict(zip(judged, many, strict=True))
-    ceilings: list[Ceiling] = []
-    costs: list[float | None] = [None] * runs
-    if max_latency_ms is not None:
-        latencies = [call.latency_ms for call in calls]
-        ceilings.append(
-            latency_ceiling(latencies, float(max_latency_ms), float(latency_percentile))
-        )
-    if max_cost_usd is not None and checked_prices is not None:
-        total, costs = cost_ceiling(
-            [call.view for call in calls], float(max_cost_usd), checked_prices
-        )
-        ceilings.append(total)
-    results: list[RunResult] = []
-    for index, (call, value) in enumerate(zip(calls, produced, strict=True)):
-        judged_value = verdicts.get(index, value)
-        latency, cost = call.latency_ms, costs[index]
-        if isinstance(judged_value, SemanticResult):
-            results.append(
-                RunResult(
-                    index + 1,
-                    (judged_value,),
-                    output=judged_value.output,
-                    latency_ms=latency,
-                    cost_usd=cost,
-                )
+    return plan.stats(calls, verdicts)
+
+
+async def aevaluate_pass_rate(
+    system: Callable[[], object],
+    intent: IntentLike,
+    *,
+    runs: int = 10,
+    min_pass_rate: float = 1.0,
+    judge: Judge | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+    concurrency: int = 1,
+    max_latency_ms: float | None = None,
+    latency_percentile: float = 100,
+    max_cost_usd: float | None = None,
+    prices: Mapping[str, Any] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> RunStats:
+    """`evaluate_pass_rate`, awaitable: ``system`` may be an ``async def`` (awaited, at most
+    ``concurrency`` runs at once) or a plain callable (run in the worker pool); the outputs are
+    judged in one batch by `semantix.aevaluate_many`. The same stats, errors and ceilings."""
+    check_positive_int(concurrency, what="concurrency", example=5)
+    plan = Plan.of(
+        system, intent, runs, min_pass_rate, judge, threshold, timeout,
+        max_latency_ms, latency_percentile, max_cost_usd, prices,
+    )  # fmt: skip
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one() -> Call:
+        async with gate:
+            return await aone_call(system, clock)
+
+    calls = list(await asyncio.gather(*(one() for _ in range(runs))))
+    texts, judged = plan.to_judge(calls)
+    verdicts: dict[int, SemanticResult | BaseException] = {}
+    if texts:
+        try:
+            many = await aevaluate_many(
+                texts,
+                plan.intent,
+                judge=judge,
+                threshold=threshold,
+                timeout=plan.batch_timeout(texts),
             )
+        except (JudgeError, VerdictStoreError) as exc:
+            verdicts = dict.fromkeys(judged, exc)
         else:
-            assert isinstance(judged_value, BaseException)
-            text = value if isinstance(value, str) else None
-            results.append(
-                RunResult(
-                    index + 1, error=judged_value, output=text, latency_ms=latency, cost_usd=cost
-                )
-            )
-    return RunStats(intent_class.__name__, tuple(results), floor, tuple(ceilings))
+            verdicts = dict(zip(judged, many, strict=True))
+    return plan.stats(calls, verdicts)
+
+
+async def aassert_pass_rate(
+    system: Callable[[], object],
+    intent: IntentLike,
+    *,
+    runs: int = 10,
+    min_pass_rate: float = 1.0,
+    judge: Judge | str | None = None,
+    threshold: float | None = None,
+    timeout: float | None = None,
+    concurrency: int = 1,
+    max_latency_ms: float | None = None,
+    latency_percentile: float = 100,
+    max_cost_usd: float | None = None,
+    prices: Mapping[str, Any] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> RunStats:
+    """`assert_pass_rate`, awaitable (see `aevaluate_pass_rate`): the same report records and
+    errors."""
+    __tracebackhide__ = True
+    stats = await aevaluate_pass_rate(
+        system, intent, runs=runs, min_pass_rate=min_pass_rate, judge=judge,
+        threshold=threshold, timeout=timeout, concurrency=concurrency,
+        max_latency_ms=max_latency_ms, latency_percentile=latency_percentile,
+        max_cost_usd=max_cost_usd, prices=prices, clock=clock,
+    )  # fmt: skip
+    publish(stats)
+    raise_for_stats(stats)
+    return stats
 
 
 def assert_pass_rate(
@@ -293,37 +321,3 @@ def publish(stats: RunStats) -> None:
         ):
             context.notify(CheckError(stats.name, run.output, run.error))
     context.notify(stats)
-
-
-@dataclass(frozen=True, slots=True)
-class _Call:
-    """One call of the system under test: its text (or the exception), time and view."""
-
-    value: str | BaseException
-    latency_ms: float
-    view: OutputView | None
-
-
-def _call_system(
-    system: Callable[[], object], runs: int, max_workers: int, clock: Callable[[], float]
-) -> list[_Call]:
-    if max_workers == 1 or runs == 1:
-        return [_one_call(system, clock) for _ in range(runs)]
-    from concurrent.futures import ThreadPoolExecutor  # stdlib, but it pulls in logging
-
-    with ThreadPoolExecutor(max_workers=min(max_workers, runs)) as pool:
-        futures = [pool.submit(_one_call, system, clock) for _ in range(runs)]
-        return [future.result() for future in futures]
-
-
-def _one_call(system: Callable[[], object], clock: Callable[[], float]) -> _Call:
-    started = clock()
-    try:
-        output = system()
-    except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
-        return _Call(exc, (clock() - started) * 1000, None)
-    latency_ms = (clock() - started) * 1000  # the system's time only, not reading or judging
-    try:
-        return _Call(output_text(output), latency_ms, output_view(output))
-    except TypeError as exc:
-        return _Call(exc, latency_ms, None)
