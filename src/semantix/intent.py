@@ -21,10 +21,14 @@ Either = Polite | Apologetic         # at least one part must hold
 from __future__ import annotations
 
 import inspect
+import json
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, ClassVar, cast
 
 from semantix.config import check_threshold
+from semantix.errors import ConfigurationError
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -35,6 +39,7 @@ __all__ = [
     "IntentLike",
     "Negation",
     "as_intent",
+    "examples_path",
     "iter_leaves",
 ]
 
@@ -136,6 +141,9 @@ class Intent(metaclass=IntentMeta):
         counterexamples: outputs that do not. With both, a judge that gives scores calibrates
             the threshold from them (the midpoint between the weakest example and the strongest
             counterexample); the embedding judge uses them in its score instead.
+        examples_file: a JSON file holding ``examples`` and ``counterexamples`` (a path
+            relative to the module's directory), read once when the class is created; written
+            by ``semantix examples`` and reviewed by a person (docs/cli.md#semantix-examples).
         abstract: True for base classes that carry no description (``abstract=True``) and for
             composites.
     """
@@ -144,6 +152,9 @@ class Intent(metaclass=IntentMeta):
     hypothesis: ClassVar[str | None] = None
     examples: ClassVar[tuple[str, ...]] = ()
     counterexamples: ClassVar[tuple[str, ...]] = ()
+    examples_file: ClassVar[str | None] = None
+    #: The examples_file that was not there when the class was created (an error when judged).
+    _missing_examples_file: ClassVar[Path | None] = None
     #: True for base classes that carry no description (``abstract=True``) and for composites.
     abstract: ClassVar[bool] = True
 
@@ -165,6 +176,8 @@ class Intent(metaclass=IntentMeta):
         for name in ("examples", "counterexamples"):
             if name in cls.__dict__:
                 setattr(cls, name, _check_examples(cls, name, cls.__dict__[name]))
+        if "examples_file" in cls.__dict__:
+            _read_examples_file(cls)
         if not abstract and not issubclass(cls, _Composite) and _find_description(cls) is None:
             raise TypeError(
                 f"intent {cls.__name__} has no description: write the requirement as its "
@@ -176,6 +189,13 @@ class Intent(metaclass=IntentMeta):
     @classmethod
     def judge_description(cls) -> IntentDescription:
         """The description with the hypothesis and examples attached, as judges receive it."""
+        if cls._missing_examples_file is not None:
+            raise ConfigurationError(
+                f"{cls.__name__}.examples_file {cls.examples_file!r} does not exist "
+                f"({cls._missing_examples_file}); write it with 'semantix examples "
+                f"{cls.__module__}:{cls.__qualname__} --judge llm', review and commit it, or "
+                "remove examples_file"
+            )
         return IntentDescription(
             cls.description,
             hypothesis=_own_hypothesis(cls),
@@ -224,6 +244,36 @@ def _find_description(cls: type) -> str | None:
         if isinstance(doc, str) and doc.strip():
             return inspect.cleandoc(doc)
     return None
+
+
+def examples_path(cls: type[Intent]) -> Path | None:
+    """Where ``cls.examples_file`` points (relative to the module's directory), or None."""
+    name = cls.examples_file
+    if name is None:
+        return None
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError(f"{cls.__name__}.examples_file must be a path (str), got {name!r}")
+    module = sys.modules.get(cls.__module__)
+    where = getattr(module, "__file__", None)
+    return Path(where).parent / name if where else Path(name)
+
+
+def _read_examples_file(cls: type[Intent]) -> None:
+    path = examples_path(cls)
+    if path is None or not path.is_file():
+        cls._missing_examples_file = path
+        return
+    if {"examples", "counterexamples"} & set(cls.__dict__):
+        raise TypeError(f"{cls.__name__} sets examples_file and examples: keep one of the two")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ConfigurationError(f"{path}: not JSON ({exc}); rewrite it with --force") from None
+    if not isinstance(data, dict):
+        raise ConfigurationError(f"{path}: expected an object with examples and counterexamples")
+    for name in ("examples", "counterexamples"):
+        setattr(cls, name, _check_examples(cls, name, data.get(name, ())))
+    cls._missing_examples_file = None
 
 
 def _check_examples(cls: type, name: str, value: object) -> tuple[str, ...]:

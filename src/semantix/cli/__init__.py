@@ -23,14 +23,14 @@ import sys
 from collections.abc import Callable, Sequence
 
 from semantix import __version__
-from semantix.cli import calibrate, check, download, export, freeze_variants, report
+from semantix.cli import calibrate, check, download, examples, export, freeze_variants, report
 from semantix.cli.common import PROG
 from semantix.cli.errors import report_error
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The commands, in the order ``semantix --help`` lists them.
-COMMANDS = (check, download, export, calibrate, report, freeze_variants)
+COMMANDS = (check, download, export, calibrate, report, freeze_variants, examples)
 
 _TRACEBACK_HELP = "on an error, print the whole chain of exceptions (for bug reports)"
 
