@@ -148,3 +148,30 @@ def test_relations_on_parametrized_tests(pytester: pytest.Pytester, args: list[s
     assert fixed["results"][0]["direction"] == "fixed"
     # Only the original cases' checks are the tests' own: variants are judged, not reported.
     assert sorted(records["checks"]) == ["From d0"] * 4 + ["From d1"]
+
+
+@pytest.mark.parametrize("args", PLUGIN_ARGS)
+def test_the_plugins_reports_carry_the_relations(
+    pytester: pytest.Pytester, args: list[str]
+) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    (pytester.path / "variants").mkdir()
+    (pytester.path / "variants" / "c1.yaml").write_text(VARIANTS, encoding="utf-8")
+    report = pytester.path / "report.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--semantic-report", f"--semantic-report-json={report}", *args
+    )
+    result.assert_outcomes(passed=3, failed=4)
+    result.stdout.fnmatch_lines(
+        [
+            "*- semantic relations -*",
+            "relation * cases  n/a  violations  mean worst errors",
+            "order(documents) * 5    1         3/3  1.00  1.00      1",
+            "paraphrase(question) * 2    1         0/1  0.00  0.00      0",
+        ]
+    )
+    section = json.loads(report.read_text(encoding="utf-8"))["relations"]
+    by_relation = {row["relation"]: row for row in section["summary"]}
+    assert by_relation["order(documents)"]["cases"] == 5  # every worker's results, merged once
+    assert len(section["results"]) == 7
+    assert all(record["nodeid"].startswith("test_suite.py::") for record in section["results"])

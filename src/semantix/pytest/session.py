@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import json
 import threading
 import time
@@ -37,6 +38,7 @@ from semantix.pytest.runs import RepeatedTests
 from semantix.pytest.settings import Settings
 from semantix.pytest.snapshots import Snapshots
 from semantix.pytest.verdicts import VerdictSummary
+from semantix.relations.results import RelationResult, summarize
 from semantix.report import (
     Record,
     error_record,
@@ -50,7 +52,10 @@ from semantix.report import (
 from semantix.report.html import write_html_report
 from semantix.snapshots.fixture import SemanticSnapshot
 
-__all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "SemanticSession"]
+__all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
+
+#: The JUnit XML property a relation's result travels in (one per relation and case).
+RELATIONS_PROPERTY = "semantic_relations"
 
 #: The key of the one payload an xdist worker sends in ``config.workeroutput``.
 PAYLOAD_KEY = "semantix"
@@ -75,6 +80,8 @@ class SemanticSession:
         self.is_worker = hasattr(config, "workerinput")
         self.started = time.time()
         self.records: list[Record] = []
+        #: Metamorphic relations' results (`semantix.relations`), one record per relation and case.
+        self.relations: list[Record] = []
         self.lock = threading.Lock()
         #: The test in progress (its protocol, fixtures included); None between tests.
         self.current_item: pytest.Item | None = None
@@ -192,6 +199,15 @@ class SemanticSession:
     def record(self, event: object, item: pytest.Item | None) -> None:
         """One report record for a check's result or error (other events are not checks)."""
         nodeid = item.nodeid if item is not None else OUTSIDE_TEST
+        if isinstance(event, RelationResult):
+            relation = {"nodeid": nodeid, **event.to_dict()}
+            with self.lock:
+                self.relations.append(relation)
+            if item is not None:
+                item.user_properties.append(
+                    (RELATIONS_PROPERTY, json.dumps(event.to_dict(), sort_keys=True, default=str))
+                )
+            return
         if isinstance(event, SemanticResult):
             record = result_record(event, nodeid)
         elif isinstance(event, CheckError):
@@ -215,9 +231,10 @@ class SemanticSession:
         """What a worker sends the controller: everything the reports need, in one dict."""
         self.verdicts.collect()
         with self.lock:
-            records = list(self.records)
+            records, relations = list(self.records), list(self.relations)
         return {
             "records": records,
+            "relations": relations,
             "runs": self.runs.payload(),
             "snapshots": self.snapshots.payload(),
             "verdicts": self.verdicts.payload(),
@@ -228,6 +245,8 @@ class SemanticSession:
         if not payload:
             return
         self._add_records(payload["records"])
+        with self.lock:
+            self.relations.extend(payload.get("relations", []))
         self.runs.merge(payload["runs"])
         self.snapshots.merge(payload["snapshots"])
         self.verdicts.merge(payload["verdicts"])
@@ -261,6 +280,13 @@ class SemanticSession:
         runs = self.runs.json_section()
         if runs is not None:
             sections["runs"] = runs
+        with self.lock:
+            relations = list(self.relations)
+        if relations:
+            sections["relations"] = {
+                "results": relations,
+                "summary": [dataclasses.asdict(row) for row in summarize(relations)],
+            }
         meta = {
             "judges": sorted({record["judge"] for record in records if record.get("judge")}),
             "verdicts_mode": self.settings.verdicts_mode or "off",
@@ -279,6 +305,7 @@ class SemanticSession:
         if self.settings.report:
             self._write_report(terminalreporter, width)
             self.runs.write_summary(terminalreporter, width)
+            self._write_relations(terminalreporter)
         self.snapshots.write_summary(terminalreporter, self.config.rootpath)
         self.verdicts.write_summary(terminalreporter)
 
@@ -294,3 +321,23 @@ class SemanticSession:
             terminalreporter.write_line(text, **markup)
         if self.settings.report_json is not None:
             terminalreporter.write_line(f"semantic report JSON: {self.settings.report_json}")
+
+    def _write_relations(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """Per relation: cases, not applicable, violations over variants judged, mean and worst
+        rate (a relation decides nothing unless its test set a ceiling)."""
+        with self.lock:
+            relations = list(self.relations)
+        if not relations:
+            return
+        terminalreporter.write_sep("-", "semantic relations")
+        terminalreporter.write_line(
+            f"{'relation':<24} {'cases':>5} {'n/a':>4} {'violations':>11} {'mean':>5} "
+            f"{'worst':>5} {'errors':>6}"
+        )
+        for row in summarize(relations):
+            mean = "-" if row.mean_rate is None else f"{row.mean_rate:.2f}"
+            worst = "-" if row.worst_rate is None else f"{row.worst_rate:.2f}"
+            terminalreporter.write_line(
+                f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
+                f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"
+            )
