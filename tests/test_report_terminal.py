@@ -35,7 +35,7 @@ def test_short_judge_keeps_the_class_and_the_model_name() -> None:
 def test_rows_fit_a_120_column_terminal() -> None:
     nodeid = "tests/integration/test_support_bot_replies.py::test_refund_policy_is_polite[gpt]"
     records = [_record(0.9, nodeid), _record(0.2, nodeid + "x")]
-    lines = report_lines(records, width=120)
+    lines = report_lines(records, width=120, judge_column=None)
     assert all(len(text) <= 120 for text, _ in lines)
     assert lines[1][0].startswith("…/test_support_bot_replies.py::test_refund_policy_is_polite")
     assert "QuantizedNLIJudge" not in lines[1][0]  # one judge: the header names it
@@ -46,7 +46,7 @@ def test_several_judges_get_a_judge_column() -> None:
     nodeid = "tests/test_bot.py::test_polite"
     other = _record(0.9, nodeid + "2")
     other["judge"] = "EmbeddingJudge(all-MiniLM-L6-v2@c9745ed)"
-    lines = report_lines([_record(0.9, nodeid), other], width=120)
+    lines = report_lines([_record(0.9, nodeid), other], width=120, judge_column=None)
     assert lines[0][0].split() == [
         "test",
         "intent",
@@ -135,7 +135,7 @@ def _bot_records() -> list[dict[str, object]]:
 
 def test_a_100_column_report_keeps_test_names_and_groups_repeated_runs() -> None:
     records = _bot_records()
-    texts = [text for text, _ in report_lines(records, width=100)]
+    texts = [text for text, _ in report_lines(records, width=100, judge_column=None)]
     assert all(len(text) <= 100 for text in texts), max(texts, key=len)
     header = texts[0].split()
     assert "judge" not in header  # one judge: the header line names it

@@ -58,18 +58,21 @@ def header_line(judges: Sequence[str], verdicts_mode: str | None) -> str:
     return f"judge: {names} · verdicts: {verdicts_mode or 'off'}"
 
 
-def report_lines(records: Sequence[Record], *, width: int = 120) -> list[Line]:
+def report_lines(
+    records: Sequence[Record], *, width: int = 120, judge_column: bool | None = True
+) -> list[Line]:
     """The table for ``records`` (already sorted), fitted to ``width`` columns, and its summary.
 
     One row per test and intent: a test that made the same assertion several times (a repeated
     run) gets one row with its pass count (``7/10 passed``) and the range of its scores. The
-    judge column shows the short identity (`short_judge`) and is left out when one judge decided
-    everything (the header names it). When the table is wider than ``width``, the intents give
+    judge column shows the short identity (`short_judge`); with ``judge_column=None`` it is left
+    out when one judge decided everything (for a caller that prints `header_line`, which names
+    it), with False always. When the table is wider than ``width``, the intents give
     way first (their end is cut), then the test ids (their start is cut), never below a readable
     minimum. A legend explains the ``~`` borderline mark when one is shown.
     """
     judges = {short_judge(judge) for judge in _judges(records)}
-    with_judge = len(judges) > 1
+    with_judge = len(judges) > 1 if judge_column is None else judge_column
     rows: list[tuple[tuple[str, ...], dict[str, bool]]] = []
     for group in _groups(records):
         found = _rows(group[0]) if len(group) == 1 else _group_rows(group)
@@ -170,7 +173,7 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
         cells = (
             "",
             "  " + leaf["intent"],
-            short_judge(leaf.get("judge")) if leaf.get("judge") else "",
+            _leaf_judge(leaf, judge),
             _format_score(leaf["score"]),
             _format_threshold(leaf.get("threshold")),
             leaf_verdict,
@@ -178,6 +181,12 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
         )
         rows.append((cells, {"red": True} if result == "failed" else {}))
     return rows
+
+
+def _leaf_judge(leaf: Mapping[str, Any], judge: str) -> str:
+    """A leaf's judge when it is not the row's (an escalation level, ``structural``)."""
+    own = short_judge(leaf.get("judge")) if leaf.get("judge") else judge
+    return "" if own == judge else own
 
 
 _LEAF_WORDS = {"passed": "ok", "failed": "not ok", NOT_JUDGED: NOT_JUDGED}
