@@ -214,7 +214,7 @@ def _group_rows(group: Sequence[Record]) -> list[tuple[tuple[str, ...], dict[str
     judge = short_judge(first.get("judge"))
     markup = {"red": True} if bad else ({"yellow": True} if borderline else {"green": True})
     cells = (first["nodeid"], first["intent"], judge, score, threshold, verdict, _format_ms(total))
-    rows = [(cells, markup)]
+    rows: list[tuple[tuple[str, ...], dict[str, bool]]] = [(cells, markup)]
     if single:
         return rows
     for name, runs in zip(intents, leaves, strict=True):
