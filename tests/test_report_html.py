@@ -584,6 +584,10 @@ def test_ini_key_writes_the_page_beside_the_ini_file(project: pytest.Pytester) -
     root = parse((project.path / "reports" / "semantic.html").read_text(encoding="utf-8"))
     assert len(rows(root)) == 2
     assert not (sub / "reports").exists()
+    # The page's path is printed, as the JSON report's is.
+    result.stdout.fnmatch_lines(
+        [f"semantic report HTML: {project.path / 'reports' / 'semantic.html'}"]
+    )
 
 
 # --- the benchmark script --------------------------------------------------------------------

@@ -308,6 +308,8 @@ class SemanticSession:
             self._write_relations(terminalreporter)
         self.snapshots.write_summary(terminalreporter, self.config.rootpath)
         self.verdicts.write_summary(terminalreporter)
+        if self.settings.report_html is not None:
+            terminalreporter.write_line(f"semantic report HTML: {self.settings.report_html}")
 
     def _write_report(self, terminalreporter: pytest.TerminalReporter, width: int) -> None:
         with self.lock:
