@@ -273,7 +273,7 @@ def test_pytest_traceback_hides_our_frames(pytester: pytest.Pytester) -> None:
             assert_semantic("Go away.", Polite, judge=FakeJudge(lambda o, i: 0.2))
         '''
     )
-    result = pytester.runpytest("-p", "no:cacheprovider")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:asyncio")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*SemanticAssertionError: Semantic check failed (score=0.20)*"])
     output = result.stdout.str()
