@@ -22,8 +22,8 @@ from semantix import (
     evaluate_semantic,
     set_default_judge,
 )
-from semantix.pipeline.thresholds import resolve_threshold
 from semantix.pipeline.judging import build_default_judge
+from semantix.pipeline.thresholds import resolve_threshold
 
 
 class Polite(Intent):

@@ -273,7 +273,9 @@ def _scores(model: Path) -> list[float | None]:
     return [v.score for v in verdicts]
 
 
-def test_loading_and_scoring_write_no_optimized_copy(wide_bert_model: Path, ort_cache: Path) -> None:
+def test_loading_and_scoring_write_no_optimized_copy(
+    wide_bert_model: Path, ort_cache: Path
+) -> None:
     _scores(wide_bert_model)
     assert not ort_cache.exists()  # copies are written by `semantix download`, not by a test run
 

@@ -37,9 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["SUPPORT_JUDGES", "route_support", "support_request", "support_verdicts"]
 
 #: The judges that can check support, named in the error a judge without the ability raises.
-SUPPORT_JUDGES = (
-    "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge whose levels all can"
-)
+SUPPORT_JUDGES = "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge whose levels all can"
 #: Characters of a window quoted in a reason.
 _WINDOW_PREVIEW = 90
 #: Characters of a claim quoted in a reason.
@@ -254,7 +252,9 @@ def _contradiction(
     rule = "score = the strongest contradiction of any claim by any window"
     hits = [i for i in range(len(claims)) if values[i] >= threshold]
     if hits:
-        reason = f"{len(hits)} of {len(claims)} claims contradicted at >= {threshold:.2f} ({rule}): "
+        reason = (
+            f"{len(hits)} of {len(claims)} claims contradicted at >= {threshold:.2f} ({rule}): "
+        )
         reason += "; ".join(
             f"{preview(claims[i].text, _CLAIM_PREVIEW)} contradiction {values[i]:.2f} by "
             f"{_where(windows, best[i])}"
@@ -278,9 +278,7 @@ def _contradiction(
     )
 
 
-def _nothing(
-    claims: list[_Claim], threshold: float, identity: JudgeIdentity, what: str
-) -> Verdict:
+def _nothing(claims: list[_Claim], threshold: float, identity: JudgeIdentity, what: str) -> Verdict:
     missing = "the output has no claim" if not claims else "the sources have no text"
     raise JudgeError(
         f"{identity}: {missing}, so nothing can be {what}; a check of nothing is never a pass "
