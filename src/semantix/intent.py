@@ -196,12 +196,19 @@ class Intent(metaclass=IntentMeta):
                 f"{cls.__module__}:{cls.__qualname__} --judge llm', review and commit it, or "
                 "remove examples_file"
             )
-        return IntentDescription(
+        # Built once per class (every check asks); rebuilt if the class's attributes change.
+        key = (cls.description, cls.hypothesis, cls.examples, cls.counterexamples)
+        cached = cls.__dict__.get("_cached_judge_description")
+        if cached is not None and cached[0] == key:
+            return cast("IntentDescription", cached[1])
+        built = IntentDescription(
             cls.description,
             hypothesis=_own_hypothesis(cls),
             examples=tuple(cls.examples),
             counterexamples=tuple(cls.counterexamples),
         )
+        type.__setattr__(cls, "_cached_judge_description", (key, built))
+        return built
 
     @classmethod
     def explicit_threshold(cls) -> float | None:

@@ -9,13 +9,16 @@ Everything else a judge may declare — ``recommended_threshold``, ``reads_negat
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from semantix.config import check_threshold
 from semantix.errors import JudgeError, SemantixError
+
+T = TypeVar("T")
 
 __all__ = [
     "DECLARED",
@@ -30,6 +33,7 @@ __all__ = [
     "Verdict",
     "WrappingJudge",
     "capabilities",
+    "declares",
     "judge_identity",
 ]
 
@@ -104,7 +108,9 @@ class Verdict:
                 f"Verdict.passed must be a bool, got {self.passed!r} "
                 f"({type(self.passed).__name__}); use bool(...) around numpy or other values"
             )
-        if self.score is not None:
+        score = self.score
+        # The common case, a float in [0, 1], is checked by the one comparison (NaN fails it).
+        if score is not None and not (type(score) is float and 0.0 <= score <= 1.0):
             if isinstance(self.score, bool) or not isinstance(self.score, (int, float)):
                 raise TypeError(
                     f"Verdict.score must be a float between 0 and 1 or None, got {self.score!r} "
@@ -121,9 +127,10 @@ class Verdict:
                 f"Verdict.reason must be a str or None, got {type(self.reason).__name__} "
                 f"({self.reason!r:.60}); pass reason=str(...)"
             )
-        if self.threshold is not None:
+        threshold = self.threshold
+        if threshold is not None and not (type(threshold) is float and 0.0 <= threshold <= 1.0):
             object.__setattr__(
-                self, "threshold", check_threshold(self.threshold, what="Verdict.threshold")
+                self, "threshold", check_threshold(threshold, what="Verdict.threshold")
             )
 
     def __repr__(self) -> str:
@@ -280,6 +287,9 @@ DECLARED = (
     "secrets",
 )
 
+#: Each declared ability with `Judge`'s default, in the order `capabilities` unpacks them.
+_DEFAULTS: tuple[tuple[str, object], ...] = tuple((name, getattr(Judge, name)) for name in DECLARED)
+
 
 def judge_identity(judge: object) -> JudgeIdentity:
     """The judge's ``identity`` when it declares one, else its class name.
@@ -306,25 +316,31 @@ def capabilities(judge: object) -> Capabilities:
     Raises:
         JudgeError: reading them raised (e.g. a property that loads a missing model).
     """
+    if type(judge) in _PLAIN_WRAPPERS and not judge.__dict__.keys() & _OVERRIDABLE:
+        # A wrapper that sets nothing of its own declares what it wraps, plus its own methods.
+        inner = capabilities(judge.judge)  # type: ignore[attr-defined]
+        return dataclasses.replace(
+            inner,
+            identity=judge_identity(judge),
+            batch=judge.evaluate_batch,  # type: ignore[attr-defined]
+            abatch=judge.aevaluate_batch,  # type: ignore[attr-defined]
+            equivalence=getattr(judge, "evaluate_equivalence", None),
+        )
     try:
-        values = {name: getattr(judge, name, getattr(Judge, name)) for name in DECLARED}
-        batch = getattr(judge, "evaluate_batch", None)
-        abatch = getattr(judge, "aevaluate_batch", None)
-        equivalence = getattr(judge, "evaluate_equivalence", None)
-        support = getattr(judge, "evaluate_support", None)
+        values = [getattr(judge, name, default) for name, default in _DEFAULTS]
+        batch, abatch, equivalence, support = (getattr(judge, method, None) for method in _METHODS)
     except SemantixError:
         raise
     except Exception as exc:
         raise _naming_error(judge, exc) from exc
-    secrets = values["secrets"]
-    version = values["prompt_version"]
+    threshold, reads_negation, uses_examples, costly, scale, version, secrets = values
     return Capabilities(
         identity=judge_identity(judge),
-        recommended_threshold=values["recommended_threshold"],
-        reads_negation=bool(values["reads_negation"]),
-        uses_examples=bool(values["uses_examples"]),
-        costly=bool(values["costly"]),
-        scale=values["scale"] if values["scale"] in SCALES else "score",
+        recommended_threshold=threshold,
+        reads_negation=bool(reads_negation),
+        uses_examples=bool(uses_examples),
+        costly=bool(costly),
+        scale=scale if scale in SCALES else "score",
         prompt_version=version if isinstance(version, str) else None,
         secrets=tuple(secrets) if isinstance(secrets, (tuple, list)) else (),
         batch=batch if callable(batch) else None,
@@ -332,6 +348,34 @@ def capabilities(judge: object) -> Capabilities:
         equivalence=equivalence if callable(equivalence) else None,
         support=support if callable(support) else None,
     )
+
+
+def declares(judge: object, method: str) -> bool:
+    """Whether ``judge`` has the optional method ``method`` (one of ``evaluate_batch``,
+    ``aevaluate_batch``, ``evaluate_equivalence``, ``evaluate_support``): what `capabilities`
+    reads, for a wrapper that needs one answer on a hot path."""
+    if method not in _METHODS:
+        raise ValueError(f"{method!r} is not a declared judge method; one of {', '.join(_METHODS)}")
+    return callable(getattr(judge, method, None))
+
+
+#: Instance attributes that override a wrapper's forwarded abilities (`WrappingJudge`).
+_OVERRIDABLE = frozenset((*DECLARED, "_declared_identity"))
+
+#: Wrapper classes that forward every declared ability unchanged (registered by `plain_wrapper`).
+_PLAIN_WRAPPERS: set[type] = set()
+
+
+def plain_wrapper(cls: type[T]) -> type[T]:
+    """Register a `WrappingJudge` subclass that overrides none of the forwarded abilities and
+    defines ``evaluate_batch`` and ``aevaluate_batch``, so `capabilities` can read the wrapped
+    judge's directly (one lookup per ability instead of one per forwarding property)."""
+    _PLAIN_WRAPPERS.add(cls)
+    return cls
+
+
+#: The optional methods `capabilities` reads, in the order it reads them.
+_METHODS = ("evaluate_batch", "aevaluate_batch", "evaluate_equivalence", "evaluate_support")
 
 
 def _naming_error(judge: object, exc: Exception) -> JudgeError:

@@ -57,24 +57,31 @@ def build_default_judge() -> Judge:
     return QuantizedNLIJudge()
 
 
-def verdicts_mode(mode: str | None = None) -> str:
-    """The verdict mode in force: ``mode``, else the run's, else ``SEMANTIX_VERDICTS``, else off."""
-    chosen = mode if mode is not None else context.current().verdicts_mode
+def verdicts_mode(mode: str | None = None, *, defaults: context.Defaults | None = None) -> str:
+    """The verdict mode in force: ``mode``, else the run's, else ``SEMANTIX_VERDICTS``, else off.
+
+    ``defaults`` are the run's (`semantix.context.current`), when the caller has read them."""
+    chosen = mode if mode is not None else (defaults or context.current()).verdicts_mode
     if chosen is None:
         return config.verdicts_mode() or "off"
     return config.check_verdict_mode(chosen, source="verdict mode")
 
 
-def resolve_judge(judge: object = None, *, mode: str | None = None) -> Judge:
+def resolve_judge(
+    judge: object = None, *, mode: str | None = None, defaults: context.Defaults | None = None
+) -> Judge:
     """The judge a check uses, behind the frozen-verdict store as configured (module docstring).
+
+    ``defaults`` are the run's (`semantix.context.current`), when the caller has read them.
 
     Raises:
         ConfigurationError: an unknown spec or a bad verdict mode.
         TypeError: an object with no ``evaluate`` method, or a judge class instead of an instance.
     """
-    resolved_mode = verdicts_mode(mode)
+    defaults = defaults or context.current()
+    resolved_mode = verdicts_mode(mode, defaults=defaults)
     path = config.verdicts_path() if resolved_mode != "off" else None
-    target = judge if judge is not None else context.current().judge
+    target = judge if judge is not None else defaults.judge
     if target is None:
         spec = config.judge_spec()
         return model_cache.get_or_create(

@@ -110,7 +110,7 @@ def begin(
     ]
     defaults = context.current()
     limit = check_seconds(timeout if timeout is not None else defaults.timeout)
-    resolved = resolve_judge(judge) if semantic else None
+    resolved = resolve_judge(judge, defaults=defaults) if semantic else None
     declared = capabilities(resolved) if resolved is not None else None
     return Setup(
         intent_class,

@@ -26,7 +26,9 @@ from semantix.judges.base import (
     Verdict,
     WrappingJudge,
     capabilities,
+    declares,
     judge_identity,
+    plain_wrapper,
 )
 from semantix.judges.calls import aask_judge, ask_judge, in_pool
 from semantix.text import preview
@@ -99,6 +101,7 @@ class VerdictUsage:
         )
 
 
+@plain_wrapper
 class RecordReplayJudge(WrappingJudge):
     """Any judge, recording its verdicts to a store and replaying them (``CachingJudge`` is the
     same class under its former name).
@@ -187,9 +190,7 @@ class RecordReplayJudge(WrappingJudge):
     ) -> Callable[[Sequence[JudgeRequest]], Awaitable[list[Verdict]]] | None:
         """The async ability, when the wrapped judge declares one (else None: async checks use
         the worker pool): the same memo and store, the misses awaited from the wrapped judge."""
-        if capabilities(self.judge).abatch is None:
-            return None
-        return self._aevaluate_batch
+        return self._aevaluate_batch if declares(self.judge, "aevaluate_batch") else None
 
     async def _aevaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         loop = asyncio.get_running_loop()
@@ -309,8 +310,9 @@ class RecordReplayJudge(WrappingJudge):
     ) -> None:
         """Ask the wrapped judge for the missing checks (one batch); remember, maybe record."""
         asked = [requests[index] for _, index, _ in asking]
-        what = f"intent {preview(asked[0][1], 60)}" if len(asked) == 1 else f"{len(asked)} checks"
-        verdicts = ask(self.judge, asked, what)
+        # Named only if a message needs it (a preview costs more than a verdict from the memo).
+        what = _What(asked)
+        verdicts = ask(self.judge, asked, what)  # type: ignore[arg-type]  # str() on demand
         self._count("judged", len(verdicts))
         for (key, index, key_fingerprint), verdict in zip(asking, verdicts, strict=True):
             output, intent, threshold = requests[index]
@@ -398,3 +400,21 @@ def _same_settings(
     store = path if isinstance(path, VerdictStore) else None if path is None else VerdictStore(path)
     same_path = store is None or store.path == judge.store.path
     return same_mode and same_path and memo == judge.memo
+
+
+class _What:
+    """What a batch of misses is, for an error message: built only when one is shown."""
+
+    def __init__(self, asked: Sequence[JudgeRequest]) -> None:
+        self.asked = asked
+
+    def __str__(self) -> str:
+        if len(self.asked) == 1:
+            return f"intent {preview(self.asked[0][1], 60)}"
+        return f"{len(self.asked)} checks"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __bool__(self) -> bool:
+        return True
