@@ -182,7 +182,30 @@ class RecordReplayJudge(WrappingJudge):
             if verdict is not None:
                 self._count("memo_hits")
                 return verdict
-        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+        request = (output, intent_description, threshold)
+        if self.memo and not self._policy.reads_store:
+            return self._judge_one(request)  # mode off: the memo alone, one request
+        return self.evaluate_batch([request])[0]
+
+    def _judge_one(self, request: JudgeRequest) -> Verdict:
+        """One miss in mode ``off``: claim it (a concurrent ask of the same check waits for this
+        answer), ask the wrapped judge, remember the answer. The batch path, minus the store."""
+        key = memo_key(request[0], request[1])
+        while True:
+            verdict, event = self._memo.acquire(key, self._replayer(request[2]))
+            if verdict is not None:
+                self._count("memo_hits")
+                return verdict
+            if event is None:
+                break  # claimed: this thread answers
+            event.wait()
+        try:
+            fresh = ask_judge(self.judge, [request], what=_What([request]))[0]  # type: ignore[arg-type]
+            self._count("judged")
+            self._memo.put(key, replayable(fresh, self.judge, request[2]))
+            return fresh  # the judge's own verdict as it returned it (latency, usage)
+        finally:
+            self._memo.release([key])
 
     @property
     def aevaluate_batch(
