@@ -33,7 +33,8 @@ from semantix import context as _context
 from semantix.cache import clear_cache
 from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
 from semantix.intent import Intent
-from semantix.judges.base import FakeJudge, Judge, Verdict
+from semantix.judges.base import Judge, Verdict
+from semantix.judges.fake import FakeJudge
 from semantix.pipeline import (
     aassert_semantic,
     aevaluate_many,

@@ -11,7 +11,8 @@ from __future__ import annotations
 from semantix.config import check_threshold
 from semantix.errors import SemanticAssertionError
 from semantix.intent import IntentLike, as_intent
-from semantix.judges.base import FakeJudge, Judge
+from semantix.judges.base import Judge
+from semantix.judges.fake import FakeJudge
 from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic
 from semantix.runs import PassRateError, RunStats, assert_pass_rate, evaluate_pass_rate
 

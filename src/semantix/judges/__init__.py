@@ -11,7 +11,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from semantix import compat
-from semantix.judges.base import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
+from semantix.judges.base import Judge, JudgeIdentity, TokenUsage, Verdict
+from semantix.judges.fake import FakeJudge
 
 if TYPE_CHECKING:
     from semantix.judges.embedding import EmbeddingJudge
