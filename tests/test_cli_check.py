@@ -249,3 +249,18 @@ def test_empty_intent_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) ->
     assert err.startswith("semantix check: error: ")
     assert "empty" in err
     assert err.count("\n") == 1
+
+
+def test_check_takes_a_structural_intent_and_loads_no_model(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "structural_intents.py").write_text(
+        "from semantix.checks import Contains\nRefund = Contains('refund')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SEMANTIX_JUDGE", "no_such_module:judge")  # never built
+    status, out, _ = run(capsys, "check", "Your refund is on its way.", "structural_intents:Refund")
+    assert status == 0
+    assert "judge: structural" in out and "found 'refund'" in out
+    status, out, _ = run(capsys, "check", "Your order ships.", "structural_intents:Refund")
+    assert status == 1 and "'refund' not found" in out

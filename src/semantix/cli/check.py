@@ -6,7 +6,9 @@ import argparse
 import json
 import sys
 
+from semantix.checks.base import Structural
 from semantix.cli.common import Commands, Formatter, add_judge_options, cli_judge, load_intent
+from semantix.intent import as_intent, iter_leaves
 from semantix.pipeline import evaluate_semantic
 from semantix.pipeline.results import SemanticResult
 
@@ -47,7 +49,9 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     intent = load_intent(args.intent)
-    judge = cli_judge(args)
+    # A structural-only intent is decided without a judge: none is built (or looked for).
+    structural = all(issubclass(leaf, Structural) for leaf in iter_leaves(as_intent(intent)))
+    judge = None if structural else cli_judge(args)
     text = sys.stdin.read().rstrip("\r\n") if args.text == "-" else args.text
     result = evaluate_semantic(text, intent, judge=judge, threshold=args.threshold)
     if args.json:
