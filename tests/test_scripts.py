@@ -43,6 +43,7 @@ BENCH_LABELS = (
     "warm",
     "floor",
     "overhead",
+    "structural",
     "batched",
     "threads",
     "long",
