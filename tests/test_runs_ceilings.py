@@ -4,6 +4,7 @@ runs, and a ceiling nobody can check is never a pass."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -222,3 +223,52 @@ def test_bad_ceilings_are_errors_before_any_run(arguments: dict[str, Any], messa
 def test_nearest_rank_percentile() -> None:
     values = [5.0, 1.0, 4.0, 2.0, 3.0]
     assert [percentile(values, rank) for rank in (1, 20, 50, 95, 100)] == [1, 1, 3, 5, 5]
+
+
+def test_the_reports_show_ceilings_and_warn_of_unenforceable_ones(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        test_budget="""
+from semantix import FakeJudge
+from semantix.runs import assert_pass_rate
+
+JUDGE = FakeJudge(lambda output, intent: 0.9)
+
+def test_latency():
+    assert_pass_rate(lambda: "Thank you!", "polite", runs=3, judge=JUDGE, max_latency_ms=60000)
+
+def test_cost():
+    assert_pass_rate(lambda: "Thank you!", "polite", runs=2, judge=JUDGE, max_cost_usd=0.05,
+                     prices={"gpt-4o-mini": (0.15, 0.6)})
+"""
+    )
+    report = pytester.path / "report.json"
+    page = pytester.path / "report.html"
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:asyncio",
+        "--semantic-report",
+        f"--semantic-report-json={report}",
+        f"--semantic-report-html={page}",
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*UnenforceableCheckError*never a pass*"])
+    result.stdout.fnmatch_lines(
+        [
+            (
+                "WARNING unenforceable: test_budget.py::test_cost: cost total <= 0.05 USD cannot "
+                "be checked (2 of 2 runs have no known cost*"
+            ),
+            "ceiling test_budget.py::test_latency: latency max * ms (limit 60000 ms): ok",
+        ]
+    )
+    tests = json.loads(report.read_text(encoding="utf-8"))["runs"]["tests"]
+    by_test = {record["nodeid"].split("::")[1]: record for record in tests}
+    assert by_test["test_cost"]["ceilings"][0]["unenforceable"].startswith("2 of 2 runs")
+    assert by_test["test_latency"]["ceilings"][0]["passed"] is True
+    html = page.read_text(encoding="utf-8")
+    assert "<b>unenforceable</b> test_budget.py::test_cost: cost total" in html
+    assert "test_budget.py::test_latency: latency max" in html

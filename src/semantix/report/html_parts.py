@@ -281,6 +281,8 @@ def runs(document: Mapping[str, Any]) -> str:
         f"test{'s' if len(tests) != 1 else ''}; {_e(below if below is not None else '—')} not "
         "proven at their floor (the 95 % interval's lower bound is under it)."
     )
+    ceilings = "".join(_ceiling_item(test) for test in ordered)
+    listed = f'<ul class="ceilings">\n{ceilings}</ul>\n' if ceilings else ""
     return (
         '<section id="runs">\n<h2>Repeated runs</h2>\n'
         '<p class="hint">Pass rate (bar), its Wilson 95 % interval (whiskers) and the floor '
@@ -288,8 +290,32 @@ def runs(document: Mapping[str, Any]) -> str:
         '<table class="runs"><thead><tr><th>verdict</th><th>test</th><th>runs</th>'
         "<th>passes</th><th>errors</th><th>pass rate</th><th>95% interval</th>"
         f"<th>floor</th></tr></thead><tbody>\n{rows}</tbody></table>\n"
-        f"<p>{summary}</p>\n</section>\n"
+        f"<p>{summary}</p>\n{listed}</section>\n"
     )
+
+
+def _ceiling_item(test: Mapping[str, Any]) -> str:
+    """The test's latency and cost ceilings, one list item each; an unenforceable one is a
+    warning (never a pass)."""
+    items = []
+    ceilings = test.get("ceilings")
+    for ceiling in ceilings if isinstance(ceilings, list) else []:
+        if not isinstance(ceiling, Mapping):
+            continue
+        what = f"{_e(test.get('nodeid', '?'))}: {_e(ceiling.get('what', 'ceiling'))}"
+        limit, unit = _num(ceiling.get("limit")), _e(ceiling.get("unit", ""))
+        if ceiling.get("unenforceable"):
+            items.append(
+                f'<li class="fail"><b>unenforceable</b> {what} &le; {_fmt(limit)} {unit}: '
+                f"{_e(ceiling['unenforceable'])}</li>\n"
+            )
+            continue
+        css = "pass" if ceiling.get("passed") is True else "fail"
+        measured = _num(ceiling.get("measured"))
+        items.append(
+            f'<li class="{css}">{what} {_fmt(measured)} {unit} (limit {_fmt(limit)} {unit})</li>\n'
+        )
+    return "".join(items)
 
 
 def _run_row(test: Mapping[str, Any]) -> str:

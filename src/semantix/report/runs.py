@@ -15,6 +15,7 @@ from semantix.report.terminal import Line
 from semantix.runs import RunStats, suite_stability
 
 __all__ = [
+    "ceiling_lines",
     "markdown_lines",
     "run_lines",
     "run_record",
@@ -91,6 +92,30 @@ def run_lines(records: Sequence[Record], *, width: int = 120) -> list[Line]:
     lines.append(
         (stability_line(records), {"bold": True, "red": failed, "yellow": not failed and below > 0})
     )
+    lines.extend(ceiling_lines(records))
+    return lines
+
+
+def ceiling_lines(records: Sequence[Record]) -> list[Line]:
+    """One line per latency or cost ceiling of a repeated check: its figure against the limit,
+    and every ceiling nobody could check as a warning that names the test and what was missing
+    (it is never a pass)."""
+    lines: list[Line] = []
+    for record in records:
+        for ceiling in record.get("ceilings") or ():
+            limit, unit = ceiling.get("limit"), ceiling.get("unit", "")
+            what = f"{record.get('nodeid', '?')}: {ceiling.get('what', 'ceiling')}"
+            if ceiling.get("unenforceable"):
+                text = (
+                    f"WARNING unenforceable: {what} <= {limit:g} {unit} cannot be checked "
+                    f"({ceiling['unenforceable']})"
+                )
+                lines.append((text, {"yellow": True, "bold": True}))
+                continue
+            measured = ceiling.get("measured")
+            verdict = "ok" if ceiling.get("passed") else "FAIL"
+            text = f"ceiling {what} {measured:.6g} {unit} (limit {limit:g} {unit}): {verdict}"
+            lines.append((text, {"green": True} if ceiling.get("passed") else {"red": True}))
     return lines
 
 
