@@ -127,7 +127,14 @@ class LeafResult:
             "reason": verdict.reason,
             "evidence": verdict.evidence,
             "judge": None if verdict.judge is None else str(verdict.judge),
+            "judge_model": None if verdict.judge is None else verdict.judge.model,
             "latency_ms": verdict.latency_ms,
+            "usage": None
+            if verdict.usage is None
+            else {
+                "prompt_tokens": verdict.usage.prompt_tokens,
+                "completion_tokens": verdict.usage.completion_tokens,
+            },
         }
 
 

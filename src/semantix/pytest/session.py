@@ -49,6 +49,7 @@ from semantix.report import (
     sorted_records,
     write_json_report,
 )
+from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
 from semantix.snapshots.fixture import SemanticSnapshot
 
@@ -287,7 +288,14 @@ class SemanticSession:
                 "results": relations,
                 "summary": [dataclasses.asdict(row) for row in summarize(relations)],
             }
-        meta = {
+        prices = self.settings.judge_prices
+        for record in records:
+            cost = record_judge_cost(record, prices)
+            if cost is not None:
+                record["judge_cost_usd"] = cost
+        spent = judge_cost(records, prices)
+        meta: dict[str, Any] = {"judge_cost": spent.to_dict()} if spent.verdicts else {}
+        meta |= {
             "judges": sorted({record["judge"] for record in records if record.get("judge")}),
             "verdicts_mode": self.settings.verdicts_mode or "off",
             "started": datetime.fromtimestamp(self.started, timezone.utc).isoformat(
@@ -320,6 +328,11 @@ class SemanticSession:
         judges = [record["judge"] for record in records if record.get("judge")]
         terminalreporter.write_line(header_line(judges, self.settings.verdicts_mode))
         for text, markup in report_lines(records, width=width):
+            terminalreporter.write_line(text, **markup)
+        prices = self.settings.judge_prices
+        for text, markup in judge_cost_lines(
+            judge_cost(records, prices), priced=prices is not None
+        ):
             terminalreporter.write_line(text, **markup)
         if self.settings.report_json is not None:
             terminalreporter.write_line(f"semantic report JSON: {self.settings.report_json}")

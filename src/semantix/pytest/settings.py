@@ -8,12 +8,14 @@ option or the ini key) and shows a good value in the same form.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from semantix import config as semantix_config
+from semantix.checks.budget import check_prices
 from semantix.errors import SemantixError
 from semantix.pipeline.specs import check_spec
 
@@ -92,6 +94,13 @@ OPTIONS = (
         ini="write the semantic report as JSON to this path",
     ),
     Option(
+        "semantic-judge-prices",
+        'a JSON file of LLM judge prices, {"model": [usd_per_1M_input, usd_per_1M_output]}: '
+        "the report shows what judging cost, apart from the system's",
+        metavar="PATH",
+        ini="the JSON file of LLM judge prices (see --semantic-judge-prices)",
+    ),
+    Option(
         "semantic-report-html",
         "write the run's semantic report as one self-contained HTML page to PATH",
         metavar="PATH",
@@ -147,6 +156,8 @@ class Settings:
     report_html: Path | None = None
     verdicts_prune: bool = False
     snapshot_update: bool = False
+    #: USD per million input and output tokens, per LLM judge model (--semantic-judge-prices).
+    judge_prices: dict[str, tuple[float, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +214,7 @@ def read_settings(config: pytest.Config) -> Settings:
             report_html=_path(config, "semantic_report_html"),
             verdicts_prune=bool(config.getoption("semantic_verdicts_prune")),
             snapshot_update=bool(config.getoption("semantic_snapshot_update")),
+            judge_prices=_prices(config, "semantic_judge_prices"),
         )
     except SemantixError as exc:  # a check of the library: it already names the value
         raise pytest.UsageError(str(exc)) from None
@@ -255,6 +267,24 @@ def _flag(config: pytest.Config, dest: str) -> bool:
     if flag is None:
         raise given.error("a boolean", "true (or false)")
     return flag
+
+
+def _prices(config: pytest.Config, dest: str) -> dict[str, tuple[float, ...]] | None:
+    """The judge prices file, read and checked (its errors name the file)."""
+    path = _path(config, dest)
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError) as exc:
+        raise pytest.UsageError(
+            f"--semantic-judge-prices {str(path)!r} cannot be read as JSON ({exc}); write e.g. "
+            '{"gpt-4o-mini": [0.15, 0.6]} (USD per million input and output tokens)'
+        ) from None
+    try:
+        return check_prices(data, what=f"the judge prices in {path}")
+    except (TypeError, ValueError) as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def _path(config: pytest.Config, dest: str) -> Path | None:
