@@ -54,7 +54,9 @@ def test_judge_tokens_are_priced_apart(pytester: pytest.Pytester, server: FakeOp
     )
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["meta"]["judge_cost"]["usd"] == pytest.approx(2 * each)
-    assert [record["judge_cost_usd"] for record in document["assertions"]] == [pytest.approx(each)] * 2
+    assert [record["judge_cost_usd"] for record in document["assertions"]] == [
+        pytest.approx(each)
+    ] * 2
 
 
 def test_without_prices_the_tokens_are_shown_and_the_fix_named(
