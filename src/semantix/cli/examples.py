@@ -107,13 +107,7 @@ def ask_examples(judge: LLMJudge, description: str, count: int) -> tuple[list[st
         {"role": "user", "content": description},
     ]
     # The judge's own request path: client, timeouts, retries, format fallback, error mapping.
-    response = judge._complete(messages, _SCHEMA)
-    choices = getattr(response, "choices", None) or []
-    content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
-    try:
-        data = json.loads(content) if isinstance(content, str) else None
-    except ValueError:
-        data = None
+    data, content = judge.ask_json(messages, _SCHEMA)
     lists = [
         data.get(key) if isinstance(data, dict) else None for key in _SCHEMA["schema"]["required"]
     ]

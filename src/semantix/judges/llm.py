@@ -29,6 +29,7 @@ The openai SDK is imported on first use, not when this module is imported.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -260,6 +261,24 @@ class LLMJudge(Judge):
             latency_ms=latency_ms,
             usage=_usage(response),
         )
+
+    def ask_json(
+        self, messages: list[dict[str, str]], schema: dict[str, Any]
+    ) -> tuple[Any, str | None]:
+        """One request through this judge's own path (client, timeouts, retries, the
+        response-format fallback, error mapping) for tools that ask a model for structured data
+        (`semantix examples`, `semantix freeze-variants`): the reply's content parsed as JSON
+        (None when it is not JSON), and the content as sent."""
+        response = self._complete(messages, schema)
+        choices = getattr(response, "choices", None) or []
+        message = getattr(choices[0], "message", None) if choices else None
+        content = getattr(message, "content", None)
+        if not isinstance(content, str):
+            return None, None
+        try:
+            return json.loads(content), content
+        except ValueError:
+            return None, content
 
     def _complete(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> Any:
         """One chat completion, falling back through response formats the server rejects."""

@@ -9,7 +9,6 @@ and error messages are the judge's.
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -55,13 +54,7 @@ def paraphrases(judge: LLMJudge, text: str, count: int) -> list[str]:
         {"role": "user", "content": text},
     ]
     # The judge's own request path: client, timeouts, retries, format fallback, error mapping.
-    response = judge._complete(messages, _SCHEMA)
-    choices = getattr(response, "choices", None) or []
-    content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
-    try:
-        data = json.loads(content) if isinstance(content, str) else None
-    except ValueError:
-        data = None
+    data, content = judge.ask_json(messages, _SCHEMA)
     items = data.get("paraphrases") if isinstance(data, dict) else None
     if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
         shown = preview(content, 200) if isinstance(content, str) else repr(content)
