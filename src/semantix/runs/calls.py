@@ -5,7 +5,7 @@ stats with their ceilings. `semantix.runs.runner` holds the public functions on 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -34,6 +34,8 @@ class Plan:
     latency_percentile: float
     max_cost_usd: float | None
     prices: Mapping[str, Price] | None
+    judge: object
+    threshold: float | None
 
     @classmethod
     def of(
@@ -67,7 +69,7 @@ class Plan:
             None if max_latency_ms is None else float(max_latency_ms),
             float(latency_percentile),
             None if max_cost_usd is None else float(max_cost_usd),
-            checked,
+            checked, judge, threshold,
         )  # fmt: skip
 
     def to_judge(self, calls: list[Call]) -> tuple[list[str], list[int]]:
@@ -75,14 +77,29 @@ class Plan:
         judged = [index for index, call in enumerate(calls) if isinstance(call.value, str)]
         return [cast("str", calls[index].value) for index in judged], judged
 
-    def batch_timeout(self, texts: list[str]) -> float | None:
-        # The timeout is per check, as in assert_semantic: a batch of n outputs gets n.
+    def judging(self, texts: list[str]) -> dict[str, Any]:
+        """The arguments of the one batch (`evaluate_many` or `aevaluate_many`) for ``texts``;
+        the timeout is per check, as in assert_semantic: a batch of n outputs gets n."""
         per_check = self.limit if self.limit is not None else context.current().timeout
-        return None if per_check is None else per_check * len(texts)
+        return {
+            "judge": self.judge,
+            "threshold": self.threshold,
+            "timeout": None if per_check is None else per_check * len(texts),
+        }
 
     def stats(
-        self, calls: list[Call], verdicts: dict[int, SemanticResult | BaseException]
+        self,
+        calls: list[Call],
+        judged: list[int],
+        outcome: Sequence[SemanticResult] | BaseException,
     ) -> RunStats:
+        """The stats of ``calls``; ``outcome`` is the batch's results for the ``judged`` runs,
+        or the judge error that left all of them unjudged (never a pass)."""
+        verdicts: dict[int, SemanticResult | BaseException] = (
+            dict.fromkeys(judged, outcome)
+            if isinstance(outcome, BaseException)
+            else dict(zip(judged, outcome, strict=True))
+        )
         ceilings: list[Ceiling] = []
         costs: list[float | None] = [None] * len(calls)
         if self.max_latency_ms is not None:

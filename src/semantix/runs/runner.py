@@ -132,22 +132,13 @@ def evaluate_pass_rate(
     )  # fmt: skip
     calls = call_system(system, runs, max_workers, clock)
     texts, judged = plan.to_judge(calls)
-    verdicts: dict[int, SemanticResult | BaseException] = {}
+    outcome: list[SemanticResult] | BaseException = []
     if texts:
-        try:
-            many = evaluate_many(
-                texts,
-                plan.intent,
-                judge=judge,
-                threshold=threshold,
-                timeout=plan.batch_timeout(texts),
-            )
+        try:  # one batch: a judge error leaves every output in it unjudged (never a pass)
+            outcome = evaluate_many(texts, plan.intent, **plan.judging(texts))
         except (JudgeError, VerdictStoreError) as exc:
-            # One batch: a judge error leaves every output in it unjudged (never a pass).
-            verdicts = dict.fromkeys(judged, exc)
-        else:
-            verdicts = dict(zip(judged, many, strict=True))
-    return plan.stats(calls, verdicts)
+            outcome = exc
+    return plan.stats(calls, judged, outcome)
 
 
 async def aevaluate_pass_rate(
@@ -182,21 +173,13 @@ async def aevaluate_pass_rate(
 
     calls = list(await asyncio.gather(*(one() for _ in range(runs))))
     texts, judged = plan.to_judge(calls)
-    verdicts: dict[int, SemanticResult | BaseException] = {}
+    outcome: list[SemanticResult] | BaseException = []
     if texts:
         try:
-            many = await aevaluate_many(
-                texts,
-                plan.intent,
-                judge=judge,
-                threshold=threshold,
-                timeout=plan.batch_timeout(texts),
-            )
+            outcome = await aevaluate_many(texts, plan.intent, **plan.judging(texts))
         except (JudgeError, VerdictStoreError) as exc:
-            verdicts = dict.fromkeys(judged, exc)
-        else:
-            verdicts = dict(zip(judged, many, strict=True))
-    return plan.stats(calls, verdicts)
+            outcome = exc
+    return plan.stats(calls, judged, outcome)
 
 
 async def aassert_pass_rate(
