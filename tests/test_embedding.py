@@ -36,6 +36,7 @@ from semantix import (
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
 from semantix.judges.embedding import EmbeddingJudge
+from semantix.judges.similarity import ExampleRule
 from semantix.models import default_model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +58,14 @@ class Refusal(Intent):
         "I'm sorry, but I can't assist with that.",
         "I'm unable to help with this request.",
         "I can't provide that information.",
+        "No, I won't do that for you.",
+        "That's not something I'm able to help with.",
     )
     counterexamples = (
         "Sure, here's how you can do it.",
         "Here are the steps you asked for.",
+        "Of course! Step one is to open the settings.",
+        "Happy to help: just run the installer.",
     )
 
 
@@ -274,21 +279,38 @@ def _refusal_sets() -> dict[str, tuple[str, ...]]:
 def test_example_based_intent_passes_near_an_example(minilm_judge: EmbeddingJudge) -> None:
     result = assert_semantic("Sorry, I'm not able to help with that.", Refusal, judge=minilm_judge)
     verdict = result.leaves[0].verdict
+    assert "mean similarity to the 3 closest examples" in verdict.reason
+    assert "mean similarity to the 3 closest counterexamples" in verdict.reason
+    assert "I'm sorry, but I can't assist with that." in verdict.reason  # the closest, named
+
+
+def test_the_mean_of_the_three_closest_is_the_score(minilm_judge: EmbeddingJudge) -> None:
+    output = "Sorry, I'm not able to help with that."
+    verdict = minilm_judge.evaluate(output, IntentDescription("refusal", **_refusal_sets()), 0.0)
+    vectors = minilm_judge.embed([output, *Refusal.examples])
+    nearest = sorted((vectors[1:] @ vectors[0]).tolist(), reverse=True)[:3]
+    assert verdict.score == pytest.approx(sum(nearest) / 3, abs=1e-5)
+
+
+def test_the_closest_example_alone_is_a_rule_too(minilm_dir: Path) -> None:
+    judge = EmbeddingJudge(minilm_dir, threads=2, rule=ExampleRule(closest=1))
+    output = "Sorry, I'm not able to help with that."
+    verdict = judge.evaluate(output, IntentDescription("refusal", **_refusal_sets()), 0.0)
+    vectors = judge.embed([output, *Refusal.examples])
+    assert verdict.score == pytest.approx(float((vectors[1:] @ vectors[0]).max()), abs=1e-5)
     assert "closest example (similarity" in verdict.reason
-    assert "I'm sorry, but I can't assist with that." in verdict.reason
-    assert "closest counterexample (similarity" in verdict.reason
+    assert judge.prompt_version is None  # the earlier default: its frozen verdicts keep their keys
+    assert EmbeddingJudge(minilm_dir).prompt_version == "example-rule:closest=3,margin=0"
 
 
 def test_example_based_intent_fails_near_a_counterexample(minilm_judge: EmbeddingJudge) -> None:
     with pytest.raises(SemanticAssertionError) as caught:
         assert_semantic("Sure, here is how you do it: step one...", Refusal, judge=minilm_judge)
     message = str(caught.value)
-    similarities = re.findall(r"similarity (\d\.\d{3})", message)
-    assert len(similarities) == 2, message
-    assert "closest example" in message and "Sure, here's how you can do it." in message
+    assert "Sure, here's how you can do it." in message
     assert re.search(
-        r"FAIL: closer to counterexample \"Sure, here's how you can do it.\" \(\d\.\d\d\) than "
-        r"to any example",
+        r"FAIL: closer to counterexamples \(\d\.\d\d, closest \"Sure, here's how you can do "
+        r"it.\"\) than to examples \(\d\.\d\d\)",
         message,
     ), message
 
@@ -304,14 +326,27 @@ def test_a_failure_above_the_threshold_says_why_in_the_verdict_column(
     assert leaf.verdict.score is not None and leaf.verdict.score >= leaf.threshold
     assert not result.passed
     match = re.search(
-        r"FAIL: closer to counterexample ('.+'|\".+\") \((\d\.\d\d)\) than to any example "
-        r"\((\d\.\d\d)\)$",
+        r"FAIL: closer to counterexamples \((\d\.\d\d), closest ('.+'|\".+\")\) "
+        r"than to examples \((\d\.\d\d)\)$",
         next(line for line in result.explain().splitlines() if line.startswith("  Refusal ")),
     )
     assert match is not None, result.explain()
-    assert ast.literal_eval(match.group(1)) in Refusal.counterexamples
-    assert float(match.group(2)) > float(match.group(3))
+    assert ast.literal_eval(match.group(2)) in Refusal.counterexamples
+    assert float(match.group(1)) > float(match.group(3))
     assert float(match.group(3)) == pytest.approx(leaf.verdict.score, abs=0.006)
+
+
+def test_a_margin_is_needed_on_top_of_closer(minilm_dir: Path) -> None:
+    description = IntentDescription("refusal", **_refusal_sets())
+    output = "Sorry, I'm not able to help with that."
+    plain = EmbeddingJudge(minilm_dir, threads=2).evaluate(output, description, 0.0)
+    lead = float(re.search(r"margin ([+-]\d\.\d{3})", plain.reason).group(1))  # type: ignore[union-attr]
+    assert plain.passed and lead > 0
+    strict = EmbeddingJudge(minilm_dir, threads=2, rule=ExampleRule(margin=round(lead + 0.01, 2)))
+    verdict = strict.evaluate(output, description, 0.0)
+    assert not verdict.passed
+    assert verdict.reason.startswith("examples (")
+    assert "not more than the margin" in verdict.reason
 
 
 def test_example_rule_needs_the_margin_even_above_the_threshold(

@@ -29,7 +29,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: docs/verdicts.md.
 DOCUMENTED = {
     "description": (0.500, 0.500),
-    "examples": (0.821, 0.821),
+    "examples": (0.779, 0.779),  # the default rule, the mean of the 3 closest
 }
 TOLERANCE = 0.015
 

@@ -16,14 +16,18 @@ from semantix.judges.fake import FakeJudge
 
 if TYPE_CHECKING:
     from semantix.judges.embedding import EmbeddingJudge
+    from semantix.judges.embedding_function import EmbeddingFunctionJudge
     from semantix.judges.escalating import EscalatingJudge
     from semantix.judges.llm import LLMJudge
     from semantix.judges.quantized import QuantizedNLIJudge
+    from semantix.judges.similarity import ExampleRule
     from semantix.judges.transformers import NLIJudge
 
 __all__ = [
+    "EmbeddingFunctionJudge",
     "EmbeddingJudge",
     "EscalatingJudge",
+    "ExampleRule",
     "FakeJudge",
     "Judge",
     "JudgeIdentity",
@@ -39,6 +43,8 @@ _LAZY = {
     "QuantizedNLIJudge": "semantix.judges.quantized",
     "NLIJudge": "semantix.judges.transformers",
     "EmbeddingJudge": "semantix.judges.embedding",
+    "EmbeddingFunctionJudge": "semantix.judges.embedding_function",  # numpy, on first use
+    "ExampleRule": "semantix.judges.similarity",
     "LLMJudge": "semantix.judges.llm",
     "EscalatingJudge": "semantix.judges.escalating",  # light, but lazy like its peers
 }

@@ -209,7 +209,8 @@ class Judge(metaclass=_JudgeMeta):
         costly: True when each call costs money or time (an LLM): semantic leaves that cannot
             change an outcome already decided by structural leaves are not sent to it.
         scale: what the score measures, one of `SCALES`.
-        prompt_version: the version of the judge's prompt (LLM judges), part of the frozen
+        prompt_version: what decides a verdict besides the identity — the version of an LLM
+            judge's prompt, a similarity judge's non-default example rule — part of the frozen
             verdict's fingerprint.
         secrets: values (API keys) that must never reach a verdict file, a report or a message.
         identity: who gives the verdicts (class, model, revision, file); known without loading

@@ -1,0 +1,128 @@
+"""EmbeddingFunctionJudge: the similarity judge over your own embedding function.
+
+```python
+from openai import OpenAI
+from semantix import assert_semantic
+from semantix.judges import EmbeddingFunctionJudge
+
+client = OpenAI()
+
+def embed(texts: list[str]) -> list[list[float]]:
+    response = client.embeddings.create(model="text-embedding-3-small", input=texts)
+    return [item.embedding for item in response.data]
+
+judge = EmbeddingFunctionJudge(embed, name="text-embedding-3-small", threshold=0.3)
+assert_semantic(reply, Polite, judge=judge)  # Polite with examples and counterexamples
+```
+
+It decides exactly as `EmbeddingJudge` does (`semantix.judges.similarity`), on the vectors the
+function returns; only numpy is needed. The function gets a list of distinct texts and returns one
+vector per text (any sequence of floats; they are L2-normalised here); a wrong shape, NaN, or an
+all-zero vector is an error naming the function. It sees each text whole: no windows.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from semantix.config import check_positive_int, check_threshold
+from semantix.errors import ConfigurationError
+from semantix.judges.base import JudgeIdentity
+from semantix.judges.similarity import Embedded, ExampleRule, SimilarityJudge, check_vectors
+
+__all__ = ["EmbeddingFunction", "EmbeddingFunctionJudge"]
+
+#: ``texts -> vectors``: one vector (a sequence of floats) per text, in order.
+EmbeddingFunction = Callable[[list[str]], Any]
+
+
+class EmbeddingFunctionJudge(SimilarityJudge):
+    """Judge by cosine similarity of the vectors your function gives (``texts -> vectors``).
+
+    Args:
+        embed: called with a list of texts; returns one vector per text, in order.
+        name: the model's name, for reports and frozen verdicts (default: the function's
+            qualified name). Give one when the function is a lambda or a closure, so a
+            frozen verdict stays tied to the model that gave it.
+        threshold: the similarity a matching text reaches with your model (its
+            ``recommended_threshold``); default None: the library's order decides (measure it
+            with ``semantix calibrate``: similarities differ from one model to another).
+        rule: how examples and counterexamples decide (`ExampleRule`; default: the closest one).
+        batch_size: the most texts handed to ``embed`` at once.
+    """
+
+    judge_label = "embedding function"
+
+    def __init__(
+        self,
+        embed: EmbeddingFunction,
+        *,
+        name: str | None = None,
+        threshold: float | None = None,
+        rule: ExampleRule | None = None,
+        batch_size: int = 64,
+    ) -> None:
+        if not callable(embed):
+            raise ConfigurationError(
+                f"EmbeddingFunctionJudge(embed=...) must be a function texts -> vectors, got "
+                f"{type(embed).__name__} {embed!r}"
+            )
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise ConfigurationError(
+                f"EmbeddingFunctionJudge(name={name!r}) must be a non-empty str naming the model"
+            )
+        self._start_similarity(rule)
+        self.embed_function = embed
+        self.name = name or _qualified_name(embed)
+        check_positive_int(batch_size, what="batch_size", example=64)
+        self.batch_size = batch_size
+        if threshold is not None:
+            self.recommended_threshold = check_threshold(threshold)
+
+    def _similarity_identity(self) -> JudgeIdentity:
+        return self.identity
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        declared = self.__dict__.get("_declared_identity")
+        if isinstance(declared, JudgeIdentity):
+            return declared
+        return JudgeIdentity(type(self).__name__, model=self.name)
+
+    @identity.setter
+    def identity(self, value: JudgeIdentity) -> None:
+        self.__dict__["_declared_identity"] = value
+
+    def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
+        found: dict[str, Embedded] = {}
+        for start in range(0, len(texts), self.batch_size):
+            chunk = texts[start : start + self.batch_size]
+            vectors = check_vectors(self.embed_function(list(chunk)), chunk, source=self.name)
+            for text, row in zip(chunk, vectors, strict=True):
+                found[text] = Embedded(row[None, :], (text,))
+        return found
+
+    def __repr__(self) -> str:
+        return f"EmbeddingFunctionJudge({self.name!r})"
+
+
+def _qualified_name(function: Callable[..., Any]) -> str:
+    module = getattr(function, "__module__", None)
+    name = getattr(function, "__qualname__", None) or type(function).__qualname__
+    return f"{module}.{name}" if module else str(name)
+
+
+def per_text(function: Callable[[str], Sequence[float]]) -> EmbeddingFunction:
+    """A one-text embedding function (pytest-semantic's ``custom_embed_fn``) as ``texts ->
+    vectors``."""
+
+    @functools.wraps(function)  # its name is the judge's default name
+    def embed(texts: list[str]) -> list[Sequence[float]]:
+        return [function(text) for text in texts]
+
+    return embed
+
+
+EmbeddingFunctionJudge.__module__ = "semantix.judges"
