@@ -240,6 +240,24 @@ def run_blocks(blocks: list[Block], namespace: dict[str, Any]) -> list[Block]:
     return skipped
 
 
+def _word_vector(text: str) -> list[float]:
+    """A deterministic stand-in for a sentence embedding: the text's words, hashed into 64
+    counts (the docs runner has no model weights)."""
+    import zlib
+
+    row = [0.0] * 64
+    for word in re.findall(r"[a-z']+", text.lower()):
+        row[zlib.crc32(word.encode()) % 64] += 1.0
+    return row
+
+
+def _docs_matcher(*args: Any, **kwargs: Any) -> Any:
+    """The ``semantic_matcher`` fixture of the docs runner: the real matcher on `_word_vector`."""
+    from semantix.testing import SemanticMatcher
+
+    return SemanticMatcher(*args, custom_embed_fn=_word_vector, **kwargs)
+
+
 def run_tests_defined(namespace: dict[str, Any], judge: FakeJudge, where: str) -> int:
     """Run the TestCases and test_* functions a page defined; return how many ran."""
     ran = 0
@@ -266,7 +284,11 @@ def run_tests_defined(namespace: dict[str, Any], judge: FakeJudge, where: str) -
             if mark.name == "semantic":
                 marker_judge = mark.kwargs.get("judge", judge)
                 threshold = mark.kwargs.get("threshold")
-        fixtures = {"semantic": SemanticAssert(), "semantic_judge": judge}
+        fixtures = {
+            "semantic": SemanticAssert(),
+            "semantic_judge": judge,
+            "semantic_matcher": _docs_matcher,
+        }
         parameters = inspect.signature(value).parameters
         unknown = set(parameters) - set(fixtures)
         assert not unknown, f"{where}: {name} needs fixtures {unknown} the docs runner lacks"

@@ -3,17 +3,23 @@
 ``assert_semantic`` raises `SemanticAssertionError`, a plain ``AssertionError``
 subclass, so it works under pytest, unittest, or a bare ``python script.py``; so does
 ``assert_pass_rate`` (repeated runs held to a floor, see `semantix.runs`). `Satisfies` checks a
-text inside a data structure with ``==``.
+text inside a data structure with ``==``; `SemanticMatcher` is pytest-semantic's matcher on
+semantix's embedding judge.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from semantix.cache import model_cache
 from semantix.config import check_threshold
-from semantix.errors import SemanticAssertionError
-from semantix.intent import IntentLike, as_intent
+from semantix.errors import ConfigurationError, SemanticAssertionError
+from semantix.intent import Intent, IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.judges.fake import FakeJudge
-from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic
+from semantix.outputs import output_view
+from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic, run_check
 from semantix.runs import PassRateError, RunStats, assert_pass_rate, evaluate_pass_rate
 
 __all__ = [
@@ -22,6 +28,7 @@ __all__ = [
     "RunStats",
     "Satisfies",
     "SemanticAssertionError",
+    "SemanticMatcher",
     "SemanticResult",
     "assert_pass_rate",
     "assert_semantic",
@@ -44,7 +51,8 @@ class Satisfies:
     assert payload == {"status": "ok", "message": Satisfies(Apologizes)}
     ```
 
-    Each comparison runs `evaluate_semantic` (so it is reported like any check). After a
+    Each comparison of an output runs `semantix.pipeline.run_check` (so it is reported like any
+    check). After a
     match the repr is the matched value, so pytest's diff shows no difference there; after a
     mismatch it shows the verdict, so the diff says why. An output that is not text or a known
     response object compares unequal (the repr says why); a judge error is raised, never a
@@ -70,10 +78,9 @@ class Satisfies:
 
     def __eq__(self, other: object) -> bool:
         try:
-            result = evaluate_semantic(
-                other, self.intent, judge=self.judge, threshold=self.threshold
-            )
-        except TypeError as exc:  # not an output: unequal, as dirty-equals does
+            output_view(other)  # not an output: unequal, as dirty-equals does, and not reported
+            result = run_check(other, self.intent, judge=self.judge, threshold=self.threshold)
+        except TypeError as exc:
             self.result = None
             self._shown = f"{self._call()} [not an output: {exc}]"
             return False
@@ -102,3 +109,132 @@ class Satisfies:
         options = "" if self.judge is None else f", judge={self.judge!r}"
         options += "" if self.threshold is None else f", threshold={self.threshold!r}"
         return f"Satisfies({self.intent!r}{options})"
+
+
+class SemanticMatcher(Satisfies):
+    """pytest-semantic's matcher: ``assert response == SemanticMatcher(valid=[...])``.
+
+    ```python
+    from semantix.testing import SemanticMatcher
+
+    greeting = SemanticMatcher(valid=["Hello!", "Hi there!"], invalid=["Goodbye."])
+    assert "Hey, welcome!" == greeting
+    ```
+
+    It keeps pytest-semantic's rule, so its numbers mean what they meant there: a response
+    matches when its **mean** similarity to the ``valid`` examples is at least
+    ``min_similarity`` and exceeds its mean similarity to the ``invalid`` ones by more than
+    ``threshold`` (`semantix.judges.ExampleRule` with ``closest=None``). It is an intent with
+    examples and counterexamples (``SemanticMatch``) judged by the embedding judge, so every
+    comparison is reported like any check; ``==`` answers False on a mismatch (the repr shows
+    the verdict), `check` raises `SemanticAssertionError`. Without ``invalid`` the examples must
+    lead 0 (pytest-semantic drew random words; semantix draws nothing at random).
+
+    Args:
+        valid: responses that match (at least one).
+        invalid: responses that do not; default none.
+        threshold: how much more similar to ``valid`` than to ``invalid`` (0 to 1).
+        min_similarity: the least mean similarity to ``valid`` (0 to 1).
+        model_name: the embedding model for `semantix.judges.EmbeddingJudge`: a directory, a
+            registered name or a Hugging Face repo id; default all-MiniLM-L6-v2.
+        custom_embed_fn: your own embedding function, one text -> one vector (e.g. an OpenAI
+            embeddings call), used instead of the model (`semantix.judges.EmbeddingFunctionJudge`).
+    """
+
+    def __init__(
+        self,
+        valid: Sequence[str],
+        invalid: Sequence[str] | None = None,
+        threshold: float = 0.15,
+        min_similarity: float = 0.5,
+        model_name: str | None = None,
+        custom_embed_fn: Callable[[str], Sequence[float]] | None = None,
+    ) -> None:
+        self.valid = _texts(valid, "valid")
+        self.invalid = () if invalid is None else _texts(invalid, "invalid", required=False)
+        intent = type(
+            "SemanticMatch",
+            (Intent,),
+            {
+                "__doc__": "The text means what the valid examples say.",
+                "__module__": __name__,
+                "examples": self.valid,
+                "counterexamples": self.invalid,
+            },
+        )
+        self.min_similarity = check_threshold(
+            min_similarity, what="SemanticMatcher(min_similarity=...)", example="min_similarity=0.5"
+        )
+        self.margin = check_threshold(
+            threshold, what="SemanticMatcher(threshold=...)", example="threshold=0.15"
+        )
+        judge = _matcher_judge(model_name, custom_embed_fn, self.margin)
+        super().__init__(intent, judge=judge, threshold=self.min_similarity)
+
+    def check(self, response: object) -> SemanticResult:
+        """Assert that ``response`` matches (raises `SemanticAssertionError` if not)."""
+        __tracebackhide__ = True
+        return assert_semantic(response, self.intent, judge=self.judge, threshold=self.threshold)
+
+    def _call(self) -> str:
+        return (
+            f"SemanticMatcher(valid={len(self.valid)} examples, invalid={len(self.invalid)} "
+            f"examples, threshold={self.margin!r}, min_similarity={self.min_similarity!r})"
+        )
+
+
+def _texts(values: object, name: str, *, required: bool = True) -> tuple[str, ...]:
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise ConfigurationError(
+            f"SemanticMatcher({name}=...) must be a list of example responses, got "
+            f"{type(values).__name__} {values!r}; write e.g. {name}=['Hello!', 'Hi there!']"
+        )
+    texts = tuple(values)
+    wrong = [value for value in texts if not isinstance(value, str) or not value.strip()]
+    if wrong:
+        raise ConfigurationError(
+            f"SemanticMatcher({name}=...) must hold non-empty strings, got {wrong[0]!r}"
+        )
+    if required and not texts:
+        raise ConfigurationError(
+            f"SemanticMatcher({name}=[]) needs at least one example response to match against"
+        )
+    return texts
+
+
+def _matcher_judge(
+    model_name: str | None, custom_embed_fn: Callable[[str], Sequence[float]] | None, margin: float
+) -> Judge:
+    """The embedding judge of pytest-semantic's rule, built once per model (or function) and
+    margin in the explicit cache (imported here: numpy and onnxruntime load on first use)."""
+    from semantix.judges.similarity import ExampleRule
+
+    rule = ExampleRule(closest=None, margin=margin)
+    if custom_embed_fn is not None:
+        if model_name is not None:
+            raise ConfigurationError(
+                "SemanticMatcher takes model_name or custom_embed_fn, not both: the function "
+                "replaces the model"
+            )
+        if not callable(custom_embed_fn):
+            raise ConfigurationError(
+                f"SemanticMatcher(custom_embed_fn=...) must be a function text -> vector, got "
+                f"{type(custom_embed_fn).__name__} {custom_embed_fn!r}"
+            )
+
+        def build() -> Any:
+            from semantix.judges.embedding_function import EmbeddingFunctionJudge, per_text
+
+            return EmbeddingFunctionJudge(per_text(custom_embed_fn), rule=rule)
+
+        key: tuple[object, ...] = ("semantic-matcher", "function", custom_embed_fn, rule)
+    else:
+
+        def build() -> Any:
+            from semantix.judges.embedding import EmbeddingJudge
+
+            return EmbeddingJudge(model_name, rule=rule)
+
+        key = ("semantic-matcher", "model", model_name, rule)
+    judge: Judge = model_cache.get_or_create(key, build, region="judges")
+    return judge

@@ -18,7 +18,8 @@ them all):
   end-of-session table / JSON / self-contained HTML page (`semantix.report.html`).
 
 Fixtures: ``semantic_judge`` (the run's judge), ``semantic`` (``assert_semantic`` for this
-test) and ``semantic_snapshot``. Marker: ``@pytest.mark.semantic(judge=..., threshold=...,
+test), ``semantic_snapshot`` and ``semantic_matcher`` (pytest-semantic's, with its ini keys
+``semantic_threshold``, ``semantic_min_similarity`` and ``semantic_model``). Marker: ``@pytest.mark.semantic(judge=..., threshold=...,
 timeout=...)`` sets the judge and the default threshold of every semantic assertion in its test
 — the ``semantic`` fixture and plain ``assert_semantic(...)`` calls alike; markers on the module,
 class and function merge key by key, the closest first (`semantix.pytest.markers`).
@@ -34,7 +35,7 @@ imports nothing heavy: judges are built only when a test first needs one.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import pytest
@@ -49,6 +50,7 @@ from semantix.pytest.markers import MARKER_HELP
 from semantix.pytest.session import PAYLOAD_KEY, SemanticSession
 from semantix.pytest.settings import add_options, read_settings
 from semantix.snapshots.fixture import SemanticSnapshot
+from semantix.testing import SemanticMatcher
 
 __all__ = ["SemanticAssert"]
 
@@ -68,6 +70,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     refuse_pytest_semantix()
+    refuse_pytest_semantic()
     config.addinivalue_line("markers", MARKER_HELP)
     config.stash[_SESSION] = session = SemanticSession(config, read_settings(config))
     session.start()
@@ -88,6 +91,21 @@ def refuse_pytest_semantix() -> None:
             "and its own 'semantic' marker, so pytest loads only one of them and the other does "
             "nothing. Keep one: pip uninstall -y pytest-semantix (its assert_semantic fixture "
             "is semantix's 'semantic' fixture; see docs/coming-from-semantix-ai.md)"
+        )
+
+
+def refuse_pytest_semantic() -> None:
+    """pytest-semantic defines the ``semantic_matcher`` fixture, the ``semantic_threshold``,
+    ``semantic_min_similarity`` and ``semantic_model`` ini keys and a ``semantic`` marker, as
+    semantix does: pytest would use one plugin's fixture without saying which. Say so, at once."""
+    where = compat.installed_beside_us(("pytest_semantic",))
+    if where is not None:
+        raise pytest.UsageError(
+            f"pytest-semantic is installed too ({where}): it defines the semantic_matcher "
+            "fixture and the semantic_threshold, semantic_min_similarity and semantic_model ini "
+            "keys, as semantix does, so pytest would use one plugin's fixture without saying "
+            "which. Keep one: pip uninstall -y pytest-semantic (semantix's semantic_matcher "
+            "takes the same arguments; see docs/coming-from-semantix-ai.md)"
         )
 
 
@@ -199,6 +217,43 @@ def semantic_snapshot(request: pytest.FixtureRequest) -> SemanticSnapshot:
     """Semantic snapshots of this test: ``assert semantic_snapshot == output``, or
     ``semantic_snapshot(output, name=...)``. Judged with this test's judge and threshold."""
     return _session(request.config).snapshot(request)
+
+
+@pytest.fixture
+def semantic_matcher(pytestconfig: pytest.Config) -> Callable[..., SemanticMatcher]:
+    """pytest-semantic's factory: ``semantic_matcher(valid=[...], invalid=None, threshold=None,
+    min_similarity=None, model_name=None, custom_embed_fn=None)`` returns a
+    `semantix.testing.SemanticMatcher`; ``assert response == matcher``.
+
+    What is not given comes from the ini keys ``semantic_threshold`` (0.15),
+    ``semantic_min_similarity`` (0.5) and ``semantic_model`` (all-MiniLM-L6-v2).
+    """
+    settings = _session(pytestconfig).settings
+
+    def create(
+        valid: Sequence[str],
+        invalid: Sequence[str] | None = None,
+        threshold: float | None = None,
+        min_similarity: float | None = None,
+        model_name: str | None = None,
+        custom_embed_fn: Callable[[str], Sequence[float]] | None = None,
+    ) -> SemanticMatcher:
+        return SemanticMatcher(
+            valid,
+            invalid,
+            threshold=settings.matcher_threshold if threshold is None else threshold,
+            min_similarity=(
+                settings.matcher_min_similarity if min_similarity is None else min_similarity
+            ),
+            model_name=(
+                settings.matcher_model
+                if model_name is None and custom_embed_fn is None
+                else model_name
+            ),
+            custom_embed_fn=custom_embed_fn,
+        )
+
+    return create
 
 
 class SemanticAssert:

@@ -27,7 +27,8 @@ class Option:
     """One ``--semantic-*`` option: its ``dest`` is its name with underscores.
 
     ``metavar`` None makes it a flag; ``ini`` is the ini key's help (None: no ini key);
-    ``negation`` is the help of its ``--no-...`` form (flags only).
+    ``negation`` is the help of its ``--no-...`` form (flags only); ``cli`` False makes it an
+    ini key only (pytest-semantic's keys, for the ``semantic_matcher`` fixture).
     """
 
     name: str
@@ -35,6 +36,7 @@ class Option:
     metavar: str | None = None
     ini: str | None = None
     negation: str | None = None
+    cli: bool = True
 
     @property
     def dest(self) -> str:
@@ -106,6 +108,27 @@ OPTIONS = (
         metavar="PATH",
         ini="write the semantic report as an HTML page to this path",
     ),
+    # pytest-semantic's ini keys, read by the semantic_matcher fixture (no command-line form).
+    Option(
+        "semantic-threshold",
+        "",
+        ini="semantic_matcher: how much more similar to the valid examples than to the invalid "
+        "ones a response must be (default 0.15)",
+        cli=False,
+    ),
+    Option(
+        "semantic-min-similarity",
+        "",
+        ini="semantic_matcher: the least mean similarity to the valid examples (default 0.5)",
+        cli=False,
+    ),
+    Option(
+        "semantic-model",
+        "",
+        ini="semantic_matcher: the embedding model (a directory, a registered name or a Hugging "
+        "Face repo id; default all-MiniLM-L6-v2)",
+        cli=False,
+    ),
 )
 
 
@@ -113,34 +136,31 @@ def add_options(parser: pytest.Parser) -> None:
     """Every option of `OPTIONS` in semantix's group, and its ini key."""
     group = parser.getgroup("semantix", "semantic assertions (semantix)")
     for option in OPTIONS:
-        if option.metavar is not None:
-            group.addoption(
-                option.flag,
-                dest=option.dest,
-                default=None,
-                metavar=option.metavar,
-                help=option.help,
-            )
-        else:
-            # A flag with an ini key keeps None as "not given", so the ini key can decide.
-            default = None if option.ini is not None else False
-            group.addoption(
-                option.flag,
-                dest=option.dest,
-                action="store_true",
-                default=default,
-                help=option.help,
-            )
-            if option.negation is not None:
-                group.addoption(
-                    f"--no-{option.name}",
-                    dest=option.dest,
-                    action="store_false",
-                    default=default,
-                    help=option.negation,
-                )
+        if option.cli:
+            _add_command_line(group, option)
         if option.ini is not None:
             parser.addini(option.dest, option.ini)
+
+
+def _add_command_line(group: pytest.OptionGroup, option: Option) -> None:
+    if option.metavar is not None:
+        group.addoption(
+            option.flag, dest=option.dest, default=None, metavar=option.metavar, help=option.help
+        )
+        return
+    # A flag with an ini key keeps None as "not given", so the ini key can decide.
+    default = None if option.ini is not None else False
+    group.addoption(
+        option.flag, dest=option.dest, action="store_true", default=default, help=option.help
+    )
+    if option.negation is not None:
+        group.addoption(
+            f"--no-{option.name}",
+            dest=option.dest,
+            action="store_false",
+            default=default,
+            help=option.negation,
+        )
 
 
 @dataclass(frozen=True)
@@ -158,6 +178,10 @@ class Settings:
     snapshot_update: bool = False
     #: USD per million input and output tokens, per LLM judge model (--semantic-judge-prices).
     judge_prices: dict[str, tuple[float, ...]] | None = None
+    #: The semantic_matcher fixture's defaults (pytest-semantic's ini keys).
+    matcher_threshold: float = 0.15
+    matcher_min_similarity: float = 0.5
+    matcher_model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -190,7 +214,7 @@ _BY_DEST = {option.dest: option for option in OPTIONS}
 def _given(config: pytest.Config, dest: str) -> _Given | None:
     """The command-line value if given, else the ini value (None when neither is set)."""
     option = _BY_DEST[dest]
-    value = config.getoption(dest)
+    value = config.getoption(dest) if option.cli else None
     if value is not None:
         return _Given(option, str(value), from_ini=False)
     if option.ini is None:
@@ -215,6 +239,11 @@ def read_settings(config: pytest.Config) -> Settings:
             verdicts_prune=bool(config.getoption("semantic_verdicts_prune")),
             snapshot_update=bool(config.getoption("semantic_snapshot_update")),
             judge_prices=_prices(config, "semantic_judge_prices"),
+            matcher_threshold=_fraction(_given(config, "semantic_threshold"), default=0.15),
+            matcher_min_similarity=_fraction(
+                _given(config, "semantic_min_similarity"), default=0.5
+            ),
+            matcher_model=_text(_given(config, "semantic_model")),
         )
     except SemantixError as exc:  # a check of the library: it already names the value
         raise pytest.UsageError(str(exc)) from None
@@ -254,6 +283,22 @@ def _runs(given: _Given | None) -> int | None:
     if runs < 1:
         raise given.error("a number of runs (a whole number >= 1)", "5")
     return runs
+
+
+def _fraction(given: _Given | None, *, default: float) -> float:
+    if given is None:
+        return default
+    try:
+        value = float(given.text)
+    except ValueError:
+        value = -1.0
+    if not semantix_config.is_number(value, low=0.0, high=1.0):
+        raise given.error("a number in [0, 1]", str(default))
+    return value
+
+
+def _text(given: _Given | None) -> str | None:
+    return None if given is None else given.text
 
 
 def _flag(config: pytest.Config, dest: str) -> bool:
