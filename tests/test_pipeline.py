@@ -257,6 +257,7 @@ def test_every_runner_makes_one_record_per_check_errors_included(
     import unittest
 
     from semantix.runs import assert_pass_rate
+    from semantix.testing import Satisfies
     from semantix.snapshots import assert_semantic_snapshot
     from semantix.unittest import SemanticAssertionsMixin
 
@@ -302,6 +303,9 @@ def test_every_runner_makes_one_record_per_check_errors_included(
         "repeated runs",
         lambda: assert_pass_rate(lambda: "Thank you!", Polite, runs=3, judge=judge),
     )
+    runner("Satisfies", lambda: {"m": "Thank you!"} == {"m": Satisfies(Polite, judge=judge)})
+    runner("Satisfies, not an output", lambda: Satisfies(Polite, judge=judge) == 42)
+    runner("Satisfies error", lambda: "x" == Satisfies(Polite, judge=FakeJudge(explode)))
     assert kinds == {
         "assert_semantic": ["SemanticResult"],
         "assert_semantic error": ["CheckError"],
@@ -310,4 +314,7 @@ def test_every_runner_makes_one_record_per_check_errors_included(
         "snapshot": ["SemanticResult"],
         "snapshot error": ["CheckError"],
         "repeated runs": ["SemanticResult"] * 3 + ["RunStats"],
+        "Satisfies": ["SemanticResult"],
+        "Satisfies, not an output": [],  # unequal, nothing judged
+        "Satisfies error": ["CheckError"],
     }
