@@ -39,10 +39,11 @@ def test_the_set_is_what_the_docs_say() -> None:
     # Negatively phrased: the pipeline judges each as NOT its positive statement, but for the
     # one whose "never ... without" is not the negation of one statement (it stays as written).
     as_written = {text for text in examples if negated_statement(text) is None}
-    assert as_written == {
+    travel = (
         "The travel agent never changes or cancels a booking without first asking the user to "
         "confirm."
-    }
+    )
+    assert as_written == {travel}
 
 
 def _balanced(judge: EmbeddingJudge) -> float:

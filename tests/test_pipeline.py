@@ -257,8 +257,8 @@ def test_every_runner_makes_one_record_per_check_errors_included(
     import unittest
 
     from semantix.runs import assert_pass_rate
-    from semantix.testing import Satisfies
     from semantix.snapshots import assert_semantic_snapshot
+    from semantix.testing import Satisfies
     from semantix.unittest import SemanticAssertionsMixin
 
     judge = FakeJudge(lambda output, intent: 0.9 if "thank" in output.lower() else 0.1)

@@ -85,7 +85,8 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
         batch_size: texts per model call.
         lazy_load: False to load the model in the constructor instead of on first use.
         model_name: semantix-ai's name for ``model`` (pass one of the two).
-        rule: how examples and counterexamples decide (`ExampleRule`; default: the closest one).
+        rule: how examples and counterexamples decide (`ExampleRule`; default: the mean of the
+            3 closest of each).
 
     Every bad argument is a `ConfigurationError` naming it; ``identity`` never loads the model.
     """
@@ -143,9 +144,6 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
             pooled=pooled,
             identity=self.make_identity(opened.named, opened.resolved.path),
         )
-
-    def _similarity_identity(self) -> JudgeIdentity:
-        return self._load().identity
 
     def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
         return self._embed_texts(self._load(), texts)

@@ -49,7 +49,8 @@ class EmbeddingFunctionJudge(SimilarityJudge):
         threshold: the similarity a matching text reaches with your model (its
             ``recommended_threshold``); default None: the library's order decides (measure it
             with ``semantix calibrate``: similarities differ from one model to another).
-        rule: how examples and counterexamples decide (`ExampleRule`; default: the closest one).
+        rule: how examples and counterexamples decide (`ExampleRule`; default: the mean of the
+            3 closest of each).
         batch_size: the most texts handed to ``embed`` at once.
     """
 
@@ -80,9 +81,6 @@ class EmbeddingFunctionJudge(SimilarityJudge):
         self.batch_size = batch_size
         if threshold is not None:
             self.recommended_threshold = check_threshold(threshold)
-
-    def _similarity_identity(self) -> JudgeIdentity:
-        return self.identity
 
     @property
     def identity(self) -> JudgeIdentity:

@@ -114,8 +114,9 @@ class SimilarityJudge(Judge):
     """The base of the judges that decide by cosine similarity (see the module's rule).
 
     A subclass calls `_start_similarity` in its constructor and implements `_embed_many`
-    (distinct texts -> their `Embedded`) and `_similarity_identity`; `max_length` is the most
-    tokens its model sees at once (None: the embedder takes any text whole).
+    (distinct texts -> their `Embedded`); its ``identity`` names the verdicts (read after
+    embedding, so a model judge names the file it loaded); `max_length` is the most tokens its
+    model sees at once (None: the embedder takes any text whole).
     """
 
     #: Embeddings cannot see "not": negative requirements are judged as NOT their positive statement.
@@ -140,9 +141,6 @@ class SimilarityJudge(Judge):
         self._references: OrderedDict[str, Embedded] = OrderedDict()
 
     def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
-        raise NotImplementedError
-
-    def _similarity_identity(self) -> JudgeIdentity:
         raise NotImplementedError
 
     @property
@@ -172,7 +170,7 @@ class SimilarityJudge(Judge):
             [text for _, description, _ in requests for text in _reference_texts(description)]
         )
         embedded = self._embed_many(list(dict.fromkeys(output for output, _, _ in requests)))
-        identity = self._similarity_identity()
+        identity = self.identity
         latency = (time.perf_counter() - started) * 1000 / max(1, len(requests))
         return [
             self._verdict(embedded[output], description, threshold, references, identity, latency)

@@ -363,7 +363,7 @@ def leaf_verdict_text(leaf: LeafResult) -> str:
 
     A verdict that fails at or above its threshold (a judge's extra condition, such as the
     embedding judge's counterexamples) says why: the first clause of its reason, ``FAIL: closer
-    to counterexample 'Whatever.' (0.41) than to any example (0.36)``."""
+    to counterexamples (0.41, closest 'Whatever.') than to examples (0.36)``."""
     verdict = leaf.verdict
     flag = " (borderline)" if leaf.borderline else ""
     if not leaf.judged:
