@@ -175,7 +175,7 @@ def test_a_bad_ini_value_is_a_usage_error_naming_the_key(pytester: pytest.Pytest
 
 
 def test_semantic_model_names_the_embedding_model(
-    pytester: pytest.Pytester, minilm_dir: Path
+    pytester: pytest.Pytester, minilm_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytester.makepyfile(
         test_model=textwrap.dedent(
@@ -187,8 +187,17 @@ def test_semantic_model_names_the_embedding_model(
             """
         ).replace("MODEL", repr(str(minilm_dir.resolve())))
     )
-    pytester.makeini(f"[pytest]\nsemantic_model = {minilm_dir}\nsemantic_min_similarity = 0.3\n")
-    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    (pytester.path / "models").mkdir()
+    (pytester.path / "models" / "minilm").symlink_to(minilm_dir, target_is_directory=True)
+    # A directory relative to the ini file, as every path in it is, wherever pytest runs.
+    ini = pytester.makeini(
+        "[pytest]\nsemantic_model = models/minilm\nsemantic_min_similarity = 0.3\n"
+    )
+    monkeypatch.chdir(pytester.mkdir("elsewhere"))
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-c", str(ini), str(pytester.path / "test_model.py")
+    )
+    result.assert_outcomes(passed=1)
 
 
 def test_pytest_semantic_installed_too_is_a_usage_error(pytester: pytest.Pytester) -> None:

@@ -125,8 +125,8 @@ OPTIONS = (
     Option(
         "semantic-model",
         "",
-        ini="semantic_matcher: the embedding model (a directory, a registered name or a Hugging "
-        "Face repo id; default all-MiniLM-L6-v2)",
+        ini="semantic_matcher: the embedding model (a directory relative to this file, a "
+        "registered name or a Hugging Face repo id; default all-MiniLM-L6-v2)",
         cli=False,
     ),
 )
@@ -243,7 +243,7 @@ def read_settings(config: pytest.Config) -> Settings:
             matcher_min_similarity=_fraction(
                 _given(config, "semantic_min_similarity"), default=0.5
             ),
-            matcher_model=_text(_given(config, "semantic_model")),
+            matcher_model=_model(config, _given(config, "semantic_model")),
         )
     except SemantixError as exc:  # a check of the library: it already names the value
         raise pytest.UsageError(str(exc)) from None
@@ -297,8 +297,13 @@ def _fraction(given: _Given | None, *, default: float) -> float:
     return value
 
 
-def _text(given: _Given | None) -> str | None:
-    return None if given is None else given.text
+def _model(config: pytest.Config, given: _Given | None) -> str | None:
+    """A model name, repo id or directory; a directory relative to the ini file, as paths are."""
+    if given is None:
+        return None
+    base = config.inipath.parent if config.inipath is not None else config.rootpath
+    directory = Path(base, given.text)
+    return str(directory.resolve()) if directory.is_dir() else given.text
 
 
 def _flag(config: pytest.Config, dest: str) -> bool:
