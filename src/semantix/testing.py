@@ -52,11 +52,10 @@ class Satisfies:
     ```
 
     Each comparison of an output runs `semantix.pipeline.run_check` (so it is reported like any
-    check). After a
-    match the repr is the matched value, so pytest's diff shows no difference there; after a
-    mismatch it shows the verdict, so the diff says why. An output that is not text or a known
-    response object compares unequal (the repr says why); a judge error is raised, never a
-    mismatch and never a match.
+    check). After a match the repr is the matched value, so pytest's diff shows no difference
+    there; after a mismatch it shows the verdict, so the diff says why. An output that is not
+    text or a known response object compares unequal (the repr says why) and is not reported; a
+    judge error is raised, never a mismatch and never a match.
 
     Args:
         intent: an intent class or a description string.
