@@ -1,5 +1,5 @@
 """pytest-semantic's matcher on semantix: `SemanticMatcher`, the ``semantic_matcher`` fixture and
-its ini keys (issue 22, item 17)."""
+its ini keys (issue 22, item 17); pytest-semantic installed beside us: tests/test_other_semantix.py."""
 
 from __future__ import annotations
 
@@ -198,16 +198,3 @@ def test_semantic_model_names_the_embedding_model(
         "-p", "no:cacheprovider", "-c", str(ini), str(pytester.path / "test_model.py")
     )
     result.assert_outcomes(passed=1)
-
-
-def test_pytest_semantic_installed_too_is_a_usage_error(pytester: pytest.Pytester) -> None:
-    site = pytester.mkdir("site")
-    (site / "pytest_semantic-0.1.0.dist-info").mkdir()
-    (site / "pytest_semantic-0.1.0.dist-info" / "METADATA").write_text("Name: pytest-semantic\n")
-    pytester.makepyfile(test_one="def test_one():\n    pass\n")
-    pytester.syspathinsert(site)
-    result = pytester.runpytest()
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(
-        ["*pytest-semantic is installed too*semantic_matcher*pip uninstall -y pytest-semantic*"]
-    )

@@ -69,8 +69,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    refuse_pytest_semantix()
-    refuse_pytest_semantic()
+    refuse_clashing_plugins()
     config.addinivalue_line("markers", MARKER_HELP)
     config.stash[_SESSION] = session = SemanticSession(config, read_settings(config))
     session.start()
@@ -79,34 +78,39 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_XdistController(session), "semantix-xdist")
 
 
-def refuse_pytest_semantix() -> None:
-    """pytest-semantix registers its plugin under the same name ("semantix"), the same
-    ``--semantic-report`` options and a ``semantic`` marker of its own: pytest loads only one of
-    two plugins of one name, so the other would silently do nothing. Say so, at once."""
-    where = compat.installed_beside_us(("pytest_semantix",))
-    if where is not None:
-        raise pytest.UsageError(
-            f"pytest-semantix is installed too ({where}): it registers its pytest plugin under "
-            "the same name as semantix's ('semantix'), with the same --semantic-report options "
-            "and its own 'semantic' marker, so pytest loads only one of them and the other does "
-            "nothing. Keep one: pip uninstall -y pytest-semantix (its assert_semantic fixture "
-            "is semantix's 'semantic' fixture; see docs/coming-from-semantix-ai.md)"
-        )
+#: Plugins that clash with semantix's, by distribution: what clashes, and what replaces theirs.
+#: pytest-semantix registers its plugin under our name ("semantix"), so pytest loads only one of
+#: the two; pytest-semantic defines our semantic_matcher fixture and its ini keys, so pytest would
+#: use one plugin's fixture without saying which. Either way a check could silently do nothing.
+CLASHING_PLUGINS = {
+    "pytest-semantix": (
+        (
+            "it registers its pytest plugin under the same name as semantix's ('semantix'), "
+            "with the same --semantic-report options and its own 'semantic' marker, so pytest "
+            "loads only one of them and the other does nothing"
+        ),
+        "its assert_semantic fixture is semantix's 'semantic' fixture",
+    ),
+    "pytest-semantic": (
+        (
+            "it defines the semantic_matcher fixture and the semantic_threshold, "
+            "semantic_min_similarity and semantic_model ini keys, as semantix does, so pytest "
+            "would use one plugin's fixture without saying which"
+        ),
+        "semantix's semantic_matcher takes the same arguments",
+    ),
+}
 
 
-def refuse_pytest_semantic() -> None:
-    """pytest-semantic defines the ``semantic_matcher`` fixture, the ``semantic_threshold``,
-    ``semantic_min_similarity`` and ``semantic_model`` ini keys and a ``semantic`` marker, as
-    semantix does: pytest would use one plugin's fixture without saying which. Say so, at once."""
-    where = compat.installed_beside_us(("pytest_semantic",))
-    if where is not None:
-        raise pytest.UsageError(
-            f"pytest-semantic is installed too ({where}): it defines the semantic_matcher "
-            "fixture and the semantic_threshold, semantic_min_similarity and semantic_model ini "
-            "keys, as semantix does, so pytest would use one plugin's fixture without saying "
-            "which. Keep one: pip uninstall -y pytest-semantic (semantix's semantic_matcher "
-            "takes the same arguments; see docs/coming-from-semantix-ai.md)"
-        )
+def refuse_clashing_plugins() -> None:
+    """A plugin of `CLASHING_PLUGINS` installed beside us is a usage error, at once."""
+    for name, (clash, instead) in CLASHING_PLUGINS.items():
+        where = compat.installed_beside_us((name.replace("-", "_"),))
+        if where is not None:
+            raise pytest.UsageError(
+                f"{name} is installed too ({where}): {clash}. Keep one: pip uninstall -y {name} "
+                f"({instead}; see docs/coming-from-semantix-ai.md)"
+            )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
