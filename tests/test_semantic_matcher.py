@@ -79,6 +79,9 @@ def test_without_invalid_examples_the_valid_ones_decide() -> None:
     assert matcher.invalid == ()
     assert "hello there" == matcher
     assert "the invoice is attached" != matcher
+    strict = SemanticMatcher(GREETINGS, threshold=0.9, min_similarity=0.1, custom_embed_fn=words)
+    assert "hello there" != strict
+    assert "not above the margin 0.9 (no counterexamples)" in repr(strict)
 
 
 def test_one_judge_per_function_and_margin() -> None:

@@ -238,8 +238,13 @@ class SimilarityJudge(Judge):
         pos = _Side("example", rule.side(len(examples)), s_pos, pos_text)
         reason = pos.described()
         if not counterexamples:
-            passed = score >= threshold and s_pos > rule.margin
-            return passed, score, reason + "; no counterexamples", pos_window
+            reason += "; no counterexamples"
+            if not s_pos > rule.margin:  # first, as below: why it fails whatever its threshold
+                reason = (
+                    f"{pos.short(named=False)} not above the margin {rule.margin:g} "
+                    "(no counterexamples); " + reason
+                )
+            return score >= threshold and s_pos > rule.margin, score, reason, pos_window
         s_neg, neg_text, neg_window = _side(output, counterexamples, references, rule.closest)
         neg = _Side("counterexample", rule.side(len(counterexamples)), s_neg, neg_text)
         reason += f"; {neg.described()}; margin {s_pos - s_neg:+.3f}"
