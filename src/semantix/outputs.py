@@ -42,6 +42,7 @@ from semantix.text import preview
 __all__ = [
     "ACCEPTED_OUTPUTS",
     "OutputView",
+    "Timing",
     "ToolCall",
     "Usage",
     "describe_calls",
@@ -105,13 +106,27 @@ class Usage:
 
 
 @dataclass(frozen=True, slots=True)
+class Timing:
+    """How long the system under test took to give an output, where a runner measured it.
+
+    ``total_ms`` is the wall time of the whole call; ``first_token_ms`` the time to the first
+    token of a stream (None when the output was not streamed or not timed that way).
+    """
+
+    total_ms: float | None = None
+    first_token_ms: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class OutputView:
-    """What an output holds: its text (None when it has none), tool calls, usage and model."""
+    """What an output holds: its text (None when it has none), tool calls, usage, model and,
+    where a runner measured it, its timing."""
 
     text: str | None
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage | None = None
     model: str | None = None
+    timing: Timing | None = None
 
     def __repr__(self) -> str:
         parts = ["text=None" if self.text is None else f"text={preview(self.text, 60)}"]
@@ -121,6 +136,8 @@ class OutputView:
             parts.append(f"usage={self.usage}")
         if self.model is not None:
             parts.append(f"model={self.model!r}")
+        if self.timing is not None:
+            parts.append(f"timing={self.timing}")
         return f"OutputView({', '.join(parts)})"
 
 
@@ -165,6 +182,8 @@ def encodable(text: str) -> str:
 
 def _read(output: object) -> tuple[OutputView, str]:
     """The view and, for a view without text, a phrase saying what the output holds."""
+    if isinstance(output, OutputView):  # a runner's view, read once: every leaf reads the same
+        return output, "the output"
     if isinstance(output, str):
         return OutputView(encodable(output)), "the output"
     if isinstance(output, (bytes, bytearray, memoryview)):
