@@ -255,6 +255,8 @@ def _docs_matcher(*args: Any, **kwargs: Any) -> Any:
     """The ``semantic_matcher`` fixture of the docs runner: the real matcher on `_word_vector`."""
     from semantix.testing import SemanticMatcher
 
+    if "threshold" in kwargs:  # pytest-semantic's name for the margin, as the fixture takes it
+        kwargs["margin"] = kwargs.pop("threshold")
     return SemanticMatcher(*args, custom_embed_fn=_word_vector, **kwargs)
 
 

@@ -376,8 +376,8 @@ def test_a_judge_without_the_support_ability_is_an_error_naming_those_that_have_
             judge=FakeJudge(lambda output, intent: 1.0),
         )
     message = str(error.value)
-    assert "Grounded(1 source) checks support" in message
-    assert "FakeJudge cannot" in message
+    assert "Grounded(1 source) needs a judge that declares evaluate_support" in message
+    assert "the judge FakeJudge does not" in message
     for name in ("QuantizedNLIJudge", "NLIJudge", "LLMJudge", "EscalatingJudge"):
         assert name in message
 

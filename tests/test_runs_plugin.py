@@ -109,10 +109,10 @@ def test_marker_repeats_the_body_and_holds_it_to_the_floor(
     ]
     crashing = by_test["test_bot.py::test_crashing_system"]
     assert (crashing["runs"], crashing["passes"], crashing["errors"]) == (5, 4, 1)
-    assert crashing["outcomes"] == ["pass", "pass", "error", "pass", "pass"]
-    assert crashing["verdict"] == "pass"
+    assert crashing["outcomes"] == ["passed", "passed", "error", "passed", "passed"]
+    assert crashing["verdict"] == "passed"
     assert [round(bound, 2) for bound in crashing["interval"]] == [0.38, 0.96]
-    assert by_test["test_bot.py::test_below_floor"]["verdict"] == "fail"
+    assert by_test["test_bot.py::test_below_floor"]["verdict"] == "failed"
     # every run's assertion is in the assertion report too
     assert document["summary"]["total"] == 10 + 10 + 4
 

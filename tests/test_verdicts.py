@@ -314,7 +314,7 @@ def test_forwards_threshold_identity_and_prompt_version(store: VerdictStore) -> 
 
 
 def test_not_a_judge() -> None:
-    with pytest.raises(TypeError, match="needs a judge instance with evaluate"):
+    with pytest.raises(TypeError, match="the judge RecordReplayJudge wraps must have an evaluate"):
         RecordReplayJudge(object())  # type: ignore[arg-type]
 
 

@@ -148,7 +148,7 @@ def set_default_judge(judge: Judge | str | None) -> None:
     if isinstance(judge, str):
         judge = _check_spec(judge, source="set_default_judge")
     elif judge is not None:
-        from semantix.pipeline.judging import check_judge_object
+        from semantix.judges.base import check_judge
 
-        judge = check_judge_object(judge)
+        judge = check_judge(judge)
     _context.set_defaults(judge=judge)

@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_THRESHOLD",
     "Conjunction",
     "Disjunction",
+    "EquivalenceDescription",
     "Intent",
     "IntentDescription",
     "IntentLike",
@@ -71,6 +72,19 @@ class IntentDescription(str):
         self.hypothesis = hypothesis
         self.examples = examples
         self.counterexamples = counterexamples
+        return self
+
+
+class EquivalenceDescription(IntentDescription):
+    """What a snapshot asks a judge that declares ``evaluate_equivalence``: does the output mean
+    the same as ``stored``? It is the stored text (also the explicit hypothesis); a judge's
+    ``evaluate`` hands it to ``evaluate_equivalence(stored, output, threshold)``."""
+
+    stored: str
+
+    def __new__(cls, stored: str) -> EquivalenceDescription:  # noqa: PYI034
+        self = cast("EquivalenceDescription", super().__new__(cls, stored, hypothesis=stored))
+        self.stored = stored
         return self
 
 
@@ -157,6 +171,16 @@ class Intent(metaclass=IntentMeta):
     _missing_examples_file: ClassVar[Path | None] = None
     #: True for base classes that carry no description (``abstract=True``) and for composites.
     abstract: ClassVar[bool] = True
+    #: The optional judge method this leaf needs (e.g. ``"evaluate_support"`` for `Grounded`),
+    #: or None: the pipeline refuses a judge that does not declare it, before asking anything.
+    requires: ClassVar[str | None] = None
+    #: What the leaf reads of the output: ``"text"`` (every semantic leaf, most structural ones),
+    #: or another part of the view (``"tool calls"``, ``"token usage"``). A leaf that reads the
+    #: text, on an output that holds none, cannot be decided (see `semantix.pipeline`).
+    needs: ClassVar[str] = "text"
+    #: This leaf's own stand-in for the judge's recommended threshold, per judge ``scale``
+    #: (a snapshot judged by a similarity judge: a paraphrase-level similarity).
+    scale_thresholds: ClassVar[dict[str, float]] = {}
 
     def __init_subclass__(cls, *, abstract: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

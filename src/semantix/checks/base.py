@@ -8,13 +8,15 @@ meaning for such a leaf, so setting one on the class is a ``TypeError``.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-from semantix.intent import Intent, IntentMeta
-from semantix.judges.base import JudgeIdentity, Verdict
+from semantix.intent import Intent, IntentDescription, IntentMeta
+from semantix.judges.base import Capabilities, JudgeIdentity, JudgeRequest, Verdict
 from semantix.outputs import OutputView, describe_calls
 
-__all__ = ["STRUCTURAL", "Structural", "build", "check_text", "no_text", "verdict"]
+__all__ = ["STRUCTURAL", "Scoped", "Structural", "build", "check_text", "no_text", "verdict"]
 
 #: The judge named on every structural verdict.
 STRUCTURAL = JudgeIdentity("structural")
@@ -27,9 +29,6 @@ class Structural(Intent, abstract=True):
     ``CalledTool("name")``, ...) return such subclasses, and a class written on top of one keeps
     its check with a description of its own.
     """
-
-    #: What the check needs from the output, for messages (e.g. "text", "token usage").
-    needs: ClassVar[str] = "text"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "threshold" in cls.__dict__:
@@ -84,3 +83,57 @@ def check_text(value: object, *, factory: str, what: str, example: str) -> str:
             f"pass the {what} to look for, e.g. {factory}({example})"
         )
     return value
+
+
+class Scoped(Intent, abstract=True):
+    """Base of the semantic leaves that say themselves what the judge is asked: on other texts
+    than the output's own (the turns of a transcript, both directions of a semantic snapshot),
+    or on several. The pipeline plans, asks, times and records them like every leaf.
+
+    `asks` returns labelled requests (or a verdict decided without a judge); `fold` makes the
+    leaf's one verdict of the answers. The defaults judge the leaf's description on each text
+    `subjects` returns and fold by ``combine``: ``"all"`` (the first failing subject decides,
+    else the weakest) or ``"any"`` (the first passing, else the strongest); the verdict's reason
+    starts with the deciding subject's label.
+    """
+
+    combine: ClassVar[str] = "all"
+
+    @classmethod
+    def subjects(cls, view: OutputView) -> Sequence[tuple[str, str]]:
+        """(label, text) pairs the leaf is judged on (default: the output's text)."""
+        return [("", view.text or "")]
+
+    @classmethod
+    def asks(
+        cls,
+        view: OutputView,
+        description: IntentDescription,
+        threshold: float,
+        declared: Capabilities,
+    ) -> Verdict | Sequence[tuple[str, JudgeRequest]]:
+        """The labelled requests this leaf needs on ``view``, or its verdict without a judge."""
+        return [(label, (text, description, threshold)) for label, text in cls.subjects(view)]
+
+    @classmethod
+    def fold(
+        cls,
+        view: OutputView,
+        answers: Sequence[tuple[str, Verdict]],
+        threshold: float,
+        declared: Capabilities,
+    ) -> Verdict:
+        """The leaf's verdict from the judge's answers to `asks`, in order."""
+        if not answers:
+            return Verdict(passed=False, score=None, reason="nothing to judge", threshold=threshold)
+        wanted = cls.combine == "any"
+        deciding = [answer for answer in answers if answer[1].passed is wanted]
+        pool = deciding or answers
+        label, chosen = (
+            pool[0]
+            if deciding
+            else (max if wanted else min)(pool, key=lambda answer: answer[1].score or 0.0)
+        )
+        if not label:
+            return chosen
+        return dataclasses.replace(chosen, reason=f"{label}: {chosen.reason or chosen.passed}")

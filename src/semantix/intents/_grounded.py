@@ -76,6 +76,7 @@ class SupportIntent(Intent, abstract=True):
 
     sources: ClassVar[tuple[str, ...]]
     relation: ClassVar[str]
+    requires: ClassVar[str | None] = "evaluate_support"
 
     @classmethod
     def judge_description(cls) -> IntentDescription:

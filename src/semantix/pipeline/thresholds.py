@@ -8,8 +8,10 @@
    judge cannot separate them, the check errors and says so (`IntentCalibrationError`).
    Judges whose score already uses the examples (``uses_examples = True``, e.g. the embedding
    judge) keep their own rule and skip this step, as do judges that give no score;
-4. ``marker``/``judge``: the pytest ``semantic`` marker's threshold for the assertions of its test,
-   else the judge's ``recommended_threshold`` (an instance may set its own);
+4. ``marker``/``scale``/``judge``: the pytest ``semantic`` marker's threshold for the assertions
+   of its test, else the leaf's own threshold for the judge's scale (``scale_thresholds``: a
+   snapshot judged by similarity), else the judge's ``recommended_threshold`` (an instance may
+   set its own);
 5. ``default``: the ``Intent`` base default, 0.8.
 
 ``~X`` uses X's threshold; ``&`` and ``|`` resolve each leaf on its own. Calibrations are
@@ -94,6 +96,10 @@ def resolve_threshold(
     )
     if calibration is not None:
         return ResolvedThreshold(calibration.threshold, "calibrated")
+    declared = declared or capabilities(judge)
+    own = intent.scale_thresholds.get(declared.scale)
+    if judge_default is None and own is not None:
+        return ResolvedThreshold(own, "scale")
     return judge_threshold(judge, judge_default=judge_default, declared=declared)
 
 
@@ -104,8 +110,7 @@ def judge_threshold(
     judge_default: float | None = None,
     declared: Capabilities | None = None,
 ) -> ResolvedThreshold:
-    """The order without an intent (steps 1, 4 and 5): what checks that have no intent use,
-    such as semantic snapshots."""
+    """The order without an intent (steps 1, 4 and 5)."""
     if explicit is not None:
         return ResolvedThreshold(check_threshold(explicit), "argument")
     if judge_default is not None:

@@ -98,7 +98,7 @@ class SemanticSession:
         """Enter the run's defaults (only the options given) and start listening."""
         settings = self.settings
         # Only what was given: a set_default_judge() in conftest.py survives a run naming no judge.
-        self._exit.enter_context(
+        self.run = self._exit.enter_context(
             context.run_defaults(
                 judge=settings.judge, verdicts_mode=settings.verdicts_mode, timeout=settings.timeout
             )
@@ -230,7 +230,7 @@ class SemanticSession:
 
     def payload(self) -> dict[str, Any]:
         """What a worker sends the controller: everything the reports need, in one dict."""
-        self.verdicts.collect()
+        self.verdicts.collect(self.run)
         with self.lock:
             records, relations = list(self.records), list(self.relations)
         return {
@@ -260,7 +260,7 @@ class SemanticSession:
         if self.is_worker:
             self.config.workeroutput[PAYLOAD_KEY] = self.payload()  # type: ignore[attr-defined]
             return
-        self.verdicts.collect()
+        self.verdicts.collect(self.run)
         self.snapshots.finish()
         self.verdicts.finish(exitstatus)
         self.runs.finish()

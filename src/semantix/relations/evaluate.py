@@ -126,6 +126,7 @@ def evaluate_relations(
     runs: int = 1,
     max_violation_rate: float | None = None,
     threshold: float | None = None,
+    timeout: float | None = None,
     case_id: str | None = None,
 ) -> list[RelationResult]:
     """Judge ``system(case)`` and ``system(variant)`` for every variant of every relation.
@@ -142,7 +143,9 @@ def evaluate_relations(
             is judged on pass rates (`semantix.relations.results`).
         max_violation_rate: a ceiling in [0, 1]; above it, `RelationViolationError`. Without
             it, violations decide nothing.
-        threshold, case_id: the threshold for every leaf; the case's id when it has no ``id``.
+        threshold, timeout: as in ``assert_semantic``, for the check of each case and variant
+            (its ``runs`` outputs judged as one check).
+        case_id: the case's id when it has no ``id`` field.
 
     Returns:
         One `RelationResult` per relation, in order (each also handed to the run's observers).
@@ -181,6 +184,7 @@ def evaluate_relations(
             min_pass_rate=0.0,
             judge=judge,
             threshold=threshold,
+            timeout=timeout,
         )
 
     original = run(case)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from semantix.report.records import leaf_outcome
+from semantix.report.records import OUTCOME_WORDS, PASSED, leaf_outcome
 from semantix.report.terminal import short_judge
 
 __all__ = ["PREVIEW_CHARS", "plots", "run_tests", "runs", "snapshot_data", "snapshots"]
@@ -271,7 +271,7 @@ def runs(document: Mapping[str, Any]) -> str:
         return ""
     runs = _mapping(document.get("runs"))
     ordered = sorted(
-        tests, key=lambda test: (test.get("verdict") == "pass", str(test.get("nodeid")))
+        tests, key=lambda test: (test.get("verdict") in PASSED, str(test.get("nodeid")))
     )
     rows = "".join(_run_row(test) for test in ordered)
     stability = _num(runs.get("stability"))
@@ -326,12 +326,12 @@ def _run_row(test: Mapping[str, Any]) -> str:
     if isinstance(interval, list) and len(interval) == 2:
         low, high = _num(interval[0]), _num(interval[1])
     verdict = str(test.get("verdict") or "?")
-    css = "pass" if verdict == "pass" else "fail"
+    css = "pass" if verdict in PASSED else "fail"
     name = test.get("name")
     nodeid = str(test.get("nodeid", "?"))
     label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")
     return (
-        f'<tr class="{css}"><td class="v {css}">{_e(verdict.upper())}</td>'
+        f'<tr class="{css}"><td class="v {css}">{_e(OUTCOME_WORDS.get(verdict, verdict.upper()))}</td>'
         f'<td class="id">{label}</td><td class="n">{_e(test.get("runs", "—"))}</td>'
         f'<td class="n">{_e(test.get("passes", "—"))}</td>'
         f'<td class="n">{_e(test.get("errors", "—"))}</td>'

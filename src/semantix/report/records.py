@@ -21,12 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from semantix import config
-from semantix.pipeline.results import SemanticResult
+from semantix.pipeline.results import OUTCOME_WORDS, SemanticResult
 from semantix.report.files import encodable, write_text_atomic
 from semantix.report.schema import REPORT_VERSION
 from semantix.text import mask_secrets, preview, usable_secrets
 
+#: A repeated check's verdict that passed: ``passed``, or ``pass`` in reports of version 2.
+PASSED = frozenset(("passed", "pass"))
+
 __all__ = [
+    "OUTCOME_WORDS",
+    "PASSED",
     "REPORT_VERSION",
     "Record",
     "Summary",
@@ -44,7 +49,6 @@ __all__ = [
 Record = dict[str, Any]
 
 #: The outcomes of a record, and the word each renderer shows for it.
-OUTCOME_WORDS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
 
 #: A leaf that structural leaves decided before any judge was asked.
 NOT_JUDGED = "not judged"

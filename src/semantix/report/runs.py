@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from semantix.report.records import Record
+from semantix.report.records import OUTCOME_WORDS, PASSED, Record
 from semantix.report.terminal import Line
 from semantix.runs import RunStats, suite_stability
 
@@ -66,7 +66,7 @@ def _cells(record: Record) -> tuple[str, ...]:
         f"{record['pass_rate']:.2f}",
         f"[{low:.2f}, {high:.2f}]",
         f"{record['min_pass_rate']:.2f}",
-        record["verdict"].upper(),
+        OUTCOME_WORDS.get(record["verdict"], str(record["verdict"]).upper()),
     )
 
 
@@ -85,10 +85,10 @@ def run_lines(records: Sequence[Record], *, width: int = 120) -> list[Line]:
         widths[0] = max(16, widths[0] - overflow)
     lines: list[Line] = [(_render(_HEADER, widths), {"bold": True})]
     for record, cells in zip(records, rows, strict=True):
-        markup = {"green": True} if record["verdict"] == "pass" else {"red": True}
+        markup = {"green": True} if record["verdict"] in PASSED else {"red": True}
         lines.append((_render(cells, widths), markup))
     _, below = suite_stability(records)
-    failed = any(record["verdict"] != "pass" for record in records)
+    failed = any(record["verdict"] not in PASSED for record in records)
     lines.append(
         (stability_line(records), {"bold": True, "red": failed, "yellow": not failed and below > 0})
     )

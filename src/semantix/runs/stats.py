@@ -18,8 +18,7 @@ from typing import Any, Literal
 
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import SemanticAssertionError
-from semantix.pipeline.results import SemanticResult
-from semantix.runs.ceilings import Ceiling
+from semantix.pipeline.results import OUTCOME_WORDS, SemanticResult
 from semantix.text import preview
 
 __all__ = [
@@ -41,7 +40,8 @@ Z_95 = 1.96
 SHOWN_RUNS = 3
 OUTPUT_PREVIEW = 120
 
-Outcome = Literal["pass", "fail", "error"]
+#: The words every report uses for an outcome (pytest's).
+Outcome = Literal["passed", "failed", "error"]
 
 
 def wilson_interval(passes: int, runs: int, *, z: float = Z_95) -> tuple[float, float]:
@@ -86,34 +86,32 @@ class RunResult:
     output: str | None = None
     #: Wall time of the call of the system under test (not the judge), in milliseconds.
     latency_ms: float | None = None
-    #: The response's cost in USD, when a cost ceiling was asked for and it is known.
-    cost_usd: float | None = None
 
     @property
     def outcome(self) -> Outcome:
-        """``pass`` (every assertion held), ``fail`` (one did not) or ``error`` (it raised)."""
+        """``passed`` (every assertion held), ``failed`` (one did not) or ``error`` (it raised)."""
         if self.error is not None and not isinstance(self.error, SemanticAssertionError):
             return "error"
         if any(not result.passed for result in self.results):
-            return "fail"
+            return "failed"
         if isinstance(self.error, SemanticAssertionError):
-            return "fail"
-        return "pass" if self.results else "error"
+            return "failed"
+        return "passed" if self.results else "error"
 
     @property
     def passed(self) -> bool:
-        return self.outcome == "pass"
+        return self.outcome == "passed"
 
     def describe(self) -> str:
         """One line: the run's number, outcome, scores and output (or the error)."""
-        head = f"#{self.index} {self.outcome.upper():<5}"
+        head = f"#{self.index} {OUTCOME_WORDS[self.outcome]:<5}"
         if self.outcome == "error":
             if self.error is None:
                 return f"{head} no semantic assertion was made"
             message = preview(str(self.error), OUTPUT_PREVIEW, quote=False)
             return f"{head} {type(self.error).__name__}: {message}"
         failing = [result for result in self.results if not result.passed] or list(self.results)
-        scores = "; ".join(_scores(result) for result in failing)
+        scores = "; ".join(", ".join(leaf.summary for leaf in result.leaves) for result in failing)
         text = self.output if self.output is not None else (failing[0].output if failing else "")
         if not failing and self.error is not None:
             scores = preview(str(self.error), OUTPUT_PREVIEW, quote=False)
@@ -133,8 +131,6 @@ class RunStats:
     name: str
     results: tuple[RunResult, ...]
     min_pass_rate: float = 1.0
-    #: Latency and cost ceilings checked after the runs (`semantix.runs.ceilings`).
-    ceilings: tuple[Ceiling, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.results:
@@ -147,11 +143,11 @@ class RunStats:
 
     @property
     def passes(self) -> int:
-        return sum(1 for run in self.results if run.outcome == "pass")
+        return sum(1 for run in self.results if run.outcome == "passed")
 
     @property
     def failures(self) -> int:
-        return sum(1 for run in self.results if run.outcome == "fail")
+        return sum(1 for run in self.results if run.outcome == "failed")
 
     @property
     def errors(self) -> int:
@@ -187,25 +183,21 @@ class RunStats:
 
     @property
     def verdict(self) -> Outcome:
-        """``error`` when no run could be judged or a ceiling cannot be checked; ``fail`` when a
-        ceiling is exceeded; else ``pass`` when the rate reaches the floor."""
+        """``error`` when no run could be judged; else ``passed`` when the rate reaches the
+        floor, ``failed`` when it does not."""
         if self.errors == self.runs:
             return "error"
-        if any(ceiling.unenforceable is not None for ceiling in self.ceilings):
-            return "error"  # a ceiling nobody can check is never a pass
-        if not all(ceiling.passed for ceiling in self.ceilings):
-            return "fail"
         # Tolerance for float noise only: 8/10 against a floor of 0.8 passes.
-        return "pass" if self.pass_rate >= self.min_pass_rate - 1e-12 else "fail"
+        return "passed" if self.pass_rate >= self.min_pass_rate - 1e-12 else "failed"
 
     @property
     def passed(self) -> bool:
-        return self.verdict == "pass"
+        return self.verdict == "passed"
 
     def __repr__(self) -> str:
         low, high = self.interval
         return (
-            f"<RunStats {self.verdict.upper()} {self.name} {self.passes}/{self.runs} = "
+            f"<RunStats {OUTCOME_WORDS[self.verdict]} {self.name} {self.passes}/{self.runs} = "
             f"{self.pass_rate:.2f} [{low:.2f}, {high:.2f}] floor {self.min_pass_rate:.2f}, "
             f"{self.errors} error{'' if self.errors == 1 else 's'}>"
         )
@@ -213,14 +205,10 @@ class RunStats:
     def explain(self) -> str:
         """The multi-line failure message: rate, interval, floor and the first non-passing runs."""
         low, high = self.interval
-        if self.verdict == "error" and self.errors < self.runs:
-            head = f"a ceiling of {self.name} cannot be checked (never a pass)"
-        elif self.verdict == "error":
+        if self.verdict == "error":
             head = f"no run of {self.name} could be judged: all {self.runs} runs raised"
         elif self.passed:
             head = f"pass rate of {self.name} reaches its floor"
-        elif not all(ceiling.passed for ceiling in self.ceilings):
-            head = f"a ceiling of {self.name} is exceeded"
         else:
             head = f"pass rate of {self.name} is below its floor"
         lines = [
@@ -235,11 +223,10 @@ class RunStats:
                 "(an error counts as a run that did not pass)"
             ),
         ]
-        lines.extend(f"  {ceiling.describe()}" for ceiling in self.ceilings)
         judges = sorted({str(result.judge) for run in self.results for result in run.results})
         if judges:
             lines.append(f"  judge: {', '.join(judges)}")
-        bad = [run for run in self.results if run.outcome != "pass"]
+        bad = [run for run in self.results if run.outcome != "passed"]
         if bad:
             shown = bad[:SHOWN_RUNS]
             lines.append("")
@@ -267,9 +254,7 @@ class RunStats:
             "below_floor": self.floor_unproven,
             "verdict": self.verdict,
             "outcomes": [run.outcome for run in self.results],
-            "ceilings": [ceiling.to_dict() for ceiling in self.ceilings],
             "latency_ms": [run.latency_ms for run in self.results],
-            "cost_usd": [run.cost_usd for run in self.results],
         }
 
 
@@ -293,16 +278,6 @@ def suite_stability(
         return None, 0
     score = sum(rate for rate, _ in figures) / len(figures)
     return score, sum(1 for _, unproven in figures if unproven)
-
-
-def _scores(result: SemanticResult) -> str:
-    """``Polite=0.41/0.80, ~Blame=0.10/0.70``: every leaf's score against its threshold."""
-    leaves = []
-    for leaf in result.leaves:
-        score = "n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:.2f}"
-        label = leaf.intent.__name__ if leaf.expected else f"~{leaf.intent.__name__}"
-        leaves.append(f"{label}={score}/{leaf.threshold:.2f}")
-    return ", ".join(leaves)
 
 
 for _public in (RunResult, RunStats):
