@@ -12,9 +12,9 @@ from typing import Any, ClassVar, cast
 
 from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import JudgeIdentity, Verdict
-from semantix.outputs import OutputView, describe_calls
+from semantix.outputs import OutputView, describe_calls, encodable
 
-__all__ = ["STRUCTURAL", "Structural", "build", "check_text", "no_text", "verdict"]
+__all__ = ["STRUCTURAL", "Structural", "build", "check_flag", "check_text", "no_text", "verdict"]
 
 #: The judge named on every structural verdict.
 STRUCTURAL = JudgeIdentity("structural")
@@ -47,8 +47,11 @@ class Structural(Intent, abstract=True):
 
 
 def verdict(passed: bool, reason: str) -> Verdict:
-    """The verdict of a structural check."""
-    return Verdict(passed=passed, score=1.0 if passed else 0.0, reason=reason, judge=STRUCTURAL)
+    """The verdict of a structural check (a reason quoting the output is made encodable: JSON
+    escapes such as ``"\\ud800"`` decode to lone surrogates that no file can hold)."""
+    return Verdict(
+        passed=passed, score=1.0 if passed else 0.0, reason=encodable(reason), judge=STRUCTURAL
+    )
 
 
 def no_text(view: OutputView) -> Verdict:
@@ -83,4 +86,11 @@ def check_text(value: object, *, factory: str, what: str, example: str) -> str:
             f"{factory}() got an empty {what} ({value!r}), which every text would satisfy; "
             f"pass the {what} to look for, e.g. {factory}({example})"
         )
+    return value
+
+
+def check_flag(value: object, factory: str, what: str) -> bool:
+    """``value`` if it is a bool, else an error naming the option."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{factory}({what}=...) must be True or False, got {value!r}")
     return value
