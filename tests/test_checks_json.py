@@ -251,6 +251,11 @@ def test_a_schema_that_is_not_json_or_names_no_draft_is_a_clear_error(
         JSONSchema(schema)
 
 
+def test_a_schema_pattern_nested_too_deeply_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="a schema with a pattern nested too deeply"):
+        JSONSchema({"pattern": "(" * 5000 + ")" * 5000})
+
+
 def test_a_circular_schema_is_a_clear_error() -> None:
     schema: dict[str, Any] = {"type": "object"}
     schema["properties"] = {"self": schema}

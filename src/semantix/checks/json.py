@@ -83,13 +83,14 @@ def read_json(text: str, *, extract: bool) -> tuple[Any, str, str | None] | str:
 def _load(text: str) -> tuple[Any, str | None]:
     try:
         document = json.loads(text, parse_constant=_constant, object_pairs_hook=_unique)
-        depth, level = 0, [document]
-        while level := [value for value in level if isinstance(value, (dict, list))]:
+        depth, level = 0, [document] if isinstance(document, (dict, list)) else []
+        while level:  # breadth first: one level of containers at a time
             depth += 1
             level = [
                 item
                 for value in level
                 for item in (value.values() if isinstance(value, dict) else value)
+                if isinstance(item, (dict, list))
             ]
         if depth > MAX_DEPTH:
             raise RecursionError

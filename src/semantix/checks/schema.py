@@ -100,6 +100,8 @@ def JSONSchema(schema: Mapping[str, Any] | bool, *, extract: bool = False) -> ty
             f"JSONSchema() got an invalid schema {preview(json.dumps(frozen), 80)}: {exc.message} "
             f"(at {where} of the schema); fix the schema"
         ) from None
+    except RecursionError:  # a pattern nested thousands deep: re cannot even compile it
+        raise ValueError("JSONSchema() got a schema with a pattern nested too deeply") from None
     bounded_class = _bounded(validator_class)
     validator = bounded_class(frozen, format_checker=bounded_class.FORMAT_CHECKER)
     title = frozen.get("title") if isinstance(frozen, dict) else None
