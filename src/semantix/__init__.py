@@ -96,6 +96,7 @@ _LAZY = {
             "JudgeTimeoutError",
             "JudgeUnavailableError",
             "ModelNotFoundError",
+            "PatternTimeoutError",
             "UnenforceableCheckError",
             "UnknownModelError",
             "VerdictNotRecordedError",

@@ -14,9 +14,18 @@ from typing import Any, ClassVar, cast
 
 from semantix.intent import Intent, IntentDescription, IntentMeta
 from semantix.judges.base import Capabilities, JudgeIdentity, JudgeRequest, Verdict
-from semantix.outputs import OutputView, describe_calls
+from semantix.outputs import OutputView, describe_calls, encodable
 
-__all__ = ["STRUCTURAL", "Scoped", "Structural", "build", "check_text", "no_text", "verdict"]
+__all__ = [
+    "STRUCTURAL",
+    "Scoped",
+    "Structural",
+    "build",
+    "check_flag",
+    "check_text",
+    "no_text",
+    "verdict",
+]
 
 #: The judge named on every structural verdict.
 STRUCTURAL = JudgeIdentity("structural")
@@ -46,8 +55,11 @@ class Structural(Intent, abstract=True):
 
 
 def verdict(passed: bool, reason: str) -> Verdict:
-    """The verdict of a structural check."""
-    return Verdict(passed=passed, score=1.0 if passed else 0.0, reason=reason, judge=STRUCTURAL)
+    """The verdict of a structural check (a reason quoting the output is made encodable: JSON
+    escapes such as ``"\\ud800"`` decode to lone surrogates that no file can hold)."""
+    return Verdict(
+        passed=passed, score=1.0 if passed else 0.0, reason=encodable(reason), judge=STRUCTURAL
+    )
 
 
 def no_text(view: OutputView) -> Verdict:
@@ -137,3 +149,10 @@ class Scoped(Intent, abstract=True):
         if not label:
             return chosen
         return dataclasses.replace(chosen, reason=f"{label}: {chosen.reason or chosen.passed}")
+
+
+def check_flag(value: object, factory: str, what: str) -> bool:
+    """``value`` if it is a bool, else an error naming the option."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{factory}({what}=...) must be True or False, got {value!r}")
+    return value
