@@ -15,6 +15,7 @@ from semantix.judges.base import Judge, JudgeIdentity, TokenUsage, Verdict
 from semantix.judges.fake import FakeJudge
 
 if TYPE_CHECKING:
+    from semantix.judges.callable_judge import CallableJudge
     from semantix.judges.embedding import EmbeddingJudge
     from semantix.judges.embedding_function import EmbeddingFunctionJudge
     from semantix.judges.escalating import EscalatingJudge
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from semantix.judges.transformers import NLIJudge
 
 __all__ = [
+    "CallableJudge",
     "EmbeddingFunctionJudge",
     "EmbeddingJudge",
     "EscalatingJudge",
@@ -46,6 +48,7 @@ _LAZY = {
     "EmbeddingFunctionJudge": "semantix.judges.embedding_function",  # numpy, on first use
     "ExampleRule": "semantix.judges.similarity",
     "LLMJudge": "semantix.judges.llm",
+    "CallableJudge": "semantix.judges.callable_judge",  # light, but lazy like its peers
     "EscalatingJudge": "semantix.judges.escalating",  # light, but lazy like its peers
 }
 
