@@ -22,7 +22,7 @@ from semantix.errors import JudgeError
 from semantix.intents._grounded import SupportDescription
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, TokenUsage, Verdict
 from semantix.judges.llm_prompt import ParsedVerdict, parse_support, parse_verdict
-from semantix.judges.support import support_request
+from semantix.judges.support import route_support, support_request
 from semantix.text import mask_secrets, preview
 
 __all__ = ["PromptedJudge", "Reply"]
@@ -62,15 +62,21 @@ class PromptedJudge(Judge):
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Ask the model once and turn its answer into a `Verdict`."""
-        threshold = check_threshold(threshold)
-        if isinstance(intent_description, SupportDescription):
-            return self._support(output, intent_description, threshold)
-        messages = prompts.build_messages(output, intent_description)
-        return self._judge(messages, prompts.VERDICT_SCHEMA, threshold, self.identity)
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Judge several requests, at most ``max_concurrency`` at a time, in order."""
-        return self._each(lambda request: self.evaluate(*request), requests)
+        """Judge several requests, at most ``max_concurrency`` at a time, in order (support
+        requests handed here go to `evaluate_support`: `route_support`)."""
+        return route_support(
+            requests, lambda asked: self._each(self._plain, asked), self.evaluate_support
+        )
+
+    def _plain(self, request: JudgeRequest) -> Verdict:
+        output, intent_description, threshold = request
+        messages = prompts.build_messages(output, intent_description)
+        return self._judge(
+            messages, prompts.VERDICT_SCHEMA, check_threshold(threshold), self.identity
+        )
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         """Which claims the sources do not support (``Grounded``/``Contradicts`` requests only):
