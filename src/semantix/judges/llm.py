@@ -43,7 +43,7 @@ from semantix.config import check_positive_int, is_number
 from semantix.errors import ConfigurationError, JudgeError
 from semantix.judges.base import JudgeIdentity, TokenUsage
 from semantix.judges.deadline import run_with_deadline
-from semantix.judges.llm_errors import Failures, url_of
+from semantix.judges.llm_errors import Failures
 from semantix.judges.llm_http import ReplyTooLargeError, deadline_http_client
 from semantix.judges.llm_prompt import (
     EQUIVALENCE_PROMPT_VERSION,
@@ -284,13 +284,14 @@ class LLMJudge(PromptedJudge):
         )
 
     def _failures(self) -> Failures:
-        where = mask_url(self.base_url or url_of(self._injected)) or "the OpenAI API"
+        url = self.base_url or str(getattr(self._injected, "base_url", None) or "")
+        where = mask_url(url) or "the OpenAI API"
         return Failures(self._name(), where, self.request_timeout, self.max_retries, self.secrets)
 
 
 def _renamed_timeout(timeout: float, request_timeout: float | None) -> float:
-    """``LLMJudge(timeout=...)``, the earlier name of ``request_timeout``: it still works, with
-    a warning, because ``timeout`` in semantix now always bounds a whole check."""
+    """``timeout=``, the earlier name of ``request_timeout=``: it works, and warns, because
+    ``timeout`` in semantix always bounds a whole check."""
     if request_timeout is not None:
         raise ConfigurationError(
             f"LLMJudge got both timeout={timeout!r} and request_timeout={request_timeout!r}; "
@@ -298,7 +299,7 @@ def _renamed_timeout(timeout: float, request_timeout: float | None) -> float:
         )
     warnings.warn(
         f"LLMJudge(timeout=...) is now request_timeout=... (the seconds one HTTP attempt may "
-        f"take); write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` bounds a "
+        f"take): write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` bounds a "
         "whole check: assert_semantic(..., timeout=...), --semantic-timeout",
         DeprecationWarning,
         stacklevel=3,

@@ -11,7 +11,7 @@ from semantix.errors import JudgeError, JudgeTimeoutError
 from semantix.judges.llm_http import ReplyTooLargeError
 from semantix.text import mask_exception, mask_secrets, preview
 
-__all__ = ["Failures", "url_of"]
+__all__ = ["Failures"]
 
 #: How much of an error body a message quotes.
 _QUOTED = 200
@@ -42,8 +42,10 @@ class Failures:
         elif isinstance(exc, openai.APITimeoutError):
             error = self.timeout(_attempts(exc))
         elif isinstance(exc, openai.APIConnectionError):
+            attempts = _attempts(exc) or 1
+            after = f" after {attempts} attempts" if attempts > 1 else ""
             error = JudgeError(
-                f"{self.name} could not reach {self.where}{_after(_attempts(exc))}: "
+                f"{self.name} could not reach {self.where}{after}: "
                 f"{self.describe(exc.__cause__ or exc)}. Start the server or check "
                 "base_url / OPENAI_BASE_URL; a judge that cannot be reached is never a pass"
             )
@@ -64,8 +66,10 @@ class Failures:
                 "OPENAI_API_KEY / api_key=... (and base_url) and its permissions"
             )
         if status == 429 or status in (408, 409) or status >= 500:
+            attempts = _attempts(exc)
+            times = "" if attempts is None else " once" if attempts == 1 else f" {attempts} times"
             return JudgeError(
-                f"{self.name} failed{_times(_attempts(exc))} at {self.where}: {detail}; "
+                f"{self.name} failed{times} at {self.where}: {detail}; "
                 "the server is down, overloaded or rate-limiting. Retry later, raise "
                 "max_retries=..., lower max_concurrency=..., or replay frozen verdicts "
                 "(SEMANTIX_VERDICTS=replay)"
@@ -103,12 +107,6 @@ class Failures:
         return f"{prefix}: {preview(masked, _QUOTED, quote=False)}"
 
 
-def url_of(client: Any) -> str | None:
-    """An injected client's base URL, for messages (None when it has none)."""
-    url = getattr(client, "base_url", None)
-    return str(url) if url else None
-
-
 def _attempts(exc: BaseException) -> int | None:
     """How many attempts the SDK made, from the retry count it sent with the last one."""
     request = getattr(exc, "request", None)
@@ -118,13 +116,3 @@ def _attempts(exc: BaseException) -> int | None:
     headers = getattr(request, "headers", None)
     value = headers.get("x-stainless-retry-count") if headers is not None else None
     return int(value) + 1 if isinstance(value, str) and value.isdigit() else None
-
-
-def _after(attempts: int | None) -> str:
-    return f" after {attempts} attempts" if attempts is not None and attempts > 1 else ""
-
-
-def _times(attempts: int | None) -> str:
-    if attempts is None:
-        return ""
-    return " once" if attempts == 1 else f" {attempts} times"

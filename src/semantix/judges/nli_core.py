@@ -166,6 +166,22 @@ class NLICore:
         """Right-pad ``encodings`` to the longest of them (`semantix.judges.onnx.pad`)."""
         return pad([e.ids for e in encodings], self.pad_id, [e.type_ids for e in encodings])
 
+    def score(
+        self, encodings: Sequence[Encoding], forward: Forward, batch_size: int
+    ) -> list[dict[str, float]]:
+        """Each encoded pair's label probabilities, in order: ``forward`` on length-sorted
+        batches of at most ``batch_size``, each padded to its longest pair."""
+        rows: list[dict[str, float]] = [{}] * len(encodings)
+        for chunk in length_batches([len(encoding) for encoding in encodings], batch_size):
+            logits = forward(self.pad([encodings[i] for i in chunk]))
+            if len(logits) != len(chunk):
+                raise JudgeError(
+                    f"the model returned {len(logits)} rows of logits for a batch of {len(chunk)}"
+                )
+            for i, row in zip(chunk, logits, strict=True):
+                rows[i] = probabilities(row, self.label_map)
+        return rows
+
     def run(
         self,
         requests: Sequence[JudgeRequest],
@@ -201,23 +217,13 @@ class NLICore:
             self.windows(output, hypothesis, whole)
             for (output, hypothesis), whole in zip(pairs, wholes, strict=True)
         ]
-        flat = [window for windows in per_request for window in windows]
-        rows: list[Sequence[float]] = [()] * len(flat)
-        for chunk in length_batches([len(window.encoding) for window in flat], batch_size):
-            logits = forward(self.pad([flat[i].encoding for i in chunk]))
-            if len(logits) != len(chunk):
-                raise JudgeError(
-                    f"the model returned {len(logits)} rows of logits for a batch of {len(chunk)}"
-                )
-            for i, row in zip(chunk, logits, strict=True):
-                rows[i] = row
+        flat = [window.encoding for windows in per_request for window in windows]
+        rows = self.score(flat, forward, batch_size)
         elapsed_ms = (time.perf_counter() - started) * 1000.0 / max(1, len(requests))
         verdicts: list[Verdict] = []
         position = 0
         for windows, hypothesis, threshold in zip(per_request, hypotheses, thresholds, strict=True):
-            scored = [
-                probabilities(rows[position + k], self.label_map) for k in range(len(windows))
-            ]
+            scored = rows[position : position + len(windows)]
             position += len(windows)
             best = max(range(len(windows)), key=lambda k: scored[k]["entailment"])
             verdicts.append(

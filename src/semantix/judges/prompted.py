@@ -1,15 +1,30 @@
-"""The judges that ask a chat model in words: one verdict path for `LLMJudge` (the openai SDK)
-and `CallableJudge` (your own ``prompt -> text`` function).
+"""The judges that ask a chat model in words: `PromptedJudge`, the verdict path `LLMJudge` (the
+openai SDK, `semantix.judges.llm`) and `CallableJudge` (your own ``prompt -> text`` function)
+share.
 
-Both ask the same three questions (`semantix.judges.llm_prompt`: does an output meet a
+```python
+from semantix import assert_semantic
+from semantix.judges import CallableJudge
+
+def ask(prompt: str) -> str:  # your call to the model (any SDK, a gateway, a fake)
+    return '{"pass": true, "reasoning": "It says sorry."}'
+
+assert_semantic("Sorry for the delay.", "apologizes", judge=CallableJudge(ask, model_name="m"))
+```
+
+They ask the same three questions (`semantix.judges.llm_prompt`: does an output meet a
 requirement, do sources support it, do two texts say the same) with the same prompt versions, and
 read the answers with the same parser, so a frozen verdict means the same whoever asked. A
 subclass implements ``_reply(messages, schema)``: the model's answer to one question.
+`CallableJudge` hands your function the messages joined into one text (the instructions, then
+the question); whatever it raises, a return value that is not text, and a reply that cannot be
+read are a `JudgeError`: never a pass.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -17,15 +32,15 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import semantix.judges.llm_prompt as prompts
-from semantix.config import check_threshold
-from semantix.errors import JudgeError
+from semantix.config import check_positive_int, check_threshold
+from semantix.errors import ConfigurationError, JudgeError
 from semantix.intents._grounded import SupportDescription
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, TokenUsage, Verdict
 from semantix.judges.llm_prompt import ParsedVerdict, parse_support, parse_verdict
 from semantix.judges.support import route_support, support_request
 from semantix.text import mask_secrets, preview
 
-__all__ = ["PromptedJudge", "Reply"]
+__all__ = ["CallableJudge", "PromptedJudge", "Reply"]
 
 T = TypeVar("T")
 
@@ -163,3 +178,69 @@ class PromptedJudge(Judge):
 
     def _quote(self, text: str) -> str:
         return preview(self._mask(text), QUOTED, quote=True)
+
+
+class CallableJudge(PromptedJudge):
+    """A judge that asks your function, with the LLM judge's prompts, and reads its reply.
+
+    Args:
+        fn: called with the prompt (a str); returns the model's reply text.
+        model_name: the model ``fn`` asks: part of the judge's identity, so a frozen verdict
+            stays tied to the model that gave it.
+        max_concurrency: calls of ``fn`` at once within a batch (default 1: ``fn`` need not be
+            thread-safe).
+    """
+
+    def __init__(
+        self, fn: Callable[[str], str], model_name: str, *, max_concurrency: int = 1
+    ) -> None:
+        if not callable(fn):
+            raise ConfigurationError(
+                f"CallableJudge(fn=...) must be a function prompt -> reply text, got "
+                f"{type(fn).__name__} {fn!r:.60}"
+            )
+        if not isinstance(model_name, str) or not model_name.strip():
+            raise ConfigurationError(
+                f"CallableJudge model_name must name the model fn asks, got {model_name!r}; "
+                "e.g. model_name='gpt-4o-mini'"
+            )
+        check_positive_int(max_concurrency, what="max_concurrency", example=4)
+        self.fn = fn
+        self.model = self.model_name = model_name
+        self.max_concurrency = max_concurrency
+        self.identity = JudgeIdentity(
+            "CallableJudge", model=model_name, revision=prompts.PROMPT_VERSION
+        )
+
+    def __repr__(self) -> str:
+        return f"CallableJudge({_name_of(self.fn)}, model_name={self.model!r})"
+
+    def _reply(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> Reply:
+        prompt = "\n\n".join(message["content"] for message in messages)
+        try:
+            content: object = self.fn(prompt)
+        except Exception as exc:
+            raise JudgeError(
+                f"{self._name()}: {_name_of(self.fn)} raised {type(exc).__name__}: "
+                f"{self._mask(str(exc))}. A judge error is never a pass; fix the cause (see the "
+                "chained exception)"
+            ) from exc
+        if isinstance(content, str):
+            return Reply(content)
+        if inspect.iscoroutine(content):
+            content.close()  # never awaited, on purpose: the error says so instead of a warning
+            raise JudgeError(
+                f"{self._name()}: {_name_of(self.fn)} returned a coroutine; pass a plain function "
+                "prompt -> text (for an async one: lambda prompt: asyncio.run(ask(prompt)))"
+            )
+        raise JudgeError(
+            f"{self._name()}: {_name_of(self.fn)} returned {type(content).__name__}, not the "
+            "model's reply text (a str)"
+        )
+
+
+def _name_of(fn: Callable[..., Any]) -> str:
+    return str(getattr(fn, "__qualname__", None) or type(fn).__name__)
+
+
+CallableJudge.__module__ = "semantix.judges"

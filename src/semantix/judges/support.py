@@ -27,9 +27,8 @@ from semantix.config import check_threshold
 from semantix.errors import ConfigurationError, JudgeError
 from semantix.intents._grounded import SupportDescription, is_support
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.labels import probabilities
 from semantix.judges.nli_core import Forward, NLICore, Window
-from semantix.text import length_batches, preview, split_sentences
+from semantix.text import preview, split_sentences
 
 __all__ = ["SUPPORT_JUDGES", "route_support", "support_request", "support_verdicts"]
 
@@ -159,16 +158,7 @@ def _score(
                 f"make {len(encoding)} tokens, over the model's {core.max_length}; nothing is "
                 "ever truncated: report this with the texts"
             )
-    rows: list[dict[str, float]] = [{}] * len(pairs)
-    for chunk in length_batches([len(encoding) for encoding in encodings], batch_size):
-        logits = forward(core.pad([encodings[i] for i in chunk]))
-        if len(logits) != len(chunk):
-            raise JudgeError(
-                f"the model returned {len(logits)} rows of logits for a batch of {len(chunk)}"
-            )
-        for i, row in zip(chunk, logits, strict=True):
-            rows[i] = probabilities(row, core.label_map)
-    return rows
+    return core.score(encodings, forward, batch_size)
 
 
 def _where(windows: Sequence[tuple[int, Window]], k: int) -> str:
