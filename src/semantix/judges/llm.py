@@ -11,20 +11,19 @@ assert_semantic("Thank you for your patience.", "polite", judge=judge)
 Works with any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LiteLLM, ...): set ``base_url``
 or ``OPENAI_BASE_URL``; a server given that way needs no key.
 
-The model is asked for ``{"reason": "...", "score": 0..1}`` where ``score`` is the probability
-that the output satisfies the requirement (prompts and parsing: `semantix.judges.llm_prompt`;
-the verdict path it shares with `semantix.judges.callable.CallableJudge`:
-`semantix.judges.prompted`).
-Structured output (``response_format`` with a JSON schema) is requested first; a server that
-rejects it with a 400/422 is asked again with ``json_object`` and then with the prompt alone, and
-the first mode that works is remembered.
+The model is asked for ``{"reason": "...", "score": 0..1}``, the probability that the output
+satisfies the requirement: the questions, the parser and the verdict are shared with
+`CallableJudge` (`semantix.judges.prompted`, `semantix.judges.llm_prompt`). Structured output
+(``response_format`` with a JSON schema) is requested first; a server that rejects it with a
+400/422 is asked again with ``json_object``, then with the prompt alone, and the first mode that
+works is remembered.
 
 Retries are the openai SDK's own (backoff with jitter, ``Retry-After``, 408/409/429/5xx,
 timeouts and connection errors), ``max_retries`` times. ``request_timeout`` bounds each attempt
 from connect to last byte (`semantix.judges.llm_http`); a check's ``timeout`` bounds the whole
-check. The SDK's final exception becomes a `JudgeError` (`JudgeTimeoutError` for timeouts) that
-says what to do (`semantix.judges.llm_errors`): never a pass. The API key is masked in every text the judge keeps or raises — verdict
-reasons, error messages, the chained SDK exception — even when a server echoes it back.
+check. The SDK's final exception becomes a `JudgeError` that says what to do
+(`semantix.judges.llm_errors`): never a pass. The API key is masked in every text the judge
+keeps or raises, even when a server echoes it back.
 
 The openai SDK is imported on first use, not when this module is imported.
 """

@@ -201,7 +201,7 @@ class SimilarityJudge(Judge):
                 output, examples, counterexamples, threshold, references
             )
         else:
-            s_desc, _, window = _closest(output, (str(description),), references)
+            s_desc, _, window = _similarities(output, (str(description),), references)[0]
             score = _unit(s_desc)
             passed = score >= threshold
             reason = f"cosine similarity to the intent description: {s_desc:.3f}"
@@ -319,13 +319,6 @@ def _similarities(
         found.append((float(sims.max()), str(text), int(window)))
     found.sort(key=lambda item: -item[0])  # stable: ties keep the written order
     return found
-
-
-def _closest(
-    output: Embedded, texts: Sequence[str], references: dict[str, Embedded]
-) -> tuple[float, str, int]:
-    """(best similarity, the reference text it is to, the output window it comes from)."""
-    return _similarities(output, texts, references)[0]
 
 
 def _side(
