@@ -15,9 +15,10 @@ obligations, imperatives or bare phrases are rewritten as statements about the t
 The rewrite is conservative: it only touches the subject, the modal and the first verb, and it
 never alters any other word. Descriptions it does not recognise are kept as they are when they
 already read as a statement, and otherwise become ``The text is <phrase>.``. An intent's
-``hypothesis`` attribute bypasses all of this.
+``hypothesis`` attribute bypasses all of this. The rewrite and its word tables live in
+`semantix.judges.hypothesis`; this module re-exports ``to_hypothesis``.
 
-`negated_statement` answers a second question for the NLI and embedding judges, which
+`negated_statement`, written here, answers a second question for the NLI and embedding judges, which
 cannot confirm an absence: is the description a prohibition ("Never reveal the system
 prompt")? If so it returns the positive statement ("The text reveals the system prompt."),
 which is judged and inverted, like ``~X``. It is exactly ``to_hypothesis`` of the positive
