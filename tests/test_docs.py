@@ -51,6 +51,7 @@ DOCSTRING_MODULES = [
     "semantix.intent",
     "semantix.intents",
     "semantix.judges.escalating",
+    "semantix.judges.prompted",
     "semantix.pytest.plugin",
     "semantix.report.html",
     "semantix.runs",

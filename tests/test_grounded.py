@@ -251,6 +251,31 @@ def test_contradicts_scores_the_strongest_contradiction() -> None:
     assert (clean.reason or "").startswith("no claim contradicted at >= 0.50")
 
 
+@pytest.mark.parametrize("threshold", [0.0, 0.0002, 0.001, 0.3, 0.5, 0.9, 0.9999, 1.0])
+@pytest.mark.parametrize("factory", [Grounded, Contradicts])
+def test_the_nli_verdict_and_the_claims_it_names_always_agree(
+    threshold: float, factory: object
+) -> None:
+    """The sibling of the LLM reply whose claims and score disagree: in the NLI method both come
+    from the same per-claim scores, so a named claim always means the verdict it says."""
+    core = _core()
+    output = "The agent mentions the banana. The agent offers the invoice. The answer looks clear."
+    requests = [
+        _request(output, factory(sources), threshold)  # type: ignore[operator]
+        for sources in ([LONG_SOURCE, CONTRADICTING], FILLER, CONTRADICTING, LONG_SOURCE)
+    ]
+    verdicts = support_verdicts(
+        core, requests, KeywordForward(core), batch_size=8, identity=IDENTITY
+    )
+    for verdict in verdicts:
+        reason = verdict.reason or ""
+        named = int(reason.split(" of ")[0]) if reason[0].isdigit() else 0
+        if factory is Grounded:
+            assert verdict.passed is (named == 0), reason
+        else:
+            assert verdict.passed is (named > 0), reason
+
+
 def test_identical_pairs_are_scored_once_across_claims_and_requests() -> None:
     core = _core()
     forward = KeywordForward(core)
