@@ -18,12 +18,12 @@ from agent_runs import (
     anthropic_run,
     anthropic_stream,
     chunk,
+    function_call,
     langchain_call,
     langchain_run,
     openai_run,
     openai_stream,
     responses_run,
-    function_call,
     tool_message,
 )
 from semantix.outputs import OutputView, Step, ToolCall, Usage, output_text, output_view

@@ -17,8 +17,10 @@ print(JSONPath("$.status", equals="ok").decide(output_view('{"status": "ok"}')).
 - text: `Contains`, `ContainsAll`, `ContainsAny`, `Equals`, `Matches`, `Length`;
 - JSON (the ``[json]`` extra for the last two): `IsJSON`, `JSONPath`, `JSONSchema`;
 - tool calls: `CalledTool`, `NoToolCalls`;
-- budgets: `Tokens`, `Cost` (an output without usage or a model without a price raises
-  `UnenforceableCheckError`, never passes).
+- budgets: `Tokens`, `Cost`, `Latency` (an output without usage, a model without a price or
+  an output nobody timed raises `UnenforceableCheckError`, never passes).
+
+Trajectory, tool-result and turn leaves for whole agent runs are in `semantix.agents`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from semantix.checks.base import STRUCTURAL, Structural
 from semantix.checks.budget import Cost, Tokens
 from semantix.checks.json import IsJSON, JSONPath, JSONSchema
 from semantix.checks.text import Contains, ContainsAll, ContainsAny, Equals, Length, Matches
+from semantix.checks.timing import Latency
 from semantix.checks.tools import CalledTool, NoToolCalls
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "IsJSON",
     "JSONPath",
     "JSONSchema",
+    "Latency",
     "Length",
     "Matches",
     "NoToolCalls",
