@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from semantix import context
 from semantix.checks.base import STRUCTURAL, Structural
@@ -79,7 +79,7 @@ class Asked:
 
     plans: dict[type[Intent], _LeafPlan]
     verdicts: list[_Verdicts]
-    asked: list[tuple[int, type[Intent]]]
+    asked: list[tuple[int, type[Intent], str | None]]
     requests: list[JudgeRequest]
     what: str
 
@@ -150,7 +150,7 @@ def plan_requests(setup: Setup) -> Asked:
         leaf: _plan(leaf, judge, declared, setup.threshold, setup.defaults.threshold)
         for leaf in setup.semantic
     }
-    asked: list[tuple[int, type[Intent]]] = []
+    asked: list[tuple[int, type[Intent], str | None]] = []
     requests: list[JudgeRequest] = []
     verdicts: list[_Verdicts] = []
     for index, (view, known) in enumerate(zip(setup.views, setup.decided, strict=True)):
@@ -161,8 +161,13 @@ def plan_requests(setup: Setup) -> Asked:
         deciders = ", ".join(leaf.__name__ for leaf in known)
         for leaf in setup.semantic:
             plan = plans[leaf]
+            subjects = getattr(leaf, "subjects", None)  # judged on other texts (semantix.agents)
             if leaf not in needed:
                 mine[leaf] = (plan, _not_judged(deciders), False)
+            elif subjects is not None:
+                for label, text in subjects(view):
+                    asked.append((index, leaf, label))
+                    requests.append((text, plan.description, plan.threshold))
             elif view.text is None:
                 raise TypeError(
                     f"{leaf.__name__} is judged on the output's text, but the output has none: "
@@ -172,7 +177,7 @@ def plan_requests(setup: Setup) -> Asked:
             elif not view.text.strip():
                 mine[leaf] = (plan, _empty_verdict(plan), True)
             else:
-                asked.append((index, leaf))
+                asked.append((index, leaf, None))
                 requests.append((view.text, plan.description, plan.threshold))
         verdicts.append(mine)
     what = ", ".join(leaf.__name__ for leaf in setup.semantic)
@@ -183,8 +188,15 @@ def finish(
     setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool
 ) -> list[SemanticResult]:
     asked, verdicts = answers
-    for (index, leaf), verdict in zip(asked.asked, verdicts, strict=True):
-        asked.verdicts[index][leaf] = (asked.plans[leaf], verdict, True)
+    labelled: dict[tuple[int, type[Intent]], list[tuple[str | None, Verdict]]] = {}
+    for (index, leaf, label), verdict in zip(asked.asked, verdicts, strict=True):
+        labelled.setdefault((index, leaf), []).append((label, verdict))
+    for (index, leaf), answered in labelled.items():
+        asked.verdicts[index][leaf] = (
+            asked.plans[leaf],
+            _fold(leaf, asked.plans[leaf], answered),
+            True,
+        )
     each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(setup.views))
     identity = setup.declared.identity if setup.declared is not None else STRUCTURAL
     results = []
@@ -315,6 +327,23 @@ def _partial(
     if node in known:
         return known[node], frozenset()
     return None, frozenset({node})
+
+
+def _fold(
+    leaf: type[Intent], plan: _LeafPlan, answered: list[tuple[str | None, Verdict]]
+) -> Verdict:
+    """One verdict from a leaf's subjects: ``combine = "all"``: the first failing subject decides,
+    else the weakest; ``"any"``: the first passing, else the strongest. A leaf judged as NOT its
+    statement folds the other way (every turn avoids X = no turn does X). The reason names the
+    deciding subject."""
+    label, verdict = answered[0]
+    if label is None:
+        return verdict
+    wanted = (getattr(leaf, "combine", "all") == "any") is (plan.judged_as is None)
+    found = [item for item in answered if item[1].passed is wanted]
+    pick = min if wanted is False else max
+    label, verdict = found[0] if found else pick(answered, key=lambda item: item[1].score or 0.0)
+    return replace(verdict, reason=f"{label}: {verdict.reason}" if verdict.reason else label)
 
 
 def _empty_verdict(plan: _LeafPlan) -> Verdict:
