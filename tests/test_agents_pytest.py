@@ -60,7 +60,7 @@ def test_an_agent_failure_reads_at_100_columns(project: pytest.Pytester) -> None
             r"E +reason: call 2 issue_refund\(\{\"order_id\": \"A17\", \"amount\": 20\}\): 'order_id' is 'A17', expected 'B2'",
             r"E +expected +actual",
             r"E +1  lookup_order +lookup_order\(\{\"order_id\": \"A17\"\}\)",
-            r"E +>  2  issue_refund\(order_id='B2'\)  issue_refund\(\{\"order_id\": \"A17\", \"amount\": 20…",
+            r"E +>  2  issue_refund\(order_id='B2'\)  issue_refund\(\{\"order_id\": \"A17\", \"amoun…",
             r"E +reason: turn 1 of 1: fake score 0\.900",
             r"-+ semantic report -+",
             r"test_agent\.py::test_ok +ToolCalls\(look.* +PASS +\d+ ms",

@@ -46,7 +46,14 @@ def in_order(
     pairs: dict[int, int] = {}
     position = slot = 0
     for members in items:
-        found = _place(members, calls, steps, position, allow)
+        if not allow and len(members) == 1:  # the common case: the very next call, or none
+            if position < len(calls) and fits(members[0], calls[position]):
+                pairs[slot] = position
+                position, slot = position + 1, slot + 1
+                continue
+            found = None
+        else:
+            found = _place(members, calls, steps, position, allow)
         if found is None:
             return Match(pairs, _why_not(members, calls, steps, position, allow), slot, position)
         pairs.update(zip(range(slot, slot + len(members)), found, strict=True))

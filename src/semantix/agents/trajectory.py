@@ -8,7 +8,6 @@ from typing import Any, ClassVar
 
 from semantix.agents.matching import Expected, Match, any_order, in_order
 from semantix.agents.results import ToolOutcomeCheck
-from semantix.agents.turns import steps_of
 from semantix.checks.base import Structural, build, verdict
 from semantix.checks.tools import CalledToolCheck, unnamed
 from semantix.intent import Intent
@@ -21,7 +20,7 @@ __all__ = ["AnyOrder", "ToolCalls"]
 ORDERS = ("in_order", "any_order")
 EXTRAS = ("forbid", "allow")
 #: Widths of the aligned table's columns, so a failure reads at 100 columns.
-_EXPECTED_WIDTH, _ACTUAL_WIDTH = 34, 46
+_EXPECTED_WIDTH, _ACTUAL_WIDTH = 32, 40
 
 
 class AnyOrder:
@@ -59,11 +58,9 @@ class ToolCallsCheck(Structural, abstract=True):
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
-        calls: list[ToolCall] = []
-        steps: list[int] = []
-        for index, step in enumerate(steps_of(view)):
-            calls.extend(step.tool_calls)
-            steps.extend([index] * len(step.tool_calls))
+        calls = view.tool_calls
+        steps = [index for index, step in enumerate(view.steps) for _ in step.tool_calls]
+        steps = steps or [0] * len(calls)  # a single response: one step
         allow = cls.extra == "allow"
         match = (in_order if cls.order == "in_order" else any_order)(cls.items, calls, steps, allow)
         if match.problem is not None:
@@ -148,7 +145,8 @@ def _summary(check: type[ToolCallsCheck], calls: Sequence[ToolCall], match: Matc
     how = "in order" if check.order == "in_order" else "in any order"
     count = f"{len(slots)} expected call{'s were' if len(slots) != 1 else ' was'}"
     parts = [f"the {count} made, {how}" if slots else "no tool calls were made"]
-    extras = [str(call) for j, call in enumerate(calls) if j not in match.pairs.values()]
+    taken = set(match.pairs.values())
+    extras = [str(call) for j, call in enumerate(calls) if j not in taken]
     if extras:
         parts.append(f"other calls (extra='allow'): {preview(', '.join(extras), 160, quote=False)}")
     named = [

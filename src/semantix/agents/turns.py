@@ -53,8 +53,9 @@ def steps_of(view: OutputView) -> tuple[Step, ...]:
     return (Step("assistant", view.text, view.tool_calls, (), view.usage, view.model, view.timing),)
 
 
-def turns(view: OutputView, name: str) -> Subjects:
-    """Every assistant step with text, labelled ``turn k of n``; an error when there is none."""
+def turns(view: OutputView, name: str, last: bool = False) -> Subjects:
+    """Every assistant step with text (``last``: the last one), labelled ``turn k of n``; an
+    error when there is none."""
     picked = [s for s in steps_of(view) if s.role == "assistant" and s.text and s.text.strip()]
     if not picked:
         raise TypeError(
@@ -62,9 +63,10 @@ def turns(view: OutputView, name: str) -> Subjects:
             f"text ({len(steps_of(view))} steps, calls: {len(view.tool_calls)}); pass the "
             "whole transcript, or check tool calls with ToolCalls / CalledTool"
         )
+    first = len(picked) if last else 1
     return [
         (f"turn {k} of {len(picked)}", OutputView(s.text, s.tool_calls, s.usage, s.model, s.timing))
-        for k, s in enumerate(picked, 1)
+        for k, s in enumerate(picked[first - 1 :], first)
     ]
 
 
@@ -86,7 +88,7 @@ class Selector:
 
 
 def _final(view: OutputView, name: str) -> Subjects:
-    return turns(view, name)[-1:]
+    return turns(view, name, last=True)
 
 
 def _whole(view: OutputView, name: str) -> Subjects:

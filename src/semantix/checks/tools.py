@@ -22,6 +22,7 @@ from semantix.text import preview
 __all__ = ["CalledTool", "CalledToolCheck", "NoToolCalls", "called_tool", "mismatch", "unnamed"]
 
 ArgsCheck = Mapping[str, Any] | Callable[[Mapping[str, Any]], object]
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 class CalledToolCheck(Structural, abstract=True):
@@ -87,7 +88,7 @@ def mismatch(check: type[CalledToolCheck], call: ToolCall) -> str | None:
 def unnamed(check: type[CalledToolCheck], call: ToolCall) -> list[str]:
     """The arguments of ``call`` that ``check``'s ``args`` dict does not name (allowed, but shown:
     a hallucinated ``delete_database`` must be visible)."""
-    if not isinstance(check.args, Mapping) or call.arguments is None:
+    if not isinstance(check.args, dict) or call.arguments is None:  # args= is kept as a dict
         return []
     return [key for key in call.arguments if key not in check.args]
 
@@ -96,6 +97,8 @@ def value_matches(found: Any, expected: Any) -> bool:
     """JSON values compare as JSON (``1 == 1.0``, ``True != 1``), deeply; any other object with
     ``==`` (a dirty-equals matcher, a class of your own); a function is called with the value
     and accepts it when it returns a true value."""
+    if type(expected) in _SCALARS:
+        return found == expected if type(found) is type(expected) else json_equal(found, expected)
     if isinstance(expected, Mapping):
         return (
             isinstance(found, Mapping)
@@ -108,7 +111,7 @@ def value_matches(found: Any, expected: Any) -> bool:
             and len(found) == len(expected)
             and all(map(value_matches, found, expected))
         )
-    if expected is None or isinstance(expected, (bool, int, float, str)):
+    if isinstance(expected, (bool, int, float, str)):  # their subclasses
         return json_equal(found, expected)
     if callable(expected) and not isinstance(expected, type):
         return bool(expected(found))

@@ -16,13 +16,21 @@ Read = tuple[str | None, list[ToolCall], str]
 
 def get(obj: object, name: str) -> Any:
     """``obj[name]`` for a mapping, else ``obj.name``; None when missing."""
+    if type(obj) is dict:  # the common case, without the (slow) abstract-class check
+        return obj.get(name)
     if isinstance(obj, Mapping):
         return obj.get(name)
     return getattr(obj, name, None)
 
 
 def is_list(value: object) -> TypeGuard[Sequence[Any]]:
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+    if type(value) is list or type(value) is tuple:
+        return True
+    return (
+        value is not None
+        and isinstance(value, Sequence)
+        and not isinstance(value, (str, bytes, bytearray))
+    )
 
 
 def read_response(obj: object) -> Read | None:

@@ -162,8 +162,9 @@ def _step(message: object, where: str, calls: _Calls) -> tuple[Step, bool]:
     if results and role == "user" and not _has_text(text):
         role, text = "tool", None
     usage = read_usage(get(message, "usage") or get(message, "usage_metadata"))
-    item = kind == "message" and role == "assistant" and usage is None and model_of(message) is None
-    return Step(role, _clean(text), tuple(made), tuple(results), usage, model_of(message)), item
+    model = model_of(message)
+    item = kind == "message" and role == "assistant" and usage is None and model is None
+    return Step(role, _clean(text), tuple(made), tuple(results), usage, model), item
 
 
 def _joined(first: Step, second: Step) -> Step:
