@@ -354,3 +354,23 @@ def test_a_whole_agent_check_in_one_assertion() -> None:
         result = evaluate_semantic(transcript, check, judge=judge())
         assert result.passed, result.explain()
         assert result.output == FINAL
+
+
+def test_turn_leaves_in_a_batch_and_awaited() -> None:
+    """Several transcripts in one batch keep their own turns; the async pipeline folds alike."""
+    import asyncio
+
+    from semantix import aevaluate_semantic, evaluate_many
+
+    polite = [*CONVERSATION[:4], {"role": "assistant", "content": "Thank you, it left today."}]
+    fake = judge()
+    results = evaluate_many([CONVERSATION, polite], EachTurn(Polite), judge=fake)
+    assert [result.passed for result in results] == [False, True]
+    # Two turns each, in one batch; the first turn, the same in both, is judged once (the memo).
+    assert [output for output, _ in fake.calls] == [
+        "Hello, thank you for writing! How can I help?",
+        "Whatever. Read the manual.",
+        "Thank you, it left today.",
+    ]
+    awaited = asyncio.run(aevaluate_semantic(CONVERSATION, EachTurn(Polite), judge=judge()))
+    assert (awaited.passed, reasons(awaited)) == (False, ["turn 2 of 2: fake score 0.100"])
