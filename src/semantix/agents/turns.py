@@ -137,7 +137,7 @@ class TurnCheck(Structural, abstract=True):
         ]
         wanted = (
             cls.selector.combine == "any"
-        )  # any: the first passing decides, all: the first failing
+        )  # any: the first pass decides; all: the first failure
         label, (passed, reason) = next((r for r in results if r[1][0] is wanted), results[0])
         return verdict(passed, f"{label}: {reason}")
 
@@ -267,20 +267,23 @@ def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
     Raises:
         ValueError: no bound, a bound that is not a whole number 0 or more, or ``min > max``.
     """
-    for keyword, value in (("max", max), ("min", min)):
+    bounds = (("min", "at least", min), ("max", "at most", max))
+    for keyword, _, value in bounds:
         if value is not None and (not is_number(value, low=0) or not float(value).is_integer()):
             raise ValueError(
-                f"Steps({keyword}={value!r}) must be a whole number of steps, 0 or more; e.g. Steps({keyword}=4)"
+                f"Steps({keyword}={value!r}) must be a whole number of steps, 0 or more; e.g. "
+                f"Steps({keyword}=4)"
             )
     if max is None and min is None:
         raise ValueError("Steps() needs max= or min= (or both), e.g. Steps(max=4)")
     if max is not None and min is not None and min > max:
         raise ValueError(f"Steps(min={min!r}, max={max!r}): min is above max, so no run passes")
-    arguments = ", ".join(f"{k}={v}" for k, v in (("min", min), ("max", max)) if v is not None)
+    given = [(keyword, words, int(value)) for keyword, words, value in bounds if value is not None]
     return build(
         StepsCheck,
-        f"Steps({arguments})",
-        f"The run took {arguments.replace('min=', 'at least ').replace('max=', 'at most ').replace(', ', ' and ')} assistant steps.",
+        f"Steps({', '.join(f'{keyword}={value}' for keyword, _, value in given)})",
+        f"The run took {' and '.join(f'{words} {value}' for _, words, value in given)} "
+        "assistant steps.",
         low=None if min is None else int(min),
         high=None if max is None else int(max),
     )

@@ -13,16 +13,8 @@ from semantix.outputs.messages import get, is_list
 from semantix.text import preview
 
 _EVENTS = frozenset(
-    {
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-        "ping",
-        "error",
-    }
+    "message_start content_block_start content_block_delta content_block_stop message_delta "
+    "message_stop ping error".split()
 )
 
 
@@ -75,7 +67,7 @@ def _openai(chunks: Sequence[Any]) -> dict[str, Any]:
     ]
     if not finished:
         last = tool_calls[-1]["function"] if tool_calls else None
-        _cut("no chunk has a finish_reason", last and _unfinished(last["name"], last["arguments"]))
+        _cut("no chunk has a finish_reason", _unfinished(last) if last else None)
     message: dict[str, Any] = {"role": "assistant", "content": "".join(text) if has_text else None}
     if tool_calls:
         message["tool_calls"] = tool_calls
@@ -165,12 +157,12 @@ def _fields(usage: object) -> dict[str, Any]:
     return {name: get(usage, name) for name in names if get(usage, name) is not None}
 
 
-def _unfinished(name: object, arguments: str) -> tuple[object, str] | None:
-    """``(name, arguments)`` when ``arguments`` are not yet a whole JSON document."""
+def _unfinished(function: dict[str, Any]) -> tuple[object, str] | None:
+    """``(name, arguments)`` when the arguments are not yet a whole JSON document."""
     try:
-        json.loads(arguments)
+        json.loads(function["arguments"])
     except ValueError:
-        return name, arguments
+        return function["name"], function["arguments"]
     return None
 
 

@@ -127,7 +127,10 @@ def _step(message: object, where: str, calls: _Calls) -> tuple[Step, bool]:
         made = read_items([message])[1]  # function_call; other built-in tool items hold no call
         calls.add(made)
         return Step("assistant", None, tuple(made)), True
-    if get(message, "choices") is not None or is_list(get(message, "output")):
+    role = get(message, "role")
+    if not isinstance(role, str) and (
+        get(message, "choices") is not None or is_list(get(message, "output"))
+    ):
         read = read_response(message)  # a whole response object in the transcript
         if read is None:
             raise TypeError(f"{where} is a response with no message")
@@ -136,7 +139,6 @@ def _step(message: object, where: str, calls: _Calls) -> tuple[Step, bool]:
         return Step(
             "assistant", _clean(read[0]), tuple(read[1]), (), usage, model_of(message)
         ), False
-    role = get(message, "role")
     role = role if isinstance(role, str) else _ROLES.get(kind or "", kind)
     content = get(message, "content")
     if role is None or (content is None and role != "assistant"):

@@ -53,7 +53,7 @@ class ToolResult:
         is_error: whether the tool failed: Anthropic's ``is_error``, LangChain's
             ``status == "error"``; for OpenAI tool messages and Responses
             ``function_call_output`` items, which have no such flag, a content that is a JSON
-            object with an ``"error"`` key whose value is not null, false or "".
+            object with a true ``"error"`` value (not null, false, 0, "" or empty).
     """
 
     call: ToolCall
