@@ -374,3 +374,16 @@ def test_turn_leaves_in_a_batch_and_awaited() -> None:
     ]
     awaited = asyncio.run(aevaluate_semantic(CONVERSATION, EachTurn(Polite), judge=judge()))
     assert (awaited.passed, reasons(awaited)) == (False, ["turn 2 of 2: fake score 0.100"])
+
+
+def test_an_intent_with_a_subjects_attribute_of_its_own_is_judged_as_usual() -> None:
+    class OnTopic(Intent):
+        """The text is polite."""
+
+        subjects = ["refunds", "orders"]  # the user's own data, not the pipeline's hook
+
+    fake = judge()
+    assert evaluate_semantic(CONVERSATION, OnTopic, judge=fake).leaves[0].verdict.reason == (
+        "fake score 0.100"
+    )
+    assert fake.calls == [("Whatever. Read the manual.", "The text is polite.")]

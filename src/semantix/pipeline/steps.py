@@ -164,7 +164,7 @@ def plan_requests(setup: Setup) -> Asked:
             subjects = getattr(leaf, "subjects", None)  # judged on other texts (semantix.agents)
             if leaf not in needed:
                 mine[leaf] = (plan, _not_judged(deciders), False)
-            elif subjects is not None:
+            elif callable(subjects):
                 for label, text in subjects(view):
                     asked.append((index, leaf, label))
                     requests.append((text, plan.description, plan.threshold))
