@@ -380,7 +380,7 @@ def test_an_intent_with_a_subjects_attribute_of_its_own_is_judged_as_usual() -> 
     class OnTopic(Intent):
         """The text is polite."""
 
-        subjects = ["refunds", "orders"]  # the user's own data, not the pipeline's hook
+        subjects = ("refunds", "orders")  # the user's own data, not the pipeline's hook
 
     fake = judge()
     assert evaluate_semantic(CONVERSATION, OnTopic, judge=fake).leaves[0].verdict.reason == (

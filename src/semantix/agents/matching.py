@@ -95,10 +95,13 @@ def _why_not(
     position: int,
     allow: bool,
 ) -> str:
-    wanted = _shown(members)
+    wanted = describe(members)
     if len(members) > 1:
         made = ", ".join(f"{calls[j]} (step {steps[j] + 1})" for j in range(position, len(calls)))
-        return f"{wanted} was not made in one step from call {position + 1} on; calls: {made or 'none'}"
+        return (
+            f"{wanted} was not made in one step from call {position + 1} on; calls: "
+            f"{made or 'none'}"
+        )
     expected = members[0]
     if not allow and position < len(calls):
         return f"call {position + 1}{_explained(expected, calls[position], wanted)}"
@@ -146,8 +149,9 @@ def any_order(
     missing = [s for s in range(len(slots)) if s not in best]
     if missing:
         s = missing[0]
-        return Match(best, _why_missing(slots[s], group_of[s], calls, fit[s], best), s)
-    extra = [j for j in range(len(calls)) if j not in best.values()]
+        return Match(best, _why_missing(slots[s], group_of[s], calls, fit[s]), s)
+    taken = set(best.values())
+    extra = [j for j in range(len(calls)) if j not in taken]
     if extra and not allow:
         return Match(
             best, f"call {extra[0] + 1} is not expected: {calls[extra[0]]}", None, extra[0]
@@ -160,15 +164,15 @@ def _why_missing(
     group: int | None,
     calls: Sequence[ToolCall],
     fitting: list[int],
-    taken: dict[int, int],
 ) -> str:
     wanted = expected.expected()
     if fitting and group is not None:
         return f"{wanted} was not made in one step with the rest of its AnyOrder group"
     if fitting:
+        numbers = ", ".join(str(j + 1) for j in fitting)
         return (
-            f"{wanted} was not called often enough: its calls ({', '.join(str(j + 1) for j in fitting)}) "
-            "are taken by other expected calls (each expected call takes one call)"
+            f"{wanted} was not called often enough: its calls ({numbers}) are taken by other "
+            "expected calls (each expected call takes one call)"
         )
     same = [
         f"call {j + 1}{_explained(expected, call, wanted)}"
@@ -209,7 +213,8 @@ def _explained(expected: Expected, call: ToolCall, wanted: str) -> str:
     return f" {shown}" if problem is None else f" {shown}: {problem}"
 
 
-def _shown(members: tuple[Expected, ...]) -> str:
+def describe(members: tuple[Expected, ...]) -> str:
+    """An expected item in short: ``lookup_order(order_id='A17')``, ``AnyOrder(a, b)``."""
     if len(members) == 1:
         return members[0].expected()
     return f"AnyOrder({', '.join(member.expected() for member in members)})"

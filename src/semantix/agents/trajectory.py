@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from itertools import zip_longest
 from typing import Any, ClassVar
 
-from semantix.agents.matching import Expected, Match, any_order, in_order
+from semantix.agents.matching import Expected, Match, any_order, describe, in_order
 from semantix.agents.results import ToolOutcomeCheck
 from semantix.checks.base import Structural, build, verdict
 from semantix.checks.tools import CalledToolCheck, unnamed
@@ -32,7 +32,8 @@ class AnyOrder:
     def __init__(self, *calls: type[Intent]) -> None:
         if not calls:
             raise ValueError(
-                "AnyOrder() needs the calls made together, e.g. AnyOrder(CalledTool('a'), CalledTool('b'))"
+                "AnyOrder() needs the calls made together, e.g. "
+                "AnyOrder(CalledTool('a'), CalledTool('b'))"
             )
         self.calls = tuple(_expected(call, "AnyOrder") for call in calls)
 
@@ -102,15 +103,15 @@ def ToolCalls(
         item.calls if isinstance(item, AnyOrder) else (_expected(item, "ToolCalls"),)
         for item in expected
     )
-    options = [f"order={order!r}"] * (order != "in_order") + [f"extra={extra!r}"] * (
-        extra != "forbid"
-    )
-    calls = ", ".join(_item_text(members) for members in items) or "none"
+    options = [f"order={order!r}"] if order != "in_order" else []
+    options += [f"extra={extra!r}"] if extra != "forbid" else []
+    calls = ", ".join(describe(members) for members in items) or "none"
     how = ("exactly these" if extra == "forbid" else "at least these") + " tool calls"
     return build(
         ToolCallsCheck,
-        f"ToolCalls({', '.join([_item_text(members) for members in items] + options)})",
-        f"The model made {how}, {'in this order' if order == 'in_order' else 'in any order'}: {calls}.",
+        f"ToolCalls({', '.join([describe(members) for members in items] + options)})",
+        f"The model made {how}, {'in this order' if order == 'in_order' else 'in any order'}: "
+        f"{calls}.",
         items=items,
         order=order,
         extra=extra,
@@ -126,18 +127,14 @@ def _expected(item: object, factory: str) -> Expected:
         return item
     if isinstance(item, AnyOrder):
         raise TypeError(
-            f"{factory}() got {item!r} inside an AnyOrder: groups do not nest; list its calls in one AnyOrder"
+            f"{factory}() got {item!r} inside an AnyOrder: groups do not nest; list its calls "
+            "in one AnyOrder"
         )
+    groups = " and AnyOrder(...) groups" if factory == "ToolCalls" else ""
     raise TypeError(
-        f"{factory}() takes CalledTool(...) leaves{' and AnyOrder(...) groups' if factory == 'ToolCalls' else ''}, "
-        f"got {item!r:.80}; e.g. {factory}(CalledTool('lookup_order'), CalledTool('issue_refund'))"
+        f"{factory}() takes CalledTool(...) leaves{groups}, got {item!r:.80}; e.g. "
+        f"{factory}(CalledTool('lookup_order'), CalledTool('issue_refund'))"
     )
-
-
-def _item_text(members: tuple[Expected, ...]) -> str:
-    if len(members) == 1:
-        return members[0].expected()
-    return f"AnyOrder({', '.join(member.expected() for member in members)})"
 
 
 def _summary(check: type[ToolCallsCheck], calls: Sequence[ToolCall], match: Match) -> str:

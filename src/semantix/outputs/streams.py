@@ -12,9 +12,10 @@ from typing import Any
 from semantix.outputs.messages import get, is_list
 from semantix.text import preview
 
+#: Anthropic stream event types.
 _EVENTS = frozenset(
-    "message_start content_block_start content_block_delta content_block_stop message_delta "
-    "message_stop ping error".split()
+    {"message_start", "message_delta", "message_stop", "ping", "error"}
+    | {f"content_block_{part}" for part in ("start", "delta", "stop")}
 )
 
 
