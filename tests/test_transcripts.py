@@ -341,3 +341,41 @@ def test_building_the_view_is_linear_in_the_transcript() -> None:
 
     small, large = calls_for(20), calls_for(200)
     assert large / small < 10.5
+
+
+def test_whole_responses_objects_in_a_transcript() -> None:
+    from agent_runs import call_output, openai_responses, output_message
+
+    def response(*items: Any, tokens: int) -> Any:
+        return openai_responses.Response.model_validate(
+            {
+                "id": "resp_1",
+                "object": "response",
+                "created_at": 1,
+                "model": "gpt-4.1",
+                "parallel_tool_calls": True,
+                "tool_choice": "auto",
+                "tools": [],
+                "output": [item.model_dump() for item in items],
+                "usage": {
+                    "input_tokens": tokens,
+                    "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                    "output_tokens": 5,
+                    "output_tokens_details": {"reasoning_tokens": 0},
+                    "total_tokens": tokens + 5,
+                },
+            }
+        )
+
+    messages = [
+        {"role": "user", "content": "Refund A17."},
+        response(function_call("call_1", "issue_refund", REFUND), tokens=40),
+        call_output("call_1", '{"error": "card declined"}'),
+        response(output_message("Sorry, the card was declined."), tokens=60),
+    ]
+    view = output_view(messages)
+    assert roles(view) == ["user", "assistant", "tool", "assistant"]
+    assert view.steps[2].tool_results[0].is_error
+    assert view.text == "Sorry, the card was declined."
+    assert view.usage == Usage(100, 10, 110, 0, 0)
+    assert view.model == "gpt-4.1"
