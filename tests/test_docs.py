@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 DOCSTRING_MODULES = [
     "semantix",
+    "semantix.agents",
     "semantix.calibration",
     "semantix.composite",
     "semantix.judges.deadline",

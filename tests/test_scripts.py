@@ -44,6 +44,7 @@ BENCH_LABELS = (
     "floor",
     "overhead",
     "structural",
+    "agents",
     "batched",
     "threads",
     "long",
@@ -79,6 +80,7 @@ def test_bench_runs_end_to_end_and_prints_every_figure(entailing_model: Path) ->
     assert printed == set(BENCH_LABELS)
     text = completed.stdout
     assert "ratio min/median" in text and "goal <= 50 us" in text
+    assert "20-step trajectory check" in text and "200 steps" in text
     assert text.count("threads ") == 6  # 1 / N spinning / N not spinning, idle and busy
     for factor in ("1.1x", "2.0x", "10.0x", "100.0x"):
         assert f"{factor} window" in text

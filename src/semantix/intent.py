@@ -258,6 +258,8 @@ def _own_hypothesis(cls: type) -> str | None:
     for klass in cls.__mro__:
         if klass is Intent or klass is object:
             return None
+        if klass.__dict__.get("abstract") is True:
+            continue  # an abstract base carries settings, not a description
         if "hypothesis" in klass.__dict__:
             value = klass.__dict__["hypothesis"]
             return value if isinstance(value, str) else None
@@ -271,6 +273,8 @@ def _find_description(cls: type) -> str | None:
     for klass in cls.__mro__:
         if klass is Intent or klass is object:
             return None
+        if klass.__dict__.get("abstract") is True:
+            continue  # an abstract base (Structural, Scoped, yours) documents, not describes
         doc = klass.__dict__.get("__doc__")
         if isinstance(doc, str) and doc.strip():
             return inspect.cleandoc(doc)

@@ -19,8 +19,10 @@ print(JSONPath("$.status", equals="ok").decide(output_view('{"status": "ok"}')).
 - JSON (the ``[json]`` extra for the last three; ``extract=True`` finds the JSON in prose):
   `IsJSON`, `JSONPath` (RFC 9535), `JSONSchema`, `MatchesModel` (pydantic);
 - tool calls: `CalledTool`, `NoToolCalls`;
-- budgets: `Tokens`, `Cost` (an output without usage or a model without a price raises
-  `UnenforceableCheckError`, never passes).
+- budgets: `Tokens`, `Cost`, `Latency` (an output without usage, a model without a price or
+  an output nobody timed raises `UnenforceableCheckError`, never passes).
+
+Trajectory, tool-result and turn leaves for whole agent runs are in `semantix.agents`.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from semantix.checks.text import (
     Matches,
     StartsWith,
 )
+from semantix.checks.timing import Latency
 from semantix.checks.tools import CalledTool, NoToolCalls
 
 __all__ = [
@@ -54,6 +57,7 @@ __all__ = [
     "IsJSON",
     "JSONPath",
     "JSONSchema",
+    "Latency",
     "Length",
     "Matches",
     "MatchesModel",

@@ -134,11 +134,15 @@ class Scoped(Intent, abstract=True):
         answers: Sequence[tuple[str, Verdict]],
         threshold: float,
         declared: Capabilities,
+        *,
+        inverted: bool = False,
     ) -> Verdict:
-        """The leaf's verdict from the judge's answers to `asks`, in order."""
+        """The leaf's verdict from the judge's answers to `asks`, in order. ``inverted``: the
+        leaf is judged as NOT its statement (a negative requirement), so ``combine`` turns
+        round (every turn avoids X = no turn does X)."""
         if not answers:
             return Verdict(passed=False, score=None, reason="nothing to judge", threshold=threshold)
-        wanted = cls.combine == "any"
+        wanted = (cls.combine == "any") is not inverted
         deciding = [answer for answer in answers if answer[1].passed is wanted]
         pool = deciding or answers
         label, chosen = (

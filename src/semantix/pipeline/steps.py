@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from semantix import context
 from semantix.cache import memo
@@ -198,7 +198,11 @@ def plan_requests(setup: Setup) -> Asked:
                 mine[leaf] = (plan, _nothing(plan.threshold), True)
             elif issubclass(leaf, Scoped):
                 assert declared is not None
-                got = leaf.asks(view, plan.description, plan.threshold, declared)
+                try:
+                    got = leaf.asks(view, plan.description, plan.threshold, declared)
+                except REPORTED as exc:  # e.g. no turn to judge: this output's error
+                    setup.failures[index] = exc
+                    break
                 if isinstance(got, Verdict):
                     mine[leaf] = (plan, got, True)
                 else:
@@ -242,12 +246,18 @@ def finish(setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool) -> 
         if labels is None:
             verdict = verdicts[start]
             start += 1
+            turn = setup.views[index].judged_turn
+            if turn is not None:  # a transcript: say which reply a plain intent judged
+                of = f"the final reply (step {turn + 1} of {len(setup.views[index].steps)})"
+                verdict = replace(verdict, reason=f"{of}: {verdict.reason or verdict.passed}")
         else:
             answered = verdicts[start : start + len(labels)]
             start += len(labels)
             assert issubclass(leaf, Scoped) and setup.declared is not None
             labelled = list(zip(labels, answered, strict=True))
-            verdict = leaf.fold(setup.views[index], labelled, plan.threshold, setup.declared)
+            view = setup.views[index]
+            inverted = plan.judged_as is not None
+            verdict = leaf.fold(view, labelled, plan.threshold, setup.declared, inverted=inverted)
         asked.verdicts[index][leaf] = (plan, verdict, True)
     each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(setup.views))
     identity = setup.declared.identity if setup.declared is not None else STRUCTURAL

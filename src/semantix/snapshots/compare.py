@@ -188,6 +188,8 @@ class SameMeaning(Scoped, abstract=True):
         answers: Sequence[tuple[str, Verdict]],
         threshold: float,
         declared: Capabilities,
+        *,
+        inverted: bool = False,
     ) -> Verdict:
         stored, output = cls.stored, view.text or ""
         changes = compare_facts(stored, output)
