@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -63,7 +64,7 @@ def test_not_semantic():
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     pytester.makepyfile(judges_mod=JUDGES)
-    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path), prepend=os.pathsep)  # our src too
     monkeypatch.setenv("BUILD_LOG", str(pytester.path / "builds.log"))
     monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: node ids are not elided
     monkeypatch.delenv("SEMANTIX_JUDGE", raising=False)
