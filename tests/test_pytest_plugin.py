@@ -5,8 +5,14 @@ from __future__ import annotations
 import json
 import os
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+
+from models.fixtures import (
+    copy_model,
+    entailing_model,  # noqa: F401  (a session fixture: a tiny NLI model)
+)
 
 # The three ways the plugin must work: no xdist flags, two xdist workers, xdist disabled.
 PLUGIN_ARGS = [
@@ -189,6 +195,49 @@ def test_report_is_off_by_default(project: pytest.Pytester) -> None:
     result = run(project, "--semantic-judge=judges_mod:judge")
     result.assert_outcomes(passed=3, failed=1)
     assert "semantic report" not in result.stdout.str()
+
+
+REPLY_TEST = '''
+from semantix import Intent, assert_semantic
+
+class Polite(Intent):
+    """The text is polite."""
+    threshold = 0.5
+
+def test_reply():
+    assert_semantic("Thank you for waiting.", Polite)
+'''
+
+
+def test_a_model_directory_in_the_judge_spec_is_relative_to_the_ini_file_or_the_cwd(
+    project: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    entailing_model: Path,  # noqa: F811  (the fixture)
+) -> None:
+    """``semantic_judge = quantized:models/nli`` in pytest.ini names the ini file's models/nli,
+    from whichever directory pytest runs (issue 34, item 3); on the command line the spec's
+    directory is the current directory's."""
+    copy_model(entailing_model, project.path / "models" / "nli")
+    project.makeini("[pytest]\nsemantic_judge = quantized:models/nli\n")
+    tests = project.mkpydir("tests")
+    (tests / "test_reply.py").write_text(REPLY_TEST, encoding="utf-8")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # a repo id would fail at once, not download
+    monkeypatch.chdir(tests)
+    model = (project.path / "models" / "nli").resolve()
+    result = run(project)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"semantix: judge=quantized:{model}"])
+    # the command line: relative to the current directory
+    result = run(project, "--semantic-judge", "quantized:../models/nli")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"semantix: judge=quantized:{model}"])
+    # what is no directory stays what it says (a registered name or a Hugging Face repo id)
+    result = run(
+        project, "--semantic-judge", "embedding:sentence-transformers/all-MiniLM-L6-v2", "--co"
+    )
+    result.stdout.fnmatch_lines(
+        ["semantix: judge=embedding:sentence-transformers/all-MiniLM-L6-v2"]
+    )
 
 
 def test_ini_keys_configure_the_run(project: pytest.Pytester) -> None:
