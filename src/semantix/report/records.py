@@ -215,7 +215,7 @@ class Summary:
         return {**asdict(self), "decided_by": dict(self.decided_by)}
 
 
-def summarize(records: Sequence[Record]) -> Summary:
+def summarize(records: Sequence[Mapping[str, Any]]) -> Summary:
     """Count each record under its `outcome`, the borderline and topical ones, and who decided
     each leaf."""
     outcomes = Counter(outcome(record) for record in records)
