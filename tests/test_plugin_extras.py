@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 JUDGES = """
@@ -20,7 +22,7 @@ TWO_TESTS = {
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     pytester.makepyfile(judges_mod=JUDGES)
-    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path), prepend=os.pathsep)  # our src too
     monkeypatch.setenv("COLUMNS", "200")
     return pytester
 

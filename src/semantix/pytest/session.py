@@ -72,6 +72,37 @@ _HIDDEN_DIRS = tuple(
 )
 
 
+#: The test's outcome so far and its reason (xfail or skip), followed over its phases.
+_OUTCOME = pytest.StashKey[tuple[str | None, str | None]]()
+
+
+def test_outcome(
+    report: pytest.TestReport, before: tuple[str | None, str | None] | None
+) -> tuple[str | None, str | None]:
+    """The test's pytest outcome after this phase's report, and its reason: ``error`` (setup or
+    teardown failed), ``failed``, ``skipped``, ``xfailed`` or ``xpassed`` (strict or not), or
+    ``passed``; None while nothing has decided it. A teardown error does not hide an xfail."""
+    current = before or (None, None)
+    xfail = getattr(report, "wasxfail", None)
+    if report.when != "call":
+        if report.failed and current[0] in (None, "passed"):
+            return "error", None
+        if report.skipped and current[0] is None:
+            return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
+        return current
+    if report.skipped:
+        return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
+    if report.failed:
+        strict = str(report.longrepr).startswith("[XPASS(strict)]")
+        return ("xpassed", str(report.longrepr)) if strict else ("failed", None)
+    return ("xpassed", xfail) if xfail is not None else ("passed", None)
+
+
+def _skip_reason(report: pytest.TestReport) -> str | None:
+    longrepr = report.longrepr
+    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else None
+
+
 class SemanticSession:
     """Everything semantix keeps for one pytest session (in ``config.stash``)."""
 
@@ -86,7 +117,12 @@ class SemanticSession:
         self.lock = threading.Lock()
         #: The test in progress (its protocol, fixtures included); None between tests.
         self.current_item: pytest.Item | None = None
-        self.runs = RepeatedTests(settings.runs)
+        #: The records the test in progress made, with their JUnit property's name: they learn
+        #: the test's pytest outcome when it ends (`ended`).
+        self.pending: list[tuple[str, Record]] = []
+        #: pytest's outcome of each test that made a record (the JSON report's ``tests``).
+        self.tests: dict[str, Record] = {}
+        self.runs = RepeatedTests(settings.runs, self.attach)
         self.snapshots = Snapshots(update=settings.snapshot_update)
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
@@ -135,6 +171,7 @@ class SemanticSession:
         """The test's protocol: its records are attributed to it, its marker applies to it."""
         marked = marker_settings(item)
         self.current_item = item
+        self.pending = []
         try:
             if marked.error is not None:
                 yield  # reported by setup
@@ -170,8 +207,10 @@ class SemanticSession:
     def make_report(
         self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
     ) -> pytest.TestReport:
-        """Downloads out of the duration; a judge or configuration error in one short entry."""
+        """Downloads out of the duration; a judge or configuration error in one short entry;
+        the test's outcome followed (`ended`)."""
         self.downloads.adjust(report)
+        self.ended(item, report)
         excinfo = call.excinfo
         if (
             excinfo is not None
@@ -189,6 +228,31 @@ class SemanticSession:
             report.longrepr = excinfo.getrepr(style="short", chain=False)
         return report
 
+    def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
+        """Follow the test's pytest outcome phase by phase (`test_outcome`); at its teardown,
+        give it to every record the test made and add those to the report's JUnit properties
+        (junitxml reads them from the teardown report)."""
+        found = test_outcome(report, item.stash.get(_OUTCOME, None))
+        item.stash[_OUTCOME] = found
+        if report.when != "teardown":
+            return
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        final = found[0] or "passed"
+        for name, record in pending:
+            record["test_outcome"] = final
+            value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
+            report.user_properties.append((name, json.dumps(value, sort_keys=True, default=str)))
+        with self.lock:
+            self.tests[item.nodeid] = {"nodeid": item.nodeid, "outcome": final, "reason": found[1]}
+
+    def attach(self, name: str, record: Record, item: pytest.Item | None) -> None:
+        """A record the test in progress made: it becomes the JUnit property ``name`` when the
+        test ends, with the test's outcome."""
+        if item is not None and item is self.current_item:
+            self.pending.append((name, record))
+
     # --- recording ------------------------------------------------------------------------------
 
     def observe(self, event: object) -> None:
@@ -201,13 +265,10 @@ class SemanticSession:
         """One report record for a check's result or error (other events are not checks)."""
         nodeid = item.nodeid if item is not None else OUTSIDE_TEST
         if isinstance(event, RelationResult):
-            relation = {"nodeid": nodeid, **event.to_dict()}
+            relation = {"nodeid": nodeid, **event.to_dict(), "test_outcome": None}
             with self.lock:
                 self.relations.append(relation)
-            if item is not None:
-                item.user_properties.append(
-                    (RELATIONS_PROPERTY, json.dumps(event.to_dict(), sort_keys=True, default=str))
-                )
+            self.attach(RELATIONS_PROPERTY, relation, item)
             return
         if isinstance(event, SemanticResult):
             record = result_record(event, nodeid)
@@ -216,9 +277,7 @@ class SemanticSession:
         else:
             return
         self._add_records([record])
-        if item is not None:
-            value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
-            item.user_properties.append((JUNIT_PROPERTY, json.dumps(value, sort_keys=True)))
+        self.attach(JUNIT_PROPERTY, record, item)
 
     def _add_records(self, records: list[Record]) -> None:
         with self.lock:
@@ -235,6 +294,7 @@ class SemanticSession:
             records, relations = list(self.records), list(self.relations)
         return {
             "records": records,
+            "tests": list(self.tests.values()),
             "relations": relations,
             "runs": self.runs.payload(),
             "snapshots": self.snapshots.payload(),
@@ -248,6 +308,7 @@ class SemanticSession:
         self._add_records(payload["records"])
         with self.lock:
             self.relations.extend(payload.get("relations", []))
+            self.tests.update((test["nodeid"], test) for test in payload.get("tests", []))
         self.runs.merge(payload["runs"])
         self.snapshots.merge(payload["snapshots"])
         self.verdicts.merge(payload["verdicts"])
@@ -277,7 +338,11 @@ class SemanticSession:
         """The JSON report of this session: records, run metadata and every feature's section."""
         with self.lock:
             records = sorted_records(self.records)
-        sections: dict[str, Any] = {"snapshots": self.snapshots.json_section()}
+            tests = [self.tests[nodeid] for nodeid in sorted(self.tests)]
+        sections: dict[str, Any] = {
+            "tests": tests,
+            "snapshots": self.snapshots.json_section(self.config.rootpath),
+        }
         runs = self.runs.json_section()
         if runs is not None:
             sections["runs"] = runs

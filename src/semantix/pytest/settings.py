@@ -17,7 +17,7 @@ import pytest
 from semantix import config as semantix_config
 from semantix.checks.budget import check_prices
 from semantix.errors import SemantixError
-from semantix.pipeline.specs import check_spec
+from semantix.pipeline.specs import check_spec, parse_spec
 
 __all__ = ["OPTIONS", "Option", "Settings", "add_options", "read_settings"]
 
@@ -207,6 +207,15 @@ class _Given:
             f"{self.shown()} is not {expected}; write e.g. {self.example(example)}"
         )
 
+    def path(self, config: pytest.Config, text: str | None = None) -> Path:
+        """``text`` (default: the value) as a path: relative to the ini file's directory when it
+        came from the ini file (the rootdir without one), else to the current directory."""
+        if self.from_ini:
+            base = config.inipath.parent if config.inipath is not None else config.rootpath
+        else:
+            base = config.invocation_params.dir
+        return Path(base, self.text if text is None else text).resolve()
+
 
 _BY_DEST = {option.dest: option for option in OPTIONS}
 
@@ -229,7 +238,7 @@ def read_settings(config: pytest.Config) -> Settings:
     """Every option of the session, checked once (a bad one is a ``pytest.UsageError``)."""
     try:
         return Settings(
-            judge=_judge(_given(config, "semantic_judge")),
+            judge=_judge(config, _given(config, "semantic_judge")),
             verdicts_mode=_verdicts_mode(_given(config, "semantic_verdicts")),
             timeout=_timeout(_given(config, "semantic_timeout")),
             runs=_runs(_given(config, "semantic_runs")),
@@ -249,10 +258,18 @@ def read_settings(config: pytest.Config) -> Settings:
         raise pytest.UsageError(str(exc)) from None
 
 
-def _judge(given: _Given | None) -> str | None:
+def _judge(config: pytest.Config, given: _Given | None) -> str | None:
+    """The judge spec; a model in it that is a local directory (``embedding:models/minilm``)
+    made absolute, relative to the ini file or the current directory (`_Given.path`), so the run
+    finds it from any directory and never takes it for a Hugging Face repo id."""
     if given is None:
         return None
-    return check_spec(given.text, source=given.source)
+    spec = check_spec(given.text, source=given.source)
+    parsed = parse_spec(spec, source=given.source)
+    if parsed.name is None or parsed.model is None:
+        return spec
+    directory = given.path(config, parsed.model)
+    return f"{parsed.name}:{directory}" if directory.is_dir() else spec
 
 
 def _verdicts_mode(given: _Given | None) -> str | None:
@@ -301,9 +318,8 @@ def _model(config: pytest.Config, given: _Given | None) -> str | None:
     """A model name, repo id or directory; a directory relative to the ini file, as paths are."""
     if given is None:
         return None
-    base = config.inipath.parent if config.inipath is not None else config.rootpath
-    directory = Path(base, given.text)
-    return str(directory.resolve()) if directory.is_dir() else given.text
+    directory = given.path(config)
+    return str(directory) if directory.is_dir() else given.text
 
 
 def _flag(config: pytest.Config, dest: str) -> bool:
@@ -340,9 +356,4 @@ def _prices(config: pytest.Config, dest: str) -> dict[str, tuple[float, ...]] | 
 def _path(config: pytest.Config, dest: str) -> Path | None:
     """A path: the option's relative to the current directory, the ini key's to the ini file."""
     given = _given(config, dest)
-    if given is None:
-        return None
-    if not given.from_ini:
-        return Path(config.invocation_params.dir, given.text).resolve()
-    base = config.inipath.parent if config.inipath is not None else config.rootpath
-    return Path(base, given.text).resolve()
+    return None if given is None else given.path(config)

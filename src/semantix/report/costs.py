@@ -3,7 +3,7 @@
 A verdict of an LLM judge carries its token usage (`semantix.judges.base.TokenUsage`); with prices
 for the judge's model (``--semantic-judge-prices``: a JSON file ``{"gpt-4o-mini": [0.15, 0.6]}``,
 USD per million input and output tokens), the report shows what judging cost, per assertion and
-in all. It never enters the system under test's cost ceilings (`semantix.runs.ceilings`).
+in all. It never enters the system under test's own cost (the `Cost` leaves of its checks).
 """
 
 from __future__ import annotations

@@ -22,10 +22,23 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["REPORT_VERSION", "ReportDocumentError", "check_document"]
+__all__ = [
+    "CHECK_OUTCOMES",
+    "REPORT_VERSION",
+    "TEST_OUTCOMES",
+    "ReportDocumentError",
+    "check_document",
+]
 
-#: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections).
-REPORT_VERSION = 2
+#: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections;
+#: 3: each record's and each test's pytest outcome, xfailed/xpassed/skipped/topical counts,
+#: topical leaves, the tests and relations sections). Every earlier version still reads.
+REPORT_VERSION = 3
+
+#: The check's own outcomes (a record's ``outcome``).
+CHECK_OUTCOMES = ("passed", "failed", "error")
+#: pytest's outcomes of a test (a record's ``test_outcome``, the ``tests`` section's ``outcome``).
+TEST_OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 
 _AGAIN = "write it again with pytest --semantic-report-json PATH"
 
@@ -59,12 +72,15 @@ _LEAF: Mapping[str, Any] = {
     "reason": _OPT_STR,
     "evidence": _OPT_STR,
     "judge": _OPT_STR,
+    "judge_model": _OPT_STR,
     "latency_ms": _OPT_NUMBER,
+    "topical": _OPT_BOOL,
 }
 
 _RECORD: Mapping[str, Any] = {
     "nodeid": str,
-    "outcome": ("passed", "failed", "error"),
+    "outcome": CHECK_OUTCOMES,
+    "test_outcome": (*TEST_OUTCOMES, None),
     "intent": _OPT_STR,
     "judge": _OPT_STR,
     "passed": _OPT_BOOL,
@@ -86,6 +102,7 @@ _RUN: Mapping[str, Any] = {
     "interval": ([_NUMBER], None),
     "min_pass_rate": _OPT_NUMBER,
     "verdict": _OPT_STR,
+    "test_outcome": (*TEST_OUTCOMES, None),
 }
 
 _SNAPSHOT: Mapping[str, Any] = {
@@ -108,11 +125,32 @@ _DOCUMENT: Mapping[str, Any] = {
         "passed": int,
         "failed": int,
         "errors": int,
+        "xfailed": int,
+        "xpassed": int,
+        "skipped": int,
         "borderline": int,
+        "topical": int,
         "decided_by": ({}, None),
     },
     "assertions": [_RECORD],
-    "runs": ({"stability": _OPT_NUMBER, "below_floor": (int, None), "tests": [_RUN]}, None),
+    "tests": ([{"nodeid": str, "outcome": TEST_OUTCOMES, "reason": _OPT_STR}], None),
+    "runs": (
+        {
+            "stability": _OPT_NUMBER,
+            "below_floor": (int, None),
+            "left_out": (int, None),
+            "tests": [_RUN],
+            "once": ([str], None),
+        },
+        None,
+    ),
+    "relations": (
+        {
+            "results": ([{"nodeid": _OPT_STR, "relation": str, "case_id": _OPT_STR}], None),
+            "summary": ([{"relation": str, "cases": int, "violations": int}], None),
+        },
+        None,
+    ),
     "snapshots": (
         {
             "counts": ({}, None),
