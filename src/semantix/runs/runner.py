@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from semantix import context
@@ -27,6 +28,7 @@ from semantix.intent import IntentLike
 from semantix.judges.base import Judge
 from semantix.pipeline import SemanticResult, aevaluate_many, evaluate_many
 from semantix.pipeline.results import CheckError
+from semantix.proportions import JudgeAccuracy
 from semantix.runs.calls import Call, Plan, aone_call, call_system
 from semantix.runs.stats import RunStats
 
@@ -119,6 +121,7 @@ def evaluate_pass_rate(
     max_cost_usd: float | None = None,
     prices: Mapping[str, Any] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    judge_accuracy: JudgeAccuracy | tuple[float, ...] | None = None,
 ) -> RunStats:
     """Call ``system()`` ``runs`` times, judge every output in one batch, and return the stats.
 
@@ -126,6 +129,7 @@ def evaluate_pass_rate(
     nothing in the pytest report; `assert_pass_rate` does both.
     """
     check_positive_int(max_workers, what="max_workers", example=4)
+    accuracy = None if judge_accuracy is None else JudgeAccuracy.of(judge_accuracy)
     plan = Plan.of(
         system, intent, runs, min_pass_rate, judge, threshold, timeout,
         max_latency_ms, latency_percentile, max_cost_usd, prices,
@@ -138,7 +142,7 @@ def evaluate_pass_rate(
             outcome = evaluate_many(texts, plan.intent, **plan.judging(texts))
         except (JudgeError, VerdictStoreError) as exc:
             outcome = exc
-    return plan.stats(calls, judged, outcome)
+    return replace(plan.stats(calls, judged, outcome), judge_accuracy=accuracy)
 
 
 async def aevaluate_pass_rate(
@@ -156,11 +160,13 @@ async def aevaluate_pass_rate(
     max_cost_usd: float | None = None,
     prices: Mapping[str, Any] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    judge_accuracy: JudgeAccuracy | tuple[float, ...] | None = None,
 ) -> RunStats:
     """`evaluate_pass_rate`, awaitable: ``system`` may be an ``async def`` (awaited, at most
     ``concurrency`` runs at once) or a plain callable (run in the worker pool); the outputs are
     judged in one batch by `semantix.aevaluate_many`. The same stats, errors and ceilings."""
     check_positive_int(concurrency, what="concurrency", example=5)
+    accuracy = None if judge_accuracy is None else JudgeAccuracy.of(judge_accuracy)
     plan = Plan.of(
         system, intent, runs, min_pass_rate, judge, threshold, timeout,
         max_latency_ms, latency_percentile, max_cost_usd, prices,
@@ -179,7 +185,7 @@ async def aevaluate_pass_rate(
             outcome = await aevaluate_many(texts, plan.intent, **plan.judging(texts))
         except (JudgeError, VerdictStoreError) as exc:
             outcome = exc
-    return plan.stats(calls, judged, outcome)
+    return replace(plan.stats(calls, judged, outcome), judge_accuracy=accuracy)
 
 
 async def aassert_pass_rate(
@@ -197,6 +203,7 @@ async def aassert_pass_rate(
     max_cost_usd: float | None = None,
     prices: Mapping[str, Any] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    judge_accuracy: JudgeAccuracy | tuple[float, ...] | None = None,
 ) -> RunStats:
     """`assert_pass_rate`, awaitable (see `aevaluate_pass_rate`): the same report records and
     errors."""
@@ -205,7 +212,7 @@ async def aassert_pass_rate(
         system, intent, runs=runs, min_pass_rate=min_pass_rate, judge=judge,
         threshold=threshold, timeout=timeout, concurrency=concurrency,
         max_latency_ms=max_latency_ms, latency_percentile=latency_percentile,
-        max_cost_usd=max_cost_usd, prices=prices, clock=clock,
+        max_cost_usd=max_cost_usd, prices=prices, clock=clock, judge_accuracy=judge_accuracy,
     )  # fmt: skip
     publish(stats)
     raise_for_stats(stats)
@@ -227,6 +234,7 @@ def assert_pass_rate(
     max_cost_usd: float | None = None,
     prices: Mapping[str, Any] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    judge_accuracy: JudgeAccuracy | tuple[float, ...] | None = None,
 ) -> RunStats:
     """Assert that ``system()``'s outputs satisfy ``intent`` at least ``min_pass_rate`` of runs.
 
@@ -254,6 +262,10 @@ def assert_pass_rate(
             without usage or price makes it unenforceable: `UnenforceableCheckError`, never a
             pass.
         clock: what times the calls (seconds; default ``time.perf_counter``), for tests.
+        judge_accuracy: the judge's ``(sensitivity, specificity)`` against human labels (or a
+            `semantix.proportions.JudgeAccuracy` with the counts, from ``semantix calibrate``):
+            the stats add the pass rate corrected for its errors (`RunStats.corrected`), beside
+            the observed rate, which still decides.
 
     Returns:
         The `RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
@@ -281,6 +293,7 @@ def assert_pass_rate(
         max_cost_usd=max_cost_usd,
         prices=prices,
         clock=clock,
+        judge_accuracy=judge_accuracy,
     )
     publish(stats)
     raise_for_stats(stats)
