@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import json
 import threading
 import time
@@ -43,7 +42,6 @@ from semantix.report import (
     Record,
     error_record,
     header_line,
-    json_document,
     report_lines,
     result_record,
     sorted_records,
@@ -51,6 +49,7 @@ from semantix.report import (
 )
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
+from semantix.report.merge import assemble
 from semantix.snapshots.fixture import SemanticSnapshot
 
 __all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
@@ -274,20 +273,11 @@ class SemanticSession:
             write_html_report(report_html, document, json_path=report_json)
 
     def report_document(self) -> dict[str, Any]:
-        """The JSON report of this session: records, run metadata and every feature's section."""
+        """The JSON report of this session: records, run metadata and every feature's section
+        (`semantix.report.merge.assemble`, which also builds a merge of shards' reports)."""
         with self.lock:
             records = sorted_records(self.records)
-        sections: dict[str, Any] = {"snapshots": self.snapshots.json_section()}
-        runs = self.runs.json_section()
-        if runs is not None:
-            sections["runs"] = runs
-        with self.lock:
             relations = list(self.relations)
-        if relations:
-            sections["relations"] = {
-                "results": relations,
-                "summary": [dataclasses.asdict(row) for row in summarize(relations)],
-            }
         prices = self.settings.judge_prices
         for record in records:
             cost = record_judge_cost(record, prices)
@@ -303,7 +293,13 @@ class SemanticSession:
             ),
             "duration_s": round(time.time() - self.started, 3),
         }
-        return json_document(records, meta=meta, sections=sections)
+        return assemble(
+            records,
+            meta=meta,
+            runs=self.runs.sorted(),
+            relations=relations,
+            snapshots=self.snapshots.json_section(),
+        )
 
     def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """The end of the session on the terminal (the controller's; workers print nothing)."""
