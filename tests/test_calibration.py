@@ -168,7 +168,7 @@ def test_one_kind_of_label_has_no_specificity_and_no_judge_accuracy() -> None:
     assert (result.sensitivity, result.specificity) == (0.5, None)
     assert result.intervals()["specificity"] is None
     with pytest.raises(ValueError, match="these 2 labels are all pass: label some of the other"):
-        result.judge_accuracy
+        _ = result.judge_accuracy
 
 
 def test_an_intents_examples_calibrate_through_the_same_calibration() -> None:
@@ -181,8 +181,12 @@ def test_an_intents_examples_calibrate_through_the_same_calibration() -> None:
         examples = ("Thank you!", "Many thanks.")
         counterexamples = ("Go away.",)
 
-    judge = FakeJudge(lambda output, intent: {"Thank you!": 0.9, "Many thanks.": 0.7}.get(output, 0.2))
+    judge = FakeJudge(
+        lambda output, intent: {"Thank you!": 0.9, "Many thanks.": 0.7}.get(output, 0.2)
+    )
     calibration = calibrate_intent(Thanks, judge)
     assert isinstance(calibration, Calibration)
-    assert calibration.threshold == pytest.approx((0.7 + 0.2) / 2)  # weakest example, strongest counter
+    assert calibration.threshold == pytest.approx(
+        (0.7 + 0.2) / 2
+    )  # weakest example, strongest counter
     assert (calibration.weakest_positive, calibration.strongest_negative) == (0.7, 0.2)

@@ -7,6 +7,8 @@ import math
 from statistics import NormalDist
 
 import pytest
+from statsmodels.stats.contingency_tables import mcnemar  # the dev extras' oracle
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from semantix.proportions import (
     Z_JOINT_95,
@@ -17,13 +19,6 @@ from semantix.proportions import (
     wilson_interval,
 )
 from semantix.runs import wilson_interval as runs_wilson
-
-statsmodels = pytest.importorskip("statsmodels")
-from statsmodels.stats.contingency_tables import mcnemar  # noqa: E402
-from statsmodels.stats.proportion import (  # noqa: E402
-    confint_proportions_2indep,
-    proportion_confint,
-)
 
 
 def binomial_two_sided(b: int, c: int) -> float:
