@@ -49,8 +49,10 @@ def test_calibrate_reports_metrics_and_thresholds(
         "  current 0.800              0.800     0.833   0.615",
         "  best 0.500                 0.800     0.833   0.615",
         "  best accuracy: 95% interval 0.38-0.96 (5 rows)",
-        "  at best: sensitivity 1.000 (95% 0.34-1.00, 2 of 2 expected to pass), specificity "
-        "0.667 (95% 0.21-0.94, 2 of 3 expected to fail)",
+        (
+            "  at best: sensitivity 1.000 (95% 0.34-1.00, 2 of 2 expected to pass), specificity "
+            "0.667 (95% 0.21-0.94, 2 of 3 expected to fail)"
+        ),
         SMALL % 5,
         "",
         "'The text is grateful.': 2 rows, 1 expected to pass",
@@ -58,8 +60,10 @@ def test_calibrate_reports_metrics_and_thresholds(
         "  current 0.800              1.000     1.000   1.000",
         "  best 0.500                 1.000     1.000   1.000",
         "  best accuracy: 95% interval 0.34-1.00 (2 rows)",
-        "  at best: sensitivity 1.000 (95% 0.21-1.00, 1 of 1 expected to pass), specificity "
-        "1.000 (95% 0.21-1.00, 1 of 1 expected to fail)",
+        (
+            "  at best: sensitivity 1.000 (95% 0.21-1.00, 1 of 1 expected to pass), specificity "
+            "1.000 (95% 0.21-1.00, 1 of 1 expected to fail)"
+        ),
         SMALL % 2,
         "",
         "# thresholds from semantix calibrate (KeywordJudge, labels.csv); paste into each",
