@@ -298,7 +298,7 @@ def compare(
         judges = (before.get("judge"), record.get("judge"))
         changed_judge = None not in judges and judges[0] != judges[1]
         judge_changes += changed_judge
-        good_before, good_now = _good(outcome(before)), _good(outcome(record))
+        good_before, good_now = _good(before), _good(record)
         if good_before is not None and good_now is not None and good_before != good_now:
             flips.append(_flip("fix" if good_now else "regression", key, before, record))
         elif changed_judge:
@@ -318,9 +318,16 @@ def compare(
     )
 
 
-def _good(result: str) -> bool | None:
-    """Passed is good, failed and error are bad; anything else (a newer outcome) is not compared."""
-    return {"passed": True, "failed": False, "error": False}.get(result)
+def _good(record: Mapping[str, Any]) -> bool | None:
+    """Passed is good, failed and error are bad; any other outcome (an expected failure, a skip)
+    is neither, so its pair is never a regression nor a fix."""
+    return {"passed": True, "failed": False, "error": False}.get(_outcome(record))
+
+
+def _outcome(record: Mapping[str, Any]) -> str:
+    """The record's outcome as written (older reports have only ``passed``)."""
+    written = record.get("outcome")
+    return written if isinstance(written, str) else outcome(record)
 
 
 _Key = tuple[str, str, int]
@@ -358,8 +365,8 @@ def _flip(
     return Flip(
         kind,
         *key,
-        base=None if base is None else outcome(base),
-        candidate=None if candidate is None else outcome(candidate),
+        base=None if base is None else _outcome(base),
+        candidate=None if candidate is None else _outcome(candidate),
         base_judge=None if base is None else base.get("judge"),
         candidate_judge=None if candidate is None else candidate.get("judge"),
         leaves=_leaves(base, candidate),
