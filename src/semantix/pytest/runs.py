@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -26,6 +26,7 @@ import pytest
 from semantix import config as semantix_config
 from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import SemanticResult
+from semantix.proportions import JudgeAccuracy
 from semantix.pytest.markers import marker_settings
 from semantix.report.records import Record, sorted_records
 from semantix.report.runs import markdown_lines, run_lines, run_record, runs_section
@@ -52,8 +53,12 @@ class _Plan:
 class RepeatedTests:
     """The run records of one session, and running a repeated test's body."""
 
-    def __init__(self, option_runs: int | None) -> None:
+    def __init__(
+        self, option_runs: int | None, judge_accuracy: JudgeAccuracy | None = None
+    ) -> None:
         self.option_runs = option_runs
+        #: --semantic-judge-accuracy: for every repeated check that does not give its own.
+        self.judge_accuracy = judge_accuracy
         self.records: list[Record] = []
         self.lock = threading.Lock()
         #: The semantic results of the run in progress (None when no item is repeating).
@@ -118,7 +123,9 @@ class RepeatedTests:
                 "assert_semantic / the semantic fixture, or remove runs=",
                 pytrace=False,
             )
-        stats = RunStats(item.nodeid, tuple(results), plan.floor)
+        stats = RunStats(
+            item.nodeid, tuple(results), plan.floor, judge_accuracy=self.judge_accuracy
+        )
         self.add(stats, item)
         raise_for_stats(stats)
         return True
@@ -132,6 +139,8 @@ class RepeatedTests:
             self.add(event, item)
 
     def add(self, stats: RunStats, item: pytest.Item | None) -> None:
+        if stats.judge_accuracy is None and self.judge_accuracy is not None:
+            stats = replace(stats, judge_accuracy=self.judge_accuracy)
         record = run_record(stats, item.nodeid if item is not None else OUTSIDE_TEST)
         with self.lock:
             self.records.append(record)

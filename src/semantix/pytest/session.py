@@ -31,6 +31,7 @@ from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.judges.base import Judge
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import CheckError, SemanticResult
+from semantix.pytest.baseline import Baseline
 from semantix.pytest.downloads import DownloadReporter
 from semantix.pytest.markers import marker_settings
 from semantix.pytest.runs import RepeatedTests
@@ -85,7 +86,8 @@ class SemanticSession:
         self.lock = threading.Lock()
         #: The test in progress (its protocol, fixtures included); None between tests.
         self.current_item: pytest.Item | None = None
-        self.runs = RepeatedTests(settings.runs)
+        self.runs = RepeatedTests(settings.runs, judge_accuracy=settings.judge_accuracy)
+        self.baseline = Baseline(settings.baseline, read=not self.is_worker)
         self.snapshots = Snapshots(update=settings.snapshot_update)
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
@@ -264,9 +266,10 @@ class SemanticSession:
         self.verdicts.finish(exitstatus)
         self.runs.finish()
         report_json, report_html = self.settings.report_json, self.settings.report_html
-        if report_json is None and report_html is None:
+        if report_json is None and report_html is None and self.baseline.document is None:
             return
         document = self.report_document()  # once: the page renders exactly what the JSON holds
+        self.baseline.compare(document)
         if report_json is not None:
             write_json_report(report_json, document)
         if report_html is not None:
@@ -312,6 +315,7 @@ class SemanticSession:
             self._write_relations(terminalreporter)
         self.snapshots.write_summary(terminalreporter, self.config.rootpath)
         self.verdicts.write_summary(terminalreporter)
+        self.baseline.write_summary(terminalreporter)
         if self.settings.report_html is not None:
             terminalreporter.write_line(f"semantic report HTML: {self.settings.report_html}")
 

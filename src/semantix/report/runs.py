@@ -16,6 +16,7 @@ from semantix.runs import RunStats, suite_stability
 
 __all__ = [
     "ceiling_lines",
+    "corrected_lines",
     "markdown_lines",
     "run_lines",
     "run_record",
@@ -93,6 +94,26 @@ def run_lines(records: Sequence[Record], *, width: int = 120) -> list[Line]:
         (stability_line(records), {"bold": True, "red": failed, "yellow": not failed and below > 0})
     )
     lines.extend(ceiling_lines(records))
+    lines.extend(corrected_lines(records))
+    return lines
+
+
+def corrected_lines(records: Sequence[Record]) -> list[Line]:
+    """One line per repeated check given the judge's accuracy: its pass rate corrected for the
+    judge's errors (Rogan-Gladen) beside the observed rate, which decides."""
+    lines: list[Line] = []
+    for record in records:
+        interval = record.get("corrected_interval")
+        if record.get("corrected_pass_rate") is None or interval is None:
+            continue
+        sensitivity, specificity = record["judge_accuracy"][:2]
+        text = (
+            f"corrected {_label(record)}: {record['corrected_pass_rate']:.2f} "
+            f"[{interval[0]:.2f}, {interval[1]:.2f}] for a judge of sensitivity "
+            f"{sensitivity:.2f}, specificity {specificity:.2f} (observed "
+            f"{record['pass_rate']:.2f}, which decides)"
+        )
+        lines.append((text, {}))
     return lines
 
 
