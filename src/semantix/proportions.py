@@ -18,7 +18,7 @@ print(f"{low:.4f} {high:.4f}")
 #> 0.0524 0.3339
 rate, (low, high) = corrected_rate(17, 20, JudgeAccuracy(0.9, 0.95))
 print(f"{rate:.4f} [{low:.2f}, {high:.2f}]")
-#> 0.9412 [0.70, 1.00]
+#> 0.9412 [0.69, 1.00]
 ```
 """
 
