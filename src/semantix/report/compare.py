@@ -33,7 +33,7 @@ Reading the reports is `semantix.report.schema`'s (`load_report`); rendering is
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,19 +96,7 @@ class Flip:
         return self.intent if not self.occurrence else f"{self.intent} #{self.occurrence + 1}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "nodeid": self.nodeid,
-            "intent": self.intent,
-            "occurrence": self.occurrence,
-            "base": self.base,
-            "candidate": self.candidate,
-            "base_judge": self.base_judge,
-            "candidate_judge": self.candidate_judge,
-            "judge_changed": self.judge_changed,
-            "leaves": [dict(leaf) for leaf in self.leaves],
-            "error": self.error,
-        }
+        return {**asdict(self), "judge_changed": self.judge_changed, "leaves": list(self.leaves)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,24 +141,17 @@ class RateChange:
         return self.base_verdict == "pass" and self.candidate_verdict not in (None, "pass")
 
     def to_dict(self) -> dict[str, Any]:
+        sides = {"base": self.base, "candidate": self.candidate}
         return {
             "nodeid": self.nodeid,
             "name": self.name,
-            **{
-                f"{side}_{key}": value
-                for side, counts, verdict in (
-                    ("base", self.base, self.base_verdict),
-                    ("candidate", self.candidate, self.candidate_verdict),
-                )
-                for key, value in (
-                    ("passes", None if counts is None else counts[0]),
-                    ("runs", None if counts is None else counts[1]),
-                    ("interval", None if counts is None else list(wilson_interval(*counts))),
-                    ("verdict", verdict),
-                )
-            },
+            **{f"{side}_passes": None if n is None else n[0] for side, n in sides.items()},
+            **{f"{side}_runs": None if n is None else n[1] for side, n in sides.items()},
+            **{f"{side}_interval": n and list(wilson_interval(*n)) for side, n in sides.items()},
+            "base_verdict": self.base_verdict,
+            "candidate_verdict": self.candidate_verdict,
             "difference": self.difference,
-            "difference_interval": None if self.interval is None else list(self.interval),
+            "difference_interval": self.interval and list(self.interval),
             "significant": self.significant,
             "regression": self.regression,
         }
