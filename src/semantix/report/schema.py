@@ -169,7 +169,7 @@ def _check_fields(value: Mapping[str, Any], shape: Mapping[str, Any], where: str
 def _check(value: object, expected: Any, where: str) -> None:
     options = expected if isinstance(expected, tuple) else (expected,)
     for option in options:
-        if isinstance(option, Mapping) and isinstance(value, Mapping):
+        if isinstance(option, dict) and isinstance(value, (dict, Mapping)):
             _check_fields(value, option, where)
             return
         if isinstance(option, list) and isinstance(value, list):
