@@ -242,6 +242,8 @@ def test_the_kth_assertion_of_an_intent_pairs_with_the_kth() -> None:
         ("removed", "Short"),
     ]
     assert comparison.paired == 2
+    assert repr(comparison.flips[0]) == "<Flip regression t.py::a Polite #2: passed -> failed>"
+    assert repr(comparison).startswith("<Comparison 1 regression, 0 fixes, 0 new, 1 removed over 2")
 
 
 def test_a_newer_outcome_is_neither_a_regression_nor_a_fix() -> None:

@@ -98,6 +98,9 @@ class Flip:
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "judge_changed": self.judge_changed, "leaves": list(self.leaves)}
 
+    def __repr__(self) -> str:
+        return f"<Flip {self.kind} {self.nodeid} {self.label}: {self.base} -> {self.candidate}>"
+
 
 @dataclass(frozen=True, slots=True)
 class RateChange:
@@ -169,6 +172,9 @@ class Comparison:
     judge_changes: int = 0
     base_path: str | None = None
     candidate_path: str | None = None
+
+    def __repr__(self) -> str:
+        return f"<Comparison {self.summary_line()}>"
 
     def of_kind(self, kind: str) -> tuple[Flip, ...]:
         """The rows of one kind (one of `KINDS`), in order."""
