@@ -634,7 +634,7 @@ def test_bench_report_prints_every_figure() -> None:
         check=True,
     )
     labels = [line.split("  ", 1)[0] for line in done.stdout.splitlines()]
-    assert labels == ["setup", "render", "size", "browser"]
+    assert labels == ["setup", "render", "size", "compare", "browser"]
     assert "browser  skipped: --no-browser" in done.stdout
 
 

@@ -74,6 +74,7 @@ __all__ = [
     "aevaluate_many",
     "aevaluate_semantic",
     "assert_semantic",
+    "cases",
     "clear_cache",
     "evaluate_many",
     "evaluate_semantic",
@@ -88,6 +89,7 @@ _LAZY = {
     "EmbeddingJudge": "semantix.judges.embedding",
     "LLMJudge": "semantix.judges.llm",
     "EscalatingJudge": "semantix.judges.escalating",
+    "cases": "semantix.casefiles",
     **dict.fromkeys(
         (
             "ConfigurationError",

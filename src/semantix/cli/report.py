@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from semantix.cli import report_merge
 from semantix.cli.common import CommandError, Commands, Formatter
 from semantix.report.files import read_json_report, write_text_atomic
 from semantix.report.html import render, write_html_report
@@ -62,10 +63,13 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         help="where the header's link to the JSON report points (default: the JSON file, "
         "relative to the page)",
     )
+    report_merge.add_arguments(parser)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    if (merged := report_merge.dispatch(args)) is not None:
+        return merged
     source: Path = args.json
     output: Path = args.output or source.with_suffix(".html")
     try:

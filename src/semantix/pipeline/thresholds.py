@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from semantix.cache import model_cache
+from semantix.calibration import Calibration, calibrate
 from semantix.config import check_threshold, is_number
 from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
@@ -45,22 +46,6 @@ class ResolvedThreshold:
 
     value: float
     source: str
-
-
-@dataclass(frozen=True, slots=True)
-class Calibration:
-    """How a judge scored an intent's examples, and the threshold that separates them."""
-
-    threshold: float
-    weakest_example: float
-    strongest_counterexample: float
-
-    def __repr__(self) -> str:
-        return (
-            f"<Calibration threshold={self.threshold:.3f} (weakest example "
-            f"{self.weakest_example:.3f}, strongest counterexample "
-            f"{self.strongest_counterexample:.3f})>"
-        )
 
 
 def resolve_threshold(
@@ -181,13 +166,12 @@ def _calibrate(
     scores = [verdict.score for verdict in verdicts]
     if any(score is None for score in scores):
         return None
-    example_scores = [float(score) for score in scores[: len(positives)] if score is not None]
-    counter_scores = [float(score) for score in scores[len(positives) :] if score is not None]
-    weakest = min(example_scores)
-    strongest = max(counter_scores)
-    if weakest <= strongest:
-        weak_text = positives[example_scores.index(weakest)]
-        strong_text = negatives[counter_scores.index(strongest)]
+    labels = [True] * len(positives) + [False] * len(negatives)
+    calibration = calibrate([float(score) for score in scores if score is not None], labels)
+    if not calibration.separates:
+        weakest, strongest = calibration.weakest_positive, calibration.strongest_negative
+        weak_text = positives[scores.index(weakest)]
+        strong_text = negatives[scores[len(positives) :].index(strongest)]
         raise IntentCalibrationError(
             f"this judge cannot tell your examples from your counterexamples for "
             f"{intent.__name__}: {judge_identity(judge)} scores the weakest example "
@@ -195,4 +179,4 @@ def _calibrate(
             f"{strongest:.3f} ({preview(strong_text, 60)}). Make the examples clearer, set a "
             f"threshold on {intent.__name__} (or pass threshold=...), or use another judge"
         )
-    return Calibration((weakest + strongest) / 2, weakest, strongest)
+    return calibration

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -28,6 +28,7 @@ import pytest
 from semantix import config as semantix_config
 from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import SemanticResult
+from semantix.proportions import JudgeAccuracy
 from semantix.pytest.markers import marker_settings
 from semantix.report.records import Record, sorted_records
 from semantix.report.runs import markdown_lines, run_lines, run_record, runs_section
@@ -55,12 +56,17 @@ class RepeatedTests:
     """The run records of one session, and running a repeated test's body."""
 
     def __init__(
-        self, option_runs: int | None, attach: Callable[[str, Record, pytest.Item | None], None]
+        self,
+        option_runs: int | None,
+        attach: Callable[[str, Record, pytest.Item | None], None],
+        judge_accuracy: JudgeAccuracy | None = None,
     ) -> None:
         self.option_runs = option_runs
         #: Gives a run record to the session with its JUnit property's name (the property is
         #: written when the test ends, with the test's outcome).
         self.attach = attach
+        #: --semantic-judge-accuracy: for every repeated check that does not give its own.
+        self.judge_accuracy = judge_accuracy
         self.records: list[Record] = []
         #: The tests ``--semantic-runs`` ran once: every check of their first run was
         #: structural, so repeating them proves nothing.
@@ -132,7 +138,9 @@ class RepeatedTests:
                 "assert_semantic / the semantic fixture, or remove runs=",
                 pytrace=False,
             )
-        stats = RunStats(item.nodeid, tuple(results), plan.floor)
+        stats = RunStats(
+            item.nodeid, tuple(results), plan.floor, judge_accuracy=self.judge_accuracy
+        )
         self.add(stats, item)
         raise_for_stats(stats)
         return True
@@ -146,6 +154,8 @@ class RepeatedTests:
             self.add(event, item)
 
     def add(self, stats: RunStats, item: pytest.Item | None) -> None:
+        if stats.judge_accuracy is None and self.judge_accuracy is not None:
+            stats = replace(stats, judge_accuracy=self.judge_accuracy)
         record = run_record(stats, item.nodeid if item is not None else OUTSIDE_TEST)
         with self.lock:
             self.records.append(record)
@@ -167,25 +177,25 @@ class RepeatedTests:
             self.records.extend(payload["records"])
             self.once.extend(payload["once"])
 
-    def _once(self) -> list[str]:
+    def once_ids(self) -> list[str]:
         with self.lock:
             return sorted(self.once)
 
     def json_section(self) -> dict[str, Any] | None:
         """The JSON report's ``runs`` section (None when no test repeated or ran once)."""
-        records, once = self.sorted(), self._once()
+        records, once = self.sorted(), self.once_ids()
         return runs_section(records, once) if records or once else None
 
     def finish(self) -> None:
         """Append the Markdown table to ``GITHUB_STEP_SUMMARY`` (the controller only)."""
         summary = semantix_config.github_step_summary()
-        records, once = self.sorted(), self._once()
+        records, once = self.sorted(), self.once_ids()
         if summary is not None and (records or once):
             with summary.open("a", encoding="utf-8") as file:
                 file.write("\n".join(markdown_lines(records, once)) + "\n")
 
     def write_summary(self, terminalreporter: pytest.TerminalReporter, width: int) -> None:
-        records, once = self.sorted(), self._once()
+        records, once = self.sorted(), self.once_ids()
         if not records and not once:
             return
         terminalreporter.write_sep("-", "semantic runs")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import json
 import threading
 import time
@@ -32,6 +31,7 @@ from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.judges.base import Judge
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import CheckError, SemanticResult
+from semantix.pytest.baseline import Baseline
 from semantix.pytest.downloads import DownloadReporter
 from semantix.pytest.markers import marker_settings
 from semantix.pytest.runs import RepeatedTests
@@ -43,7 +43,6 @@ from semantix.report import (
     Record,
     error_record,
     header_line,
-    json_document,
     report_lines,
     result_record,
     sorted_records,
@@ -51,6 +50,7 @@ from semantix.report import (
 )
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
+from semantix.report.merge import assemble
 from semantix.snapshots.fixture import SemanticSnapshot
 
 __all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
@@ -122,7 +122,8 @@ class SemanticSession:
         self.pending: list[tuple[str, Record]] = []
         #: pytest's outcome of each test that made a record (the JSON report's ``tests``).
         self.tests: dict[str, Record] = {}
-        self.runs = RepeatedTests(settings.runs, self.attach)
+        self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
+        self.baseline = Baseline(settings.baseline, read=not self.is_worker)
         self.snapshots = Snapshots(update=settings.snapshot_update)
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
@@ -326,33 +327,22 @@ class SemanticSession:
         self.verdicts.finish(exitstatus)
         self.runs.finish()
         report_json, report_html = self.settings.report_json, self.settings.report_html
-        if report_json is None and report_html is None:
+        if report_json is None and report_html is None and self.baseline.document is None:
             return
         document = self.report_document()  # once: the page renders exactly what the JSON holds
+        self.baseline.compare(document)
         if report_json is not None:
             write_json_report(report_json, document)
         if report_html is not None:
             write_html_report(report_html, document, json_path=report_json)
 
     def report_document(self) -> dict[str, Any]:
-        """The JSON report of this session: records, run metadata and every feature's section."""
+        """The JSON report of this session: records, run metadata and every feature's section
+        (`semantix.report.merge.assemble`, which also builds a merge of shards' reports)."""
         with self.lock:
             records = sorted_records(self.records)
             tests = [self.tests[nodeid] for nodeid in sorted(self.tests)]
-        sections: dict[str, Any] = {
-            "tests": tests,
-            "snapshots": self.snapshots.json_section(self.config.rootpath),
-        }
-        runs = self.runs.json_section()
-        if runs is not None:
-            sections["runs"] = runs
-        with self.lock:
             relations = list(self.relations)
-        if relations:
-            sections["relations"] = {
-                "results": relations,
-                "summary": [dataclasses.asdict(row) for row in summarize(relations)],
-            }
         prices = self.settings.judge_prices
         for record in records:
             cost = record_judge_cost(record, prices)
@@ -368,7 +358,15 @@ class SemanticSession:
             ),
             "duration_s": round(time.time() - self.started, 3),
         }
-        return json_document(records, meta=meta, sections=sections)
+        return assemble(
+            records,
+            meta=meta,
+            tests=tests,
+            runs=self.runs.sorted(),
+            once=self.runs.once_ids(),
+            relations=relations,
+            snapshots=self.snapshots.json_section(self.config.rootpath),
+        )
 
     def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """The end of the session on the terminal (the controller's; workers print nothing)."""
@@ -381,6 +379,7 @@ class SemanticSession:
             self._write_relations(terminalreporter)
         self.snapshots.write_summary(terminalreporter, self.config.rootpath)
         self.verdicts.write_summary(terminalreporter)
+        self.baseline.write_summary(terminalreporter)
         if self.settings.report_html is not None:
             terminalreporter.write_line(f"semantic report HTML: {self.settings.report_html}")
 

@@ -18,6 +18,7 @@ from semantix import config as semantix_config
 from semantix.checks.budget import check_prices
 from semantix.errors import SemantixError
 from semantix.pipeline.specs import check_spec, parse_spec
+from semantix.proportions import JudgeAccuracy
 
 __all__ = ["OPTIONS", "Option", "Settings", "add_options", "read_settings"]
 
@@ -103,6 +104,22 @@ OPTIONS = (
         ini="the JSON file of LLM judge prices (see --semantic-judge-prices)",
     ),
     Option(
+        "semantic-baseline",
+        "compare this run with a baseline's JSON report (--semantic-report-json of another run): "
+        "mark each regression and print the compare summary; the JSON report records the flips",
+        metavar="PATH",
+        ini="the baseline's JSON report to compare the run with (see --semantic-baseline)",
+    ),
+    Option(
+        "semantic-judge-accuracy",
+        "the judge's sensitivity and specificity against human labels (semantix calibrate "
+        "prints them), optionally with the counts they were measured on: repeated tests report "
+        "their pass rate corrected for the judge's errors beside the observed one",
+        metavar="SE,SP[,POS,NEG]",
+        ini="the judge's sensitivity,specificity[,positives,negatives] (see "
+        "--semantic-judge-accuracy)",
+    ),
+    Option(
         "semantic-report-html",
         "write the run's semantic report as one self-contained HTML page to PATH",
         metavar="PATH",
@@ -178,6 +195,9 @@ class Settings:
     snapshot_update: bool = False
     #: USD per million input and output tokens, per LLM judge model (--semantic-judge-prices).
     judge_prices: dict[str, tuple[float, ...]] | None = None
+    #: The baseline's JSON report (--semantic-baseline) and the judge's accuracy.
+    baseline: Path | None = None
+    judge_accuracy: JudgeAccuracy | None = None
     #: The semantic_matcher fixture's defaults (pytest-semantic's ini keys).
     matcher_threshold: float = 0.15
     matcher_min_similarity: float = 0.5
@@ -248,6 +268,8 @@ def read_settings(config: pytest.Config) -> Settings:
             verdicts_prune=bool(config.getoption("semantic_verdicts_prune")),
             snapshot_update=bool(config.getoption("semantic_snapshot_update")),
             judge_prices=_prices(config, "semantic_judge_prices"),
+            baseline=_path(config, "semantic_baseline"),
+            judge_accuracy=_judge_accuracy(_given(config, "semantic_judge_accuracy")),
             matcher_threshold=_fraction(_given(config, "semantic_threshold"), default=0.15),
             matcher_min_similarity=_fraction(
                 _given(config, "semantic_min_similarity"), default=0.5
@@ -300,6 +322,20 @@ def _runs(given: _Given | None) -> int | None:
     if runs < 1:
         raise given.error("a number of runs (a whole number >= 1)", "5")
     return runs
+
+
+def _judge_accuracy(given: _Given | None) -> JudgeAccuracy | None:
+    if given is None:
+        return None
+    parts = given.text.split(",")
+    try:
+        return JudgeAccuracy.of([float(part) for part in parts[:2]] + [int(p) for p in parts[2:]])
+    except (TypeError, ValueError) as exc:
+        raise given.error(
+            "sensitivity,specificity (each in [0, 1], adding up to more than 1), optionally "
+            f"with the counts of outputs labelled to pass and to fail ({exc})",
+            "0.92,0.95 (or 0.92,0.95,50,40)",
+        ) from None
 
 
 def _fraction(given: _Given | None, *, default: float) -> float:

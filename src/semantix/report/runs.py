@@ -17,6 +17,7 @@ from semantix.report.terminal import Line, cut_test_id
 from semantix.runs import RunStats, suite_stability
 
 __all__ = [
+    "corrected_lines",
     "markdown_lines",
     "once_line",
     "run_lines",
@@ -136,8 +137,28 @@ def run_lines(
         failed = any(record["verdict"] not in PASSED for record in counted)
         markup = {"bold": True, "red": failed, "yellow": not failed and below > 0}
         lines.append((stability_line(records), markup))
+        lines.extend(corrected_lines(records))
     if once:
         lines.append((once_line(once), {}))
+    return lines
+
+
+def corrected_lines(records: Sequence[Record]) -> list[Line]:
+    """One line per repeated check given the judge's accuracy: its pass rate corrected for the
+    judge's errors (Rogan-Gladen) beside the observed rate, which decides."""
+    lines: list[Line] = []
+    for record in records:
+        interval = record.get("corrected_interval")
+        if record.get("corrected_pass_rate") is None or interval is None:
+            continue
+        sensitivity, specificity = record["judge_accuracy"][:2]
+        text = (
+            f"corrected {_label(record)}: {record['corrected_pass_rate']:.2f} "
+            f"[{interval[0]:.2f}, {interval[1]:.2f}] for a judge of sensitivity "
+            f"{sensitivity:.2f}, specificity {specificity:.2f} (observed "
+            f"{record['pass_rate']:.2f}, which decides)"
+        )
+        lines.append((text, {}))
     return lines
 
 

@@ -19,7 +19,7 @@ except ReportDocumentError as error:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 __all__ = [
@@ -196,20 +196,24 @@ def check_document(document: object) -> Mapping[str, Any]:
 
 
 def _check_fields(value: Mapping[str, Any], shape: Mapping[str, Any], where: str) -> None:
-    for name, expected in shape.items():
-        if name in value:
-            _check(value[name], expected, f"{where}.{name}" if where else name)
+    exact = _EXACT_FIELDS.get(id(shape))
+    if exact is None:
+        exact = _EXACT_FIELDS[id(shape)] = {k: _exact_types(v) for k, v in shape.items()}
+    for name, item in value.items():
+        if name in exact and type(item) not in exact[name]:  # else the value is fine as it is
+            _check(item, shape[name], f"{where}.{name}" if where else name)
 
 
 def _check(value: object, expected: Any, where: str) -> None:
     options = expected if isinstance(expected, tuple) else (expected,)
     for option in options:
-        if isinstance(option, Mapping) and isinstance(value, Mapping):
+        if isinstance(option, dict) and isinstance(value, (dict, Mapping)):
             _check_fields(value, option, where)
             return
         if isinstance(option, list) and isinstance(value, list):
             for index, item in enumerate(value):
-                _check(item, option[0], f"{where}[{index}]")
+                if type(item) not in _exact_types(option[0]):
+                    _check(item, option[0], f"{where}[{index}]")
             return
         if _matches(value, option):
             return
@@ -217,6 +221,27 @@ def _check(value: object, expected: Any, where: str) -> None:
         f"{where} is {_shown(value)} ({_kind(value)}); expected {_describe(options)}. The file is "
         f"not a report semantix wrote: {_AGAIN}"
     )
+
+
+#: The types that always match a shape constant, and a shape's fields (cached by identity).
+_EXACT: dict[int, frozenset[type]] = {}
+_EXACT_FIELDS: dict[int, dict[str, frozenset[type]]] = {}
+_PLAIN = {None: (type(None),), _NUMBER: (int, float), str: (str,), bool: (bool,), int: (int,)}
+
+
+def _exact_types(expected: Any) -> frozenset[type]:
+    """The types whose values always match ``expected``."""
+    found = _EXACT.get(id(expected))
+    if found is None:
+        options = expected if isinstance(expected, tuple) else (expected,)
+        found = frozenset(
+            kind
+            for option in options
+            if isinstance(option, Hashable) and option in _PLAIN
+            for kind in _PLAIN[option]
+        )
+        _EXACT[id(expected)] = found
+    return found
 
 
 def _matches(value: object, option: object) -> bool:

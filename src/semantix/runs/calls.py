@@ -23,6 +23,7 @@ from semantix.intent import Intent, IntentLike, as_intent
 from semantix.outputs import OutputView, Timing, output_view
 from semantix.pipeline.options import CheckOptions, Options, read_options
 from semantix.pipeline.steps import Outcome
+from semantix.proportions import JudgeAccuracy
 from semantix.runs.stats import RunResult, RunStats, check_floor, check_runs
 
 __all__ = ["Call", "Plan", "RunOptions", "call_system"]
@@ -35,13 +36,17 @@ class RunOptions(CheckOptions, total=False):
     - ``min_pass_rate``: the floor in [0, 1] (default 1.0: every run must pass);
     - ``concurrency``: how many calls of the system run at once (threads for a sync system,
       tasks for an async one; default 1);
-    - ``clock``: what times the calls (seconds; default ``time.perf_counter``), for tests.
+    - ``clock``: what times the calls (seconds; default ``time.perf_counter``), for tests;
+    - ``judge_accuracy``: the judge's ``(sensitivity, specificity)`` against labels (``semantix
+      calibrate`` prints them; optionally with the positive and negative counts), for the
+      pass rate corrected for its known errors beside the observed one (`RunStats.corrected`).
     """
 
     runs: int
     min_pass_rate: float
     concurrency: int
     clock: Callable[[], float]
+    judge_accuracy: JudgeAccuracy | tuple[float, ...] | None
 
 
 _RUN_OPTIONS = tuple(
@@ -59,6 +64,7 @@ class Plan:
     concurrency: int
     clock: Callable[[], float]
     check: Options
+    accuracy: JudgeAccuracy | None = None
 
     @classmethod
     def of(cls, system: object, intent: IntentLike, options: Mapping[str, Any], what: str) -> Plan:
@@ -74,7 +80,11 @@ class Plan:
                 f"{type(system).__name__}; pass e.g. lambda: bot('my order is late')"
             )
         clock = options.get("clock", time.perf_counter)
-        return cls(intent_class, runs, floor, concurrency, clock, check)
+        accuracy = options.get("judge_accuracy")
+        return cls(
+            intent_class, runs, floor, concurrency, clock, check,
+            None if accuracy is None else JudgeAccuracy.of(accuracy),
+        )  # fmt: skip
 
     def judged(self, calls: Sequence[Call]) -> list[int]:
         """The runs whose output is judged (a run that raised has none)."""
@@ -102,7 +112,7 @@ class Plan:
                 results.append(
                     RunResult(index + 1, (got,), output=text, latency_ms=call.latency_ms)
                 )
-        return RunStats(self.intent.__name__, tuple(results), self.floor)
+        return RunStats(self.intent.__name__, tuple(results), self.floor, self.accuracy)
 
 
 #: Errors that leave every output of the batch unjudged (each run's error, never a pass).

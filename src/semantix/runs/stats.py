@@ -1,6 +1,7 @@
 """The figures of repeated runs: one run's outcome, the pass rate, its Wilson interval, the floor.
 
-- `wilson_interval` — the Wilson score interval at 95 % (z = 1.96) of ``passes`` out of ``runs``;
+- `wilson_interval` — the Wilson score interval at 95 % (z = 1.96) of ``passes`` out of ``runs``
+  (`semantix.proportions`, re-exported);
 - `RunResult` — one run: its semantic results, or the error that stopped it;
 - `RunStats` — the runs of one check, its pass rate, interval and floor, and the verdict (the
   observed rate decides; the interval says how far to trust it);
@@ -10,7 +11,6 @@
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -19,6 +19,7 @@ from typing import Any, Literal
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import OUTCOME_WORDS, SemanticResult
+from semantix.proportions import Z_95, JudgeAccuracy, corrected_rate, wilson_interval
 from semantix.text import preview
 
 __all__ = [
@@ -34,31 +35,12 @@ __all__ = [
     "wilson_interval",
 ]
 
-#: The normal quantile of a two-sided 95 % interval, as the interval is documented.
-Z_95 = 1.96
 #: How many non-passing runs a failure message shows.
 SHOWN_RUNS = 3
 OUTPUT_PREVIEW = 120
 
 #: The words every report uses for an outcome (pytest's).
 Outcome = Literal["passed", "failed", "error"]
-
-
-def wilson_interval(passes: int, runs: int, *, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for ``passes`` successes out of ``runs`` trials.
-
-    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, it stays inside [0, 1] and is not zero-width
-    at 0/n or n/n: 5/5 gives (0.57, 1.00), 0/5 gives (0.00, 0.43).
-    """
-    check_runs(runs)
-    if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes <= runs:
-        raise ValueError(f"passes must be an int between 0 and runs={runs}, got {passes!r}")
-    p = passes / runs
-    z2 = z * z
-    denominator = 1 + z2 / runs
-    centre = (p + z2 / (2 * runs)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def check_runs(runs: object, *, what: str = "runs") -> int:
@@ -131,11 +113,15 @@ class RunStats:
     name: str
     results: tuple[RunResult, ...]
     min_pass_rate: float = 1.0
+    #: The judge's sensitivity and specificity: the report adds the corrected rate (`corrected`).
+    judge_accuracy: JudgeAccuracy | None = None
 
     def __post_init__(self) -> None:
         if not self.results:
             raise ValueError(f"RunStats for {self.name} needs at least one run, got none")
         check_floor(self.min_pass_rate)
+        if self.judge_accuracy is not None:
+            object.__setattr__(self, "judge_accuracy", JudgeAccuracy.of(self.judge_accuracy))
 
     @property
     def runs(self) -> int:
@@ -162,6 +148,16 @@ class RunStats:
     def interval(self) -> tuple[float, float]:
         """The Wilson 95 % interval of the pass rate."""
         return wilson_interval(self.passes, self.runs)
+
+    @property
+    def corrected(self) -> tuple[float, tuple[float, float]] | None:
+        """The pass rate of the judged runs corrected for the judge's known errors, and its
+        interval (`semantix.proportions.corrected_rate`); None without ``judge_accuracy`` or
+        judged runs. Reported beside the observed rate; the observed rate decides."""
+        judged = self.passes + self.failures
+        if self.judge_accuracy is None or not judged:
+            return None
+        return corrected_rate(self.passes, judged, self.judge_accuracy)
 
     @property
     def floor_unproven(self) -> bool:
@@ -223,6 +219,12 @@ class RunStats:
                 "(an error counts as a run that did not pass)"
             ),
         ]
+        if self.corrected is not None:
+            rate, (c_low, c_high) = self.corrected
+            lines.append(
+                f"  corrected for the judge's errors ({self.judge_accuracy}): {rate:.2f} "
+                f"[{c_low:.2f}, {c_high:.2f}] (Rogan-Gladen; the observed rate decides)"
+            )
         judges = sorted({str(result.judge) for run in self.results for result in run.results})
         if judges:
             lines.append(f"  judge: {', '.join(judges)}")
@@ -255,6 +257,7 @@ class RunStats:
             "verdict": self.verdict,
             "outcomes": [run.outcome for run in self.results],
             "latency_ms": [run.latency_ms for run in self.results],
+            **_corrected_fields(self),
         }
 
 
@@ -278,6 +281,20 @@ def suite_stability(
         return None, 0
     score = sum(rate for rate, _ in figures) / len(figures)
     return score, sum(1 for _, unproven in figures if unproven)
+
+
+def _corrected_fields(stats: RunStats) -> dict[str, Any]:
+    """The judge accuracy and the corrected rate, for `RunStats.to_dict` (nothing without)."""
+    if stats.judge_accuracy is None:
+        return {}
+    corrected = stats.corrected
+    accuracy = stats.judge_accuracy
+    return {
+        "judge_accuracy": [accuracy.sensitivity, accuracy.specificity]
+        + ([] if accuracy.positives is None else [accuracy.positives, accuracy.negatives]),
+        "corrected_pass_rate": None if corrected is None else corrected[0],
+        "corrected_interval": None if corrected is None else list(corrected[1]),
+    }
 
 
 for _public in (RunResult, RunStats):
