@@ -28,7 +28,7 @@ from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict, ca
 from semantix.judges.escalating import EscalatingJudge
 from semantix.judges.labels import LabelMap
 from semantix.judges.nli import EncodedBatch, NLICore
-from semantix.judges.support import route_support, support_verdicts
+from semantix.judges.support import support_verdicts
 from semantix.verdicts import RecordReplayJudge
 from semantix.verdicts.fingerprint import fingerprint, intent_fields
 
@@ -103,7 +103,7 @@ class KeywordSupportJudge(Judge):
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        return route_support(requests, self._plain, self.evaluate_support)
+        return self._plain(requests)  # support requests reach evaluate_support (judges.calls)
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         self.support_calls += 1

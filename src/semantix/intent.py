@@ -39,6 +39,7 @@ __all__ = [
     "IntentDescription",
     "IntentLike",
     "Negation",
+    "SupportDescription",
     "as_intent",
     "examples_path",
     "iter_leaves",
@@ -85,6 +86,24 @@ class EquivalenceDescription(IntentDescription):
     def __new__(cls, stored: str) -> EquivalenceDescription:  # noqa: PYI034
         self = cast("EquivalenceDescription", super().__new__(cls, stored, hypothesis=stored))
         self.stored = stored
+        return self
+
+
+class SupportDescription(IntentDescription):
+    """The description of a support leaf, as a judge receives it: the requirement in words
+    (which names a digest of the sources), built by ``Grounded`` and ``Contradicts``
+    (`semantix.intents`), plus ``sources`` (the texts, in order) and
+    ``relation`` (``support`` or ``contradiction``)."""
+
+    sources: tuple[str, ...]
+    relation: str
+
+    def __new__(  # noqa: PYI034 - typing.Self needs Python 3.11
+        cls, description: str, *, sources: tuple[str, ...], relation: str
+    ) -> SupportDescription:
+        self = cast("SupportDescription", super().__new__(cls, description, hypothesis=description))
+        self.sources = sources
+        self.relation = relation
         return self
 
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import ClassVar, cast
 
 from semantix.cache import memo
-from semantix.intent import Intent, IntentDescription, IntentMeta
+from semantix.intent import Intent, IntentDescription, IntentMeta, SupportDescription
 
 __all__ = [
     "RELATIONS",
@@ -47,23 +47,6 @@ RELATIONS = ("support", "contradiction")
 _CACHE_SIZE = 256
 #: Most sources read from one argument (a retrieval step returns a handful, not thousands).
 MAX_SOURCES = 1000
-
-
-class SupportDescription(IntentDescription):
-    """The description of a support leaf, as a judge receives it: the requirement in words
-    (which names a digest of the sources), plus ``sources`` (the texts, in order) and
-    ``relation`` (one of `RELATIONS`)."""
-
-    sources: tuple[str, ...]
-    relation: str
-
-    def __new__(  # noqa: PYI034 - typing.Self needs Python 3.11
-        cls, description: str, *, sources: tuple[str, ...], relation: str
-    ) -> SupportDescription:
-        self = cast("SupportDescription", super().__new__(cls, description, hypothesis=description))
-        self.sources = sources
-        self.relation = relation
-        return self
 
 
 def is_support(description: object) -> bool:

@@ -19,7 +19,7 @@ from typing import TypeVar
 from semantix import context
 from semantix.config import is_number
 from semantix.errors import JudgeError, SemantixError
-from semantix.intent import EquivalenceDescription
+from semantix.intent import EquivalenceDescription, SupportDescription
 from semantix.judges.base import (
     Capabilities,
     JudgeIdentity,
@@ -60,10 +60,10 @@ def _ask(
     declared: Capabilities | None = None,
 ) -> list[Verdict]:
     declared = declared or capabilities(judge)
-    routed = _equivalence(judge, declared, requests)
+    kinds = _kinds(judge, declared, requests)
     try:
-        if routed:
-            verdicts = _answer_routed(judge, declared, requests, routed, what)
+        if kinds:
+            verdicts = _answer_kinds(judge, declared, requests, kinds, what)
         elif declared.batch is not None and len(requests) > 1:
             verdicts = list(declared.batch(list(requests)))
         else:
@@ -75,32 +75,44 @@ def _ask(
     return _checked(judge, verdicts, requests, what)
 
 
-def _equivalence(
+def _kinds(
     judge: JudgeLike, declared: Capabilities, requests: Sequence[JudgeRequest]
-) -> list[int]:
-    """The requests that ask the judge's declared ``evaluate_equivalence`` (a snapshot's
-    `EquivalenceDescription`): the judge that answers them, not a wrapper, which passes them on
-    through its ``evaluate_batch`` (its memo, its store) to the judge it wraps."""
-    if declared.equivalence is None or isinstance(judge, WrappingJudge):
-        return []
-    return [
-        i for i, request in enumerate(requests) if isinstance(request[1], EquivalenceDescription)
-    ]
+) -> dict[int, str]:
+    """The requests of another kind than a plain intent, by index: ``support`` (a grounded
+    check's `SupportDescription`, for the declared ``evaluate_support``) and ``equivalence`` (a
+    snapshot's `EquivalenceDescription`, for ``evaluate_equivalence``). They go to the ability
+    of the judge that answers them; a wrapper passes them on through its ``evaluate_batch``
+    (its memo, its store) to the judge it wraps, which routes them here in turn."""
+    if isinstance(judge, WrappingJudge):
+        return {}
+    kinds: dict[int, str] = {}
+    for index, (_, description, _) in enumerate(requests):
+        if isinstance(description, SupportDescription) and declared.support is not None:
+            kinds[index] = "support"
+        elif isinstance(description, EquivalenceDescription) and declared.equivalence is not None:
+            kinds[index] = "equivalence"
+    return kinds
 
 
-def _answer_routed(
+def _answer_kinds(
     judge: JudgeLike,
     declared: Capabilities,
     requests: Sequence[JudgeRequest],
-    routed: list[int],
+    kinds: dict[int, str],
     what: str,
 ) -> list[Verdict]:
-    assert declared.equivalence is not None
     answers: dict[int, Verdict] = {}
-    for index in routed:
-        output, description, threshold = requests[index]
-        stored = description.stored  # type: ignore[attr-defined]
-        answers[index] = declared.equivalence(stored, output, threshold)
+    support = [index for index, kind in kinds.items() if kind == "support"]
+    if support:
+        assert declared.support is not None
+        answered = declared.support([requests[index] for index in support])
+        answers.update(zip(support, answered, strict=True))
+    for index, kind in kinds.items():
+        if kind == "equivalence":
+            assert declared.equivalence is not None
+            output, description, threshold = requests[index]
+            stored = description.stored  # type: ignore[attr-defined]
+            answers[index] = declared.equivalence(stored, output, threshold)
     rest = [index for index in range(len(requests)) if index not in answers]
     plain = _ask(judge, [requests[index] for index in rest], what, declared) if rest else []
     answers.update(zip(rest, plain, strict=True))
@@ -120,7 +132,7 @@ async def aask_judge(
     if not requests:
         return []
     declared = declared or capabilities(judge)
-    if declared.abatch is None or _equivalence(judge, declared, requests):
+    if declared.abatch is None or _kinds(judge, declared, requests):
         return await in_pool(_ask, judge, requests, what, declared)
     abatch = declared.abatch
     try:

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from semantix.intent import SupportDescription
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.labels import LabelMap, label_map_from_config, probabilities
 from semantix.judges.lazy import ModelJudge
 from semantix.judges.nli_core import Forward, NLICore, Window, hypothesis_for, shared_core
 from semantix.judges.onnx import EncodedBatch
-from semantix.judges.support import route_support, support_verdicts
+from semantix.judges.support import support_verdicts
 
 __all__ = [
     "EncodedBatch",
@@ -74,15 +75,17 @@ class NLIJudgeBase(ModelJudge[LoadedNLI]):
         return self._load().core
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """P(entailment) of the intent's hypothesis given ``output``, against ``threshold``."""
-        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+        """P(entailment) of the intent's hypothesis given ``output``, against ``threshold`` (a
+        support request, called directly, is scored by `evaluate_support`)."""
+        request = (output, intent_description, threshold)
+        if isinstance(intent_description, SupportDescription):
+            return self.evaluate_support([request])[0]
+        return self.evaluate_batch([request])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         """Judge many (output, description, threshold) requests in padded, length-sorted batches
         of the entailment core (`NLICore.run`)."""
-        # Support requests handed here (by a caller that sends every request through the batch)
-        # go to evaluate_support; see semantix.judges.support.route_support.
-        return route_support(requests, self._entailment, self.evaluate_support)
+        return self._entailment(requests)
 
     def _entailment(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         if not requests:

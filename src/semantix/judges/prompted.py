@@ -34,10 +34,10 @@ from typing import Any, TypeVar
 import semantix.judges.llm_prompt as prompts
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import ConfigurationError, JudgeError
-from semantix.intents._grounded import SupportDescription
+from semantix.intent import SupportDescription
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, TokenUsage, Verdict
 from semantix.judges.llm_prompt import ParsedVerdict, parse_support, parse_verdict
-from semantix.judges.support import route_support, support_request
+from semantix.judges.support import support_request
 from semantix.text import mask_secrets, preview
 
 __all__ = ["CallableJudge", "PromptedJudge", "Reply"]
@@ -76,15 +76,16 @@ class PromptedJudge(Judge):
         raise NotImplementedError
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """Ask the model once and turn its answer into a `Verdict`."""
-        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+        """Ask the model once and turn its answer into a `Verdict` (a support request, called
+        directly, gets the support prompt: `evaluate_support`)."""
+        request = (output, intent_description, threshold)
+        if isinstance(intent_description, SupportDescription):
+            return self.evaluate_support([request])[0]
+        return self.evaluate_batch([request])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Judge several requests, at most ``max_concurrency`` at a time, in order (support
-        requests handed here go to `evaluate_support`: `route_support`)."""
-        return route_support(
-            requests, lambda asked: self._each(self._plain, asked), self.evaluate_support
-        )
+        """Judge several requests, at most ``max_concurrency`` at a time, in order."""
+        return self._each(self._plain, requests)
 
     def _plain(self, request: JudgeRequest) -> Verdict:
         output, intent_description, threshold = request

@@ -20,17 +20,17 @@ reported as *contradicted*, apart from *not supported*.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError, JudgeError
-from semantix.intents._grounded import SupportDescription, is_support
+from semantix.intents._grounded import SupportDescription
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
 from semantix.judges.nli_core import Forward, NLICore, Window
 from semantix.text import preview, split_sentences
 
-__all__ = ["SUPPORT_JUDGES", "route_support", "support_request", "support_verdicts"]
+__all__ = ["SUPPORT_JUDGES", "support_request", "support_verdicts"]
 
 #: The judges that can check support, named in the error a judge without the ability raises.
 SUPPORT_JUDGES = "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge whose levels all can"
@@ -38,22 +38,6 @@ SUPPORT_JUDGES = "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge w
 _WINDOW_PREVIEW = 90
 #: Characters of a claim quoted in a reason.
 _CLAIM_PREVIEW = 200
-
-
-def route_support(
-    requests: Sequence[JudgeRequest],
-    plain: Callable[[Sequence[JudgeRequest]], list[Verdict]],
-    support: Callable[[Sequence[JudgeRequest]], list[Verdict]],
-) -> list[Verdict]:
-    """Support requests to ``support``, the others to ``plain`` (one call each), in order."""
-    kinds = [is_support(description) for _, description, _ in requests]
-    if not any(kinds):
-        return plain(requests)
-    if all(kinds):
-        return support(requests)
-    supported = iter(support([r for r, k in zip(requests, kinds, strict=True) if k]))
-    others = iter(plain([r for r, k in zip(requests, kinds, strict=True) if not k]))
-    return [next(supported) if kind else next(others) for kind in kinds]
 
 
 def support_request(request: JudgeRequest) -> tuple[str, SupportDescription, float]:
