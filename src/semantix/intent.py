@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, ClassVar, cast
 
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
+from semantix.files import read_text
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -254,7 +256,12 @@ def _find_description(cls: type) -> str | None:
 
 
 def examples_path(cls: type[Intent]) -> Path | None:
-    """Where ``cls.examples_file`` points (relative to the module's directory), or None."""
+    """Where ``cls.examples_file`` points (relative to the module's directory), or None.
+
+    Raises:
+        ConfigurationError: the path leaves the module's directory (absolute, or up through
+            ``..``): the file is read, and written by ``semantix examples``, beside the module.
+    """
     name = cls.examples_file
     if name is None:
         return None
@@ -262,7 +269,14 @@ def examples_path(cls: type[Intent]) -> Path | None:
         raise TypeError(f"{cls.__name__}.examples_file must be a path (str), got {name!r}")
     module = sys.modules.get(cls.__module__)
     where = getattr(module, "__file__", None)
-    return Path(where).parent / name if where else Path(name)
+    relative = PurePath(os.path.normpath(name))
+    if relative.anchor or relative.parts[:1] == ("..",):
+        raise ConfigurationError(
+            f"{cls.__name__}.examples_file {name!r} leaves the module's directory "
+            f"({Path(where).parent if where else Path.cwd()}); name a file inside it, e.g. "
+            f"examples_file = 'examples/{cls.__name__}.json' (semantix examples writes it there)"
+        )
+    return Path(where).parent / relative if where else Path(relative)
 
 
 def _read_examples_file(cls: type[Intent]) -> None:
@@ -272,10 +286,16 @@ def _read_examples_file(cls: type[Intent]) -> None:
         return
     if {"examples", "counterexamples"} & set(cls.__dict__):
         raise TypeError(f"{cls.__name__} sets examples_file and examples: keep one of the two")
+    text = read_text(path, what=f"{cls.__name__}.examples_file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
     except ValueError as exc:
         raise ConfigurationError(f"{path}: not JSON ({exc}); rewrite it with --force") from None
+    except RecursionError:
+        raise ConfigurationError(
+            f"{path}: nests arrays or objects deeper than can be read (an examples file nests "
+            "2 levels); rewrite it with --force"
+        ) from None
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path}: expected an object with examples and counterexamples")
     for name in ("examples", "counterexamples"):
