@@ -158,7 +158,11 @@ def test_an_errored_variant_leaves_a_ceiling_unproven() -> None:
 
     with pytest.raises(RelationError, match="max_violation_rate=0.00 is not proven: 1 of 3"):
         evaluate_relations(
-            system, case, MentionsFirst, relations=[order("documents")], judge=JUDGE,
+            system,
+            case,
+            MentionsFirst,
+            relations=[order("documents")],
+            judge=JUDGE,
             max_violation_rate=0.0,
         )
     (result,) = evaluate_relations(  # without a ceiling nothing is claimed: shown, not raised
@@ -170,7 +174,11 @@ def test_an_errored_variant_leaves_a_ceiling_unproven() -> None:
 def test_a_ceiling_held_whatever_the_errored_variants_did_holds() -> None:
     # 1 violation, 1 error of 3: even if the error were a violation, 2/3 <= 0.7.
     (result,) = evaluate_relations(
-        crashes_on("d1"), CASE, MentionsFirst, relations=[order("documents")], judge=JUDGE,
+        crashes_on("d1"),
+        CASE,
+        MentionsFirst,
+        relations=[order("documents")],
+        judge=JUDGE,
         max_violation_rate=0.7,
     )
     assert (result.outcome, result.violations, result.errors) == ("held", 1, 1)
@@ -180,7 +188,11 @@ def test_a_ceiling_broken_whatever_the_errored_variants_did_is_a_violation() -> 
     # 1 violation, 1 error of 3: even if the error had held, 1/3 > 0.2.
     with pytest.raises(RelationViolationError) as caught:
         evaluate_relations(
-            crashes_on("d1"), CASE, MentionsFirst, relations=[order("documents")], judge=JUDGE,
+            crashes_on("d1"),
+            CASE,
+            MentionsFirst,
+            relations=[order("documents")],
+            judge=JUDGE,
             max_violation_rate=0.2,
         )
     (result,) = caught.value.results
@@ -363,7 +375,11 @@ def test_with_runs_one_crashing_run_makes_the_variant_an_error() -> None:
 
     with pytest.raises(RelationError) as caught:
         evaluate_relations(
-            system, CASE, MentionsFirst, relations=[order("documents", count=1)], judge=JUDGE,
+            system,
+            CASE,
+            MentionsFirst,
+            relations=[order("documents", count=1)],
+            judge=JUDGE,
             runs=5,
         )
     (result,) = caught.value.results

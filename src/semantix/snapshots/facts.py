@@ -17,7 +17,7 @@ words, other order) has no change.
 
 - **numbers and quantities**, with the unit that follows them (``30 days``, ``30-day``,
   ``$20``, ``15 %``, ``2.5 kg``), digits or number words (``thirty``; not ``one``, mostly a
-  pronoun), with their sign: ``-5``, ``−5`` (U+2212), ``-$50``, ``$-50``, ``minus 5``,
+  pronoun), with their sign: ``-5`` (a hyphen or U+2212 MINUS SIGN), ``-$50``, ``$-50``, ``minus 5``,
   ``negative five`` and accounting's ``($50)`` (a currency amount in parentheses; a bare
   ``(1)`` is a list marker, a hyphen after a word or digit is no minus: ``10-20``, and ``+5``
   is ``5``); units are compared in the
@@ -94,7 +94,7 @@ _OPENERS = frozenset(
     )
 )
 _NOT_A_UNIT = r"(?!(?:" + "|".join(sorted(_NOT_UNITS | _NEGATIONS)) + r")\b)"
-#: A minus: "-5", "−5" (U+2212), "minus 5", "negative 5"; a hyphen after a word, a digit or
+#: A minus: "-5" (a hyphen or U+2212), "minus 5", "negative 5"; a hyphen after a word, a digit or
 #: a dot is no minus ("10-20", "COVID-19").
 _SIGN = r"(?:(?<![\w.,/-])[-\u2212](?=[$€£]?\d)|\b(?:minus|negative)\s+(?=[$€£]?\d))"
 
