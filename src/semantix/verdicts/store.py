@@ -13,9 +13,10 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from semantix import config
 from semantix.errors import CorruptVerdictError, VerdictStoreError
 from semantix.files import read_text, write_atomic
-from semantix.verdicts.modes import RECORD_HINT, default_store_path
+from semantix.verdicts.modes import RECORD_HINT
 from semantix.verdicts.record import StoredVerdict
 
 __all__ = ["VerdictStore"]
@@ -32,7 +33,7 @@ class VerdictStore:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path).expanduser().absolute() if path is not None else default_store_path()
+        self.path = config.verdicts_path(path)
 
     def __repr__(self) -> str:
         return f"VerdictStore({str(self.path)!r})"
