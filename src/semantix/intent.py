@@ -30,7 +30,7 @@ from typing import Any, ClassVar, cast
 
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
-from semantix.files import read_text
+from semantix.files import encodable, read_text
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -175,6 +175,8 @@ class Intent(metaclass=IntentMeta):
                 raise TypeError(
                     f"{cls.__name__}.hypothesis must be a non-empty str or None, got {hypothesis!r}"
                 )
+            if hypothesis is not None:
+                cls.hypothesis = encodable(hypothesis)
         for name in ("examples", "counterexamples"):
             if name in cls.__dict__:
                 setattr(cls, name, _check_examples(cls, name, cls.__dict__[name]))
@@ -311,7 +313,7 @@ def _check_examples(cls: type, name: str, value: object) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str) or not item.strip():
             raise TypeError(f"{cls.__name__}.{name} must hold non-empty strings, got {item!r}")
-    return tuple(value)
+    return tuple(map(encodable, value))  # judged as outputs are: a lone surrogate is U+FFFD
 
 
 class _Composite(Intent, abstract=True):
@@ -352,7 +354,7 @@ def as_intent(value: object) -> type[Intent]:
                 "the intent description is empty; pass a requirement such as "
                 "'The text is polite.' or an Intent class"
             )
-        text = value.strip()
+        text = encodable(value.strip())  # judged as outputs are (and a class name must encode)
         name = repr(" ".join(text.split()))  # the whole text: reports elide it once, if at all
         namespace = {"__doc__": text, "__module__": "semantix"}
         return cast("type[Intent]", IntentMeta(name, (Intent,), namespace))
