@@ -74,7 +74,9 @@ def test_a_bad_flag_is_named(monkeypatch: pytest.MonkeyPatch, value: str) -> Non
         config.ort_cache_enabled()
 
 
-def test_the_verdict_store_path_is_one_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_verdict_store_path_is_one_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from semantix.verdicts import DEFAULT_PATH, VerdictStore
 
     monkeypatch.chdir(tmp_path)

@@ -70,4 +70,3 @@ def resolve_mode(mode: str | None = None) -> str:
 def policy(mode: str) -> ModePolicy:
     """The ``ModePolicy`` of a resolved mode."""
     return _POLICIES[mode]
-
