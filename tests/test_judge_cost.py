@@ -121,8 +121,8 @@ def test_an_llm_verdict_without_usage_is_unknown_never_free() -> None:
     lines = [text for text, _ in judge_cost_lines(cost, priced=True)]
     assert lines[0].startswith("judge cost: $0.000112 (3 LLM-judged verdicts")
     assert lines[1] == (
-        "WARNING judge cost incomplete: 1 LLM-judged verdict carried no token usage (its server "
-        "did not report any); it is not in the figure, not priced at zero"
+        "WARNING judge cost incomplete: 1 of them carried no token usage (their server reported "
+        "none): not in the figure, never priced at zero"
     )
     unpriced = [text for text, _ in judge_cost_lines(cost, priced=False)]
     assert "1 of unknown usage" in unpriced[0] and unpriced[1].startswith("WARNING")
@@ -152,7 +152,7 @@ def test_verdicts_without_usage_are_counted_in_the_reports(
     result.stdout.fnmatch_lines(
         [
             "judge cost: $0.000000 (2 LLM-judged verdicts (2 of unknown usage) spent 0 input*",
-            "WARNING judge cost incomplete: 2 LLM-judged verdicts carried no token usage*",
+            "WARNING judge cost incomplete: 2 of them carried no token usage*",
         ]
     )
     document = json.loads(report.read_text(encoding="utf-8"))

@@ -1,26 +1,15 @@
-"""Files: every file semantix writes is written whole or not at all, and every file a person may
-have saved is read the same way. One rule each, on the bottom floor.
+"""Files: one rule for every file semantix writes, one for every file a person may have saved.
 
-- `write_atomic` writes reports, snapshots, frozen verdicts, variants and examples files,
-  optimized-session markers and exported model files: the data goes to a temporary file in the
-  same directory, flushed to disk, which then replaces the target (`replace`). A reader, or
-  another writer of the same file (threads, xdist workers, two commands at once), sees the old
-  file or one writer's whole new file, never a mix; when anything fails the target is as it was
-  and the temporary file is removed. Text is written as UTF-8 with what UTF-8 cannot encode
-  replaced (`encodable`), newlines as given; the file gets the permissions a plain ``open``
-  would give it (a replaced file keeps its own).
-- `replace` is ``os.replace``, retried for up to a second on Windows, where a reader holding
-  the target open makes it fail for a moment.
-- `read_text` reads a JSON, JSON Lines, CSV or YAML file a person may have saved: UTF-8 with or
-  without a byte-order mark (Notepad, Excel's "CSV UTF-8"), or UTF-16 with one (PowerShell's
-  ``>``); anything else is an error naming the file and the first byte that is not UTF-8.
-
-```python
-from semantix.files import encodable
-
-print(encodable("ok \\ud800 ok"))
-#> ok \ufffd ok
-```
+- `write_atomic` (reports, snapshots, frozen verdicts, variants and examples files, session
+  markers, exported models): the data goes to a temporary file in the same directory, flushed,
+  which then replaces the target (`replace`), so a reader or a concurrent writer sees the old
+  file or one writer's whole new one, never a mix; on failure the target is as it was. Text is
+  UTF-8 with what UTF-8 cannot encode replaced (`encodable`), newlines as given; a new file gets
+  the permissions ``open`` would give it, a replaced one keeps its own.
+- `replace`: ``os.replace``, retried for up to a second on Windows while a reader holds the
+  target open.
+- `read_text` (JSON, JSON Lines, CSV, YAML): UTF-8 with or without a byte-order mark, or UTF-16
+  with one; anything else is an error naming the file and the first byte that is not UTF-8.
 """
 
 from __future__ import annotations

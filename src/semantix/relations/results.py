@@ -172,10 +172,9 @@ class RelationResult:
         count = len(self.variants)
         if not self.judged:
             return f"all {count} variant{'' if count == 1 else 's'} raised, so nothing was judged"
-        ceiling = self.max_violation_rate
-        if ceiling is None or (self.violations + self.errors) / count <= ceiling + 1e-12:
+        ceiling, worst = self.max_violation_rate, (self.violations + self.errors) / count
+        if ceiling is None or worst <= ceiling + 1e-12:
             return None
-        worst = (self.violations + self.errors) / count
         return (
             f"max_violation_rate={ceiling:.2f} is not proven: {self.errors} of {count} variants "
             f"raised, and had they violated the rate would be {worst:.2f}"

@@ -120,12 +120,9 @@ def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[s
         headline = f"judge cost: {tokens}; give --semantic-judge-prices FILE to see their cost"
     lines: list[tuple[str, dict[str, bool]]] = [(headline, {})]
     if cost.unknown:
-        one = cost.unknown == 1
         warning = (
-            f"WARNING judge cost incomplete: {cost.unknown} LLM-judged verdict"
-            f"{'' if one else 's'} carried no token usage ({'its server' if one else 'their server'}"
-            f" did not report any); {'it is' if one else 'they are'} not in the figure, not "
-            "priced at zero"
+            f"WARNING judge cost incomplete: {cost.unknown} of them carried no token usage (their "
+            "server reported none): not in the figure, never priced at zero"
         )
         lines.append((warning, {"yellow": True}))
     if priced and cost.unpriced:
