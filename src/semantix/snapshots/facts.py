@@ -98,8 +98,6 @@ _NOT_A_UNIT = r"(?!(?:" + "|".join(sorted(_NOT_UNITS | _NEGATIONS)) + r")\b)"
 #: a dot is no minus ("10-20", "COVID-19").
 _SIGN = r"(?:(?<![\w.,/-])[-\u2212](?=[$€£]?\d)|\b(?:minus|negative)\s+(?=[$€£]?\d))"
 
-_DIGIT, _CAPITAL = re.compile(r"\d"), re.compile(r"[A-Z]")
-
 # Ordered: a span taken by an earlier kind is not read again by a later one.
 _PATTERNS: tuple[tuple[FactKind, re.Pattern[str]], ...] = (
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)\]]")),
@@ -117,9 +115,14 @@ _PATTERNS: tuple[tuple[FactKind, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
-    # A code: letters with digits and a capital (ORD-1234, COVID-19; checked in `_value`: a
-    # lookahead here would rescan a long hyphenated run from each of its words).
-    ("code", re.compile(r"\b[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")),
+    # A code: letters with digits and a capital within its first 40 characters (ORD-1234,
+    # COVID-19; unbounded, each word of a long hyphenated run would rescan the rest of it).
+    (
+        "code",
+        re.compile(
+            r"\b(?=[A-Za-z0-9-]{0,40}\d)(?=[A-Za-z0-9-]{0,40}[A-Z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b"
+        ),
+    ),
     ("name", re.compile(r"\b[A-Z]{2,}\b")),  # an acronym: UPS, EU
     (
         "number",
@@ -313,8 +316,6 @@ def _value(
         if begin in starts and words and (len(words) == 1 or words[0].lower() in _OPENERS):
             words = words[1:]
         return " ".join(words) if words and words[0][:1].isupper() else None
-    if kind == "code" and not (_DIGIT.search(written) and _CAPITAL.search(written)):
-        return None
     if written.lower() in _NEGATIONS:
         return None  # "NOT" shouted is a negation, not an acronym
     if kind == "date":
