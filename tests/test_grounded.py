@@ -138,6 +138,17 @@ class LlamaDocument:
         return "Shipping is free over 50 euros."
 
 
+def test_a_source_with_a_lone_surrogate_is_cleaned_as_outputs_are() -> None:
+    # A retrieved page with a broken character: the same U+FFFD cleaning as an output gets.
+    source = "The agent mentions the banana \ud800 here."
+    assert source_texts([source]) == ("The agent mentions the banana \ufffd here.",)
+    assert source_texts(LangChainDocument(source, {})) == source_texts([source])
+    result = assert_semantic(
+        "The agent mentions the banana.", Grounded([source]), judge=KeywordSupportJudge()
+    )
+    assert result.passed
+
+
 def test_sources_are_text_lists_or_documents_by_duck_typing() -> None:
     assert source_texts("  Refunds take 14 days.  ") == ("Refunds take 14 days.",)
     documents = [

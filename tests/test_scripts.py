@@ -51,6 +51,7 @@ BENCH_LABELS = (
     "cold",
     "memory",
     "import",
+    "facts",
     "embedding",
     "semantix-ai",
 )
@@ -87,3 +88,4 @@ def test_bench_runs_end_to_end_and_prints_every_figure(entailing_model: Path) ->
     assert "empty cache" in text and "warm cache" in text and "bare onnxruntime" in text
     assert "x bare (goal <= 1.1x)" in text
     assert "semantix-ai  not measured" in text
+    assert text.count("compare_facts on a ") == 3 and "ms per KB" in text

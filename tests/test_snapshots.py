@@ -34,6 +34,7 @@ from semantix.snapshots.compare import (
     SIMILARITY_THRESHOLD,
     text_parts,
 )
+from semantix.snapshots.diff import word_opcodes
 from semantix.snapshots.files import (
     MAGIC,
     module_directory,
@@ -75,6 +76,20 @@ def test_word_diff_marks_removed_and_added_runs() -> None:
     assert diff.added == ("14",)
     assert diff.rendered == "Refunds within [-30-] {+14+} days, no questions."
     assert not diff.identical_words
+
+
+def test_word_diff_of_a_long_text_with_one_change_names_it_and_rebuilds_both() -> None:
+    text = "Refunds take 30 days to reach your card, no questions asked. " * 3000
+    new = text.replace("30", "14", 1)
+    diff = word_diff(text, new)
+    assert (diff.removed, diff.added) == (("30",), ("14",))
+    old_words, new_words = text.split(), new.split()
+    for stored, changed in ((old_words, new_words), (old_words[:5], old_words[3:9]), ([], ["a"])):
+        rebuilt = [w for tag, _, _, j1, j2 in word_opcodes(stored, changed) for w in changed[j1:j2]]
+        assert rebuilt == changed
+        kept = [w for tag, i1, i2, _, _ in word_opcodes(stored, changed) if tag != "insert"
+                for w in stored[i1:i2]]  # fmt: skip
+        assert kept == stored
 
 
 def test_word_diff_ignores_whitespace() -> None:

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, ClassVar, cast
 
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
+from semantix.files import encodable, read_text
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -216,6 +218,8 @@ class Intent(metaclass=IntentMeta):
                 raise TypeError(
                     f"{cls.__name__}.hypothesis must be a non-empty str or None, got {hypothesis!r}"
                 )
+            if hypothesis is not None:
+                cls.hypothesis = encodable(hypothesis)
         for name in ("examples", "counterexamples"):
             if name in cls.__dict__:
                 setattr(cls, name, _check_examples(cls, name, cls.__dict__[name]))
@@ -301,7 +305,12 @@ def _find_description(cls: type) -> str | None:
 
 
 def examples_path(cls: type[Intent]) -> Path | None:
-    """Where ``cls.examples_file`` points (relative to the module's directory), or None."""
+    """Where ``cls.examples_file`` points (relative to the module's directory), or None.
+
+    Raises:
+        ConfigurationError: the path leaves the module's directory (absolute, or up through
+            ``..``): the file is read, and written by ``semantix examples``, beside the module.
+    """
     name = cls.examples_file
     if name is None:
         return None
@@ -309,7 +318,14 @@ def examples_path(cls: type[Intent]) -> Path | None:
         raise TypeError(f"{cls.__name__}.examples_file must be a path (str), got {name!r}")
     module = sys.modules.get(cls.__module__)
     where = getattr(module, "__file__", None)
-    return Path(where).parent / name if where else Path(name)
+    relative = PurePath(os.path.normpath(name))
+    if relative.anchor or relative.parts[:1] == ("..",):
+        raise ConfigurationError(
+            f"{cls.__name__}.examples_file {name!r} leaves the module's directory "
+            f"({Path(where).parent if where else Path.cwd()}); name a file inside it, e.g. "
+            f"examples_file = 'examples/{cls.__name__}.json' (semantix examples writes it there)"
+        )
+    return Path(where).parent / relative if where else Path(relative)
 
 
 def _read_examples_file(cls: type[Intent]) -> None:
@@ -319,10 +335,16 @@ def _read_examples_file(cls: type[Intent]) -> None:
         return
     if {"examples", "counterexamples"} & set(cls.__dict__):
         raise TypeError(f"{cls.__name__} sets examples_file and examples: keep one of the two")
+    text = read_text(path, what=f"{cls.__name__}.examples_file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
     except ValueError as exc:
         raise ConfigurationError(f"{path}: not JSON ({exc}); rewrite it with --force") from None
+    except RecursionError:
+        raise ConfigurationError(
+            f"{path}: nests arrays or objects deeper than can be read (an examples file nests "
+            "2 levels); rewrite it with --force"
+        ) from None
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path}: expected an object with examples and counterexamples")
     for name in ("examples", "counterexamples"):
@@ -338,7 +360,7 @@ def _check_examples(cls: type, name: str, value: object) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str) or not item.strip():
             raise TypeError(f"{cls.__name__}.{name} must hold non-empty strings, got {item!r}")
-    return tuple(value)
+    return tuple(map(encodable, value))  # judged as outputs are: a lone surrogate is U+FFFD
 
 
 class _Composite(Intent, abstract=True):
@@ -379,7 +401,7 @@ def as_intent(value: object) -> type[Intent]:
                 "the intent description is empty; pass a requirement such as "
                 "'The text is polite.' or an Intent class"
             )
-        text = value.strip()
+        text = encodable(value.strip())  # judged as outputs are (and a class name must encode)
         name = repr(" ".join(text.split()))  # the whole text: reports elide it once, if at all
         namespace = {"__doc__": text, "__module__": "semantix"}
         return cast("type[Intent]", IntentMeta(name, (Intent,), namespace))

@@ -31,6 +31,7 @@ from semantix.cli.common import (
     load_intent,
 )
 from semantix.errors import IntentCalibrationError
+from semantix.files import read_text
 from semantix.intent import Intent, as_intent
 from semantix.judges.base import Judge
 from semantix.pipeline import evaluate_many
@@ -94,14 +95,9 @@ class Row:
 def read_labels(path: Path) -> list[Row]:
     """Rows of a labels file: CSV with a header, or JSON Lines (see the module docstring)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text(path, what="labels file", error=CommandError)
     except FileNotFoundError:
         raise CommandError(f"labels file {str(path)!r} does not exist; pass {FORMATS}") from None
-    except UnicodeDecodeError as exc:
-        raise CommandError(
-            f"labels file {str(path)!r} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
-            f"save it as UTF-8: {FORMATS}"
-        ) from None
     jsonl = path.suffix.lower() in (".jsonl", ".ndjson") or text.lstrip().startswith("{")
     rows = list(_json_lines(text, path) if jsonl else _csv_rows(text, path))
     if not rows:

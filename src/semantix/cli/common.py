@@ -44,7 +44,7 @@ FILE_HELP = (
     "the ONNX file inside the model directory to load (quantized and embedding judges; "
     "default: the first of the usual names that is there)"
 )
-_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+_IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
 class CommandError(Exception):
@@ -140,7 +140,7 @@ _EMBEDDING_FILES = ("sentence_bert_config.json", "modules.json")
 
 def load_intent(value: str) -> type[Intent] | str:
     """An intent class for ``module:Name``, else the text itself (a description)."""
-    if not _IMPORT_PATH.match(value.strip()):
+    if not _IMPORT_PATH.fullmatch(value.strip()):
         return value
     try:
         target = import_object(value.strip(), what="INTENT")

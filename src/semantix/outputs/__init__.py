@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
+from semantix.files import encodable
 from semantix.outputs.messages import get, is_list, model_of, read_response, read_usage
 from semantix.outputs.streams import assemble, kind_of
 from semantix.outputs.transcripts import read_transcript
@@ -53,7 +54,6 @@ from semantix.outputs.view import (
     ToolResult,
     Usage,
     describe_calls,
-    encodable,
 )
 
 __all__ = [

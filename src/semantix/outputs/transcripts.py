@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from semantix.files import encodable
 from semantix.outputs.messages import (
     get,
     is_list,
@@ -30,7 +31,7 @@ from semantix.outputs.messages import (
     read_usage,
     text_parts,
 )
-from semantix.outputs.view import OutputView, Step, Timed, ToolCall, ToolResult, Usage, encodable
+from semantix.outputs.view import OutputView, Step, Timed, ToolCall, ToolResult, Usage
 
 _ROLES = {"human": "user", "ai": "assistant", "AIMessageChunk": "assistant", "function": "tool"}
 

@@ -171,14 +171,5 @@ def describe_calls(calls: Sequence[ToolCall]) -> str:
     return ", ".join(str(call) for call in calls)
 
 
-def encodable(text: str) -> str:
-    """``text`` with lone surrogates replaced by U+FFFD (valid pairs are kept)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
-
-
 for _public in (ToolCall, ToolResult, Usage, Timing, Step, OutputView, Timed):
     _public.__module__ = "semantix.outputs"

@@ -17,6 +17,7 @@ import pytest
 from semantix import config as semantix_config
 from semantix.checks.budget import check_prices
 from semantix.errors import SemantixError
+from semantix.files import read_text
 from semantix.pipeline.specs import check_spec, parse_spec
 from semantix.proportions import JudgeAccuracy
 
@@ -377,7 +378,7 @@ def _prices(config: pytest.Config, dest: str) -> dict[str, tuple[float, ...]] | 
     if path is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(read_text(path, what="the judge prices file"))
     except (OSError, ValueError) as exc:
         raise pytest.UsageError(
             f"--semantic-judge-prices {str(path)!r} cannot be read as JSON ({exc}); write e.g. "

@@ -23,7 +23,12 @@ from semantix.relations.base import (
     check_case,
     get_field,
 )
-from semantix.relations.results import RelationResult, VariantResult, violation
+from semantix.relations.results import (
+    RelationResult,
+    VariantResult,
+    raise_for_errors,
+    violation,
+)
 from semantix.runs import RunStats, check_runs, evaluate_pass_rate
 
 __all__ = [
@@ -55,10 +60,11 @@ class RelationViolationError(SemanticAssertionError):
 
 def raise_for_ceiling(results: Sequence[RelationResult]) -> None:
     """Raise `RelationViolationError` when a result is above its ceiling (showing the
-    violating variants); return otherwise."""
+    violating variants), else `RelationError` when one could not be judged; return otherwise."""
     __tracebackhide__ = True
     over = [result for result in results if result.over_ceiling]
     if not over:
+        raise_for_errors(results)  # nothing judged is never held
         return
     message = "\n".join(
         ["metamorphic relation violated more often than its ceiling allows"]

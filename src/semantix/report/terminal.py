@@ -35,7 +35,7 @@ Line = tuple[str, dict[str, bool]]
 _HEADER = ("test", "intent", "judge", "score", "threshold", "verdict", "time")
 _RIGHT = {3, 4, 6}
 _MIN_TEST, _MIN_INTENT, _MIN_JUDGE = 24, 12, 12
-_JUDGE = re.compile(r"^(?P<name>[^(]+)\((?P<where>.*)\)$")
+_JUDGE = re.compile(r"(?P<name>[^(]+)\((?P<where>.*)\)")
 
 
 def short_judge(identity: str | None) -> str:
@@ -46,7 +46,7 @@ def short_judge(identity: str | None) -> str:
     """
     if not identity:
         return "-"
-    match = _JUDGE.match(identity)
+    match = _JUDGE.fullmatch(identity)
     if match is None:
         return identity
     where = match["where"].split(", ")[0]
