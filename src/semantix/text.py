@@ -155,7 +155,10 @@ ABBREVIATIONS = ("e.g", "i.e", "E.g", "I.e", "cf", "vs", "Mr", "Mrs", "Ms", "Dr"
 #: Where a sentence ends: terminal punctuation (then closing quotes/brackets) and space, or a
 #: newline; never at the period of one of the `ABBREVIATIONS`.
 SENTENCE_END = re.compile(
-    "".join(rf"(?<!\b{re.escape(word)})" for word in ABBREVIATIONS)
+    # A match starts only at the first mark of a run ("....." is tried once, not at every
+    # dot): linear on what a model stuck in a loop writes.
+    r"(?<![.!?\u3002\uff01\uff1f])"
+    + "".join(rf"(?<!\b{re.escape(word)})" for word in ABBREVIATIONS)
     + r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*\s+|\n\s*"
 )
 

@@ -110,6 +110,16 @@ class LeafResult:
         return f"~{self.intent.__name__}" if negated else self.intent.__name__
 
     @property
+    def topical(self) -> bool:
+        """Whether a similarity judge decided this leaf from its description alone (no
+        examples): closeness of topic, not whether the output does what it says — marked in
+        every report, passes included."""
+        if self.scale != "similarity" or not self.judged or self.structural:
+            return False
+        description = self.intent.judge_description()
+        return not description.examples and not description.counterexamples
+
+    @property
     def summary(self) -> str:
         """``Polite=0.41/0.80`` or ``~MedicalAdvice=0.10/0.70``: the label, score and threshold
         (repeated runs' lines, reprs)."""
@@ -131,6 +141,7 @@ class LeafResult:
             "threshold": self.threshold,
             "threshold_source": self.threshold_source,
             "borderline": self.borderline,
+            "topical": self.topical,
             "reason": verdict.reason,
             "evidence": verdict.evidence,
             "judge": None if verdict.judge is None else str(verdict.judge),
@@ -298,7 +309,7 @@ def failure_message(result: SemanticResult) -> str:
             f"  borderline: {names} scored within {BORDERLINE_MARGIN:.2f} of the threshold; a "
             "reworded output may flip this verdict"
         )
-    topical = [leaf for leaf in result.leaves if _topical(leaf)]
+    topical = [leaf for leaf in result.leaves if leaf.topical]
     if topical:
         lines.append("")
         lines.append(_similarity_note(topical))
@@ -323,14 +334,6 @@ def _block(head: str, text: str, indent: str) -> str:
     if not rest:
         return head + first
     return head + first + "\n" + textwrap.indent(textwrap.dedent(rest), indent)
-
-
-def _topical(leaf: LeafResult) -> bool:
-    """Whether a similarity judge decided this leaf from its description alone."""
-    if leaf.scale != "similarity" or not leaf.judged or leaf.structural:
-        return False
-    description = leaf.intent.judge_description()
-    return not description.examples and not description.counterexamples
 
 
 def _similarity_note(leaves: list[LeafResult]) -> str:

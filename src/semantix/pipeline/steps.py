@@ -258,6 +258,9 @@ def finish(setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool) -> 
             view = setup.views[index]
             inverted = plan.judged_as is not None
             verdict = leaf.fold(view, labelled, plan.threshold, setup.declared, inverted=inverted)
+        if verdict.judge is None:  # a custom judge's bare Verdict: it is the check's judge's
+            assert setup.declared is not None
+            verdict = replace(verdict, judge=setup.declared.identity)
         asked.verdicts[index][leaf] = (plan, verdict, True)
     each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(setup.views))
     identity = setup.declared.identity if setup.declared is not None else STRUCTURAL
