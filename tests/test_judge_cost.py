@@ -53,7 +53,9 @@ def test_judge_tokens_are_priced_apart(pytester: pytest.Pytester, server: FakeOp
     # The test server's completion reports 42 prompt and 7 completion tokens.
     each = (42 * 1.0 + 7 * 2.0) / 1e6
     result.stdout.fnmatch_lines(
-        [f"judge cost: {format_usd(2 * each)} (2 LLM-judged verdicts spent 84 input and 14 output tokens*"]
+        [
+            f"judge cost: {format_usd(2 * each)} (2 LLM-judged verdicts spent 84 input and 14 output tokens*"
+        ]
     )
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["meta"]["judge_cost"]["usd"] == pytest.approx(2 * each)

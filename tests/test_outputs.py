@@ -384,7 +384,11 @@ def test_tool_arguments_with_nan_are_not_a_json_object() -> None:
         "role": "assistant",
         "content": None,
         "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "pay", "arguments": '{"usd": NaN}'}}
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "pay", "arguments": '{"usd": NaN}'},
+            }
         ],
     }
     (call,) = output_view(message).tool_calls

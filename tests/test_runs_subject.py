@@ -237,7 +237,6 @@ def test_a_sync_run_of_a_coroutine_says_to_use_the_async_runner() -> None:
 
 def test_a_whole_agent_run_is_the_subject_of_repeated_runs_and_relations() -> None:
     from agent_runs import FINAL, LOOKUP, REFUND, anthropic_run, openai_run
-
     from semantix.agents import FinalTurn, Steps, ToolCalls, ToolSucceeded
 
     apologizes = FakeJudge(lambda output, intent: 0.9 if "Sorry" in output else 0.1)
