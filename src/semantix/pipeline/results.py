@@ -23,7 +23,6 @@ The first line keeps the shape semantix-ai users match on (``Semantic check fail
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -330,6 +329,8 @@ def _output_line(output: str) -> str:
 def _block(head: str, text: str, indent: str) -> str:
     """``head`` and ``text``; a text of several lines (a docstring's paragraphs) continues on
     lines indented by ``indent``, so it stays inside the message's indentation."""
+    import textwrap  # a multi-paragraph docstring only
+
     first, _, rest = text.strip("\n").partition("\n")
     if not rest:
         return head + first
