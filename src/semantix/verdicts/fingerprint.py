@@ -13,7 +13,6 @@ threshold is **not** part of it (see
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from typing import Any
 
@@ -69,6 +68,7 @@ def intent_fields(intent_description: str) -> dict[str, Any]:
 def sources_digest(sources: tuple[str, ...]) -> str:
     """sha256 hex of the sources, each normalised (`normalise_text`), in order."""
     import hashlib
+    import json
 
     canonical = json.dumps([normalise_text(source) for source in sources], ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
@@ -84,6 +84,8 @@ def fingerprint(judge: object, output: str, intent_description: str) -> str:
         "output": normalise_text(output),
         "intent": intent_fields(intent_description),
     }
+    import json  # stdlib, imported when a store is first used (import semantix stays fast)
+
     canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     import hashlib  # stdlib, imported when a store is first used (import semantix stays fast)
 
