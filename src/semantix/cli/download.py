@@ -7,7 +7,9 @@ fetched. The exit status is 2 when any failed.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from semantix import config
@@ -82,7 +84,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}: nothing to download (the judge calls a server)", file=sys.stderr)
         else:
             jobs.append(("judge", name))
-    jobs.extend(("model", model) for model in dict.fromkeys(args.model))
+    for model in dict.fromkeys(args.model):
+        if Path(model).expanduser().is_dir():  # nothing to fetch: say so, count nothing
+            print(
+                f"{model}: a local directory, nothing to download; use it as it is "
+                f"(--model {shlex.quote(model)}, model={model!r})",
+                file=sys.stderr,
+            )
+        else:
+            jobs.append(("model", model))
     failed: list[str] = []
     for number, (what, name) in enumerate(jobs, 1):
         step = f"[{number}/{len(jobs)}]"

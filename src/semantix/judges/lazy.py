@@ -7,7 +7,8 @@
   ``cache_dir``, ``batch_size``, ``lazy_load``, and semantix-ai's ``model_name=``), checked the
   same way (every bad value is a `ConfigurationError` that names it), kept under the same
   attribute names, and an ``identity`` that never loads the model: before loading it is worked
-  out from the arguments, the registry and (for a local directory) the directory's listing.
+  out from the arguments, the registry and (for a local directory) the directory's listing and
+  the digest of its files (what the model is, not where it is).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from semantix.config import check_positive_int
 from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
 from semantix.judges.base import Judge, JudgeIdentity, model_argument
+from semantix.judges.model_dir import local_identity
 from semantix.models import ModelInfo, ModelKind, lookup_model
 
 __all__ = ["LazyLoaded", "ModelJudge", "Named"]
@@ -156,18 +158,27 @@ class ModelJudge(Judge, LazyLoaded[T]):
     def make_identity(
         self, named: Named, directory: Path | None, *, model: str | None = None
     ) -> JudgeIdentity:
-        """The identity of this judge on ``directory`` (the listing decides the file)."""
+        """The identity of this judge on ``directory`` (the listing decides the file).
+
+        A local directory is named by what it is (its name and the digest of its files,
+        `semantix.judges.model_dir.local_identity`), never by where it is."""
+        file = self._file_for(named, directory)
+        revision, location = named.revision, None
         if model is None:
             if named.repo_id is not None:
                 model = named.repo_id
+            elif directory is not None and directory.is_dir():
+                model, revision = local_identity(directory, file)
+                location = str(directory.resolve())
             elif directory is not None:
-                model = str(directory.resolve())
+                model = str(directory)  # not there: loading it says so
         return JudgeIdentity(
             type(self).__name__,
             model=model,
-            revision=named.revision,
-            file=self._file_for(named, directory),
+            revision=revision,
+            file=file,
             note=self._note_for(named, directory),
+            location=location,
         )
 
     @property

@@ -24,6 +24,7 @@ loaded or run, never at module import.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,4 +247,13 @@ class OnnxJudge(ModelJudge[T]):
                 "Fetch it on a connected machine with `semantix download`, or pass file=... "
                 "naming a file that is there"
             )
-        return f"Pass file=... naming one of them, or {self.export_fix[0].lower()}{self.export_fix[1:]}"
+        directory = resolved.path
+        command = f"semantix export {shlex.quote(str(directory))}"
+        writes = "onnx/model.onnx" if self.kind == "embedding" else "model.onnx and its int8 copy"
+        fix = (
+            f"`{command}` adds {writes} to the directory (once; it needs pip install "
+            "'semantix-judge[export]')"
+        )
+        if any(directory.rglob("*.onnx")):
+            return f"Pass file=... naming one of them, or {fix}"
+        return fix[0].upper() + fix[1:]

@@ -32,7 +32,7 @@ from semantix.judges.base import (
 )
 from semantix.judges.calls import aask_judge, ask_judge, in_pool
 from semantix.text import preview
-from semantix.verdicts.fingerprint import fingerprint
+from semantix.verdicts.fingerprint import fingerprint, former_fingerprints
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
 from semantix.verdicts.record import StoredVerdict, replay_at, replayable
@@ -315,9 +315,14 @@ class RecordReplayJudge(WrappingJudge):
         if not self._policy.reads_store:
             return None, None
         key_fingerprint = fingerprint(self.judge, request[0], request[1])
-        record = self.store.get(key_fingerprint)
+        used, record = self.store.find(  # records semantix 0.1 keyed otherwise are moved
+            key_fingerprint,
+            former_fingerprints(self.judge, request[0], request[1]),
+            judge=judge_identity(self.judge),
+            move=self._policy.writes_store,
+        )
         with self._lock:
-            self._used.add(key_fingerprint)
+            self._used.add(used)
         if record is None and not self._policy.calls_judge:
             raise self._not_recorded(key_fingerprint, request)
         if record is not None:

@@ -12,9 +12,11 @@ import contextlib
 import os
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from semantix.errors import CorruptVerdictError, VerdictStoreError
+from semantix.judges.base import JudgeIdentity
 from semantix.verdicts.modes import RECORD_HINT, default_store_path
 from semantix.verdicts.record import StoredVerdict
 
@@ -65,6 +67,30 @@ class VerdictStore:
             return StoredVerdict.from_json(text, expected_key=key)
         except (ValueError, RecursionError) as exc:
             raise _corrupt(file, exc) from exc
+
+    def find(
+        self,
+        key: str,
+        formers: Iterable[str] = (),
+        *,
+        judge: JudgeIdentity | None = None,
+        move: bool = False,
+    ) -> tuple[str, StoredVerdict | None]:
+        """The record of ``key``, else the first one stored under ``formers`` (the keys an
+        earlier semantix stored the same check under: `former_fingerprints`) as the record of
+        ``key`` by ``judge``; with ``move`` it is written under ``key`` (its old file is then
+        unused). Returns the key the record is used under, and the record (None: there is none).
+        """
+        record = self.get(key)
+        for former in () if record is not None else formers:
+            found = self.get(former)
+            if found is not None:
+                record = replace(found, fingerprint=key, judge=judge or found.judge)
+                if not move:
+                    return former, record
+                self.put(record)
+                break
+        return key, record
 
     def put(self, record: StoredVerdict) -> Path:
         """Write ``record`` atomically (temporary file + ``os.replace``) and return its path.
