@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from semantix.errors import SemantixError, without_our_frames
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.pipeline import SemanticResult, run_check
@@ -52,13 +53,16 @@ class SemanticAssertionsMixin:
         msg: str | None = None,
     ) -> SemanticResult:
         """Fail the test unless ``output`` satisfies ``intent``; see ``assert_semantic``."""
-        result = run_check(
-            output,
-            intent,
-            judge=judge if judge is not None else self.semantic_judge,
-            threshold=threshold,
-            timeout=timeout,
-        )
+        try:
+            result = run_check(
+                output,
+                intent,
+                judge=judge if judge is not None else self.semantic_judge,
+                threshold=threshold,
+                timeout=timeout,
+            )
+        except SemantixError as exc:  # an error, not a failure: unittest would show our frames
+            raise without_our_frames(exc) from exc.__cause__
         if not result.passed:
             message = result.explain()
             if msg:

@@ -33,7 +33,7 @@ import asyncio
 from collections.abc import Sequence
 
 from semantix.config import check_seconds
-from semantix.errors import SemanticAssertionError
+from semantix.errors import SemanticAssertionError, SemantixError, without_our_frames
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import JudgeLike, Verdict
 from semantix.judges.calls import aask_judge, in_pool
@@ -87,6 +87,8 @@ def check(
     except REPORTED as exc:
         if report:
             report_error(outputs, intent, exc)
+        if isinstance(exc, SemantixError):  # a script shows its own line and the message
+            raise without_our_frames(exc) from exc.__cause__
         raise
 
 
@@ -120,6 +122,8 @@ async def acheck(
     except REPORTED as exc:
         if report:
             report_error(outputs, intent, exc)
+        if isinstance(exc, SemantixError):  # a script shows its own line and the message
+            raise without_our_frames(exc) from exc.__cause__
         raise
 
 
