@@ -18,14 +18,15 @@ import threading
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
+from semantix.compat import premise_and_hypothesis
 from semantix.config import check_positive_int
 from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
-from semantix.judges.base import Judge, JudgeIdentity, model_argument
+from semantix.judges.base import Judge, JudgeIdentity, Verdict, model_argument
 from semantix.judges.model_dir import local_identity
 from semantix.models import ModelInfo, ModelKind, lookup_model
 
-__all__ = ["LazyLoaded", "ModelJudge", "Named"]
+__all__ = ["LazyLoaded", "ModelJudge", "Named", "SemantixAiArguments"]
 
 T = TypeVar("T")
 
@@ -84,6 +85,30 @@ def _check_optional_text(value: object, *, what: str, example: str) -> None:
         raise ConfigurationError(
             f"{what} must be a non-empty str or None, got {value!r}; {example}"
         )
+
+
+class SemantixAiArguments(Judge):
+    """Mixed in first by the model judges: ``evaluate`` also takes semantix-ai's names of its
+    arguments, ``premise=`` (the output) and ``hypothesis=`` (the intent description)."""
+
+    def evaluate(
+        self,
+        output: str | None = None,
+        intent_description: str | None = None,
+        threshold: float | None = None,
+        *,
+        premise: str | None = None,
+        hypothesis: str | None = None,
+    ) -> Verdict:
+        """Decide whether ``output`` (semantix-ai: ``premise``) satisfies
+        ``intent_description`` (``hypothesis``) at ``threshold``."""
+        name = type(self).__name__
+        output, intent_description = premise_and_hypothesis(
+            output, intent_description, premise, hypothesis, judge=name
+        )
+        if threshold is None:
+            raise TypeError(f"{name}.evaluate() needs a threshold, e.g. threshold=0.5")
+        return super().evaluate(output, intent_description, threshold)
 
 
 class ModelJudge(Judge, LazyLoaded[T]):

@@ -67,7 +67,7 @@ def load_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ConfigurationError(f"cannot read {path}: {exc}; re-download or re-export") from exc
+        raise ConfigurationError(f"cannot read {path}: {exc}; re-download or re-export") from None
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path} must hold a JSON object, got {type(data).__name__}")
     return data

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, TypeVar
 
 from semantix.config import check_positive_int, default_threads
 from semantix.errors import ConfigurationError
-from semantix.judges.lazy import ModelJudge, Named
+from semantix.judges.lazy import ModelJudge, Named, SemantixAiArguments
 from semantix.judges.model_dir import check_inputs, dynamic_int8, find_onnx
 from semantix.judges.sessions import shared_session
 from semantix.models import ModelKind, ResolvedModel, choose_onnx_file, resolve_model
@@ -130,7 +130,7 @@ class Opened:
     onnx: OnnxModel
 
 
-class OnnxJudge(ModelJudge[T]):
+class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
     """A judge on an ONNX file run by onnxruntime; a subclass sets ``kind``, ``support_files``,
     ``required_support``, ``export_fix`` and ``judge_label``, and implements ``_load_now()``
     with `_open`."""

@@ -35,7 +35,7 @@ from semantix.text import preview
 from semantix.verdicts.fingerprint import fingerprint, former_fingerprints
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
-from semantix.verdicts.record import StoredVerdict, replay_at, replayable
+from semantix.verdicts.record import StoredVerdict, answered, replay_at, replayable
 from semantix.verdicts.store import VerdictStore
 
 #: How the recording judge asks the wrapped judge for its misses: (judge, requests, what).
@@ -203,7 +203,7 @@ class RecordReplayJudge(WrappingJudge):
             fresh = ask_judge(self.judge, [request], what=_What([request]))[0]  # type: ignore[arg-type]
             self._count("judged")
             self._memo.put(key, replayable(fresh, self.judge, request[2]))
-            return fresh  # the judge's own verdict as it returned it (latency, usage)
+            return answered(fresh, self.judge, request[2])  # with its latency and usage
         finally:
             self._memo.release([key])
 
@@ -360,7 +360,7 @@ class RecordReplayJudge(WrappingJudge):
             else:
                 remembered = replayable(verdict, self.judge, threshold)
             self._memo.put(key, remembered)
-            results[index] = verdict  # the judge's own verdict as it returned it (latency, usage)
+            results[index] = answered(verdict, self.judge, threshold)  # latency, usage kept
 
     def _secrets(self) -> tuple[object, ...]:
         """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``
