@@ -12,6 +12,7 @@ from semantix import (
     EmbeddingJudge,
     FakeJudge,
     Intent,
+    IntentDescription,
     LLMJudge,
     NLIJudge,
     QuantizedNLIJudge,
@@ -104,3 +105,18 @@ def test_caching_judges_first_verdict_equals_its_remembered_one() -> None:
     assert (first.latency_ms, again.latency_ms) == (12.5, None)
     assert first == again
     assert first != Verdict(passed=True, score=0.8, reason="ok", threshold=0.5)
+
+
+def test_the_spellings_hand_the_judge_the_intent_description_as_it_is(
+    entailing_model: Path,
+) -> None:
+    """An IntentDescription carries the examples: neither spelling may turn it into a str."""
+    judge = EmbeddingJudge(entailing_model, file="model.onnx")
+    described = IntentDescription(
+        "The text is polite.", examples=("Thanks a lot!",), counterexamples=("Go away.",)
+    )
+    for verdict in (
+        judge.evaluate("Thank you!", described, 0.0),
+        judge.evaluate(premise="Thank you!", hypothesis=described, threshold=0.0),
+    ):
+        assert "closest counterexample" in (verdict.reason or "")

@@ -114,8 +114,10 @@ def premise_and_hypothesis(
                 f"{judge}.evaluate() got {given} {name}= and its semantix-ai spelling {alias}=; "
                 "pass one: evaluate(output, intent_description, threshold)"
             )
-    return str(output if premise is None else premise), str(
-        intent_description if hypothesis is None else hypothesis
+    # As given: an intent description is an IntentDescription that carries its examples.
+    return (
+        output if premise is None else premise,  # type: ignore[return-value]
+        intent_description if hypothesis is None else hypothesis,
     )
 
 
