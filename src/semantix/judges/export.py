@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from semantix.errors import ConfigurationError
 from semantix.judges.labels import label_map_from_config
-from semantix.judges.model_dir import embedding_marks
+from semantix.judges.model_dir import embedding_marks, load_json
 from semantix.models import cpu_kind, resolve_model
 from semantix.models.deps import require
 
@@ -132,7 +132,7 @@ def export_model(
         warnings.simplefilter("ignore")
         config = transformers.AutoConfig.from_pretrained(source)
         if embedding:
-            cls = _pooling(Path(source), model) == "cls"
+            cls = _pools_first_token(Path(source), model)
             network = transformers.AutoModel.from_pretrained(source, dtype=torch.float32)
             output = "sentence_embedding" if cls else "last_hidden_state"
         else:
@@ -280,46 +280,31 @@ def _check_labels(config: Any, model: str) -> None:
         )
 
 
-def _pooling(source: Path, model: str) -> str:
-    """How the sentence-transformers model at ``source`` pools: "mean" or "cls" (refusing
-    modules and pooling modes the export does not reproduce)."""
-    modules = (
-        json.loads((source / "modules.json").read_text(encoding="utf-8"))
-        if (source / "modules.json").is_file()
-        else []
-    )
-    kinds = [str(module.get("type", "")).rpartition(".")[2] for module in modules]
-    extra = [kind for kind in kinds if kind not in _MODULES]
+def _pools_first_token(source: Path, model: str) -> bool:
+    """Whether the sentence-transformers model at ``source`` pools by its CLS token (else by the
+    mean), refusing modules and pooling modes the export does not reproduce."""
+    file = source / "modules.json"
+    modules = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else []
+    paths = {str(m.get("type", "")).rpartition(".")[2]: m.get("path", "") for m in modules}
+    extra = sorted(set(paths) - set(_MODULES))
     if extra:
         raise ConfigurationError(
             f"{model} is a sentence-transformers model with {', '.join(extra)} modules; "
             f"`semantix export` reproduces {', '.join(_MODULES)} only, so EmbeddingJudge "
             "would not compute this model's embeddings; use a model without them"
         )
-    pooling = next(
-        (
-            source / module.get("path", "") / "config.json"
-            for module in modules
-            if str(module.get("type", "")).endswith("Pooling")
-        ),
-        None,
-    )
-    settings = (
-        json.loads(pooling.read_text(encoding="utf-8")) if pooling and pooling.is_file() else {}
-    )
+    pooling = load_json(source / paths["Pooling"] / "config.json") if "Pooling" in paths else {}
     modes = sorted(
-        k[len("pooling_mode_") :]
-        for k, on in settings.items()
-        if k.startswith("pooling_mode_") and on is True
+        k.removeprefix("pooling_mode_")
+        for k, on in pooling.items()
+        if k.startswith("pooling_mode_") and on is True  # not e.g. include_prompt
     )
-    if modes in ([], ["mean_tokens"]):
-        return "mean"
-    if modes == ["cls_token"]:
-        return "cls"
-    raise ConfigurationError(
-        f"{model} pools with {', '.join(modes)}; `semantix export` reproduces mean and CLS "
-        "pooling only (see its 1_Pooling/config.json)"
-    )
+    if modes not in ([], ["mean_tokens"], ["cls_token"]):
+        raise ConfigurationError(
+            f"{model} pools with {', '.join(modes)}; `semantix export` reproduces mean and CLS "
+            "pooling only (see its 1_Pooling/config.json)"
+        )
+    return modes == ["cls_token"]
 
 
 def _copy_support_files(source: str, out: Path, tokenizer: Any) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -58,6 +59,7 @@ class LazyLoaded(Generic[T]):
         return self._loaded is not None
 
 
+@dataclass(frozen=True, slots=True)
 class Named:
     """Where a model judge's model is, as far as it is known without loading anything.
 
@@ -65,19 +67,10 @@ class Named:
     ``info`` the registry entry; ``repo_id``/``revision`` what the Hub would be asked for.
     """
 
-    __slots__ = ("directory", "info", "repo_id", "revision")
-
-    def __init__(
-        self,
-        directory: Path | None,
-        info: ModelInfo | None,
-        repo_id: str | None,
-        revision: str | None,
-    ) -> None:
-        self.directory = directory
-        self.info = info
-        self.repo_id = repo_id
-        self.revision = revision
+    directory: Path | None
+    info: ModelInfo | None
+    repo_id: str | None
+    revision: str | None
 
 
 def _check_optional_text(value: object, *, what: str, example: str) -> None:

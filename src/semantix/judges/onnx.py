@@ -148,15 +148,15 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
 
     def __init__(
         self,
-        model: str | os.PathLike[str] | None,
+        model: str | os.PathLike[str] | None = None,
         *,
-        revision: str | None,
-        file: str | None,
-        cache_dir: str | os.PathLike[str] | None,
-        threads: int | None,
-        batch_size: int,
-        lazy_load: bool,
-        model_name: str | os.PathLike[str] | None,
+        revision: str | None = None,
+        file: str | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+        batch_size: int = 16,
+        lazy_load: bool = True,
+        model_name: str | os.PathLike[str] | None = None,
     ) -> None:
         if file is not None and (not isinstance(file, str) or not file.strip()):
             raise ConfigurationError(
