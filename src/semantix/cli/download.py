@@ -16,7 +16,7 @@ from semantix import config
 from semantix.cli.common import Commands, Formatter
 from semantix.cli.errors import report_error
 from semantix.judges.calls import judge_identity
-from semantix.models import download_model, list_supported_models
+from semantix.models import download_model, lookup_model
 from semantix.pipeline.specs import judge_from_spec
 
 __all__ = ["DOWNLOAD_KINDS", "NAME", "add_parser", "run"]
@@ -140,9 +140,8 @@ def _fetch_judge(name: str, cache_dir: str | None, optimize: bool) -> str:
 
 
 def _fetch_model(name: str, revision: str | None, cache_dir: str | None) -> str:
-    kinds = {info.name: info.kind for info in list_supported_models()}
-    kinds.update({info.repo_id: info.kind for info in list_supported_models()})
-    kind = kinds.get(name, "nli")
+    info = lookup_model(name)
+    kind = info.kind if info is not None else "nli"
     # Only the files the onnxruntime judge of that kind loads (the cross-encoder repositories
     # hold ~2 GB of other formats). The judge modules import numpy and onnxruntime, so they are
     # imported here, when a download needs them, not when the command line starts.
