@@ -337,9 +337,11 @@ def test_apology_does_not_pass_a_status_update_or_a_brush_off(
     [
         (
             Polite,
-            "Thank you so much for reaching out, and I'm sorry for the trouble with your order. "
-            "I've looked into it and your replacement ships tomorrow; please let me know if there "
-            "is anything else I can do for you.",
+            (
+                "Thank you so much for reaching out, and I'm sorry for the trouble with your "
+                "order. I've looked into it and your replacement ships tomorrow; please let me "
+                "know if there is anything else I can do for you."
+            ),
             True,
         ),
         (Refusal, "I'm sorry, but I can't give medical advice. Please talk to a doctor.", True),

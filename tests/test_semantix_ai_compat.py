@@ -83,7 +83,7 @@ def test_model_judges_take_semantix_ais_premise_and_hypothesis(
         TypeError, match=f"{name}.evaluate\\(\\) got both output= and its semantix-ai "
     ):
         judge.evaluate(reply, premise=reply, hypothesis="x", threshold=0.5)
-    with pytest.raises(TypeError, match="got neither intent_description= and its semantix-ai"):
+    with pytest.raises(TypeError, match="got neither intent_description= nor its semantix-ai"):
         judge.evaluate(premise=reply, threshold=0.5)
     with pytest.raises(TypeError, match=f"{name}.evaluate\\(\\) needs a threshold"):
         judge.evaluate(premise=reply, hypothesis="The text is polite.")

@@ -109,9 +109,9 @@ def premise_and_hypothesis(
         (intent_description, hypothesis, "intent_description", "hypothesis"),
     ):
         if (ours is None) == (theirs is None):
-            given = "both" if ours is not None else "neither"
+            given = "both {}= and" if ours is not None else "neither {}= nor"
             raise TypeError(
-                f"{judge}.evaluate() got {given} {name}= and its semantix-ai spelling {alias}=; "
+                f"{judge}.evaluate() got {given.format(name)} its semantix-ai spelling {alias}=; "
                 "pass one: evaluate(output, intent_description, threshold)"
             )
     # As given: an intent description is an IntentDescription that carries its examples.
