@@ -120,3 +120,10 @@ def test_the_spellings_hand_the_judge_the_intent_description_as_it_is(
         judge.evaluate(premise="Thank you!", hypothesis=described, threshold=0.0),
     ):
         assert "closest counterexample" in (verdict.reason or "")
+
+
+def test_results_carry_the_description_as_a_plain_str() -> None:
+    """The callable description must not leak into results: pytest-xdist's channel sends only
+    plain ``str``."""
+    result = assert_semantic("Thank you!", GratefulReply, judge=FakeJudge(lambda o, d: 0.9))
+    assert type(result.leaves[0].to_dict()["description"]) is str
