@@ -293,9 +293,15 @@ def test_empty_output_never_passes_and_the_judge_is_not_called(empty: str) -> No
     assert judge.calls == []
 
 
-def test_empty_output_satisfies_a_negated_intent() -> None:
+@pytest.mark.parametrize("output", ["", "  \n "])
+def test_nothing_to_judge_is_never_a_pass_negated_or_not(output: str) -> None:
     judge = FakeJudge(lambda output, intent: 1.0)
-    assert assert_semantic("", ~MedicalAdvice, judge=judge).passed is True
+    for intent in (MedicalAdvice, ~MedicalAdvice, ~~MedicalAdvice):
+        result = evaluate_semantic(output, intent, judge=judge)
+        assert (result.passed, result.empty) == (False, True)
+        assert result.leaves[0].verdict.reason.startswith("nothing to judge: the output is empty")
+    with pytest.raises(SemanticAssertionError, match="FAIL: nothing to judge"):
+        assert_semantic(output, ~MedicalAdvice, judge=judge)
     assert judge.calls == []
 
 

@@ -255,7 +255,7 @@ def test_repeated_runs_of_an_async_system_run_concurrently_and_match_the_sync_st
         lambda: next(outputs), Polite, runs=4, min_pass_rate=0.75, judge=FakeJudge(score)
     )
     assert [run.outcome for run in stats.results] == [run.outcome for run in sync.results]
-    assert (stats.passes, stats.verdict) == (sync.passes, sync.verdict) == (3, "pass")
+    assert (stats.passes, stats.verdict) == (sync.passes, sync.verdict) == (3, "passed")
 
 
 def test_an_async_run_that_raises_is_that_runs_error() -> None:
@@ -270,5 +270,5 @@ def test_an_async_run_that_raises_is_that_runs_error() -> None:
         return "Thank you!"
 
     stats = asyncio.run(aevaluate_pass_rate(bot, Polite, runs=2, judge=FakeJudge(score)))
-    assert [run.outcome for run in stats.results] == ["pass", "error"]
+    assert [run.outcome for run in stats.results] == ["passed", "error"]
     assert "bot down" in str(stats.results[1].error)

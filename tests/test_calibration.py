@@ -124,16 +124,69 @@ def test_calibrate_and_evaluate_threshold() -> None:
     labels = [F, F, T, T, T]
     result = calibrate(scores, labels)
     assert result == Calibration(
-        threshold=pytest.approx(0.48),  # type: ignore[arg-type]
-        accuracy=1.0,
-        balanced_accuracy=1.0,
-        kappa=1.0,
         n=5,
         positives=3,
+        true_positives=3,
+        true_negatives=2,
+        threshold=pytest.approx(0.48),  # type: ignore[arg-type]
+        weakest_positive=0.61,
+        strongest_negative=0.35,
     )
+    assert (result.accuracy, result.balanced_accuracy, result.kappa) == (1.0, 1.0, 1.0)
+    assert result.separates
     assert repr(result) == (
         "<Calibration threshold=0.480 accuracy=1.000 balanced_accuracy=1.000 kappa=1.000 n=5>"
     )
     at_default = evaluate_threshold(scores, labels, 0.8)
     assert (at_default.accuracy, at_default.positives) == (0.6, 3)
     assert at_default.balanced_accuracy == pytest.approx((1 / 3 + 1) / 2)
+
+
+def test_sensitivity_and_specificity_with_their_wilson_intervals() -> None:
+    # 10 labelled to pass, 8 to fail; at 0.5 the judge passes 9 of the 10 and fails 6 of the 8.
+    scores = [0.9] * 9 + [0.2] + [0.1] * 6 + [0.7] * 2
+    labels = [T] * 10 + [F] * 8
+    result = evaluate_threshold(scores, labels, 0.5)
+    assert (result.sensitivity, result.specificity) == (0.9, 0.75)
+    intervals = result.intervals()
+    # Wilson 95 % by hand: 9/10 -> centre (0.9 + 1.9208/10) / 1.38416, half-width
+    # 1.96 / 1.38416 * sqrt(0.09/10 + 3.8416/400)
+    centre = (0.9 + 1.96**2 / 20) / (1 + 1.96**2 / 10)
+    half = 1.96 / (1 + 1.96**2 / 10) * math.sqrt(0.09 / 10 + 1.96**2 / 400)
+    assert intervals["sensitivity"] == pytest.approx((centre - half, centre + half))
+    assert intervals["sensitivity"] == pytest.approx((0.5958, 0.9821), abs=1e-4)
+    assert intervals["specificity"] == pytest.approx((0.4093, 0.9285), abs=1e-4)  # 6/8
+    assert intervals["accuracy"] == pytest.approx((0.6078, 0.9416), abs=1e-4)  # 15/18
+    accuracy = result.judge_accuracy
+    assert (accuracy.sensitivity, accuracy.specificity) == (0.9, 0.75)
+    assert (accuracy.positives, accuracy.negatives) == (10, 8)
+    assert not result.separates  # a failing output (0.7) scores above a passing one (0.2)
+
+
+def test_one_kind_of_label_has_no_specificity_and_no_judge_accuracy() -> None:
+    result = evaluate_threshold([0.9, 0.4], [T, T], 0.5)
+    assert (result.sensitivity, result.specificity) == (0.5, None)
+    assert result.intervals()["specificity"] is None
+    with pytest.raises(ValueError, match="these 2 labels are all pass: label some of the other"):
+        _ = result.judge_accuracy
+
+
+def test_an_intents_examples_calibrate_through_the_same_calibration() -> None:
+    from semantix import FakeJudge, Intent
+    from semantix.pipeline.thresholds import calibrate_intent
+
+    class Thanks(Intent):
+        """The text thanks the reader."""
+
+        examples = ("Thank you!", "Many thanks.")
+        counterexamples = ("Go away.",)
+
+    judge = FakeJudge(
+        lambda output, intent: {"Thank you!": 0.9, "Many thanks.": 0.7}.get(output, 0.2)
+    )
+    calibration = calibrate_intent(Thanks, judge)
+    assert isinstance(calibration, Calibration)
+    assert calibration.threshold == pytest.approx(
+        (0.7 + 0.2) / 2
+    )  # weakest example, strongest counter
+    assert (calibration.weakest_positive, calibration.strongest_negative) == (0.7, 0.2)

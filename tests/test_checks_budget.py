@@ -181,3 +181,52 @@ def test_cache_reads_with_a_pair_are_charged_at_the_input_price() -> None:
 def test_bad_ceilings_and_prices_are_errors(build, error, pattern) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(error, match=pattern):
         build()
+
+
+FOUR_PART = {"gpt-4o-mini": (0.15, 0.60, 0.075, 0.30)}
+CACHE_ABOVE_INPUT = {
+    "prompt_tokens": 10,
+    "completion_tokens": 5,
+    "total_tokens": 15,
+    "prompt_tokens_details": {"cached_tokens": 5000},
+}
+TOTAL_OFF = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 9}
+
+
+@pytest.mark.parametrize(
+    ("usage", "problem"),
+    [
+        (CACHE_ABOVE_INPUT, r"5000 cached tokens \(reads and writes\) but only 10 input tokens"),
+        (TOTAL_OFF, r"9 total tokens, not the 10 input plus 5 output tokens it reports"),
+    ],
+    ids=["cache-above-input", "total-off"],
+)
+@pytest.mark.parametrize(
+    "check",
+    [
+        Cost(max_usd=0, prices=FOUR_PART),
+        Cost(max_usd=1, prices=PRICES),
+        Tokens(max_input=100),
+        Tokens(max_output=100),
+        Tokens(max_total=100),
+    ],
+    ids=repr,
+)
+def test_a_usage_that_contradicts_itself_is_unenforceable_never_a_pass(
+    check: Any, usage: dict[str, Any], problem: str
+) -> None:
+    # Before: Cost(max_usd=0) passed at a negative cost (10 - 5000 uncached input tokens).
+    with pytest.raises(UnenforceableCheckError) as info:
+        check.decide(output_view(completion(usage)))
+    assert str(info.value).startswith(f"{check!r} cannot be checked: the response's usage")
+    assert info.match(problem)
+    assert info.match("no count in it can be trusted")
+
+
+def test_anthropic_cache_counts_are_consistent_by_construction() -> None:
+    # Anthropic reports cache reads and writes beside input_tokens: never a contradiction.
+    output = message(cache_read_input_tokens=5000, cache_creation_input_tokens=10)
+    prices = {"claude-3-5-haiku": (0.8, 4.0, 0.08, 1.0)}
+    passed, reason = decide(Cost(max_usd=1, prices=prices), output)
+    assert passed
+    assert reason.startswith("cost $0.000690 (100 input tokens at $0.8/1M, 5000 cache reads")

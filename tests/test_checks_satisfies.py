@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from semantix import FakeJudge, Intent, Verdict
+from semantix import FakeJudge, Intent, Verdict, context
 from semantix.errors import JudgeError
 from semantix.testing import Satisfies
 
@@ -54,12 +54,17 @@ def test_a_value_that_is_no_output_is_unequal_and_says_why() -> None:
     assert "[not an output: output must be text, got 42 (int)" in repr(matcher)
 
 
-def test_a_judge_error_is_raised_never_a_mismatch() -> None:
+def test_a_judge_error_is_never_a_match_and_equality_never_raises() -> None:
     def broken(output: str, description: str) -> float:
         raise ConnectionError("server closed the connection")
 
-    with pytest.raises(JudgeError):
-        _ = {"m": "Sorry!"} == {"m": Satisfies(Apologizes, judge=FakeJudge(broken))}
+    seen: list[object] = []
+    matcher = Satisfies(Apologizes, judge=FakeJudge(broken))
+    with context.capture(seen.append, forward=False):
+        assert ({"m": "Sorry!"} == {"m": matcher}) is False
+    assert isinstance(matcher.error, JudgeError) and matcher.result is None
+    assert "JudgeError: judge FakeJudge raised ConnectionError" in repr(matcher)
+    assert [type(event).__name__ for event in seen] == ["CheckError"]
 
 
 def test_truth_value_and_bad_arguments() -> None:

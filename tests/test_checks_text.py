@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -12,9 +13,11 @@ from semantix.checks import (
     Contains,
     ContainsAll,
     ContainsAny,
+    EndsWith,
     Equals,
     Length,
     Matches,
+    StartsWith,
     Structural,
 )
 from semantix.outputs import output_view
@@ -130,7 +133,13 @@ def test_a_text_check_on_a_tool_only_reply_fails_naming_the_calls(check: type[In
     [
         (lambda: Contains(""), ValueError, r"Contains\(\) got an empty substring \(''\)"),
         (lambda: Contains("  "), ValueError, r"empty substring \('  '\)"),
-        (lambda: Contains(3), TypeError, r"needs the substring as a str.*got int 3"),
+        (lambda: Contains(True), TypeError, r"needs the substring as a str.*got bool True"),
+        (lambda: Contains(None), TypeError, r"needs the substring as a str.*got NoneType"),
+        (lambda: Contains(1e20), ValueError, r"Contains\(1e\+20\): a number is looked for by"),
+        (lambda: ContainsAny(1, math.nan), ValueError, r"ContainsAny\(nan\).*pass the text"),
+        (lambda: StartsWith(""), ValueError, r"StartsWith\(\) got an empty prefix"),
+        (lambda: EndsWith(3), TypeError, r"EndsWith\(\) needs the suffix as a str"),
+        (lambda: StartsWith("a", strip="no"), TypeError, r"StartsWith\(strip=...\) must be"),
         (lambda: ContainsAll(), ValueError, r"ContainsAll\(\) needs at least one substring"),
         (lambda: ContainsAny("a", ""), ValueError, r"ContainsAny\(\) got an empty substring"),
         (lambda: Contains("a", case_sensitive="yes"), TypeError, r"True or False, got 'yes'"),
@@ -177,3 +186,75 @@ def test_checks_compose_with_semantic_intents() -> None:
     combined = Contains("refund") & ~Apologizes | Length(max_words=3)
     assert repr(combined) == "(Contains('refund') & ~Apologizes) | Length(max_words=3)"
     assert repr(~Contains("refund")) == "~Contains('refund')"
+
+
+@pytest.mark.parametrize(
+    ("check", "text", "reason"),
+    [
+        # "ß" folds to "ss", "İ" to two characters: offsets count the text as the user gave it.
+        (Contains("REFUND"), "Großes refund", "found 'REFUND' at character 7"),
+        (Contains("refund"), "straße İ refund", "found 'refund' at character 9"),
+        (
+            ContainsAll("refund", "GRÜSSE"),
+            "Straße, Grüße, refund",
+            "found 'refund' at character 15, 'GRÜSSE' at character 8",
+        ),
+        (
+            ContainsAny("x", "s"),
+            "Maß",
+            "found 's' at character 2; 'x' not found (ignoring case) in 3 characters of text",
+        ),
+    ],
+)
+def test_offsets_count_characters_of_the_users_text(
+    check: type[Intent], text: str, reason: str
+) -> None:
+    assert decide(check, text) == (True, reason)
+
+
+def test_equals_reports_where_the_users_text_differs() -> None:
+    # Stripped and case-folded for the comparison; the offset is in the text as given.
+    assert decide(Equals("grosses x", case_sensitive=False), "  Großes y") == (
+        False,
+        "the text 'Großes y' differs from 'grosses x' from character 9 on",
+    )
+    assert decide(Equals("OK"), "  OX") == (
+        False,
+        "the text 'OX' differs from 'OK' from character 3 on",
+    )
+
+
+def test_starts_with_and_ends_with() -> None:
+    assert repr(StartsWith("Dear")) == "StartsWith('Dear')"
+    assert StartsWith("Dear").description == (
+        "The text starts with 'Dear' (ignoring surrounding whitespace)."
+    )
+    assert decide(StartsWith("Dear"), "\n Dear Ann,") == (True, "the text starts with 'Dear'")
+    assert decide(StartsWith("Dear"), "Hello Ann") == (
+        False,
+        "the text starts with 'Hell', not 'Dear'",
+    )
+    assert decide(StartsWith("dear", case_sensitive=False), "DEAR Ann")[0]
+    assert decide(StartsWith("Dear", strip=False), " Dear")[0] is False
+    assert decide(EndsWith("Best regards"), "Thanks.\nBest regards\n") == (
+        True,
+        "the text ends with 'Best regards'",
+    )
+    assert decide(EndsWith("regards"), "ok") == (False, "the text ends with 'ok', not 'regards'")
+    assert decide(EndsWith("ss", case_sensitive=False), "MASS")[0]
+    assert repr(EndsWith("x", case_sensitive=False, strip=False)) == (
+        "EndsWith('x', case_sensitive=False, strip=False)"
+    )
+    assert StartsWith("a") is StartsWith("a")
+    assert StartsWith("a") is not Equals("a")
+
+
+def test_numbers_are_looked_for_by_their_text() -> None:
+    assert Contains(42) is Contains("42")
+    assert decide(Contains(42), "Order 42 shipped") == (True, "found '42' at character 6")
+    assert decide(Contains(4.5), "rated 4.5 stars")[0]
+    assert decide(ContainsAll(20, "refund"), "a refund of $20") == (
+        True,
+        "found '20' at character 13, 'refund' at character 2",
+    )
+    assert decide(ContainsAny([7, 8]), "no digits here")[0] is False

@@ -103,9 +103,10 @@ REFUND = ("issue_refund", '{"order_id": "A17", "amount": 20}')
     ids=["chat", "chat-dict", "anthropic", "anthropic-dict", "responses", "responses-dict"],
 )
 def test_called_tool_with_a_subset_of_the_arguments(output: object) -> None:
+    # An argument args= does not name is allowed, and named in the reason (issue 35).
     assert decide(CalledTool("issue_refund", args={"order_id": "A17"}), output) == (
         True,
-        'called issue_refund({"order_id": "A17", "amount": 20})',
+        'called issue_refund({"order_id": "A17", "amount": 20}); \'amount\' not in args=',
     )
     assert decide(CalledTool("issue_refund"), output)[0]
     passed, reason = decide(CalledTool("issue_refund", args={"order_id": "B2"}), output)
@@ -146,7 +147,7 @@ def test_one_matching_call_among_several_passes() -> None:
     assert decide(CalledTool("issue_refund", args={"order_id": "A17"}), output) == (
         True,
         'called issue_refund({"order_id": "A17"})',
-    )
+    )  # nothing unnamed: nothing listed
 
 
 def test_a_missing_call_lists_the_calls_made() -> None:
@@ -170,6 +171,51 @@ def test_bad_json_arguments_never_match_and_are_quoted() -> None:
             "its arguments are not a JSON object"
         ),
     )
+
+
+@pytest.mark.parametrize(
+    "function",
+    [{"arguments": "{}"}, {"name": None, "arguments": "{}"}, {"name": "", "arguments": "{}"}],
+    ids=["missing", "null", "empty"],
+)
+def test_a_call_without_a_name_is_matched_by_no_name(function: dict[str, Any]) -> None:
+    """Issue 33 item 8: a missing name was read as the string "None"."""
+    output = {
+        "choices": [
+            {
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [{"id": "c", "type": "function", "function": function}],
+                }
+            }
+        ]
+    }
+    view = output_view(output)
+    assert view.tool_calls[0].name is None
+    assert str(view.tool_calls[0]) == "<no name>({})"
+    assert decide(CalledTool("None"), output) == (
+        False,
+        "None was not called; calls made: <no name>({})",
+    )
+    anthropic_block = {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "t", "input": {}}],
+    }
+    assert not decide(CalledTool("None"), anthropic_block)[0]
+
+
+def test_argument_values_compare_as_json_or_with_their_own_eq() -> None:
+    from dirty_equals import IsInt, IsStr
+
+    output = chat(("issue_refund", '{"order_id": "A17", "amount": 20, "items": [{"sku": "X1"}]}'))
+    assert decide(CalledTool("issue_refund", args={"amount": 20.0}), output)[0]  # JSON: 20 == 20.0
+    assert not decide(CalledTool("issue_refund", args={"amount": True}), output)[0]  # not 1 == True
+    nested = {"order_id": IsStr(regex=r"A\d+"), "items": [{"sku": IsStr}], "amount": IsInt(gt=10)}
+    assert decide(CalledTool("issue_refund", args=nested), output)[0]
+    assert decide(CalledTool("issue_refund", args={"amount": lambda value: value < 50}), output)[0]
+    passed, reason = decide(CalledTool("issue_refund", args={"amount": IsInt(gt=50)}), output)
+    assert (passed, reason.endswith("'amount' is 20, expected IsInt(gt=50)")) == (False, True)
 
 
 def test_no_tool_calls() -> None:

@@ -49,6 +49,10 @@ def test_calibrate_reports_metrics_and_thresholds(
         "  current 0.800              0.800     0.833   0.615",
         "  best 0.500                 0.800     0.833   0.615",
         "  best accuracy: 95% interval 0.38-0.96 (5 rows)",
+        (
+            "  at best: sensitivity 1.000 (95% 0.34-1.00, 2 of 2 expected to pass), specificity "
+            "0.667 (95% 0.21-0.94, 2 of 3 expected to fail)"
+        ),
         SMALL % 5,
         "",
         "'The text is grateful.': 2 rows, 1 expected to pass",
@@ -56,14 +60,20 @@ def test_calibrate_reports_metrics_and_thresholds(
         "  current 0.800              1.000     1.000   1.000",
         "  best 0.500                 1.000     1.000   1.000",
         "  best accuracy: 95% interval 0.34-1.00 (2 rows)",
+        (
+            "  at best: sensitivity 1.000 (95% 0.21-1.00, 1 of 1 expected to pass), specificity "
+            "1.000 (95% 0.21-1.00, 1 of 1 expected to fail)"
+        ),
         SMALL % 2,
         "",
         "# thresholds from semantix calibrate (KeywordJudge, labels.csv); paste into each",
         "# intent class, or pass threshold=... for description strings",
         "# cli_fakes:Polite: accuracy 0.800 (95% 0.38-0.96, n=5), kappa 0.615",
         "threshold = 0.500",
+        "# judge accuracy at it, for repeated runs: judge_accuracy=(1.000, 0.667, 2, 3)",
         "# 'The text is grateful.': accuracy 1.000 (95% 0.34-1.00, n=2), kappa 1.000",
         "threshold = 0.500",
+        "# judge accuracy at it, for repeated runs: judge_accuracy=(1.000, 1.000, 1, 1)",
     ]
     assert err == ""  # not a terminal: no progress bar
 
@@ -84,6 +94,9 @@ def test_a_one_row_file_shows_the_wilson_interval_and_warns(
     assert "  best accuracy: 95% interval 0.21-1.00 (1 row)" in out.splitlines()
     assert "  small sample: 1 row; label at least 30 per intent" in out
     assert "# cli_fakes:Polite: accuracy 1.000 (95% 0.21-1.00, n=1), kappa 1.000" in out
+    # No output labelled to fail: no specificity, so no judge_accuracy to paste.
+    assert "specificity n/a (no output expected to fail)" in out
+    assert "judge_accuracy=" not in out
 
 
 def test_json_lines_are_read_like_the_csv(

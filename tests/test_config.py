@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from semantix import config
+from semantix.errors import ConfigurationError
 
 
 def test_threads_default_to_available_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,3 +72,40 @@ def test_a_bad_flag_is_named(monkeypatch: pytest.MonkeyPatch, value: str) -> Non
     monkeypatch.setenv("SEMANTIX_ORT_CACHE", value)
     with pytest.raises(ValueError, match=f"SEMANTIX_ORT_CACHE='{value}' is not a yes/no value"):
         config.ort_cache_enabled()
+
+
+def test_the_verdict_store_path_is_one_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from semantix.verdicts import DEFAULT_PATH, VerdictStore
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SEMANTIX_VERDICTS_PATH", raising=False)
+    assert DEFAULT_PATH is config.DEFAULT_VERDICTS_PATH
+    assert config.verdicts_path() == tmp_path / ".semantix" / "verdicts" == VerdictStore().path
+    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", "~/frozen")
+    assert config.verdicts_path() == Path.home() / "frozen" == VerdictStore().path
+    # a path given wins over the variable, expanded and made absolute the same way
+    assert config.verdicts_path("~/given") == Path.home() / "given" == VerdictStore("~/given").path
+    assert config.verdicts_path("rel") == tmp_path / "rel" == VerdictStore("rel").path
+
+
+@pytest.mark.parametrize(
+    ("value", "offline"),
+    [(None, False), ("1", True), ("ON", True), ("yes", True), ("True", True), ("0", False),
+     ("off", False), ("no", False), ("false", False), ("  ", False)],
+)  # fmt: skip
+def test_hf_offline_reads_the_one_boolean_vocabulary(
+    monkeypatch: pytest.MonkeyPatch, value: str | None, offline: bool
+) -> None:
+    if value is None:
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    else:
+        monkeypatch.setenv("HF_HUB_OFFLINE", value)
+    assert config.hf_offline() is offline
+
+
+def test_a_bad_hf_offline_value_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "maybe")
+    with pytest.raises(ConfigurationError, match="HF_HUB_OFFLINE='maybe' is not a yes/no value"):
+        config.hf_offline()

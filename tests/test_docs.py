@@ -45,14 +45,19 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 DOCSTRING_MODULES = [
     "semantix",
+    "semantix.agents",
     "semantix.calibration",
     "semantix.composite",
     "semantix.judges.deadline",
     "semantix.intent",
     "semantix.intents",
     "semantix.judges.escalating",
+    "semantix.judges.prompted",
+    "semantix.proportions",
     "semantix.pytest.plugin",
+    "semantix.report.compare",
     "semantix.report.html",
+    "semantix.report.merge",
     "semantix.runs",
     "semantix.text",
     "semantix.snapshots",
@@ -255,6 +260,8 @@ def _docs_matcher(*args: Any, **kwargs: Any) -> Any:
     """The ``semantic_matcher`` fixture of the docs runner: the real matcher on `_word_vector`."""
     from semantix.testing import SemanticMatcher
 
+    if "threshold" in kwargs:  # pytest-semantic's name for the margin, as the fixture takes it
+        kwargs["margin"] = kwargs.pop("threshold")
     return SemanticMatcher(*args, custom_embed_fn=_word_vector, **kwargs)
 
 

@@ -187,3 +187,40 @@ def test_real_minilm_vectors_give_the_onnx_judges_verdicts(
         theirs = minilm_judge.evaluate(output, "a refusal to help", 0.2)
         assert ours.passed == theirs.passed
         assert ours.score == pytest.approx(theirs.score, abs=1e-5)
+
+
+@pytest.mark.parametrize("scale", [1e25, 1e-25, 1e300, 5e-324 * 2**20])
+def test_large_or_tiny_finite_vectors_give_the_unscaled_verdicts(scale: float) -> None:
+    """A float32 norm of 1e25-scaled vectors overflows (and of 1e-25 ones underflows) to zero:
+    every similarity was 0.0, so ``~X`` passed whatever the text said."""
+
+    def scaled(texts: list[str]) -> list[list[float]]:
+        return [[value * scale for value in row] for row in bag_of_words(texts)]
+
+    plain, big = EmbeddingFunctionJudge(bag_of_words), EmbeddingFunctionJudge(scaled)
+    for output in ("hello there my friend", "see you later", "hello world"):
+        for description in ("hello world", Greeting):
+            ours = evaluate_semantic(output, description, judge=big, threshold=0.3)
+            theirs = evaluate_semantic(output, description, judge=plain, threshold=0.3)
+            assert ours.passed == theirs.passed
+            assert ours.leaves[0].verdict.score == pytest.approx(
+                theirs.leaves[0].verdict.score, abs=1e-6
+            )
+    assert big.evaluate("hello world", "hello world", 0.5).score == pytest.approx(1.0)
+
+    class Hello(Intent):
+        """hello world"""
+
+    with pytest.raises(SemanticAssertionError):
+        assert_semantic("hello world", ~Hello, judge=big, threshold=0.5)
+
+
+def test_unit_rows_of_any_finite_scale_are_unit_length() -> None:
+    from semantix.judges.similarity import unit_rows
+
+    rows = np.array([[3.0, 4.0], [0.0, 0.0], [-1.0, 1.0]])
+    expected = unit_rows(rows)
+    for scale in (1e25, 1e-25, 1e-40, 1e300):
+        assert np.allclose(unit_rows(rows * scale), expected, atol=1e-6)
+    assert np.array_equal(expected[1], [0.0, 0.0])  # a zero row stays zero
+    assert unit_rows(rows).dtype == np.float32

@@ -271,7 +271,12 @@ def test_through_assert_semantic_the_failure_message_says_who_decided() -> None:
     [
         ((), {}, TypeError, "at least two judges, cheapest first, got 0"),
         ((FakeJudge(lambda o, i: 1.0),), {}, TypeError, "at least two judges.*got 1"),
-        ((FakeJudge(lambda o, i: 1.0), "llm"), {}, TypeError, "judge 2 is str .* no evaluate"),
+        (
+            (FakeJudge(lambda o, i: 1.0), "llm"),
+            {},
+            TypeError,
+            "judge 2 must have an evaluate.*got str",
+        ),
         ((FakeJudge(lambda o, i: 1.0), FakeJudge), {}, TypeError, "pass an instance: FakeJudge()"),
         ((FakeJudge(lambda o, i: 1.0),) * 2, {"band": "0.1"}, TypeError, "got '0.1' \\(str\\)"),
         ((FakeJudge(lambda o, i: 1.0),) * 2, {"band": True}, TypeError, "band must be a float"),

@@ -4,10 +4,13 @@ OpenAI-compatible server on 127.0.0.1), read by the intent through ``examples_fi
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import importlib
 import json
+import re
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,8 +19,9 @@ import pytest
 from cli_helpers import run
 from llm_server import FakeOpenAIServer, completion
 from semantix import FakeJudge, Intent, evaluate_semantic
-from semantix.cli.examples import PROMPT
+from semantix.cli.examples import PROMPT, write_file
 from semantix.errors import ConfigurationError
+from semantix.intent import examples_path
 
 EXAMPLES = ["Thank you so much for waiting!", "Happy to help, have a lovely day."]
 COUNTER = [
@@ -184,12 +188,117 @@ def test_an_unreachable_server_is_the_llm_judges_error(
     assert status == 2 and "could not reach" in err
 
 
-def test_examples_file_and_examples_together_is_an_error(tmp_path: Path) -> None:
-    (tmp_path / "x.json").write_text('{"examples": ["a"], "counterexamples": ["b"]}')
+def test_examples_file_and_examples_together_is_an_error() -> None:
     with pytest.raises(TypeError, match="sets examples_file and examples"):
 
         class Both(Intent):
             """The text is polite."""
 
-            examples_file = str(tmp_path / "x.json")
+            examples_file = "data/examples_both.json"  # tests/data/examples_both.json
             examples = ("hi",)
+
+
+@pytest.mark.parametrize(
+    "intents_module", ['    examples_file = "../outside/escape.json"'], indirect=True
+)
+def test_an_examples_file_outside_the_modules_directory_is_refused(
+    intents_module: tuple[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    name, where = intents_module
+    with FakeOpenAIServer(default=completion(REPLY)) as server:
+        status, _, err = run(capsys, "examples", f"{name}:Polite", "--base-url", server.base_url)
+    assert status == 2
+    assert "Polite.examples_file '../outside/escape.json' leaves the module's directory" in err
+    assert not server.requests
+    assert not (where.parent / "outside").exists()
+
+
+@pytest.mark.parametrize(
+    "examples_file", ["../escape.json", "a/../../escape.json", "/etc/escape.json", ".."]
+)
+def test_examples_file_must_stay_in_the_modules_directory(examples_file: str) -> None:
+    with pytest.raises(ConfigurationError, match="leaves the module's directory"):
+        type(
+            "Escaping",
+            (Intent,),
+            {"__doc__": "The text is polite.", "examples_file": examples_file,
+             "__module__": __name__},
+        )  # fmt: skip
+
+
+def test_a_path_inside_the_modules_directory_is_fine(tmp_path: Path) -> None:
+    polite = type(
+        "Inside",
+        (Intent,),
+        {"__doc__": "The text is polite.", "examples_file": "data/./x/../polite.json",
+         "__module__": __name__},
+    )  # fmt: skip
+    assert examples_path(polite) == Path(__file__).parent / "data" / "polite.json"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (codecs.BOM_UTF8 + b'{"examples": ["hi"], "counterexamples": ["go away"]}', None),
+        ('{"examples": ["caf\xe9"]}'.encode("latin-1"), "is not UTF-8 text (byte 0xe9"),
+        (b"[" * 100_000, "nests arrays or objects deeper than can be read"),
+        (b'{"examples": [', "not JSON"),
+    ],
+    ids=["a BOM", "latin-1", "nested", "truncated"],
+)
+def test_the_examples_file_is_read_as_a_person_saved_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    data: bytes,
+    expected: str | None,
+) -> None:
+    (tmp_path / "polite.json").write_bytes(data)
+    module = f"saved_{abs(hash(str(tmp_path)))}"
+    (tmp_path / f"{module}.py").write_text(
+        MODULE.format(extra='    examples_file = "polite.json"'), encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        if expected is None:
+            polite = importlib.import_module(module).Polite
+            assert (polite.examples, polite.counterexamples) == (("hi",), ("go away",))
+        else:
+            with pytest.raises(ConfigurationError, match=re.escape(expected)) as caught:
+                importlib.import_module(module)
+            assert str(tmp_path / "polite.json") in str(caught.value)
+    finally:
+        sys.modules.pop(module, None)
+
+
+def test_concurrent_forced_writes_leave_one_whole_file(tmp_path: Path) -> None:
+    # 8 writers of the reviewed file at once (--force in 8 terminals): a reader and the final file
+    # only ever see one writer's whole JSON.
+    path = tmp_path / "examples" / "Polite.json"
+    payloads = [
+        {"examples": [f"writer {n} " + "x" * 4000 * (n + 1)], "counterexamples": ["no"]}
+        for n in range(8)
+    ]
+    expected = [json.dumps(p, indent=2, ensure_ascii=False) + "\n" for p in payloads]
+    write_file(path, payloads[0])
+    seen: set[str] = set()
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            seen.add(path.read_text(encoding="utf-8"))
+
+    def write(n: int) -> None:
+        for _ in range(10):
+            write_file(path, payloads[n], force=True)
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
+    reader = threading.Thread(target=read)
+    reader.start()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    reader.join()
+    assert seen <= set(expected)
+    assert path.read_text(encoding="utf-8") in expected

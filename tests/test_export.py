@@ -280,7 +280,7 @@ def test_semantic_matcher_on_a_sentence_transformers_directory(
             assert "The agent is polite." == matcher
         """
     )
-    failed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    failed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-vv")  # the whole error
     failed.assert_outcomes(failed=1)
     failed.stdout.fnmatch_lines([f"*`semantix export {model}` adds onnx/model.onnx*"])
     export_model(str(model), model)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,47 @@ def test_a_lying_judge_behind_the_store_is_an_error_and_nothing_is_stored(
     with pytest.raises(JudgeError, match="judge FakeJudge"):
         assert_semantic("Thanks!", Grateful, judge=liar, threshold=0.9)
     assert list(tmp_path.rglob("*.json")) == []
+
+
+def _encoding_judge() -> FakeJudge:
+    """A judge that, like every tokenizer and HTTP client, encodes what it is given as UTF-8;
+    it scores counterexamples ("No ...", "Go ...") low."""
+
+    def score(output: str, description: str) -> float:
+        (output + description).encode("utf-8")
+        return 0.1 if output.startswith(("No", "Go")) else 0.9
+
+    return FakeJudge(score)
+
+
+def test_a_lone_surrogate_in_an_intents_words_is_cleaned_as_outputs_are() -> None:
+    class Thanks(Intent):  # (Python itself refuses a class docstring with a lone surrogate)
+        """The text thanks the reader."""
+
+        hypothesis = "The text thanks \udc00 the reader."
+        examples = ("Thank you \ud800!",)
+        counterexamples = ("Go away \udfff.",)
+
+    assert Thanks.hypothesis == "The text thanks \ufffd the reader."
+    assert Thanks.examples == ("Thank you \ufffd!",)
+    assert evaluate_semantic("Thanks!", Thanks, judge=_encoding_judge(), threshold=0.5).passed
+    assert evaluate_semantic("Thanks!", "The text \ud800 thanks.", judge=_encoding_judge()).passed
+
+
+def test_a_lone_surrogate_escaped_in_an_examples_file_is_cleaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "thanks.json").write_text(
+        '{"examples": ["Thank you \\ud800!"], "counterexamples": ["No \\udc00."]}',
+        encoding="utf-8",
+    )
+    (tmp_path / "thanks_intents.py").write_text(
+        'from semantix import Intent\n\nclass Thanks(Intent):\n    """The text thanks."""\n\n'
+        '    examples_file = "thanks.json"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "thanks_intents", raising=False)
+    thanks = importlib.import_module("thanks_intents").Thanks
+    assert thanks.examples == ("Thank you \ufffd!",) and thanks.counterexamples == ("No \ufffd.",)
+    assert evaluate_semantic("Thanks!", thanks, judge=_encoding_judge()).passed

@@ -28,7 +28,7 @@ from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict, ca
 from semantix.judges.escalating import EscalatingJudge
 from semantix.judges.labels import LabelMap
 from semantix.judges.nli import EncodedBatch, NLICore
-from semantix.judges.support import route_support, support_verdicts
+from semantix.judges.support import support_verdicts
 from semantix.verdicts import RecordReplayJudge
 from semantix.verdicts.fingerprint import fingerprint, intent_fields
 
@@ -103,7 +103,7 @@ class KeywordSupportJudge(Judge):
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        return route_support(requests, self._plain, self.evaluate_support)
+        return self._plain(requests)  # support requests reach evaluate_support (judges.calls)
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         self.support_calls += 1
@@ -136,6 +136,17 @@ class LlamaNode:
 class LlamaDocument:
     def get_content(self) -> str:
         return "Shipping is free over 50 euros."
+
+
+def test_a_source_with_a_lone_surrogate_is_cleaned_as_outputs_are() -> None:
+    # A retrieved page with a broken character: the same U+FFFD cleaning as an output gets.
+    source = "The agent mentions the banana \ud800 here."
+    assert source_texts([source]) == ("The agent mentions the banana \ufffd here.",)
+    assert source_texts(LangChainDocument(source, {})) == source_texts([source])
+    result = assert_semantic(
+        "The agent mentions the banana.", Grounded([source]), judge=KeywordSupportJudge()
+    )
+    assert result.passed
 
 
 def test_sources_are_text_lists_or_documents_by_duck_typing() -> None:
@@ -249,6 +260,31 @@ def test_contradicts_scores_the_strongest_contradiction() -> None:
     assert "source 2" in (hit.reason or "")
     assert not clean.passed and clean.score is not None and clean.score < 0.01
     assert (clean.reason or "").startswith("no claim contradicted at >= 0.50")
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.0002, 0.001, 0.3, 0.5, 0.9, 0.9999, 1.0])
+@pytest.mark.parametrize("factory", [Grounded, Contradicts])
+def test_the_nli_verdict_and_the_claims_it_names_always_agree(
+    threshold: float, factory: object
+) -> None:
+    """The sibling of the LLM reply whose claims and score disagree: in the NLI method both come
+    from the same per-claim scores, so a named claim always means the verdict it says."""
+    core = _core()
+    output = "The agent mentions the banana. The agent offers the invoice. The answer looks clear."
+    requests = [
+        _request(output, factory(sources), threshold)  # type: ignore[operator]
+        for sources in ([LONG_SOURCE, CONTRADICTING], FILLER, CONTRADICTING, LONG_SOURCE)
+    ]
+    verdicts = support_verdicts(
+        core, requests, KeywordForward(core), batch_size=8, identity=IDENTITY
+    )
+    for verdict in verdicts:
+        reason = verdict.reason or ""
+        named = int(reason.split(" of ")[0]) if reason[0].isdigit() else 0
+        if factory is Grounded:
+            assert verdict.passed is (named == 0), reason
+        else:
+            assert verdict.passed is (named > 0), reason
 
 
 def test_identical_pairs_are_scored_once_across_claims_and_requests() -> None:
@@ -376,8 +412,8 @@ def test_a_judge_without_the_support_ability_is_an_error_naming_those_that_have_
             judge=FakeJudge(lambda output, intent: 1.0),
         )
     message = str(error.value)
-    assert "Grounded(1 source) checks support" in message
-    assert "FakeJudge cannot" in message
+    assert "Grounded(1 source) needs a judge that declares evaluate_support" in message
+    assert "the judge FakeJudge does not" in message
     for name in ("QuantizedNLIJudge", "NLIJudge", "LLMJudge", "EscalatingJudge"):
         assert name in message
 

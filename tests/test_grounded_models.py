@@ -156,3 +156,66 @@ def test_escalating_nli_then_llm_escalates_an_uncertain_support_verdict(
         assert [level.decided for level in chain.stats()] == [0, 1]
     finally:
         llm.close()
+
+
+CONTRADICTED = {"claim": "Refunds are paid within 14 days.", "status": "contradicted"}
+UNSUPPORTED = {"claim": "The agent mentions the refund.", "status": "unsupported"}
+
+
+@pytest.mark.parametrize(
+    ("intent", "claims", "score"),
+    [
+        (Grounded(SOURCE), [CONTRADICTED], 0.95),  # claims: fails; score: passes
+        (Grounded(SOURCE), [UNSUPPORTED], 0.6),
+        (~Contradicts(SOURCE), [CONTRADICTED], 0.0),  # claims: contradicted; score: not
+        (~Contradicts(SOURCE), [UNSUPPORTED], 0.9),  # claims: none contradicted; score: is
+    ],
+)
+def test_an_llm_support_reply_whose_claims_and_score_disagree_is_an_error(
+    server: FakeOpenAIServer, intent: Any, claims: list[dict[str, str]], score: float
+) -> None:
+    """The score no longer wins over the claims the reply lists (a false pass): a reply that
+    contradicts itself is a JudgeError naming both."""
+    server.script(_reply(claims, score))
+    judge = LLMJudge(model="m", base_url=server.base_url)
+    try:
+        with pytest.raises(JudgeError) as raised:
+            assert_semantic(ANSWER, intent, judge=judge)
+    finally:
+        judge.close()
+    message = str(raised.value)
+    assert not isinstance(raised.value, SemanticAssertionError)
+    assert "contradicts itself" in message and f"score {score:g}" in message
+    assert json.dumps(claims[0]["claim"]) in message
+
+
+@pytest.mark.parametrize(
+    ("intent", "claims", "score", "passed"),
+    [
+        (Grounded(SOURCE), [], 0.2, False),  # no claims listed: the score decides
+        (Grounded(SOURCE), [], 0.9, True),
+        (Grounded(SOURCE), [UNSUPPORTED], 0.1, False),
+        (Contradicts(SOURCE), [CONTRADICTED, UNSUPPORTED], 0.9, True),
+        (Contradicts(SOURCE), [], 0.7, True),
+        (Contradicts(SOURCE), [UNSUPPORTED], 0.1, False),
+    ],
+)
+def test_an_llm_support_reply_whose_claims_and_score_agree_decides(
+    server: FakeOpenAIServer, intent: Any, claims: list[dict[str, str]], score: float, passed: bool
+) -> None:
+    server.script(_reply(claims, score))
+    judge = LLMJudge(model="m", base_url=server.base_url)
+    try:
+        assert evaluate_semantic(ANSWER, intent, judge=judge).passed is passed
+    finally:
+        judge.close()
+
+
+def test_an_llm_support_claim_with_an_unknown_status_is_an_error(server: FakeOpenAIServer) -> None:
+    server.script(_reply([{"claim": "Refunds are paid within 14 days.", "status": "fine"}], 0.1))
+    judge = LLMJudge(model="m", base_url=server.base_url)
+    try:
+        with pytest.raises(JudgeError, match="status 'fine'"):
+            assert_semantic(ANSWER, Grounded(SOURCE), judge=judge)
+    finally:
+        judge.close()

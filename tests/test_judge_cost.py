@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
-from llm_server import FakeOpenAIServer, verdict
+from llm_server import FakeOpenAIServer, Reply, completion, verdict
+from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 
 pytest.importorskip("openai")
 
@@ -81,3 +83,78 @@ def test_a_bad_prices_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess("--semantic-judge-prices=prices.json")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*prices?'judge-model'? must be*got ?-1, 2?"])
+
+
+def _leaf(usage: dict[str, int] | None, *, latency_ms: float | None = 5.0, **more: Any) -> Any:
+    return {
+        "judge": "LLMJudge(judge-model)",
+        "judge_model": "judge-model",
+        "judged": True,
+        "usage": usage,
+        "latency_ms": latency_ms,
+        **more,
+    }
+
+
+USED = {"prompt_tokens": 42, "completion_tokens": 7}
+
+
+def test_an_llm_verdict_without_usage_is_unknown_never_free() -> None:
+    records = [
+        {"leaves": [_leaf(USED)]},
+        {"leaves": [_leaf(None), _leaf(USED)]},  # the server reported no usage for one
+        {"leaves": [_leaf(None, latency_ms=None)]},  # a replay: nothing was spent this run
+        {"leaves": [{"judge": "FakeJudge", "judged": True, "usage": None, "latency_ms": 1.0}]},
+    ]
+    prices = {"judge-model": (1.0, 2.0)}
+    cost = judge_cost(records, prices)
+    assert (cost.verdicts, cost.unknown, cost.prompt_tokens) == (3, 1, 84)
+    assert cost.to_dict()["unknown"] == 1
+    assert cost.usd == pytest.approx(2 * 56 / 1e6)
+    # an assertion with a verdict of unknown cost has an unknown cost, not its known part
+    assert [record_judge_cost(r, prices) for r in records] == [
+        pytest.approx(56 / 1e6),
+        None,
+        None,
+        None,
+    ]
+    lines = [text for text, _ in judge_cost_lines(cost, priced=True)]
+    assert lines[0].startswith("judge cost: $0.000112 (3 LLM-judged verdicts")
+    assert lines[1] == (
+        "WARNING judge cost incomplete: 1 of them carried no token usage (their server reported "
+        "none): not in the figure, never priced at zero"
+    )
+    unpriced = [text for text, _ in judge_cost_lines(cost, priced=False)]
+    assert "1 of unknown usage" in unpriced[0] and unpriced[1].startswith("WARNING")
+
+
+def test_only_unknown_verdicts_are_reported_too() -> None:
+    cost = judge_cost([{"leaves": [_leaf(None)]}], None)
+    assert (cost.verdicts, cost.unknown) == (1, 1)
+    assert judge_cost_lines(cost, priced=False)[1][0].startswith("WARNING judge cost incomplete")
+
+
+def test_verdicts_without_usage_are_counted_in_the_reports(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reply = completion(json.dumps({"reason": "kind", "score": 0.9}))
+    body = {key: value for key, value in reply.body.items() if key != "usage"}
+    with FakeOpenAIServer(default=Reply(200, body)) as fake:
+        monkeypatch.setenv("JUDGE_URL", fake.base_url)
+        pytester.makepyfile(test_judged=SUITE)
+        (pytester.path / "prices.json").write_text(json.dumps({"judge-model": [1.0, 2.0]}))
+        report = pytester.path / "report.json"
+        result = pytester.runpytest_subprocess(
+            "-p", "no:cacheprovider", "--semantic-report", "--semantic-judge-prices=prices.json",
+            f"--semantic-report-json={report}",
+        )  # fmt: skip
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "judge cost: $0.000000 (2 LLM-judged verdicts (2 of unknown usage) spent 0 input*",
+            "WARNING judge cost incomplete: 2 of them carried no token usage*",
+        ]
+    )
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["meta"]["judge_cost"]["unknown"] == 2
+    assert all("judge_cost_usd" not in record for record in document["assertions"])

@@ -320,7 +320,7 @@ def test_rate_limit_says_what_to_do(serve: Any, make_judge: Any) -> None:
 
 def test_slow_server_is_a_timeout_error(serve: Any, make_judge: Any) -> None:
     server = serve(default=completion('{"score": 1, "reason": "late"}', delay=5))
-    judge = make_judge(server, timeout=0.2, max_retries=1)
+    judge = make_judge(server, request_timeout=0.2, max_retries=1)
     with pytest.raises(JudgeTimeoutError, match=r"did not answer within 0.2s .*\(2 attempts\)"):
         assert_semantic("Thanks.", Polite, judge=judge)
     assert len(server.requests) == 2
@@ -329,7 +329,7 @@ def test_slow_server_is_a_timeout_error(serve: Any, make_judge: Any) -> None:
 def test_a_trickling_body_is_a_timeout_never_a_pass(serve: Any, make_judge: Any) -> None:
     """Headers at once, then 12 bytes every 0.4 s: each read is quick, the whole is not."""
     server = serve(default=trickled(verdict(1.0, "late but sure")))
-    judge = make_judge(server, timeout=0.5, max_retries=0)
+    judge = make_judge(server, request_timeout=0.5, max_retries=0)
     with pytest.raises(JudgeTimeoutError, match="did not answer within 0.5s"):
         assert_semantic("Thanks.", Polite, judge=judge)
     assert len(server.requests) == 1
@@ -337,7 +337,7 @@ def test_a_trickling_body_is_a_timeout_never_a_pass(serve: Any, make_judge: Any)
 
 def test_trickling_headers_are_a_timeout(serve: Any, make_judge: Any) -> None:
     server = serve(default=replace(verdict(1.0), trickle_headers=0.2))
-    judge = make_judge(server, timeout=0.5, max_retries=0)
+    judge = make_judge(server, request_timeout=0.5, max_retries=0)
     with pytest.raises(JudgeTimeoutError, match="did not answer within 0.5s"):
         judge.evaluate("Thanks.", "polite", 0.5)
 
@@ -347,7 +347,7 @@ def test_an_injected_client_is_bounded_as_a_whole(serve: Any) -> None:
 
     server = serve(default=trickled(verdict(1.0)))
     with openai.OpenAI(base_url=server.base_url, api_key="x") as client:
-        judge = LLMJudge(client=client, timeout=0.25, max_retries=1)
+        judge = LLMJudge(client=client, request_timeout=0.25, max_retries=1)
         with pytest.raises(JudgeTimeoutError, match=r"did not finish within 0.5s at http://127"):
             judge.evaluate("x", "polite", 0.5)
 
@@ -515,10 +515,10 @@ def test_no_key_for_openai_is_a_configuration_error_on_first_use() -> None:
     ("kwargs", "message"),
     [
         ({"model": ""}, "model must be a model name"),
-        ({"timeout": 0}, "timeout must be a positive number"),
+        ({"request_timeout": 0}, "request_timeout must be a positive number"),
         ({"max_retries": -1}, "max_retries must be an integer >= 0"),
         ({"max_retries": 1.5}, "max_retries must be an integer >= 0"),
-        ({"timeout": True}, "timeout must be a positive number"),
+        ({"request_timeout": True}, "request_timeout must be a positive number"),
         ({"max_concurrency": 0}, "max_concurrency must be a positive int"),
     ],
 )
@@ -687,3 +687,22 @@ def test_backoff_is_accepted_with_a_deprecation_warning() -> None:
     with pytest.warns(DeprecationWarning, match=r"backoff=\.\.\.\) no longer has an effect"):
         judge = LLMJudge(client=client, backoff=0.5)
     assert judge.max_retries == 2
+
+
+def test_timeout_is_request_timeout_now_with_a_deprecation_warning(serve: Any) -> None:
+    """``timeout`` always bounds a whole check in semantix; the judge's per-attempt limit is
+    ``request_timeout`` (the openai SDK's name). ``timeout=`` still works, and says so."""
+    server = serve(default=completion('{"score": 1, "reason": "late"}', delay=5))
+    with pytest.warns(
+        DeprecationWarning, match=r"LLMJudge\(timeout=\.\.\.\) is now request_timeout="
+    ):
+        judge = LLMJudge(base_url=server.base_url, timeout=0.2, max_retries=0)
+    try:
+        assert judge.request_timeout == 0.2
+        with pytest.raises(JudgeTimeoutError, match=r"within 0.2s .*raise request_timeout="):
+            judge.evaluate("Thanks.", "polite", 0.5)
+    finally:
+        judge.close()
+    assert LLMJudge(base_url=server.base_url).request_timeout == 30.0
+    with pytest.raises(ConfigurationError, match="both timeout=1 and request_timeout=2"):
+        LLMJudge(base_url=server.base_url, timeout=1, request_timeout=2)

@@ -54,6 +54,13 @@ def test_missing_directory_is_named(tmp_path: Path) -> None:
         resolve_model("./does-not-exist", kind="nli")
 
 
+@pytest.mark.parametrize("name", ["acme/nli\n", "acme/nli\n\n", "acme/../nli/x", "/acme"])
+def test_a_repo_id_is_owner_slash_name_and_nothing_more(name: str) -> None:
+    # ($ matches before a trailing newline: a repo id is matched whole, never up to a "\n")
+    with pytest.raises((UnknownModelError, ModelNotFoundError), match="neither an existing"):
+        resolve_model(name, kind="nli")
+
+
 def test_unknown_name_lists_known_models() -> None:
     with pytest.raises(UnknownModelError, match="known nli models: .*cross-encoder/") as info:
         resolve_model("no such model", kind="nli")

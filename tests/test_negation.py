@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from semantix import FakeJudge, Intent, evaluate_semantic
 
 
@@ -60,3 +62,29 @@ def test_judges_that_read_negation_get_the_description_as_written() -> None:
     result = evaluate_semantic("Have a lovely day.", NoProfanity, judge=judge)
     assert judge.calls == [("Have a lovely day.", "The text must not use profanity.")]
     assert result.passed is True and result.leaves[0].judged_as is None
+
+
+class NoMed(Intent):
+    """The text must not give medical advice."""
+
+
+class GivesMed(Intent):
+    """The text gives medical advice."""
+
+
+@pytest.mark.parametrize(("intent", "label"), [(NoMed, "NoMed"), (~GivesMed, "~GivesMed")])
+def test_a_negated_leaf_has_one_label_in_every_report(intent: type[Intent], label: str) -> None:
+    from semantix.runs import evaluate_pass_rate
+
+    judge = FakeJudge(lambda output, description: 0.95)
+    judge.reads_negation = False  # "must not X" is judged as NOT "X", like ~X
+    result = evaluate_semantic("Take two aspirin.", intent, judge=judge)
+    stats = evaluate_pass_rate(lambda: "Take two aspirin.", intent, runs=1, judge=judge)
+    labels = {
+        "leaf": result.leaves[0].label,
+        "json": result.to_dict()["leaves"][0]["intent"],
+        "repr": repr(result).split("[")[1].split("=")[0],
+        "run": stats.results[0].describe().split()[2].split("=")[0],
+    }
+    assert set(labels.values()) == {label}, labels
+    assert f"  {label} " in result.explain()

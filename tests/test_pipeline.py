@@ -25,7 +25,7 @@ from semantix import (
 from semantix.checks import Contains
 from semantix.judges.base import Judge
 from semantix.judges.llm import LLMJudge
-from semantix.pipeline import assert_semantic, run_check
+from semantix.pipeline import assert_semantic
 from semantix.pipeline.results import CheckError, SemanticResult
 from semantix.verdicts import RecordReplayJudge, VerdictStore
 
@@ -87,7 +87,7 @@ def test_a_judge_whose_identity_raises_is_a_judge_error_and_one_record(
             return Verdict(passed=True, score=1.0)
 
     with pytest.raises(JudgeError, match="cannot reach the model registry") as info:
-        run_check("Thanks!", Polite, judge=Broken())
+        assert_semantic("Thanks!", Polite, judge=Broken())
     assert isinstance(info.value.__cause__, RuntimeError)
     assert len(records) == 1 and isinstance(records[0], CheckError)
     assert records[0].error is info.value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 JUDGES = """
@@ -20,7 +22,7 @@ TWO_TESTS = {
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     pytester.makepyfile(judges_mod=JUDGES)
-    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path), prepend=os.pathsep)  # our src too
     monkeypatch.setenv("COLUMNS", "200")
     return pytester
 
@@ -110,3 +112,31 @@ def test_a_download_is_announced_and_not_counted_in_the_duration(
     assert durations, result.stdout.str()
     seconds = float(durations[0].split("s")[0])
     assert seconds < 0.5  # the 0.6 s download is not the test's
+
+
+OWN_JUDGE_TESTS = {
+    "test_a": "def test_a(semantic):\n    semantic('thank you', 'kind')\n",
+    "test_b": (
+        "from semantix import FakeJudge, RecordReplayJudge, assert_semantic\n"
+        "# The user's own recording judge, on the run's store, in the run's mode: never cached.\n"
+        "OWN = RecordReplayJudge(FakeJudge(lambda o, d: 0.8, name='OwnJudge'))\n"
+        "def test_b():\n    assert_semantic('thanks a lot', 'kind', judge=OWN)\n"
+    ),
+}
+
+
+def test_a_users_own_recording_judge_reports_what_it_used_so_prune_keeps_it(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makepyfile(**OWN_JUDGE_TESTS)
+    judge = "--semantic-judge=judges_mod:judge"
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "update")
+    result = run(project, judge)
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["frozen verdicts: 2 recorded, 0 replayed, 2 judged live"])
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "replay")
+    result = run(project, judge, "--semantic-verdicts-prune")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["frozen verdicts: 0 recorded, 2 replayed, 0 judged live"])
+    assert len(_stored(project)) == 2  # the user's verdict was used, so it is kept
+    run(project, judge).assert_outcomes(passed=2)  # and replays again

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+
+from models.fixtures import (
+    copy_model,
+    entailing_model,  # noqa: F401  (a session fixture: a tiny NLI model)
+)
 
 # The three ways the plugin must work: no xdist flags, two xdist workers, xdist disabled.
 PLUGIN_ARGS = [
@@ -63,7 +70,7 @@ def test_not_semantic():
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     pytester.makepyfile(judges_mod=JUDGES)
-    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path), prepend=os.pathsep)  # our src too
     monkeypatch.setenv("BUILD_LOG", str(pytester.path / "builds.log"))
     monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: node ids are not elided
     monkeypatch.delenv("SEMANTIX_JUDGE", raising=False)
@@ -90,20 +97,20 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
         [
             r"-+ semantic report -+",
             r"judge: KeywordJudge · verdicts: off",
-            r"test +intent +(judge +)?score +threshold +verdict +time",  # one judge: maybe the header only
-            r"test_suite\.py::test_plain_call +Polite & ~Rude +(\w+Judge +)?PASS +\d+ ms",
+            r"test +intent +score +threshold +verdict +time$",  # one judge: the header names it
+            r"test_suite\.py::test_plain_call +Polite & ~Rude +PASS +\d+ ms",
             r" +Polite +0\.90 +0\.50 +ok",
             r" +~Rude +0\.10 +0\.50 +ok",
-            r"test_suite\.py::test_polite +Polite +(\w+Judge +)?0\.90 +0\.50 +PASS +\d+ ms",
-            r"test_suite\.py::test_rude_fails +Polite +(\w+Judge +)?0\.20 +0\.50 +FAIL +\d+ ms",
-            r"3 semantic assertions: 2 passed, 1 failed, 0 errors",
+            r"test_suite\.py::test_polite +Polite +0\.90 +0\.50 +PASS +\d+ ms",
+            r"test_suite\.py::test_rude_fails +Polite +0\.20 +0\.50 +FAIL +\d+ ms",
+            r"3 semantic assertions: 2 passed, 1 failed, 0 errors$",
         ]
     )
     # Workers never print the report; the controller prints it once.
     assert result.stdout.str().count("semantic report -") == 1
 
     report = json.loads((project.path / "out" / "report.json").read_text())
-    assert report["version"] == 2
+    assert report["version"] == 3
     meta = dict(report["meta"])
     assert isinstance(meta.pop("duration_s"), float)
     assert meta.pop("started").endswith("+00:00")  # the run's start, ISO 8601 in UTC
@@ -113,9 +120,24 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
         "passed": 2,
         "failed": 1,
         "errors": 0,
+        "xfailed": 0,
+        "xpassed": 0,
+        "skipped": 0,
         "borderline": 0,
+        "topical": 0,
         "decided_by": {"KeywordJudge": 4},
     }
+    # pytest's outcome of every test that made a record, and on every record
+    assert report["tests"] == [
+        {"nodeid": "test_suite.py::test_plain_call", "outcome": "passed", "reason": None},
+        {"nodeid": "test_suite.py::test_polite", "outcome": "passed", "reason": None},
+        {"nodeid": "test_suite.py::test_rude_fails", "outcome": "failed", "reason": None},
+    ]
+    assert [entry["test_outcome"] for entry in report["assertions"]] == [
+        "passed",
+        "passed",
+        "failed",
+    ]
     nodeids = [entry["nodeid"] for entry in report["assertions"]]
     assert nodeids == [
         "test_suite.py::test_plain_call",
@@ -143,6 +165,7 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
         "evidence": None,
         "judge": "KeywordJudge",
         "latency_ms": None,
+        "topical": False,
     }
     [leaf] = failing["leaves"]
     assert {key: leaf[key] for key in expected_leaf if key in leaf} == expected_leaf
@@ -162,6 +185,7 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
     assert polite["leaves"][0]["score"] == 0.9
     [rude] = properties["test_rude_fails"]
     assert (rude["passed"], rude["leaves"][0]["score"]) == (False, 0.2)
+    assert (rude["outcome"], rude["test_outcome"]) == ("failed", "failed")
     [composite] = properties["test_plain_call"]
     assert [leaf["intent"] for leaf in composite["leaves"]] == ["Polite", "~Rude"]
 
@@ -178,9 +202,14 @@ def test_no_report_when_nothing_happened(project: pytest.Pytester, plugin_args: 
         "passed": 0,
         "failed": 0,
         "errors": 0,
+        "xfailed": 0,
+        "xpassed": 0,
+        "skipped": 0,
         "borderline": 0,
+        "topical": 0,
         "decided_by": {},
     }
+    assert report["tests"] == []
 
 
 def test_report_is_off_by_default(project: pytest.Pytester) -> None:
@@ -188,6 +217,49 @@ def test_report_is_off_by_default(project: pytest.Pytester) -> None:
     result = run(project, "--semantic-judge=judges_mod:judge")
     result.assert_outcomes(passed=3, failed=1)
     assert "semantic report" not in result.stdout.str()
+
+
+REPLY_TEST = '''
+from semantix import Intent, assert_semantic
+
+class Polite(Intent):
+    """The text is polite."""
+    threshold = 0.5
+
+def test_reply():
+    assert_semantic("Thank you for waiting.", Polite)
+'''
+
+
+def test_a_model_directory_in_the_judge_spec_is_relative_to_the_ini_file_or_the_cwd(
+    project: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    entailing_model: Path,  # noqa: F811  (the fixture)
+) -> None:
+    """``semantic_judge = quantized:models/nli`` in pytest.ini names the ini file's models/nli,
+    from whichever directory pytest runs (issue 34, item 3); on the command line the spec's
+    directory is the current directory's."""
+    copy_model(entailing_model, project.path / "models" / "nli")
+    project.makeini("[pytest]\nsemantic_judge = quantized:models/nli\n")
+    tests = project.mkpydir("tests")
+    (tests / "test_reply.py").write_text(REPLY_TEST, encoding="utf-8")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # a repo id would fail at once, not download
+    monkeypatch.chdir(tests)
+    model = (project.path / "models" / "nli").resolve()
+    result = run(project)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"semantix: judge=quantized:{model}"])
+    # the command line: relative to the current directory
+    result = run(project, "--semantic-judge", "quantized:../models/nli")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"semantix: judge=quantized:{model}"])
+    # what is no directory stays what it says (a registered name or a Hugging Face repo id)
+    result = run(
+        project, "--semantic-judge", "embedding:sentence-transformers/all-MiniLM-L6-v2", "--co"
+    )
+    result.stdout.fnmatch_lines(
+        ["semantix: judge=embedding:sentence-transformers/all-MiniLM-L6-v2"]
+    )
 
 
 def test_ini_keys_configure_the_run(project: pytest.Pytester) -> None:

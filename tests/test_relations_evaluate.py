@@ -11,14 +11,16 @@ from typing import Any
 
 import pytest
 
-from semantix import FakeJudge, Intent, context
+from semantix import FakeJudge, Intent, assert_semantic, context
 from semantix.errors import ConfigurationError, JudgeError, VerdictNotRecordedError
 from semantix.relations import (
+    RelationError,
     RelationResult,
     RelationViolationError,
     evaluate_relations,
     format_jitter,
     order,
+    order_invariant,
     relation,
     summarize,
     violation,
@@ -105,6 +107,110 @@ def test_a_judge_error_on_a_variant_is_an_error() -> None:
     errored = [v for v in result.variants if v.outcome == "error"]
     assert [v.label for v in errored] == ["order [2, 1, 0]"]
     assert isinstance(errored[0].error, JudgeError)
+
+
+def crashes_on(*first: str) -> Callable[[dict[str, Any]], str]:
+    """A system that raises when the first document is one of ``first`` (``"variants"``: on
+    every case but the original)."""
+
+    def system(case: dict[str, Any]) -> str:
+        crash = case != CASE if first == ("variants",) else case["documents"][0] in first
+        if crash:
+            raise RuntimeError(f"upstream timeout on {case['documents']}")
+        return first_document(case)
+
+    return system
+
+
+@pytest.mark.parametrize("ceiling", [0.0, 0.5, None])
+def test_a_relation_whose_every_variant_crashed_is_an_error_never_held(
+    heard: list[object], ceiling: float | None
+) -> None:
+    with pytest.raises(RelationError) as caught:
+        evaluate_relations(
+            crashes_on("variants"),
+            CASE,
+            MentionsFirst,
+            relations=[order("documents")],
+            judge=JUDGE,
+            max_violation_rate=ceiling,
+        )
+    (result,) = caught.value.results
+    assert result.outcome == "error" and result.rate is None and not result.over_ceiling
+    assert result.to_dict()["outcome"] == "error"
+    assert heard == [result]  # the report records it as an error
+    message = str(caught.value)
+    assert "could not be judged" in message and "all 3 variants raised" in message
+    assert "order [2, 1, 0]: ERROR RuntimeError: upstream timeout on ['d2', 'd1', 'd0']" in message
+    assert isinstance(caught.value.__cause__, RuntimeError)
+    assert not isinstance(caught.value, AssertionError)
+
+
+def test_an_errored_variant_leaves_a_ceiling_unproven() -> None:
+    # 3 variants, the reversal crashed, the other two held: 0 of 2 judged, but the crashed one
+    # might have violated a ceiling of 0.0 -- so nothing is proven.
+    case = {**CASE, "documents": ["d0", "d0b", "d2"]}
+
+    def system(case: dict[str, Any]) -> str:
+        if case["documents"][0] == "d2":
+            raise RuntimeError("down")
+        return "d0"
+
+    with pytest.raises(RelationError, match="max_violation_rate=0.00 is not proven: 1 of 3"):
+        evaluate_relations(
+            system,
+            case,
+            MentionsFirst,
+            relations=[order("documents")],
+            judge=JUDGE,
+            max_violation_rate=0.0,
+        )
+    (result,) = evaluate_relations(  # without a ceiling nothing is claimed: shown, not raised
+        system, case, MentionsFirst, relations=[order("documents")], judge=JUDGE
+    )
+    assert (result.outcome, result.rate, result.errors) == ("held", 0.0, 1)
+
+
+def test_a_ceiling_held_whatever_the_errored_variants_did_holds() -> None:
+    # 1 violation, 1 error of 3: even if the error were a violation, 2/3 <= 0.7.
+    (result,) = evaluate_relations(
+        crashes_on("d1"),
+        CASE,
+        MentionsFirst,
+        relations=[order("documents")],
+        judge=JUDGE,
+        max_violation_rate=0.7,
+    )
+    assert (result.outcome, result.violations, result.errors) == ("held", 1, 1)
+
+
+def test_a_ceiling_broken_whatever_the_errored_variants_did_is_a_violation() -> None:
+    # 1 violation, 1 error of 3: even if the error had held, 1/3 > 0.2.
+    with pytest.raises(RelationViolationError) as caught:
+        evaluate_relations(
+            crashes_on("d1"),
+            CASE,
+            MentionsFirst,
+            relations=[order("documents")],
+            judge=JUDGE,
+            max_violation_rate=0.2,
+        )
+    (result,) = caught.value.results
+    assert (result.outcome, result.violations, result.errors) == ("violation", 1, 1)
+
+
+def test_the_decorators_raise_for_a_relation_nothing_judged() -> None:
+    calls: list[object] = []
+
+    @pytest.mark.parametrize("case", [CASE])
+    @order_invariant(field="documents", max_violation_rate=0.0)
+    def test_body(case: dict[str, Any]) -> None:
+        calls.append(case)
+        assert_semantic(crashes_on("variants")(case), MentionsFirst, judge=JUDGE)
+
+    with pytest.raises(RelationError, match="all 3 variants raised"):
+        test_body(case=CASE)
+    assert len(calls) == 4  # the original and its 3 variants ran
 
 
 def test_a_crash_on_the_original_is_raised() -> None:
@@ -267,9 +373,16 @@ def test_with_runs_one_crashing_run_makes_the_variant_an_error() -> None:
             raise RuntimeError("once")
         return "d0"
 
-    (result,) = evaluate_relations(
-        system, CASE, MentionsFirst, relations=[order("documents", count=1)], judge=JUDGE, runs=5
-    )
+    with pytest.raises(RelationError) as caught:
+        evaluate_relations(
+            system,
+            CASE,
+            MentionsFirst,
+            relations=[order("documents", count=1)],
+            judge=JUDGE,
+            runs=5,
+        )
+    (result,) = caught.value.results
     assert [v.outcome for v in result.variants] == ["error"]
     assert result.rate is None
 

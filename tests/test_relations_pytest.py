@@ -115,8 +115,15 @@ def test_relations_on_parametrized_tests(pytester: pytest.Pytester, args: list[s
     (pytester.path / "variants" / "c1.yaml").write_text(VARIANTS, encoding="utf-8")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rA", *args)
     # Violations decide nothing: test_answer[c1] passes with a violated order relation; the
-    # ceiling fails; the original's own failure is the test's failure; a typo is an error.
-    result.assert_outcomes(passed=3, failed=4)
+    # ceiling fails; the original's own failure is the test's failure; a typo is an error; a
+    # relation whose every variant crashed is an error, never held.
+    result.assert_outcomes(passed=2, failed=5)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_variant_crashes[[]crash[]] _*",
+            "*RelationError: metamorphic relation could not be judged*",
+        ]
+    )
     result.stdout.fnmatch_lines(
         [
             "*_ test_ceiling[[]ceiling[]] _*",
@@ -144,6 +151,8 @@ def test_relations_on_parametrized_tests(pytester: pytest.Pytester, args: list[s
         ("e", "order(documents)", True, 0, 1),
         ("f", "order(documents)", True, 1, 0),
     ]
+    crashed = next(r for r in records["relations"] if r["case_id"] == "e")
+    assert crashed["outcome"] == "error"
     fixed = next(r for r in records["relations"] if r["case_id"] == "f")
     assert fixed["results"][0]["direction"] == "fixed"
     # Only the original cases' checks are the tests' own: variants are judged, not reported.
@@ -161,7 +170,7 @@ def test_the_plugins_reports_carry_the_relations(
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--semantic-report", f"--semantic-report-json={report}", *args
     )
-    result.assert_outcomes(passed=3, failed=4)
+    result.assert_outcomes(passed=2, failed=5)
     result.stdout.fnmatch_lines(
         [
             "*- semantic relations -*",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -66,10 +67,48 @@ def test_an_existing_file_is_kept_unless_forced(tmp_path: Path) -> None:
     assert read_variants(tmp_path / "c1.yaml").fields["q"] == ("Q", ["new"])
 
 
-@pytest.mark.parametrize("case_id", ["../escape", "", "a/b", " c"])
+@pytest.mark.parametrize("case_id", ["../escape", "", "a/b", " c", "x\n", "c1\n"])
 def test_a_case_id_that_cannot_name_a_file_is_an_error(tmp_path: Path, case_id: str) -> None:
     with pytest.raises(VariantsFileError, match="cannot name a variants file"):
         write_variants(tmp_path, VariantsFile(case_id, {}))
+
+
+def test_a_case_id_ending_in_a_newline_names_no_file_when_read(tmp_path: Path) -> None:
+    (tmp_path / "x.yaml").write_text("case: x\nfields: {}\n", encoding="utf-8")
+    with pytest.raises(VariantsFileError, match=re.escape("case id 'x\\n' cannot name a")):
+        variants_path(tmp_path, "x\n")
+
+
+VALID = {"case": "c1", "fields": {"q": {"original": "Q?", "paraphrases": ["P?"]}}}
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_a_variants_file_saved_with_a_bom_reads(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"c1{suffix}"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(VALID).encode("utf-8"))  # JSON is YAML too
+    assert read_variants(path).fields == {"q": ("Q?", ["P?"])}
+
+
+@pytest.mark.parametrize(
+    ("suffix", "data", "expected"),
+    [
+        (".yaml", "case: c1\nfields: {q: {original: caf\xe9}}\n".encode("latin-1"),
+         "is not UTF-8 text (byte 0xe9 at offset 35); save it as UTF-8"),
+        (".json", b'{"case": "c1", "fields": \xff}', "is not UTF-8 text (byte 0xff"),
+        (".json", b"[" * 100_000, "nests deeper than can be read"),
+        (".yaml", b"[" * 100_000, "nests deeper than can be read"),
+        (".json", b'{"case": "c1",', "is not valid JSON"),
+    ],
+    ids=["latin-1 yaml", "binary json", "nested json", "nested yaml", "truncated json"],
+)  # fmt: skip
+def test_a_damaged_variants_file_is_an_error_naming_it(
+    tmp_path: Path, suffix: str, data: bytes, expected: str
+) -> None:
+    path = tmp_path / f"c1{suffix}"
+    path.write_bytes(data)
+    with pytest.raises(VariantsFileError) as caught:
+        read_variants(path)
+    assert str(path) in str(caught.value) and expected in str(caught.value)
 
 
 # --- freezing through an OpenAI-compatible server --------------------------------------------
@@ -187,3 +226,38 @@ def test_the_command_refuses_ci_and_bad_cases(
     bad.write_text(json.dumps(CASES), encoding="utf-8")
     status, _, err = run(capsys, "freeze-variants", str(bad), "--field", "question")
     assert status == 2 and "does not run in CI" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "expected"),
+    [
+        ("cases.json", b"\xef\xbb\xbf" + json.dumps(CASES).encode(), None),
+        ("cases.jsonl", b"\xef\xbb\xbf" + "\n".join(map(json.dumps, CASES)).encode(), None),
+        ("cases.json", json.dumps([{"id": "caf\xe9"}]).encode("latin-1").replace(b"\\u00e9", b"\xe9"),
+         "is not UTF-8 text (byte 0xe9"),
+        ("cases.json", b"[" * 100_000, "nests deeper than can be read"),
+        ("cases.json", b'[{"id": "x",', "is not valid JSON (Expecting property name"),
+        ("cases.jsonl", b'{"id": "a"}\n{"id": \n', "line 2 is not valid JSON"),
+    ],
+    ids=["json with a BOM", "jsonl with a BOM", "latin-1", "nested", "truncated", "bad line"],
+)  # fmt: skip
+def test_the_cases_file_is_read_as_a_person_saved_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    data: bytes,
+    expected: str | None,
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with FakeOpenAIServer(default=completion(REPLY)) as server:
+        status, _, err = run(
+            capsys, "freeze-variants", str(path), "--field", "question", "--dir",
+            str(tmp_path / "variants"), "--base-url", server.base_url,
+        )  # fmt: skip
+    if expected is None:
+        assert (status, err) == (0, "")
+        assert (tmp_path / "variants" / "refund-2.yaml").is_file()
+    else:
+        assert status == 2 and expected in err and str(path) in err, err
+        assert not server.requests

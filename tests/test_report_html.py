@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -435,6 +436,35 @@ def test_cli_refuses_to_overwrite_the_json(
     assert "overwrite" in capsys.readouterr().err
 
 
+def test_cli_refuses_a_missing_directory_and_creates_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "report.json"
+    source.write_text(json.dumps(sample_document()), encoding="utf-8")
+    target = tmp_path / "missing" / "dir" / "x.html"
+    assert main(["report", str(source), "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert f"the directory of {str(target)!r} does not exist" in err and "mkdir -p" in err
+    assert not (tmp_path / "missing").exists()
+
+
+def test_cli_never_replaces_a_page_it_did_not_write_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page pytest wrote beside the JSON (default name) stays, unless --force is given."""
+    source = tmp_path / "report.json"
+    source.write_text(json.dumps(sample_document()), encoding="utf-8")
+    page = tmp_path / "report.html"
+    page.write_text("the page pytest wrote", encoding="utf-8")
+    assert main(["report", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert f"{str(page)!r} exists" in err and "--force" in err
+    assert page.read_text(encoding="utf-8") == "the page pytest wrote"
+    assert main(["report", str(source), "-o", str(page)]) == 2  # named with -o: the same rule
+    assert main(["report", str(source), "--force"]) == 0
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
 # --- the pytest option, end to end -------------------------------------------------------------
 
 JUDGES = """
@@ -464,7 +494,7 @@ def test_script(semantic):
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     pytester.makepyfile(judges_mod=JUDGES, test_suite=SUITE)
-    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path), prepend=os.pathsep)  # our src too
     return pytester
 
 
@@ -604,7 +634,7 @@ def test_bench_report_prints_every_figure() -> None:
         check=True,
     )
     labels = [line.split("  ", 1)[0] for line in done.stdout.splitlines()]
-    assert labels == ["setup", "render", "size", "browser"]
+    assert labels == ["setup", "render", "size", "compare", "browser"]
     assert "browser  skipped: --no-browser" in done.stdout
 
 

@@ -130,3 +130,163 @@ def test_a_leaf_decided_by_structural_leaves_is_not_judged_not_failed() -> None:
     assert "decided by Polite" in kind.all_text()
     judges = rows(root)[0].find_all("td")[_headers(root).index("judge")]
     assert judges.find("span").text() == "structural"
+
+
+# --- issue 34, item 12: short rows, one money formatter, relations ------------------------------
+
+
+def test_long_error_reasons_fold_so_rows_stay_short() -> None:
+    """100 errors of 400 characters: each reason shows its first words, the rest one click away
+    (the page was 27,700 px tall with every reason wrapped whole in its column)."""
+    from semantix import JudgeError
+    from semantix.report import error_record
+    from semantix.report.html_parts import PREVIEW_CHARS
+
+    message = "the judge's server answered 503: " + "upstream overloaded, retry later; " * 12
+    records = [
+        error_record(f"t::test_{n}", JudgeError(message), intent="Polite", output="Thanks")
+        for n in range(100)
+    ]
+    root = _page(*records)
+    column = _headers(root).index("reason")
+    for row in rows(root):
+        cell = row.find_all("td")[column]
+        details = cell.find("details")
+        shown = details.find("summary").all_text()
+        assert len(shown) <= PREVIEW_CHARS
+        assert f"JudgeError: {message}".startswith(shown.strip())
+        assert "open" not in details.attrs
+        whole = " ".join(cell.all_text().split())  # the error is all there, past the fold
+        assert whole.startswith("JudgeError: " + " ".join(message.split())[:300])
+
+
+def test_a_long_leaf_reason_folds_too() -> None:
+    reason = "The reply thanks the customer but " + "never names the refund window " * 8
+
+    def verdict(output: str, description: str) -> Verdict:
+        return Verdict(passed=False, score=0.3, reason=reason)
+
+    root = _page(
+        result_record(evaluate_semantic("Thanks", Polite, judge=FakeJudge(verdict)), "t::a")
+    )
+    cell = rows(root)[0].find_all("td")[_headers(root).index("reason")]
+    assert cell.find("details").find("summary").all_text().startswith("The reply thanks")
+
+
+def test_the_judges_cost_uses_the_one_money_formatter() -> None:
+    document = json.loads(
+        json.dumps(
+            json_document(
+                [],
+                meta={
+                    "judge_cost": {
+                        "verdicts": 3,
+                        "prompt_tokens": 1200,
+                        "completion_tokens": 90,
+                        "usd": 0.0011952,
+                        "unpriced": [],
+                    }
+                },
+            )
+        )
+    )
+    header = parse(render(document)).find("header")
+    assert "Judge cost $0.0011952 (3 LLM-judged verdicts, 1200 input and 90 output tokens" in (
+        " ".join(header.all_text().split())
+    )
+
+
+def test_relations_have_their_section_as_in_the_terminal_and_the_json() -> None:
+    from semantix.relations.results import summarize as summarize_relations
+
+    held = {
+        "relation": "paraphrase(question)",
+        "case_id": "c1",
+        "nodeid": "t::test_refund",
+        "applicable": True,
+        "not_applicable": None,
+        "variants": 2,
+        "judged": 2,
+        "violations": 0,
+        "errors": 0,
+        "rate": 0.0,
+        "max_violation_rate": None,
+        "original": {"passes": 1, "runs": 1},
+        "results": [],
+    }
+    broke = {
+        **held,
+        "case_id": "c2",
+        "violations": 1,
+        "rate": 0.5,
+        "results": [
+            {
+                "label": "formal",
+                "outcome": "held",
+                "direction": None,
+                "value": "Dear sir",
+                "passes": 1,
+                "runs": 1,
+                "error": None,
+            },
+            {
+                "label": "casual",
+                "outcome": "violation",
+                "direction": "broke",
+                "value": "hey",
+                "passes": 0,
+                "runs": 1,
+                "error": None,
+            },
+        ],
+    }
+    skipped = {
+        **held,
+        "case_id": "c3",
+        "applicable": False,
+        "judged": 0,
+        "rate": None,
+        "not_applicable": "the input has no question",
+    }
+    results = [held, broke, skipped]
+    import dataclasses
+
+    document = json_document(
+        [],
+        sections={
+            "relations": {
+                "results": results,
+                "summary": [dataclasses.asdict(row) for row in summarize_relations(results)],
+            }
+        },
+    )
+    root = parse(render(json.loads(json.dumps(document))))
+    assert root.find("nav").find("a", href="#relations").text() == "Relations"
+    section = root.find("section", id="relations")
+    cells = [td.all_text() for td in section.find("tbody").find("tr").find_all("td")]
+    assert cells == ["paraphrase(question)", "3", "1", "1/4", "0.25", "0.50", "0"]
+    cases = [
+        " ".join(li.all_text().split()) for li in section.find("ul").children if li.tag == "li"
+    ]
+    assert cases[0].startswith("1 violated paraphrase(question) case c2 in t::test_refund")
+    assert "casual (broke)" in cases[0] and "formal" in cases[0]
+    assert (
+        cases[1] == "n/a paraphrase(question) case c3 in t::test_refund : the input has no question"
+    )
+    assert len(cases) == 2  # a case that held is in the table's figures only
+
+
+def test_a_topical_verdict_is_marked_on_its_row_and_can_be_filtered() -> None:
+    judge = FakeJudge(lambda output, description: 0.9, name="EmbeddingJudge")
+    judge.scale = "similarity"
+    root = _page(
+        result_record(evaluate_semantic("Your invoice is attached.", Polite, judge=judge), "t::a")
+    )
+    [row] = rows(root)
+    assert "tp" in row.classes
+    verdict = row.find("td")
+    assert " ".join(verdict.all_text().split()) == "PASS topical"
+    assert "closeness of topic" in verdict.find("small").attrs["title"]
+    assert root.find("select", id="f").find("option", value="tp").text() == "topical"
+    totals = " ".join(root.find("ul", **{"class": "totals"}).all_text().split())
+    assert totals.endswith("1 topical")

@@ -130,6 +130,8 @@ def _bot_records() -> list[dict[str, object]]:
             prefix + "test_polite_and_off_topic",
         )
     )
+    for record in records:  # a fixed time: the time column's width does not vary
+        record["duration_ms"] = 12.0
     return sorted_records(records)
 
 
@@ -150,7 +152,7 @@ def test_a_100_column_report_keeps_test_names_and_groups_repeated_runs() -> None
     assert "0.30-0.90" in repeated and "7/10 passed" in repeated
     # the long intent name gives way (cut at its end), not the test ids
     long_row = rows[2]
-    assert "  AnswersTheRef… " in long_row
+    assert "  AnswersTheR… " in long_row
     assert texts[-1] == "12 semantic assertions: 8 passed, 4 failed, 0 errors"
 
 
@@ -169,3 +171,32 @@ def test_not_judged_leaves_are_their_own_outcome() -> None:
 
 class Kind(Intent):
     """The text is kind."""
+
+
+# --- 100 columns, several judges (issue 34, item 11) --------------------------------------------
+
+
+def test_at_100_columns_the_intents_and_judges_give_way_before_the_test_names() -> None:
+    """The column of test ids keeps every test's name whole while the intent and judge columns
+    can still shrink to their minimum; only the path before the name is cut."""
+    names = ["test_anthropic_tokens_and_cost", "test_openai_tokens_and_cost_cached2"]
+    records = []
+    for name, judge in zip(names, ("QuantizedNLIJudge", "EmbeddingJudge"), strict=True):
+        result = evaluate_semantic(
+            "Thanks!",
+            AnswersTheRefundQuestionWithThePolicy,
+            judge=FakeJudge(lambda o, d: 0.9, name=judge),
+        )
+        records.append(result_record(result, f"tests/integration/test_usage.py::{name}"))
+        records[-1]["duration_ms"] = 12.0
+    texts = [text for text, _ in report_lines(sorted_records(records), width=100)]
+    assert all(len(text) <= 100 for text in texts), max(texts, key=len)
+    assert texts[0].split()[:3] == ["test", "intent", "judge"]  # two judges: the column shows
+    ids = [text.split()[0] for text in texts[1:3]]
+    assert ids[0].endswith("::test_anthropic_tokens_and_cost")
+    assert ids[1] == "…::test_openai_tokens_and_cost_cached2"
+    # the summary's "decided by" goes on a line of its own rather than past the edge
+    assert texts[-2:] == [
+        "2 semantic assertions: 2 passed, 0 failed, 0 errors",
+        "leaf verdicts decided by: EmbeddingJudge 1, QuantizedNLIJudge 1",
+    ]

@@ -147,7 +147,7 @@ def test_every_run_passing_returns_the_stats() -> None:
     assert (stats.runs, stats.passes, stats.failures, stats.errors) == (5, 5, 0, 0)
     assert stats.pass_rate == 1.0
     assert tuple(round(bound, 2) for bound in stats.interval) == (0.57, 1.0)
-    assert stats.passed and stats.verdict == "pass"
+    assert stats.passed and stats.verdict == "passed"
     assert len(judge.calls) == 1  # five runs, one output: judged once (the run's memo)
     assert [run.index for run in stats.results] == [1, 2, 3, 4, 5]
     assert all(run.output == POLITE for run in stats.results)
@@ -159,7 +159,7 @@ def test_flaky_system_passes_at_its_floor_and_fails_above_it() -> None:
         Scripted(script), Polite, runs=10, min_pass_rate=0.8, judge=FakeJudge(judge_polite)
     )
     assert (stats.passes, stats.failures, stats.pass_rate) == (8, 2, 0.8)
-    assert [run.outcome for run in stats.results] == (["pass"] * 4 + ["fail"]) * 2
+    assert [run.outcome for run in stats.results] == (["passed"] * 4 + ["failed"]) * 2
 
     with pytest.raises(PassRateError) as caught:
         assert_pass_rate(
@@ -217,7 +217,7 @@ def test_a_crash_of_the_system_is_an_error_counted_separately_never_a_pass() -> 
     passing = assert_pass_rate(
         Scripted(system.script), Polite, runs=10, min_pass_rate=0.8, judge=FakeJudge(judge_polite)
     )
-    assert (passing.passes, passing.errors, passing.verdict) == (8, 2, "pass")
+    assert (passing.passes, passing.errors, passing.verdict) == (8, 2, "passed")
 
 
 def test_when_every_run_crashes_the_first_error_is_raised_whatever_the_floor() -> None:
@@ -244,7 +244,7 @@ def test_a_system_that_asserts_internally_fails_with_the_runs_errors() -> None:
     with pytest.raises(PassRateError) as caught:
         assert_pass_rate(system, Polite, runs=3, judge=judge)
     error = caught.value
-    assert (error.stats.failures, error.stats.errors, error.stats.verdict) == (3, 0, "fail")
+    assert (error.stats.failures, error.stats.errors, error.stats.verdict) == (3, 0, "failed")
     assert len(error.errors) == 3
     assert all(isinstance(inner, SemanticAssertionError) for inner in error.errors)
     assert error.result is error.errors[0].result
@@ -317,13 +317,13 @@ def test_a_passing_check_can_have_its_floor_unproven_and_the_old_name_warns() ->
         min_pass_rate=0.8,
         judge=FakeJudge(judge_polite),
     )
-    assert (stats.verdict, stats.floor_unproven) == ("pass", True)  # lower bound 0.49 < 0.8
+    assert (stats.verdict, stats.floor_unproven) == ("passed", True)  # lower bound 0.49 < 0.8
     with pytest.warns(DeprecationWarning, match="use RunStats.floor_unproven"):
         assert stats.below_floor is True
     proven = evaluate_pass_rate(
         lambda: POLITE, Polite, runs=20, min_pass_rate=0.8, judge=FakeJudge(judge_polite)
     )
-    assert (proven.verdict, proven.floor_unproven) == ("pass", False)  # lower bound 0.84
+    assert (proven.verdict, proven.floor_unproven) == ("passed", False)  # lower bound 0.84
 
 
 def test_a_judge_error_is_an_error_for_every_run_it_judged() -> None:
@@ -343,7 +343,7 @@ def test_an_output_that_is_not_text_is_that_runs_error() -> None:
     stats = evaluate_pass_rate(
         lambda: next(values), Polite, runs=3, min_pass_rate=0.0, judge=FakeJudge(judge_polite)
     )
-    assert [run.outcome for run in stats.results] == ["pass", "error", "fail"]
+    assert [run.outcome for run in stats.results] == ["passed", "error", "failed"]
     assert isinstance(stats.results[1].error, TypeError)
     assert stats.results[2].output == RUDE
 
@@ -355,7 +355,7 @@ def test_outputs_are_judged_in_one_batch() -> None:
     assert judge.batches == [7]
 
 
-def test_max_workers_calls_the_system_concurrently() -> None:
+def test_concurrency_calls_the_system_concurrently() -> None:
     # Four calls can only all get past the barrier when four run at once.
     barrier = threading.Barrier(4, timeout=30)
 
@@ -363,18 +363,18 @@ def test_max_workers_calls_the_system_concurrently() -> None:
         barrier.wait()
         return POLITE
 
-    stats = assert_pass_rate(system, Polite, runs=8, max_workers=4, judge=FakeJudge(judge_polite))
+    stats = assert_pass_rate(system, Polite, runs=8, concurrency=4, judge=FakeJudge(judge_polite))
     assert (stats.passes, stats.errors) == (8, 0)
 
 
 def test_concurrent_runs_keep_their_order() -> None:
     system = Scripted([POLITE, RUDE, POLITE, POLITE])
     stats = evaluate_pass_rate(
-        system, Polite, runs=8, max_workers=3, min_pass_rate=0.5, judge=FakeJudge(judge_polite)
+        system, Polite, runs=8, concurrency=3, min_pass_rate=0.5, judge=FakeJudge(judge_polite)
     )
     assert stats.passes == 6
     assert [run.index for run in stats.results] == list(range(1, 9))
-    assert all(run.output == (RUDE if run.outcome == "fail" else POLITE) for run in stats.results)
+    assert all(run.output == (RUDE if run.outcome == "failed" else POLITE) for run in stats.results)
 
 
 def test_explicit_threshold_and_composite_intents_reach_the_judge() -> None:
@@ -415,7 +415,7 @@ def test_explicit_threshold_and_composite_intents_reach_the_judge() -> None:
             ValueError,
             "min_pass_rate must be a number between 0 and 1, got '0.8'",
         ),
-        ({"max_workers": 0}, ConfigurationError, "max_workers must be a positive int, got 0"),
+        ({"concurrency": 0}, ConfigurationError, "concurrency must be a positive int, got 0"),
         ({"threshold": 2.0}, ValueError, "threshold must be between 0 and 1 inclusive, got 2.0"),
     ],
 )
@@ -474,10 +474,8 @@ def test_to_dict_carries_every_figure() -> None:
         "min_pass_rate": 0.8,
         "floor_unproven": True,
         "below_floor": True,
-        "verdict": "fail",
-        "outcomes": ["pass", "fail", "error", "pass", "pass"],
-        "ceilings": [],
-        "cost_usd": [None] * 5,
+        "verdict": "failed",
+        "outcomes": ["passed", "failed", "error", "passed", "passed"],
     }
 
 
@@ -486,10 +484,10 @@ def test_run_results_count_a_semantic_assertion_error_as_a_failure() -> None:
     failed = evaluate_semantic(RUDE, Polite, judge=judge)
     passed = evaluate_semantic(POLITE, Polite, judge=judge)
     error = SemanticAssertionError(failed.explain(), failed)
-    assert RunResult(1, (failed,), error=error).outcome == "fail"
-    assert RunResult(1, (), error=error).outcome == "fail"
-    assert RunResult(1, (passed,)).outcome == "pass"
-    assert RunResult(1, (passed, failed)).outcome == "fail"
+    assert RunResult(1, (failed,), error=error).outcome == "failed"
+    assert RunResult(1, (), error=error).outcome == "failed"
+    assert RunResult(1, (passed,)).outcome == "passed"
+    assert RunResult(1, (passed, failed)).outcome == "failed"
     assert RunResult(1, (passed,), error=KeyError("x")).outcome == "error"
     assert RunResult(1, ()).outcome == "error"
     assert RunResult(1, ()).describe() == "#1 ERROR no semantic assertion was made"
@@ -632,7 +630,7 @@ def test_frozen_verdicts_judge_every_run_through_the_same_store(
     replayed = assert_pass_rate(
         Scripted([POLITE, RUDE]), Polite, runs=4, min_pass_rate=0.5, judge=FakeJudge(unavailable)
     )
-    assert [run.outcome for run in replayed.results] == ["pass", "fail", "pass", "fail"]
+    assert [run.outcome for run in replayed.results] == ["passed", "failed", "passed", "failed"]
     # strict never calls a judge: an output never recorded is every run's error, never a pass
     with pytest.raises(VerdictNotRecordedError):
         assert_pass_rate(lambda: "Something new", Polite, runs=2, judge=FakeJudge(unavailable))

@@ -109,10 +109,10 @@ def test_marker_repeats_the_body_and_holds_it_to_the_floor(
     ]
     crashing = by_test["test_bot.py::test_crashing_system"]
     assert (crashing["runs"], crashing["passes"], crashing["errors"]) == (5, 4, 1)
-    assert crashing["outcomes"] == ["pass", "pass", "error", "pass", "pass"]
-    assert crashing["verdict"] == "pass"
+    assert crashing["outcomes"] == ["passed", "passed", "error", "passed", "passed"]
+    assert crashing["verdict"] == "passed"
     assert [round(bound, 2) for bound in crashing["interval"]] == [0.38, 0.96]
-    assert by_test["test_bot.py::test_below_floor"]["verdict"] == "fail"
+    assert by_test["test_bot.py::test_below_floor"]["verdict"] == "failed"
     # every run's assertion is in the assertion report too
     assert document["summary"]["total"] == 10 + 10 + 4
 
@@ -166,6 +166,89 @@ def test_option_and_ini_repeat_tests_that_make_semantic_assertions(
     project.makeini("[pytest]\nsemantic_runs = 3\n")
     result = run(project)
     result.assert_outcomes(passed=4)
+
+
+STRUCTURAL = """
+import os
+import pytest
+from semantix import FakeJudge, Intent, assert_semantic
+from semantix.checks import Contains, JSONPath
+
+JUDGE = FakeJudge(lambda output, intent: 0.9, name="KeywordJudge")
+
+def called(name):  # a log shared by xdist workers
+    with open(os.environ["CALLS_LOG"], "a") as log:
+        log.write(name + "\\n")
+
+class Polite(Intent):
+    \"\"\"The text is polite.\"\"\"
+
+def test_structural():
+    called("structural")
+    assert_semantic('{"status": "ok"}', JSONPath("$.status", equals="ok") & Contains("ok"))
+
+def test_structural_failing():
+    called("failing")
+    assert_semantic("no refund here", Contains("refund window"))
+
+def test_mixed():
+    called("mixed")
+    assert_semantic("Thank you, refund sent", Contains("refund") & Polite, judge=JUDGE)
+
+@pytest.mark.semantic(runs=2)
+def test_marker_repeats_structural_anyway():
+    called("marked")
+    assert_semantic("refund", Contains("refund"))
+"""
+
+
+@pytest.mark.parametrize("plugin_args", PLUGIN_ARGS)
+def test_semantic_runs_runs_a_test_of_structural_checks_once_and_says_so(
+    project: pytest.Pytester, plugin_args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Structural checks on the same output cannot vary: repeating them proves nothing, and
+    their 3/3 would read "not proven at its floor" (issue 34, item 15)."""
+    project.makepyfile(test_det=STRUCTURAL)
+    log = project.path / "calls.log"
+    monkeypatch.setenv("CALLS_LOG", str(log))
+    result = run(
+        project,
+        *plugin_args,
+        "--semantic-runs",
+        "3",
+        "--semantic-report",
+        "--semantic-report-json=r.json",
+    )
+    result.assert_outcomes(passed=3, failed=1)
+    calls = log.read_text().split()
+    assert {name: calls.count(name) for name in set(calls)} == {
+        "structural": 1,
+        "failing": 1,
+        "mixed": 3,
+        "marked": 2,
+    }
+    result.stdout.re_match_lines(
+        [
+            r"-+ semantic runs -+",
+            r"test_det\.py::test_marker_repeats_structural_anyway +2 +2 .* PASS$",
+            r"test_det\.py::test_mixed +3 +3 .* PASS$",
+            r"stability 1\.00 \(mean pass rate\) over 2 repeated tests",
+            (
+                r"2 tests ran once: every check in the first run was structural \(decided without a "
+                r"judge\), so repeating proves nothing; @pytest\.mark\.semantic\(runs=N\) repeats one "
+                r"anyway: test_det\.py::test_structural, test_det\.py::test_structural_failing$"
+            ),
+        ]
+    )
+    section = json.loads((project.path / "r.json").read_text(encoding="utf-8"))["runs"]
+    assert section["once"] == [
+        "test_det.py::test_structural",
+        "test_det.py::test_structural_failing",
+    ]
+    assert [test["nodeid"] for test in section["tests"]] == [
+        "test_det.py::test_marker_repeats_structural_anyway",
+        "test_det.py::test_mixed",
+    ]
 
 
 def test_a_plain_assert_or_a_crash_is_an_error_and_every_run_erring_raises_the_first(

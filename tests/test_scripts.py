@@ -44,12 +44,14 @@ BENCH_LABELS = (
     "floor",
     "overhead",
     "structural",
+    "agents",
     "batched",
     "threads",
     "long",
     "cold",
     "memory",
     "import",
+    "facts",
     "embedding",
     "semantix-ai",
 )
@@ -79,9 +81,11 @@ def test_bench_runs_end_to_end_and_prints_every_figure(entailing_model: Path) ->
     assert printed == set(BENCH_LABELS)
     text = completed.stdout
     assert "ratio min/median" in text and "goal <= 50 us" in text
+    assert "20-step trajectory check" in text and "200 steps" in text
     assert text.count("threads ") == 6  # 1 / N spinning / N not spinning, idle and busy
     for factor in ("1.1x", "2.0x", "10.0x", "100.0x"):
         assert f"{factor} window" in text
     assert "empty cache" in text and "warm cache" in text and "bare onnxruntime" in text
     assert "x bare (goal <= 1.1x)" in text
     assert "semantix-ai  not measured" in text
+    assert text.count("compare_facts on a ") == 3 and "ms per KB" in text

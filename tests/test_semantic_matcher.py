@@ -41,7 +41,7 @@ def test_pytest_semantics_rule_mean_of_all_with_a_margin_and_a_floor() -> None:
     valid, invalid = mean_similarity(response, GREETINGS), mean_similarity(response, FAREWELLS)
     assert valid - invalid > 0.2 and valid < 0.9  # the figures the cases below rest on
     matcher = SemanticMatcher(
-        GREETINGS, FAREWELLS, threshold=0.2, min_similarity=0.1, custom_embed_fn=words
+        GREETINGS, FAREWELLS, margin=0.2, min_similarity=0.1, custom_embed_fn=words
     )
     assert response == matcher
     assert matcher.result is not None
@@ -49,14 +49,14 @@ def test_pytest_semantics_rule_mean_of_all_with_a_margin_and_a_floor() -> None:
     too_close = SemanticMatcher(
         GREETINGS,
         FAREWELLS,
-        threshold=round(valid - invalid + 0.01, 3),
+        margin=round(valid - invalid + 0.01, 3),
         custom_embed_fn=words,
         min_similarity=0.1,
     )
     assert response != too_close
     assert "not more than the margin" in repr(too_close)
     too_far = SemanticMatcher(
-        GREETINGS, FAREWELLS, threshold=0.0, min_similarity=0.9, custom_embed_fn=words
+        GREETINGS, FAREWELLS, margin=0.0, min_similarity=0.9, custom_embed_fn=words
     )
     assert response != too_far
 
@@ -64,7 +64,7 @@ def test_pytest_semantics_rule_mean_of_all_with_a_margin_and_a_floor() -> None:
 def test_a_mismatch_shows_the_verdict_and_check_raises() -> None:
     matcher = SemanticMatcher(GREETINGS, FAREWELLS, custom_embed_fn=words, min_similarity=0.1)
     assert repr(matcher) == (
-        "SemanticMatcher(valid=3 examples, invalid=2 examples, threshold=0.15, min_similarity=0.1)"
+        "SemanticMatcher(valid=3 examples, invalid=2 examples, margin=0.15, min_similarity=0.1)"
     )
     assert "see you later friend" != matcher
     assert repr(matcher).startswith("SemanticMatcher(valid=3 examples")
@@ -75,11 +75,11 @@ def test_a_mismatch_shows_the_verdict_and_check_raises() -> None:
 
 
 def test_without_invalid_examples_the_valid_ones_decide() -> None:
-    matcher = SemanticMatcher(GREETINGS, threshold=0.1, min_similarity=0.1, custom_embed_fn=words)
+    matcher = SemanticMatcher(GREETINGS, margin=0.1, min_similarity=0.1, custom_embed_fn=words)
     assert matcher.invalid == ()
     assert "hello there" == matcher
     assert "the invoice is attached" != matcher
-    strict = SemanticMatcher(GREETINGS, threshold=0.9, min_similarity=0.1, custom_embed_fn=words)
+    strict = SemanticMatcher(GREETINGS, margin=0.9, min_similarity=0.1, custom_embed_fn=words)
     assert "hello there" != strict
     assert "not above the margin 0.9 (no counterexamples)" in repr(strict)
 
@@ -87,7 +87,7 @@ def test_without_invalid_examples_the_valid_ones_decide() -> None:
 def test_one_judge_per_function_and_margin() -> None:
     first = SemanticMatcher(GREETINGS, custom_embed_fn=words)
     assert SemanticMatcher(FAREWELLS, custom_embed_fn=words).judge is first.judge
-    assert SemanticMatcher(GREETINGS, custom_embed_fn=words, threshold=0.3).judge is not first.judge
+    assert SemanticMatcher(GREETINGS, custom_embed_fn=words, margin=0.3).judge is not first.judge
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_one_judge_per_function_and_margin() -> None:
         ({"valid": "hello"}, "must be a list of example responses"),
         ({"valid": ["hello", ""]}, "must hold non-empty strings"),
         ({"valid": ["hi"], "invalid": [3]}, "must hold non-empty strings, got 3"),
-        ({"valid": ["hi"], "threshold": 1.5}, "SemanticMatcher(threshold=...)"),
+        ({"valid": ["hi"], "margin": 1.5}, "SemanticMatcher(margin=...)"),
         ({"valid": ["hi"], "min_similarity": -1}, "SemanticMatcher(min_similarity=...)"),
         ({"valid": ["hi"], "custom_embed_fn": "openai"}, "must be a function text -> vector"),
         ({"valid": ["hi"], "custom_embed_fn": words, "model_name": "x"}, "not both"),
@@ -161,7 +161,7 @@ def test_the_fixture_reads_pytest_semantics_ini_keys(pytester: pytest.Pytester) 
     failed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     failed.assert_outcomes(failed=1)
     failed.stdout.fnmatch_lines(
-        ["*SemanticMatcher(valid=2 examples*threshold=0.9*FAIL*margin +0.610*"]
+        ["*SemanticMatcher(valid=2 examples*margin=0.9*FAIL*margin +0.610*"]
     )
 
 

@@ -32,9 +32,9 @@ from semantix.snapshots.compare import (
     PART_CHARS,
     SIMILARITY_NOTE,
     SIMILARITY_THRESHOLD,
-    resolve_snapshot_threshold,
     text_parts,
 )
+from semantix.snapshots.diff import word_opcodes
 from semantix.snapshots.files import (
     MAGIC,
     module_directory,
@@ -76,6 +76,20 @@ def test_word_diff_marks_removed_and_added_runs() -> None:
     assert diff.added == ("14",)
     assert diff.rendered == "Refunds within [-30-] {+14+} days, no questions."
     assert not diff.identical_words
+
+
+def test_word_diff_of_a_long_text_with_one_change_names_it_and_rebuilds_both() -> None:
+    text = "Refunds take 30 days to reach your card, no questions asked. " * 3000
+    new = text.replace("30", "14", 1)
+    diff = word_diff(text, new)
+    assert (diff.removed, diff.added) == (("30",), ("14",))
+    old_words, new_words = text.split(), new.split()
+    for stored, changed in ((old_words, new_words), (old_words[:5], old_words[3:9]), ([], ["a"])):
+        rebuilt = [w for tag, _, _, j1, j2 in word_opcodes(stored, changed) for w in changed[j1:j2]]
+        assert rebuilt == changed
+        kept = [w for tag, i1, i2, _, _ in word_opcodes(stored, changed) if tag != "insert"
+                for w in stored[i1:i2]]  # fmt: skip
+        assert kept == stored
 
 
 def test_word_diff_ignores_whitespace() -> None:
@@ -259,7 +273,7 @@ def test_empty_output_never_means_the_same() -> None:
     judge = FakeJudge(lambda output, description: 1.0)
     result = judge_equivalence(STORED, "   ", judge=judge, threshold=0.8)
     assert not result.passed
-    assert "new output is empty" in result.forward.reason
+    assert result.forward.reason.startswith("nothing to judge: the output is empty")
     assert judge.calls == []
 
 
@@ -295,12 +309,20 @@ def test_judge_errors_are_errors_never_passes() -> None:
 
 def test_threshold_order() -> None:
     judge = FakeJudge(lambda o, d: 1.0, recommended_threshold=0.4)
-    assert resolve_snapshot_threshold(judge, 0.7) == 0.7
-    assert resolve_snapshot_threshold(judge, None, judge_default=0.6) == 0.6
-    assert resolve_snapshot_threshold(judge) == 0.4
-    assert resolve_snapshot_threshold(FakeJudge(lambda o, d: 1.0)) == 0.8
+    similar = FakeJudge(lambda o, d: 1.0, recommended_threshold=0.4)
+    similar.scale = "similarity"
+
+    def threshold(judge: object, **options: object) -> float:
+        return judge_equivalence(STORED, PARAPHRASE, judge=judge, **options).threshold  # type: ignore[arg-type]
+
+    assert threshold(judge, threshold=0.7) == 0.7
+    with context.scope(threshold=0.6):
+        assert threshold(judge) == threshold(similar) == 0.6
+    assert threshold(judge) == 0.4
+    assert threshold(similar) == SIMILARITY_THRESHOLD
+    assert threshold(FakeJudge(lambda o, d: 1.0)) == 0.8
     with pytest.raises(ValueError, match="between 0 and 1"):
-        resolve_snapshot_threshold(judge, 1.5)
+        threshold(judge, threshold=1.5)
 
 
 # -- assert_semantic_snapshot -------------------------------------------------------------------
@@ -353,7 +375,8 @@ def test_drift_fails_with_both_scores_threshold_diff_and_direction(tmp_path: Pat
     assert "the new output adds" not in message
     assert "[-within 30 days-]" in message
     assert "update=True" in message
-    assert [v.score for v in error.verdicts] == pytest.approx([0.6, 1.0])
+    assert [v.score for v in error.verdicts] == pytest.approx([0.6])  # the weaker direction
+    assert (error.equivalence.forward.score, error.equivalence.backward.score) == (0.6, 1.0)
     assert read_snapshot(tmp_path / "refund.txt").text == STORED  # type: ignore[union-attr]
 
 
@@ -500,10 +523,13 @@ def test_judged_checks_reach_the_observers_as_semantic_results(tmp_path: Path) -
     passed, drifted = seen
     assert passed.passed and not drifted.passed  # type: ignore[attr-defined]
     assert passed.intent.__name__ == "Snapshot[s]"  # type: ignore[attr-defined]
-    assert [leaf.intent.__name__ for leaf in drifted.leaves] == [  # type: ignore[attr-defined]
-        "new=>stored",
-        "stored=>new",
-    ]
+    (leaf,) = drifted.leaves  # type: ignore[attr-defined]
+    assert leaf.intent.__name__ == "Snapshot[s]" and leaf.threshold == 0.9
+    assert (
+        leaf.verdict.reason
+        == "new output => snapshot: 0.60 FAIL; snapshot => new output: 1.00 pass"
+    )
+    assert passed.duration_ms is not None and passed.duration_ms >= 0  # type: ignore[attr-defined]
     assert drifted.output == SHORTER  # type: ignore[attr-defined]
 
 
@@ -596,12 +622,8 @@ def test_a_bad_facts_mode_is_an_error_naming_it() -> None:
 
 def test_a_similarity_judge_judges_snapshots_at_the_measured_threshold_with_a_note() -> None:
     judge = SimilarityJudge(lambda output, stored: 0.5, recommended_threshold=0.2)
-    assert resolve_snapshot_threshold(judge) == SIMILARITY_THRESHOLD == 0.75
-    assert resolve_snapshot_threshold(judge, 0.6) == 0.6
-    assert resolve_snapshot_threshold(FakeJudge(lambda o, d: 1.0, recommended_threshold=0.4)) == 0.4
-    result = judge_equivalence(
-        STORED, PARAPHRASE, judge=judge, threshold=resolve_snapshot_threshold(judge)
-    )
+    result = judge_equivalence(STORED, PARAPHRASE, judge=judge)
+    assert result.threshold == SIMILARITY_THRESHOLD == 0.75
     assert not result.passed  # 0.5 passes the intent threshold 0.2, not the snapshot one
     assert result.forward.reason == "similarity to the snapshot: 0.500"
     assert result.note == SIMILARITY_NOTE

@@ -206,3 +206,20 @@ def test_json_section_lists_outcomes_and_unused(tmp_path: Path) -> None:
     assert section["counts"]["unused"] == 1
     assert section["unused"] == [{"path": str(stale), "test": "test_bot.py::test_gone"}]
     assert section["deleted"] == []
+
+
+def test_json_section_paths_are_relative_to_the_rootdir(tmp_path: Path) -> None:
+    """Absolute paths would differ in every checkout; the terminal already shows them relative."""
+    module = tmp_path / "test_bot.py"
+    stale = make(tmp_path, "test_bot.py::test_gone", "test_gone.txt")
+    session = SnapshotSession()
+    session.collected_module(module, whole=True)
+    session.record("test_bot.py::test_a", folder(tmp_path) / "test_a.txt", "written")
+    section = snapshot_section(session, tmp_path)
+    [entry] = section["snapshots"]
+    assert entry["path"] == "__semantic_snapshots__/test_bot/test_a.txt"
+    assert section["unused"] == [
+        {"path": stale.relative_to(tmp_path).as_posix(), "test": "test_bot.py::test_gone"}
+    ]
+    elsewhere = snapshot_section(session, tmp_path / "other")  # not under the root: as it is
+    assert elsewhere["snapshots"][0]["path"] == str(folder(tmp_path) / "test_a.txt")

@@ -129,7 +129,7 @@ def test_replay_with_the_llm_server_down(store: VerdictStore, openai_sdk: None) 
             assert_semantic(
                 "Thank you!", "polite", judge=RecordReplayJudge(llm, store=store, mode="update")
             )
-    with LLMJudge(base_url=base_url, max_retries=0, timeout=1) as llm:
+    with LLMJudge(base_url=base_url, max_retries=0, request_timeout=1) as llm:
         with pytest.raises(JudgeError):  # the server is really down
             llm.evaluate("Thank you!", "polite", 0.5)
         result = assert_semantic(
@@ -314,7 +314,7 @@ def test_forwards_threshold_identity_and_prompt_version(store: VerdictStore) -> 
 
 
 def test_not_a_judge() -> None:
-    with pytest.raises(TypeError, match="needs a judge instance with evaluate"):
+    with pytest.raises(TypeError, match="the judge RecordReplayJudge wraps must have an evaluate"):
         RecordReplayJudge(object())  # type: ignore[arg-type]
 
 

@@ -237,8 +237,16 @@ def test_invalid_utf8_is_corrupt(store: VerdictStore) -> None:
     record(store)
     [file] = stored_files(store)
     file.write_bytes(b"\xff\xfe{")
-    with pytest.raises(CorruptVerdictError, match="UnicodeDecodeError"):
+    with pytest.raises(CorruptVerdictError, match="is not UTF-8 text .*delete it and record it"):
         store.get(file.stem)
+
+
+def test_a_verdict_a_reviewer_saved_with_a_bom_replays(store: VerdictStore) -> None:
+    record(store)
+    [file] = stored_files(store)
+    file.write_bytes(b"\xef\xbb\xbf" + file.read_bytes())
+    stored = store.get(file.stem)
+    assert stored is not None and stored.fingerprint == file.stem
 
 
 def test_store_path_that_is_a_file_is_a_store_error(tmp_path: Path) -> None:

@@ -74,6 +74,7 @@ __all__ = [
     "aevaluate_many",
     "aevaluate_semantic",
     "assert_semantic",
+    "cases",
     "clear_cache",
     "evaluate_many",
     "evaluate_semantic",
@@ -88,6 +89,7 @@ _LAZY = {
     "EmbeddingJudge": "semantix.judges.embedding",
     "LLMJudge": "semantix.judges.llm",
     "EscalatingJudge": "semantix.judges.escalating",
+    "cases": "semantix.casefiles",
     **dict.fromkeys(
         (
             "ConfigurationError",
@@ -96,6 +98,7 @@ _LAZY = {
             "JudgeTimeoutError",
             "JudgeUnavailableError",
             "ModelNotFoundError",
+            "PatternTimeoutError",
             "UnenforceableCheckError",
             "UnknownModelError",
             "VerdictNotRecordedError",
@@ -148,7 +151,7 @@ def set_default_judge(judge: Judge | str | None) -> None:
     if isinstance(judge, str):
         judge = _check_spec(judge, source="set_default_judge")
     elif judge is not None:
-        from semantix.pipeline.judging import check_judge_object
+        from semantix.judges.base import check_judge
 
-        judge = check_judge_object(judge)
+        judge = check_judge(judge)
     _context.set_defaults(judge=judge)

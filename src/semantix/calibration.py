@@ -13,8 +13,9 @@ print(calibrate(scores, labels))
 #> <Calibration threshold=0.480 accuracy=1.000 balanced_accuracy=1.000 kappa=1.000 n=5>
 ```
 
-Pure functions on plain sequences (no numpy), used by ``semantix calibrate`` and by anyone
-choosing a ``recommended_threshold``. A prediction is ``score >= threshold``, as in every
+Pure functions on plain sequences (no numpy), used by ``semantix calibrate``, by the
+calibration of an intent's own examples (`semantix.pipeline.thresholds`) and by anyone choosing a
+``recommended_threshold``; `Calibration` is the one result of all of them. A prediction is ``score >= threshold``, as in every
 semantix judge. Metric arguments are ``(expected, predicted)``, like scikit-learn's
 ``(y_true, y_pred)``.
 """
@@ -25,6 +26,8 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from semantix.proportions import JudgeAccuracy, wilson_interval
 
 __all__ = [
     "Calibration",
@@ -57,11 +60,18 @@ def _check_pair(expected: Sequence[bool], predicted: Sequence[bool]) -> None:
                 )
 
 
+def _counts(expected: Sequence[bool], predicted: Sequence[bool]) -> tuple[int, int, int, int]:
+    """(n, positives, true positives, true negatives) of a labelled prediction."""
+    _check_pair(expected, predicted)
+    pairs = list(zip(expected, predicted, strict=True))
+    hits = sum(1 for want, got in pairs if want and got)
+    rejections = sum(1 for want, got in pairs if not want and not got)
+    return len(pairs), sum(expected), hits, rejections
+
+
 def accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
     """The fraction of predictions that agree with the labels."""
-    _check_pair(expected, predicted)
-    agree = sum(1 for want, got in zip(expected, predicted, strict=True) if want is got)
-    return agree / len(expected)
+    return _Agreement(*_counts(expected, predicted)).accuracy
 
 
 def balanced_accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
@@ -70,13 +80,7 @@ def balanced_accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> fl
     Unlike accuracy it is not flattered by a skewed label set: always answering "pass" on 90%
     positive labels scores 0.5, not 0.9. A class absent from ``expected`` is left out of the mean.
     """
-    _check_pair(expected, predicted)
-    recalls = []
-    for label in (True, False):
-        hits = [got for want, got in zip(expected, predicted, strict=True) if want is label]
-        if hits:
-            recalls.append(sum(1 for got in hits if got is label) / len(hits))
-    return sum(recalls) / len(recalls)
+    return _Agreement(*_counts(expected, predicted)).balanced_accuracy
 
 
 def cohens_kappa(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
@@ -85,15 +89,7 @@ def cohens_kappa(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
     1 is perfect agreement, 0 is chance level, negative is worse than chance. When both sides
     put everything in one and the same class, chance agreement is 1 and κ is defined as 1.
     """
-    _check_pair(expected, predicted)
-    n = len(expected)
-    observed = accuracy(expected, predicted)
-    expected_yes = sum(expected) / n
-    predicted_yes = sum(predicted) / n
-    chance = expected_yes * predicted_yes + (1 - expected_yes) * (1 - predicted_yes)
-    if chance >= 1.0:
-        return 1.0
-    return (observed - chance) / (1 - chance)
+    return _Agreement(*_counts(expected, predicted)).kappa
 
 
 def predict(scores: Sequence[float], threshold: float) -> list[bool]:
@@ -165,15 +161,86 @@ def best_threshold(
 
 
 @dataclass(frozen=True, slots=True)
-class Calibration:
-    """How well a threshold reproduces the labels."""
+class _Agreement:
+    """Counts of a labelled prediction, and the agreement figures they give (one formula each)."""
 
-    threshold: float
-    accuracy: float
-    balanced_accuracy: float
-    kappa: float
     n: int
     positives: int
+    true_positives: int
+    true_negatives: int
+
+    @property
+    def accuracy(self) -> float:
+        return (self.true_positives + self.true_negatives) / self.n
+
+    @property
+    def sensitivity(self) -> float | None:
+        """Of the outputs labelled to pass, the fraction the judge passed (None: no such label)."""
+        return self.true_positives / self.positives if self.positives else None
+
+    @property
+    def specificity(self) -> float | None:
+        """Of the outputs labelled to fail, the fraction the judge failed (None: no such label)."""
+        negatives = self.n - self.positives
+        return self.true_negatives / negatives if negatives else None
+
+    @property
+    def balanced_accuracy(self) -> float:
+        recalls = [rate for rate in (self.sensitivity, self.specificity) if rate is not None]
+        return sum(recalls) / len(recalls)
+
+    @property
+    def kappa(self) -> float:
+        n, positives = self.n, self.positives
+        predicted_yes = (self.true_positives + (n - positives - self.true_negatives)) / n
+        chance = positives / n * predicted_yes + (1 - positives / n) * (1 - predicted_yes)
+        return 1.0 if chance >= 1.0 else (self.accuracy - chance) / (1 - chance)
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration(_Agreement):
+    """How well a threshold reproduces the labels: the counts, and every figure from them.
+
+    ``weakest_positive`` and ``strongest_negative`` are the lowest score of an output labelled
+    to pass and the highest of one labelled to fail (None without such labels): the threshold
+    separates the labels exactly when the first is above the second (`separates`). An intent's
+    ``examples`` and ``counterexamples`` are calibrated this way, as labels True and False.
+    """
+
+    threshold: float = 0.5
+    weakest_positive: float | None = None
+    strongest_negative: float | None = None
+
+    @property
+    def separates(self) -> bool:
+        """Whether every output labelled to pass scores above every one labelled to fail."""
+        low, high = self.weakest_positive, self.strongest_negative
+        return low is None or high is None or low > high
+
+    @property
+    def judge_accuracy(self) -> JudgeAccuracy:
+        """Sensitivity and specificity with their counts, for ``judge_accuracy=`` of repeated
+        runs (the corrected pass rate); needs labels of both kinds."""
+        if self.sensitivity is None or self.specificity is None:
+            raise ValueError(
+                f"judge accuracy needs outputs labelled both ways; these {self.n} labels are all "
+                f"{'pass' if self.positives else 'fail'}: label some of the other kind"
+            )
+        return JudgeAccuracy(
+            self.sensitivity, self.specificity, self.positives, self.n - self.positives
+        )
+
+    def intervals(self) -> dict[str, tuple[float, float] | None]:
+        """The Wilson 95 % interval of accuracy, sensitivity and specificity (None: no labels
+        of that kind)."""
+        negatives = self.n - self.positives
+        return {
+            "accuracy": wilson_interval(self.true_positives + self.true_negatives, self.n),
+            "sensitivity": wilson_interval(self.true_positives, self.positives)
+            if self.positives
+            else None,
+            "specificity": wilson_interval(self.true_negatives, negatives) if negatives else None,
+        }
 
     def __repr__(self) -> str:
         return (
@@ -185,16 +252,16 @@ class Calibration:
 def evaluate_threshold(
     scores: Sequence[float], labels: Sequence[bool], threshold: float
 ) -> Calibration:
-    """The agreement metrics of the verdicts at ``threshold``."""
+    """The agreement of the verdicts at ``threshold`` with the labels."""
     _check_scores(scores, labels)
-    predicted = predict(scores, threshold)
+    counts = _counts(labels, predict(scores, threshold))
+    passing = [float(s) for s, label in zip(scores, labels, strict=True) if label]
+    failing = [float(s) for s, label in zip(scores, labels, strict=True) if not label]
     return Calibration(
+        *counts,
         threshold=threshold,
-        accuracy=accuracy(labels, predicted),
-        balanced_accuracy=balanced_accuracy(labels, predicted),
-        kappa=cohens_kappa(labels, predicted),
-        n=len(labels),
-        positives=sum(labels),
+        weakest_positive=min(passing, default=None),
+        strongest_negative=max(failing, default=None),
     )
 
 

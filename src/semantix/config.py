@@ -19,6 +19,7 @@ from typing import Literal, TypeGuard
 from semantix.errors import ConfigurationError
 
 __all__ = [
+    "DEFAULT_VERDICTS_PATH",
     "VARIABLES",
     "VERDICT_MODES",
     "Variable",
@@ -214,11 +215,15 @@ def verdicts_mode() -> str | None:
     return check_verdict_mode(configured, source="SEMANTIX_VERDICTS")
 
 
-def verdicts_path() -> Path:
-    """``SEMANTIX_VERDICTS_PATH`` if set, else ``.semantix/verdicts`` under the current directory."""
-    configured = env("SEMANTIX_VERDICTS_PATH")
-    path = Path(configured).expanduser() if configured else Path(".semantix") / "verdicts"
-    return path.absolute()
+#: The frozen-verdict store, relative to the current directory, when nothing else says where.
+DEFAULT_VERDICTS_PATH = Path(".semantix") / "verdicts"
+
+
+def verdicts_path(path: str | os.PathLike[str] | None = None) -> Path:
+    """The frozen-verdict store: ``path`` if given, else ``SEMANTIX_VERDICTS_PATH``, else
+    `DEFAULT_VERDICTS_PATH`; ``~`` expanded, made absolute against the current directory."""
+    chosen = path if path is not None else env("SEMANTIX_VERDICTS_PATH") or DEFAULT_VERDICTS_PATH
+    return Path(chosen).expanduser().absolute()
 
 
 # --- Hugging Face ------------------------------------------------------------------------------
@@ -236,9 +241,8 @@ def hf_cache_dir() -> Path:
 
 
 def hf_offline() -> bool:
-    """``HF_HUB_OFFLINE``: never touch the network."""
-    value = env("HF_HUB_OFFLINE")
-    return value is not None and value.upper() in {"1", "ON", "YES", "TRUE"}
+    """``HF_HUB_OFFLINE``: never touch the network (a yes/no value, `parse_flag`)."""
+    return _flag("HF_HUB_OFFLINE", default=False)
 
 
 def hf_endpoint() -> str:

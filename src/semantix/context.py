@@ -13,8 +13,14 @@ Three layers, the nearest first:
 3. **the process** (`set_defaults`, `semantix.set_default_judge`): the user's own defaults.
 
 The observers (the pytest report) and download listeners are process-wide: a check in any
-thread is reported. Nothing here is a cache: `semantix.cache` holds the expensive, shareable
-things (loaded models, built judges, calibrations).
+thread is reported.
+
+**What the run used** belongs to the run too (`current_run`): the frozen verdicts its recording
+judges read and wrote, per store (`note_verdicts`, what ``--semantic-verdicts-prune`` reads), and
+the worker pool async checks run their blocking steps in (`worker_pool`), which the run owns
+and shuts down when it ends. Outside a run (a script), the process is the run. Nothing here is
+a cache: `semantix.cache` holds only what can be rebuilt (loaded models, built judges,
+calibrations), and nothing asks it what the run did.
 """
 
 from __future__ import annotations
@@ -25,19 +31,26 @@ import dataclasses
 import functools
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
+    "POOL_SIZE",
     "Defaults",
+    "Run",
     "add_download_listener",
     "add_observer",
     "bind",
     "capture",
     "current",
+    "current_run",
     "download_listeners",
+    "note_verdicts",
     "notify",
     "observers",
     "recent_downloads",
@@ -47,6 +60,7 @@ __all__ = [
     "run_defaults",
     "scope",
     "set_defaults",
+    "worker_pool",
 ]
 
 P = ParamSpec("P")
@@ -71,10 +85,35 @@ class Defaults:
     timeout: float | None = None
 
 
-_FIELDS = frozenset(field.name for field in dataclasses.fields(Defaults))
+#: Threads of the worker pool async checks run blocking steps in (a sync judge's call, model
+#: loading, calibration). A judge's own ``max_concurrency`` bounds its requests in flight.
+POOL_SIZE = 32
+
+
+@dataclass
+class Verdicts:
+    """What a run's recording judges did with one verdict store."""
+
+    recorded: int = 0
+    replayed: int = 0
+    judged: int = 0
+    used: set[str] = field(default_factory=set)
+
+
+@dataclass(eq=False)
+class Run:
+    """One run (a pytest session, or the process): its defaults layer, the verdicts its
+    recording judges used, per store directory, and the worker pool it owns."""
+
+    layer: dict[str, Any] = field(default_factory=dict)
+    verdicts: dict[str, Verdicts] = field(default_factory=dict)
+    pool: ThreadPoolExecutor | None = None
+
+
+_FIELDS = frozenset(item.name for item in dataclasses.fields(Defaults))
 _lock = threading.Lock()
-_process: dict[str, Any] = {}
-_runs: list[dict[str, Any]] = []
+_process = Run()
+_runs: list[Run] = []
 _scope: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.ContextVar(
     "semantix_scope", default=()
 )
@@ -100,11 +139,42 @@ def _checked(changes: dict[str, Any]) -> dict[str, Any]:
 def current() -> Defaults:
     """The defaults in force here and now: the process's, the run's, then this scope's."""
     with _lock:
-        layers = [_process, *_runs]
+        layers = [_process.layer, *(run.layer for run in _runs)]
     merged: dict[str, Any] = {}
     for layer in (*layers, *_scope.get()):
         merged.update(layer)
     return Defaults(**merged)
+
+
+def current_run() -> Run:
+    """The innermost run in force (a `run_defaults` block), else the process's."""
+    with _lock:
+        return _runs[-1] if _runs else _process
+
+
+def note_verdicts(
+    store: str, *, recorded: int = 0, replayed: int = 0, judged: int = 0, used: Iterable[str] = ()
+) -> None:
+    """Count, for the current run, what a recording judge did with the store at ``store``."""
+    run = current_run()
+    with _lock:
+        tally = run.verdicts.setdefault(store, Verdicts())
+        tally.recorded += recorded
+        tally.replayed += replayed
+        tally.judged += judged
+        tally.used.update(used)
+
+
+def worker_pool() -> ThreadPoolExecutor:
+    """The current run's worker pool (`POOL_SIZE` threads), made on first use; the run shuts it
+    down when it ends."""
+    run = current_run()
+    with _lock:
+        if run.pool is None:
+            from concurrent.futures import ThreadPoolExecutor  # stdlib; pulls in logging
+
+            run.pool = ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="semantix-worker")
+        return run.pool
 
 
 def set_defaults(**changes: Any) -> None:
@@ -112,29 +182,29 @@ def set_defaults(**changes: Any) -> None:
     with _lock:
         for key, value in _checked(changes).items():
             if value is None:
-                _process.pop(key, None)
+                _process.layer.pop(key, None)
             else:
-                _process[key] = value
+                _process.layer[key] = value
 
 
 @contextlib.contextmanager
-def run_defaults(**changes: Any) -> Iterator[Defaults]:
-    """Defaults for a whole run (a pytest session), on top of the process's, removed at the end.
+def run_defaults(**changes: Any) -> Iterator[Run]:
+    """A whole run (a pytest session): its defaults on top of the process's, what it uses,
+    the worker pool it owns; all removed (the pool shut down) at the end.
 
     Only the values that are not None apply: an option the user did not give keeps what the
     process set.
     """
-    layer = {key: value for key, value in _checked(changes).items() if value is not None}
+    run = Run({key: value for key, value in _checked(changes).items() if value is not None})
     with _lock:
-        _runs.append(layer)
+        _runs.append(run)
     try:
-        yield current()
+        yield run
     finally:
         with _lock:
-            for index in range(len(_runs) - 1, -1, -1):
-                if _runs[index] is layer:
-                    del _runs[index]
-                    break
+            _runs.remove(run)
+        if run.pool is not None:
+            run.pool.shutdown(wait=False, cancel_futures=True)
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ SemantixError                   base of everything below
 ├── JudgeError                  a judge raised, timed out or returned garbage: never a pass
 │   └── JudgeTimeoutError       the judge did not answer in time
 ├── UnenforceableCheckError     a ceiling cannot be checked (no usage, no price): never a pass
+├── PatternTimeoutError         a pattern ran past its time bound on an output: never a pass
 ├── ConfigurationError          semantix cannot run as configured (also ValueError)
 │   ├── JudgeUnavailableError   a judge's optional dependencies are missing (names the extra)
 │   ├── UnknownModelError       a model name is no known model, repo id or directory
@@ -42,6 +43,7 @@ __all__ = [
     "JudgeTimeoutError",
     "JudgeUnavailableError",
     "ModelNotFoundError",
+    "PatternTimeoutError",
     "SemanticAssertionError",
     "SemantixError",
     "UnenforceableCheckError",
@@ -89,6 +91,15 @@ class UnenforceableCheckError(SemantixError):
 
     A token ceiling on an output without usage (a plain ``str``), a cost ceiling for a model
     without a price. The message says what is missing and how to supply it.
+    """
+
+
+class PatternTimeoutError(SemantixError):
+    """A regular expression ran past its time bound on an output (it backtracks catastrophically).
+
+    Every pattern semantix runs on what a model wrote has a bound (`semantix.checks.patterns`);
+    the message names the pattern and the limit. Never a pass, and never a fail either: the
+    check could not be decided.
     """
 
 
@@ -167,6 +178,7 @@ for _error in (
     JudgeError,
     JudgeTimeoutError,
     UnenforceableCheckError,
+    PatternTimeoutError,
     ConfigurationError,
     JudgeUnavailableError,
     UnknownModelError,

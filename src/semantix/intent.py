@@ -22,23 +22,27 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, ClassVar, cast
 
 from semantix.compat import Description
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
+from semantix.files import encodable, read_text
 
 __all__ = [
     "DEFAULT_THRESHOLD",
     "Conjunction",
     "Disjunction",
+    "EquivalenceDescription",
     "Intent",
     "IntentDescription",
     "IntentLike",
     "Negation",
+    "SupportDescription",
     "as_intent",
     "examples_path",
     "iter_leaves",
@@ -72,6 +76,37 @@ class IntentDescription(str):
         self.hypothesis = hypothesis
         self.examples = examples
         self.counterexamples = counterexamples
+        return self
+
+
+class EquivalenceDescription(IntentDescription):
+    """What a snapshot asks a judge that declares ``evaluate_equivalence``: does the output mean
+    the same as ``stored``? It is the stored text (also the explicit hypothesis); a judge's
+    ``evaluate`` hands it to ``evaluate_equivalence(stored, output, threshold)``."""
+
+    stored: str
+
+    def __new__(cls, stored: str) -> EquivalenceDescription:  # noqa: PYI034
+        self = cast("EquivalenceDescription", super().__new__(cls, stored, hypothesis=stored))
+        self.stored = stored
+        return self
+
+
+class SupportDescription(IntentDescription):
+    """The description of a support leaf, as a judge receives it: the requirement in words
+    (which names a digest of the sources), built by ``Grounded`` and ``Contradicts``
+    (`semantix.intents`), plus ``sources`` (the texts, in order) and
+    ``relation`` (``support`` or ``contradiction``)."""
+
+    sources: tuple[str, ...]
+    relation: str
+
+    def __new__(  # noqa: PYI034 - typing.Self needs Python 3.11
+        cls, description: str, *, sources: tuple[str, ...], relation: str
+    ) -> SupportDescription:
+        self = cast("SupportDescription", super().__new__(cls, description, hypothesis=description))
+        self.sources = sources
+        self.relation = relation
         return self
 
 
@@ -160,6 +195,16 @@ class Intent(metaclass=IntentMeta):
     _missing_examples_file: ClassVar[Path | None] = None
     #: True for base classes that carry no description (``abstract=True``) and for composites.
     abstract: ClassVar[bool] = True
+    #: The optional judge method this leaf needs (e.g. ``"evaluate_support"`` for `Grounded`),
+    #: or None: the pipeline refuses a judge that does not declare it, before asking anything.
+    requires: ClassVar[str | None] = None
+    #: What the leaf reads of the output: ``"text"`` (every semantic leaf, most structural ones),
+    #: or another part of the view (``"tool calls"``, ``"token usage"``). A leaf that reads the
+    #: text, on an output that holds none, cannot be decided (see `semantix.pipeline`).
+    needs: ClassVar[str] = "text"
+    #: This leaf's own stand-in for the judge's recommended threshold, per judge ``scale``
+    #: (a snapshot judged by a similarity judge: a paraphrase-level similarity).
+    scale_thresholds: ClassVar[dict[str, float]] = {}
 
     def __init_subclass__(cls, *, abstract: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -176,6 +221,8 @@ class Intent(metaclass=IntentMeta):
                 raise TypeError(
                     f"{cls.__name__}.hypothesis must be a non-empty str or None, got {hypothesis!r}"
                 )
+            if hypothesis is not None:
+                cls.hypothesis = encodable(hypothesis)
         for name in ("examples", "counterexamples"):
             if name in cls.__dict__:
                 setattr(cls, name, _check_examples(cls, name, cls.__dict__[name]))
@@ -237,6 +284,8 @@ def _own_hypothesis(cls: type) -> str | None:
     for klass in cls.__mro__:
         if klass is Intent or klass is object:
             return None
+        if klass.__dict__.get("abstract") is True:
+            continue  # an abstract base carries settings, not a description
         if "hypothesis" in klass.__dict__:
             value = klass.__dict__["hypothesis"]
             return value if isinstance(value, str) else None
@@ -250,6 +299,8 @@ def _find_description(cls: type) -> str | None:
     for klass in cls.__mro__:
         if klass is Intent or klass is object:
             return None
+        if klass.__dict__.get("abstract") is True:
+            continue  # an abstract base (Structural, Scoped, yours) documents, not describes
         doc = klass.__dict__.get("__doc__")
         if isinstance(doc, str) and doc.strip():
             return inspect.cleandoc(doc)
@@ -257,7 +308,12 @@ def _find_description(cls: type) -> str | None:
 
 
 def examples_path(cls: type[Intent]) -> Path | None:
-    """Where ``cls.examples_file`` points (relative to the module's directory), or None."""
+    """Where ``cls.examples_file`` points (relative to the module's directory), or None.
+
+    Raises:
+        ConfigurationError: the path leaves the module's directory (absolute, or up through
+            ``..``): the file is read, and written by ``semantix examples``, beside the module.
+    """
     name = cls.examples_file
     if name is None:
         return None
@@ -265,7 +321,14 @@ def examples_path(cls: type[Intent]) -> Path | None:
         raise TypeError(f"{cls.__name__}.examples_file must be a path (str), got {name!r}")
     module = sys.modules.get(cls.__module__)
     where = getattr(module, "__file__", None)
-    return Path(where).parent / name if where else Path(name)
+    relative = PurePath(os.path.normpath(name))
+    if relative.anchor or relative.parts[:1] == ("..",):
+        raise ConfigurationError(
+            f"{cls.__name__}.examples_file {name!r} leaves the module's directory "
+            f"({Path(where).parent if where else Path.cwd()}); name a file inside it, e.g. "
+            f"examples_file = 'examples/{cls.__name__}.json' (semantix examples writes it there)"
+        )
+    return Path(where).parent / relative if where else Path(relative)
 
 
 def _read_examples_file(cls: type[Intent]) -> None:
@@ -275,10 +338,16 @@ def _read_examples_file(cls: type[Intent]) -> None:
         return
     if {"examples", "counterexamples"} & set(cls.__dict__):
         raise TypeError(f"{cls.__name__} sets examples_file and examples: keep one of the two")
+    text = read_text(path, what=f"{cls.__name__}.examples_file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
     except ValueError as exc:
         raise ConfigurationError(f"{path}: not JSON ({exc}); rewrite it with --force") from None
+    except RecursionError:
+        raise ConfigurationError(
+            f"{path}: nests arrays or objects deeper than can be read (an examples file nests "
+            "2 levels); rewrite it with --force"
+        ) from None
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path}: expected an object with examples and counterexamples")
     for name in ("examples", "counterexamples"):
@@ -294,7 +363,7 @@ def _check_examples(cls: type, name: str, value: object) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str) or not item.strip():
             raise TypeError(f"{cls.__name__}.{name} must hold non-empty strings, got {item!r}")
-    return tuple(value)
+    return tuple(map(encodable, value))  # judged as outputs are: a lone surrogate is U+FFFD
 
 
 class _Composite(Intent, abstract=True):
@@ -335,7 +404,7 @@ def as_intent(value: object) -> type[Intent]:
                 "the intent description is empty; pass a requirement such as "
                 "'The text is polite.' or an Intent class"
             )
-        text = value.strip()
+        text = encodable(value.strip())  # judged as outputs are (and a class name must encode)
         name = repr(" ".join(text.split()))  # the whole text: reports elide it once, if at all
         namespace = {"__doc__": text, "__module__": "semantix"}
         return cast("type[Intent]", IntentMeta(name, (Intent,), namespace))

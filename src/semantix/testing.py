@@ -19,7 +19,8 @@ from semantix.intent import Intent, IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.judges.fake import FakeJudge
 from semantix.outputs import output_view
-from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic, run_check
+from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic, judged
+from semantix.pipeline.options import read_options
 from semantix.runs import PassRateError, RunStats, assert_pass_rate, evaluate_pass_rate
 
 __all__ = [
@@ -51,37 +52,54 @@ class Satisfies:
     assert payload == {"status": "ok", "message": Satisfies(Apologizes)}
     ```
 
-    Each comparison of an output runs `semantix.pipeline.run_check` (so it is reported like any
-    check). After a match the repr is the matched value, so pytest's diff shows no difference
-    there; after a mismatch it shows the verdict, so the diff says why. An output that is not
-    text or a known response object compares unequal (the repr says why) and is not reported; a
-    judge error is raised, never a mismatch and never a match.
+    Each comparison of an output is one check of the pipeline (reported like any check). After
+    a match the repr is the matched value, so pytest's diff shows no difference there; after a
+    mismatch it shows the verdict, so the diff says why. ``==`` follows dirty-equals: it answers
+    True or False and never raises. A value that is not an output compares unequal and is not
+    reported; a check that cannot be judged (a judge error, a timeout) compares unequal too —
+    never a match — is reported as the error it is, and the repr shows it.
 
     Args:
         intent: an intent class or a description string.
         judge: the judge, as for `assert_semantic` (None: the run's default).
         threshold: the threshold, as for `assert_semantic`.
+        timeout: seconds each comparison may take, as for `assert_semantic`.
     """
 
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(
-        self, intent: IntentLike, judge: Judge | str | None = None, threshold: float | None = None
+        self,
+        intent: IntentLike,
+        judge: Judge | str | None = None,
+        threshold: float | None = None,
+        *,
+        timeout: float | None = None,
     ) -> None:
         self.intent = as_intent(intent)
         self.judge = judge
-        self.threshold = None if threshold is None else check_threshold(threshold)
-        #: The result of the last comparison, or None before any.
+        self.options = read_options(
+            {"judge": judge, "threshold": threshold, "timeout": timeout}, what=type(self).__name__
+        )
+        self.threshold = self.options.threshold
+        #: The result of the last comparison, or None before any (and after an error).
         self.result: SemanticResult | None = None
+        #: The error of the last comparison that could not be judged, or None.
+        self.error: Exception | None = None
         self._shown: str | None = None
 
     def __eq__(self, other: object) -> bool:
+        self.result, self.error = None, None
         try:
             output_view(other)  # not an output: unequal, as dirty-equals does, and not reported
-            result = run_check(other, self.intent, judge=self.judge, threshold=self.threshold)
         except TypeError as exc:
-            self.result = None
             self._shown = f"{self._call()} [not an output: {exc}]"
+            return False
+        try:
+            result = judged(other, self.intent, self.options)
+        except Exception as exc:  # noqa: BLE001 - reported by the pipeline; never a match
+            self.error = exc
+            self._shown = f"{self._call()} [{type(exc).__name__}: {exc}]"
             return False
         self.result = result
         if result.passed:
@@ -107,6 +125,7 @@ class Satisfies:
     def _call(self) -> str:
         options = "" if self.judge is None else f", judge={self.judge!r}"
         options += "" if self.threshold is None else f", threshold={self.threshold!r}"
+        options += "" if self.options.timeout is None else f", timeout={self.options.timeout!r}"
         return f"Satisfies({self.intent!r}{options})"
 
 
@@ -123,7 +142,9 @@ class SemanticMatcher(Satisfies):
     It keeps pytest-semantic's rule, so its numbers mean what they meant there: a response
     matches when its **mean** similarity to the ``valid`` examples is at least
     ``min_similarity`` and exceeds its mean similarity to the ``invalid`` ones by more than
-    ``threshold`` (`semantix.judges.ExampleRule` with ``closest=None``). It is an intent with
+    ``margin`` (`semantix.judges.ExampleRule` with ``closest=None``). pytest-semantic calls the
+    margin ``threshold``; the ``semantic_matcher`` fixture takes that spelling, this class does
+    not (in semantix a threshold is never a margin). It is an intent with
     examples and counterexamples (``SemanticMatch``) judged by the embedding judge, so every
     comparison is reported like any check; ``==`` answers False on a mismatch (the repr shows
     the verdict), `check` raises `SemanticAssertionError`. Without ``invalid`` the examples must
@@ -132,7 +153,7 @@ class SemanticMatcher(Satisfies):
     Args:
         valid: responses that match (at least one).
         invalid: responses that do not; default none.
-        threshold: how much more similar to ``valid`` than to ``invalid`` (0 to 1).
+        margin: how much more similar to ``valid`` than to ``invalid`` (0 to 1).
         min_similarity: the least mean similarity to ``valid`` (0 to 1).
         model_name: the embedding model for `semantix.judges.EmbeddingJudge`: a directory, a
             registered name or a Hugging Face repo id; default all-MiniLM-L6-v2.
@@ -144,7 +165,7 @@ class SemanticMatcher(Satisfies):
         self,
         valid: Sequence[str],
         invalid: Sequence[str] | None = None,
-        threshold: float = 0.15,
+        margin: float = 0.15,
         min_similarity: float = 0.5,
         model_name: str | None = None,
         custom_embed_fn: Callable[[str], Sequence[float]] | None = None,
@@ -165,7 +186,7 @@ class SemanticMatcher(Satisfies):
             min_similarity, what="SemanticMatcher(min_similarity=...)", example="min_similarity=0.5"
         )
         self.margin = check_threshold(
-            threshold, what="SemanticMatcher(threshold=...)", example="threshold=0.15"
+            margin, what="SemanticMatcher(margin=...)", example="margin=0.15"
         )
         judge = _matcher_judge(model_name, custom_embed_fn, self.margin)
         super().__init__(intent, judge=judge, threshold=self.min_similarity)
@@ -178,7 +199,7 @@ class SemanticMatcher(Satisfies):
     def _call(self) -> str:
         return (
             f"SemanticMatcher(valid={len(self.valid)} examples, invalid={len(self.invalid)} "
-            f"examples, threshold={self.margin!r}, min_similarity={self.min_similarity!r})"
+            f"examples, margin={self.margin!r}, min_similarity={self.min_similarity!r})"
         )
 
 

@@ -17,11 +17,13 @@ class ReplyTests(SemanticAssertionsMixin, unittest.TestCase):
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from semantix.errors import SemantixError, without_our_frames
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
-from semantix.pipeline import SemanticResult, run_check
+from semantix.pipeline import SemanticResult, judged
+from semantix.pipeline.options import read_options
 from semantix.runs import RunStats, evaluate_pass_rate, publish, raise_for_stats
 
 # Hides this module's frames from unittest tracebacks (unittest.result._is_relevant_tb_level).
@@ -43,24 +45,15 @@ class SemanticAssertionsMixin:
     semantic_judge: Judge | None = None
 
     def assertSemantic(
-        self,
-        output: object,
-        intent: IntentLike,
-        *,
-        judge: Judge | str | None = None,
-        threshold: float | None = None,
-        timeout: float | None = None,
-        msg: str | None = None,
+        self, output: object, intent: IntentLike, msg: str | None = None, **options: Any
     ) -> SemanticResult:
-        """Fail the test unless ``output`` satisfies ``intent``; see ``assert_semantic``."""
+        """Fail the test unless ``output`` satisfies ``intent``; the options are
+        ``assert_semantic``'s (``judge``, default the class's ``semantic_judge``; ``threshold``,
+        ``timeout``)."""
+        if options.get("judge") is None:
+            options["judge"] = self.semantic_judge
         try:
-            result = run_check(
-                output,
-                intent,
-                judge=judge if judge is not None else self.semantic_judge,
-                threshold=threshold,
-                timeout=timeout,
-            )
+            result = judged(output, intent, read_options(options, what="assertSemantic"))
         except SemantixError as exc:  # an error, not a failure: unittest would show our frames
             raise without_our_frames(exc) from exc.__cause__
         if not result.passed:
@@ -74,52 +67,27 @@ class SemanticAssertionsMixin:
         return result
 
     def assertNotSemantic(
-        self,
-        output: object,
-        intent: IntentLike,
-        *,
-        judge: Judge | str | None = None,
-        threshold: float | None = None,
-        timeout: float | None = None,
-        msg: str | None = None,
+        self, output: object, intent: IntentLike, msg: str | None = None, **options: Any
     ) -> SemanticResult:
         """Fail the test if ``output`` satisfies ``intent`` (the same as ``~intent``)."""
-        return self.assertSemantic(
-            output,
-            ~as_intent(intent),
-            judge=judge,
-            threshold=threshold,
-            timeout=timeout,
-            msg=msg,
-        )
+        return self.assertSemantic(output, ~as_intent(intent), msg, **options)
 
     def assertPassRate(
         self,
         system: Callable[[], object],
         intent: IntentLike,
-        *,
-        runs: int = 10,
-        min_pass_rate: float = 1.0,
-        judge: Judge | None = None,
-        threshold: float | None = None,
-        max_workers: int = 1,
         msg: str | None = None,
+        **options: Any,
     ) -> RunStats:
         """Fail unless ``system()``'s outputs satisfy ``intent`` in ``min_pass_rate`` of ``runs``.
 
-        See `semantix.runs.assert_pass_rate`. A failure raises ``self.failureException``
-        with the `RunStats` attached as ``run_stats``; when every run
+        The options are `semantix.runs.assert_pass_rate`'s. A failure raises
+        ``self.failureException`` with the `RunStats` attached as ``run_stats``; when every run
         raised, the first run's exception is raised (a test error, not a failure).
         """
-        stats = evaluate_pass_rate(
-            system,
-            intent,
-            runs=runs,
-            min_pass_rate=min_pass_rate,
-            judge=judge if judge is not None else self.semantic_judge,
-            threshold=threshold,
-            max_workers=max_workers,
-        )
+        if options.get("judge") is None:
+            options["judge"] = self.semantic_judge
+        stats = evaluate_pass_rate(system, intent, **options)
         publish(stats)
         if stats.verdict == "error":
             raise_for_stats(stats)

@@ -8,13 +8,24 @@ meaning for such a leaf, so setting one on the class is a ``TypeError``.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-from semantix.intent import Intent, IntentMeta
-from semantix.judges.base import JudgeIdentity, Verdict
-from semantix.outputs import OutputView, describe_calls
+from semantix.intent import Intent, IntentDescription, IntentMeta
+from semantix.judges.base import Capabilities, JudgeIdentity, JudgeRequest, Verdict
+from semantix.outputs import OutputView, describe_calls, encodable
 
-__all__ = ["STRUCTURAL", "Structural", "build", "check_text", "no_text", "verdict"]
+__all__ = [
+    "STRUCTURAL",
+    "Scoped",
+    "Structural",
+    "build",
+    "check_flag",
+    "check_text",
+    "no_text",
+    "verdict",
+]
 
 #: The judge named on every structural verdict.
 STRUCTURAL = JudgeIdentity("structural")
@@ -27,9 +38,6 @@ class Structural(Intent, abstract=True):
     ``CalledTool("name")``, ...) return such subclasses, and a class written on top of one keeps
     its check with a description of its own.
     """
-
-    #: What the check needs from the output, for messages (e.g. "text", "token usage").
-    needs: ClassVar[str] = "text"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "threshold" in cls.__dict__:
@@ -47,8 +55,11 @@ class Structural(Intent, abstract=True):
 
 
 def verdict(passed: bool, reason: str) -> Verdict:
-    """The verdict of a structural check."""
-    return Verdict(passed=passed, score=1.0 if passed else 0.0, reason=reason, judge=STRUCTURAL)
+    """The verdict of a structural check (a reason quoting the output is made encodable: JSON
+    escapes such as ``"\\ud800"`` decode to lone surrogates that no file can hold)."""
+    return Verdict(
+        passed=passed, score=1.0 if passed else 0.0, reason=encodable(reason), judge=STRUCTURAL
+    )
 
 
 def no_text(view: OutputView) -> Verdict:
@@ -83,4 +94,69 @@ def check_text(value: object, *, factory: str, what: str, example: str) -> str:
             f"{factory}() got an empty {what} ({value!r}), which every text would satisfy; "
             f"pass the {what} to look for, e.g. {factory}({example})"
         )
+    return value
+
+
+class Scoped(Intent, abstract=True):
+    """Base of the semantic leaves that say themselves what the judge is asked: on other texts
+    than the output's own (the turns of a transcript, both directions of a semantic snapshot),
+    or on several. The pipeline plans, asks, times and records them like every leaf.
+
+    `asks` returns labelled requests (or a verdict decided without a judge); `fold` makes the
+    leaf's one verdict of the answers. The defaults judge the leaf's description on each text
+    `subjects` returns and fold by ``combine``: ``"all"`` (the first failing subject decides,
+    else the weakest) or ``"any"`` (the first passing, else the strongest); the verdict's reason
+    starts with the deciding subject's label.
+    """
+
+    combine: ClassVar[str] = "all"
+
+    @classmethod
+    def subjects(cls, view: OutputView) -> Sequence[tuple[str, str]]:
+        """(label, text) pairs the leaf is judged on (default: the output's text)."""
+        return [("", view.text or "")]
+
+    @classmethod
+    def asks(
+        cls,
+        view: OutputView,
+        description: IntentDescription,
+        threshold: float,
+        declared: Capabilities,
+    ) -> Verdict | Sequence[tuple[str, JudgeRequest]]:
+        """The labelled requests this leaf needs on ``view``, or its verdict without a judge."""
+        return [(label, (text, description, threshold)) for label, text in cls.subjects(view)]
+
+    @classmethod
+    def fold(
+        cls,
+        view: OutputView,
+        answers: Sequence[tuple[str, Verdict]],
+        threshold: float,
+        declared: Capabilities,
+        *,
+        inverted: bool = False,
+    ) -> Verdict:
+        """The leaf's verdict from the judge's answers to `asks`, in order. ``inverted``: the
+        leaf is judged as NOT its statement (a negative requirement), so ``combine`` turns
+        round (every turn avoids X = no turn does X)."""
+        if not answers:
+            return Verdict(passed=False, score=None, reason="nothing to judge", threshold=threshold)
+        wanted = (cls.combine == "any") is not inverted
+        deciding = [answer for answer in answers if answer[1].passed is wanted]
+        pool = deciding or answers
+        label, chosen = (
+            pool[0]
+            if deciding
+            else (max if wanted else min)(pool, key=lambda answer: answer[1].score or 0.0)
+        )
+        if not label:
+            return chosen
+        return dataclasses.replace(chosen, reason=f"{label}: {chosen.reason or chosen.passed}")
+
+
+def check_flag(value: object, factory: str, what: str) -> bool:
+    """``value`` if it is a bool, else an error naming the option."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{factory}({what}=...) must be True or False, got {value!r}")
     return value

@@ -2,7 +2,8 @@
 
 A ceiling that the output cannot be checked against is **unenforceable** and raises
 `UnenforceableCheckError`, never passes: an output without usage (a plain ``str``), a usage that
-lacks the count asked for, a response that names no model, or a model without a price.
+lacks the count asked for or contradicts itself (more cached tokens than input tokens, a total
+that is not input plus output), a response that names no model, or a model without a price.
 semantix ships no price table: prices change and differ by contract, so they come from you.
 """
 
@@ -172,10 +173,11 @@ def cost_of(view: OutputView, prices: Mapping[str, Price], *, what: str) -> tupl
 
     Raises:
         UnenforceableCheckError: no usage, no model, a model without a price, or a usage that
-            lacks the counts the price needs.
+            lacks the counts the price needs or contradicts itself.
     """
     if view.usage is None:
         raise UnenforceableCheckError(f"{what} cannot be checked: {_NO_USAGE}")
+    usage = _consistent(view.usage, what)
     if view.model is None:
         raise UnenforceableCheckError(
             f"{what} cannot be checked: the output names no model, so no price "
@@ -189,7 +191,7 @@ def cost_of(view: OutputView, prices: Mapping[str, Price], *, what: str) -> tupl
             f"{priced}); add it, e.g. prices={{{view.model!r}: (usd_per_1M_input, "
             "usd_per_1M_output)}"
         )
-    return _cost(what, view.usage, price, view.model)
+    return _cost(what, usage, price, view.model)
 
 
 def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
@@ -227,7 +229,32 @@ def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
 def _usage(check: type[Structural], view: OutputView) -> Usage:
     if view.usage is None:
         raise UnenforceableCheckError(f"{check.__name__} cannot be checked: {_NO_USAGE}")
-    return view.usage
+    return _consistent(view.usage, check.__name__)
+
+
+def _consistent(usage: Usage, what: str) -> Usage:
+    """``usage``, unless its counts contradict each other: then no count can be trusted."""
+    cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+    problem = None
+    if usage.input_tokens is not None and cached > usage.input_tokens:
+        problem = (
+            f"{cached} cached tokens (reads and writes) but only {usage.input_tokens} input "
+            "tokens in all, which count them"
+        )
+    elif None not in (usage.input_tokens, usage.output_tokens, usage.total_tokens) and (
+        usage.total_tokens != (usage.input_tokens or 0) + (usage.output_tokens or 0)
+    ):
+        problem = (
+            f"{usage.total_tokens} total tokens, not the {usage.input_tokens} input plus "
+            f"{usage.output_tokens} output tokens it reports"
+        )
+    if problem is not None:
+        raise UnenforceableCheckError(
+            f"{what} cannot be checked: the response's usage contradicts itself ({problem}), "
+            "so no count in it can be trusted; pass the provider's response unchanged (an "
+            "edited or hand-built usage dict is the usual cause)"
+        )
+    return usage
 
 
 def _price_for(model: str, prices: Mapping[str, Price]) -> Price | None:

@@ -1,118 +1,214 @@
-"""Structural checks on JSON text: ``IsJSON``, ``JSONPath`` and ``JSONSchema``.
+"""Structural checks on JSON text: ``IsJSON`` and ``JSONPath`` (``JSONSchema`` and
+``MatchesModel`` build on the reading here).
 
-The text must be one JSON document (surrounding whitespace allowed, no Markdown fence: strip it
-yourself if the model adds one). ``JSONPath`` uses jsonpath-ng (its extended syntax: filters
-such as ``$.items[?(@.qty > 1)]``), ``JSONSchema`` the jsonschema library, with the format
-checker on; both come with the ``[json]`` extra and are imported when a check is built, never
-at ``import semantix``.
+The text must be one JSON document as RFC 8259 defines it (surrounding whitespace allowed):
+``NaN`` and ``Infinity`` are not JSON numbers, a name twice in one object is refused (RFC 8259
+leaves its value unpredictable, so a check on it could pass on the value a consumer never reads),
+and a document nested more than `MAX_DEPTH` levels deep is a failure with a reason, never a crash.
+With ``extract=True`` the JSON is found inside prose (`semantix.checks.extract`). ``JSONPath``
+follows RFC 9535 (jsonpath-rfc9535, the ``[json]`` extra, imported when a check is built).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import re
+from collections import Counter
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from semantix.checks.base import Structural, build, check_text, no_text, verdict
-from semantix.intent import Intent
+from semantix.cache import memo
+from semantix.checks.base import Structural, build, check_flag, check_text, no_text, verdict
+from semantix.checks.extract import candidates
+from semantix.checks.patterns import bounded, compile_pattern, search
+from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Verdict
 from semantix.models.deps import require
 from semantix.outputs import OutputView
 from semantix.text import preview
 
-__all__ = ["IsJSON", "JSONPath", "JSONSchema", "json_equal", "parse_json"]
+__all__ = ["MAX_DEPTH", "MAX_VIOLATIONS", "IsJSON", "JSONCheck", "JSONPath", "json_equal"]
 
-#: How many schema violations a reason lists before "and N more".
+#: The deepest nesting of arrays and objects semantix reads (an LLM stuck repeating ``[``
+#: writes deeper); every library the checks hand a document to handles this depth.
+MAX_DEPTH = 100
+#: How many violations (of a schema, of a model) a reason lists before "and N more".
 MAX_VIOLATIONS = 20
 _MISSING: Any = object()
+_NO_JSON = "no ```json block and no balanced {…} or […] block"
 
 
-def parse_json(view: OutputView) -> tuple[Any, Verdict | None]:
-    """The JSON document of the view's text, or a failing verdict saying why there is none."""
-    if view.text is None:
-        return None, no_text(view)
-    try:
-        return json.loads(view.text), None
-    except ValueError as exc:
-        return None, verdict(False, f"the text is not JSON ({exc}): {preview(view.text, 80)}")
+class JSONCheck(Structural, abstract=True):
+    """Base of the JSON checks: reads the document (found in prose when ``extract``), then
+    ``check`` decides on it; the reason says where an extracted document came from."""
 
-
-class IsJSON(Structural):
-    """The text is valid JSON."""
+    extract: ClassVar[bool] = False
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
-        document, failed = parse_json(view)
-        if failed is not None:
-            return failed
-        return verdict(True, f"the text is JSON ({_kind(document)})")
+        if view.text is None:
+            return no_text(view)
+        read = read_json(view.text, extract=cls.extract)
+        if isinstance(read, str):
+            return verdict(False, read)
+        document, text, where = read
+        passed, reason = cls.check(document, text)
+        return verdict(passed, reason if where is None else f"{reason}; the JSON is {where}")
+
+    @classmethod
+    def check(cls, document: Any, text: str) -> tuple[bool, str]:
+        """Decide on the parsed ``document`` (``text`` is its JSON): (passed, reason)."""
+        raise NotImplementedError(f"{cls.__name__} does not implement check(document, text)")
+
+
+def read_json(text: str, *, extract: bool) -> tuple[Any, str, str | None] | str:
+    """(document, its JSON text, where it was found or None) or the reason there is none."""
+    if not extract:
+        document, problem = _load(text)
+        if problem is None:
+            return document, text, None
+        return f"the text is not JSON ({problem}): {preview(text, 80)}"
+    failures: list[str] = []
+    for body, where in candidates(text):
+        document, problem = _load(body)
+        if problem is None:
+            return document, body, f"extracted from {where}"
+        failures.append(f"{where} is not JSON ({problem}): {preview(body, 80)}")
+    if not failures:
+        return f"no JSON found in the text ({_NO_JSON}): {preview(text, 80)}"
+    others = f" (nor are the {len(failures) - 1} other blocks)" if len(failures) > 1 else ""
+    return f"no JSON found in the text: {failures[0]}{others}"
+
+
+def _load(text: str) -> tuple[Any, str | None]:
+    try:
+        document = json.loads(text, parse_constant=_constant, object_pairs_hook=_unique)
+        depth, level = 0, [document] if isinstance(document, (dict, list)) else []
+        while level:  # breadth first: one level of containers at a time
+            depth += 1
+            level = [
+                item
+                for value in level
+                for item in (value.values() if isinstance(value, dict) else value)
+                if isinstance(item, (dict, list))
+            ]
+        if depth > MAX_DEPTH:
+            raise RecursionError
+    except RecursionError:
+        return None, f"nested more than {MAX_DEPTH} levels deep, past what semantix reads"
+    except ValueError as exc:
+        return None, str(exc)
+    return document, None
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number: RFC 8259 has no NaN or Infinity")
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) < len(pairs):
+        name = next(name for name, count in Counter(name for name, _ in pairs).items() if count > 1)
+        raise ValueError(
+            f"the name {name!r} appears twice in one object, which RFC 8259 leaves unpredictable"
+        )
+    return document
+
+
+class _IsJSONMeta(IntentMeta):
+    def __call__(cls, *args: Any, extract: object = _MISSING, **kwargs: Any) -> type[Intent]:
+        if cls is not IsJSON or args or kwargs or extract is _MISSING:
+            raise TypeError(
+                f"intents are used as classes, not instances: pass {cls.__name__}, not "
+                f"{cls.__name__}() (IsJSON(extract=True) finds the JSON inside prose)"
+            )
+        return _is_json(check_flag(extract, "IsJSON", "extract"))
+
+
+class IsJSON(JSONCheck, metaclass=_IsJSONMeta):
+    """The text is valid JSON."""
+
+    if TYPE_CHECKING:  # what IsJSON(extract=True) gives, for type checkers (the metaclass does it)
+
+        def __new__(cls, *, extract: bool) -> type[Intent]: ...  # type: ignore[misc]
+
+    @classmethod
+    def check(cls, document: Any, text: str) -> tuple[bool, str]:
+        return True, f"the text {'holds' if cls.extract else 'is'} JSON ({kind(document)})"
 
 
 IsJSON.__module__ = "semantix.checks"
 
 
-class JSONPathCheck(Structural, abstract=True):
-    """Base of ``JSONPath``: ``expression`` is the parsed path, ``path`` the text."""
+@memo(maxsize=2)
+def _is_json(extract: bool) -> type[Intent]:
+    if not extract:
+        return IsJSON
+    description = "The text holds JSON (a ```json block, or a balanced {…} or […] block)."
+    return build(IsJSON, "IsJSON(extract=True)", description, extract=True)
+
+
+class JSONPathCheck(JSONCheck, abstract=True):
+    """Base of ``JSONPath``: ``query`` is the compiled RFC 9535 query, ``path`` its text."""
 
     path: ClassVar[str]
-    expression: ClassVar[Any]
+    query: ClassVar[Any]
     expected: ClassVar[Any]
-    pattern: ClassVar[re.Pattern[str] | None]
+    pattern: ClassVar[Any]
     exists: ClassVar[bool]
 
     @classmethod
-    def decide(cls, view: OutputView) -> Verdict:
-        document, failed = parse_json(view)
-        if failed is not None:
-            return failed
-        found = [
-            (_path_text(match.full_path), match.value) for match in cls.expression.find(document)
-        ]
+    def check(cls, document: Any, text: str) -> tuple[bool, str]:
+        found = [(path_text(node.location), node.value) for node in cls.query.find(document)]
         if not found:
             keys = (
                 f" (its top-level keys: {', '.join(map(str, document))})"
                 if isinstance(document, dict) and document
-                else f" (the document is {_kind(document)})"
+                else f" (the document is {kind(document)})"
             )
-            return verdict(not cls.exists, f"{cls.path} not found{keys}")
-        values = "; ".join(f"{where} is {_shown(value)}" for where, value in found)
+            return not cls.exists, f"{cls.path} not found{keys}"
+        values = "; ".join(f"{where} is {shown(value)}" for where, value in found)
         if not cls.exists:
-            return verdict(False, f"{cls.path} exists: {values}")
+            return False, f"{cls.path} exists: {values}"
         if cls.expected is not _MISSING:
             wrong = [(w, v) for w, v in found if not json_equal(v, cls.expected)]
             if wrong:
-                shown = "; ".join(f"{where} is {_shown(value)}" for where, value in wrong)
-                return verdict(False, f"{shown}, expected {_shown(cls.expected)}")
+                listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
+                return False, f"{listed}, expected {shown(cls.expected)}"
         if cls.pattern is not None:
-            wrong = [(w, v) for w, v in found if not (isinstance(v, str) and cls.pattern.search(v))]
+            wrong = [
+                (w, v) for w, v in found if not (isinstance(v, str) and search(cls.pattern, v))
+            ]
             if wrong:
-                shown = "; ".join(f"{where} is {_shown(value)}" for where, value in wrong)
-                return verdict(
-                    False, f"{shown}, expected a string matching {cls.pattern.pattern!r}"
-                )
-        return verdict(True, values)
+                listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
+                return False, f"{listed}, expected a string matching {cls.pattern.pattern!r}"
+        return True, values
 
 
 def JSONPath(
-    path: str, *, equals: Any = _MISSING, matches: str | None = None, exists: bool = True
+    path: str,
+    *,
+    equals: Any = _MISSING,
+    matches: str | None = None,
+    exists: bool = True,
+    extract: bool = False,
 ) -> type[Intent]:
-    """The check "the text is JSON and ``path`` holds what is asked".
+    """The check "the text is JSON and the RFC 9535 ``path`` holds what is asked".
 
     With neither ``equals`` nor ``matches``, the path must exist; ``equals`` compares JSON values
     exactly (``1`` equals ``1.0``, ``true`` does not equal ``1``); ``matches`` is a regular
-    expression the string value must contain (``re.search``); ``exists=False`` asks that the path
-    is absent. A path that finds several values (``$.items[*].status``) needs every one to pass.
+    expression the string value must contain (``re.search`` syntax, time-bounded); ``exists=False``
+    asks that the path is absent. A path that finds several values (``$.items[*].status``) needs
+    every one to pass. ``extract=True`` finds the JSON inside prose.
 
     Raises:
-        JudgeUnavailableError: jsonpath-ng is not installed (the ``[json]`` extra).
-        TypeError, ValueError: ``path`` is not a valid JSONPath, ``matches`` is not a valid
+        JudgeUnavailableError: jsonpath-rfc9535 is not installed (the ``[json]`` extra).
+        TypeError, ValueError: ``path`` is not a valid RFC 9535 path, ``matches`` is not a valid
             regular expression, or the options contradict each other.
     """
     text = check_text(path, factory="JSONPath", what="path", example="'$.status', equals='ok'")
-    if not isinstance(exists, bool):
-        raise TypeError(f"JSONPath(exists=...) must be True or False, got {exists!r}")
+    check_flag(exists, "JSONPath", "exists")
+    check_flag(extract, "JSONPath", "extract")
     if not exists and (equals is not _MISSING or matches is not None):
         raise ValueError(
             f"JSONPath({text!r}, exists=False) asks that the path is absent, so equals= or "
@@ -126,8 +222,8 @@ def JSONPath(
             matches, factory="JSONPath", what="matches pattern", example="r'^A\\d+'"
         )
         try:
-            pattern = re.compile(source)
-        except re.error as exc:
+            pattern = compile_pattern(source)
+        except ValueError as exc:
             raise ValueError(
                 f"JSONPath({text!r}, matches={source!r}): invalid regular expression: {exc}"
             ) from None
@@ -139,17 +235,16 @@ def JSONPath(
                 f"JSONPath({text!r}, equals={equals!r:.80}) must be a JSON value (str, number, "
                 f"bool, None, list, dict): {exc}"
             ) from None
-    parser = require("jsonpath_ng.ext", extra="json", feature="JSONPath")
-    errors = require("jsonpath_ng.exceptions", extra="json", feature="JSONPath")
+    library = require("jsonpath_rfc9535", extra="json", feature="JSONPath")
     try:
-        expression = parser.parse(text)
-    except errors.JSONPathError as exc:
+        query = _environment().compile(text)
+    except library.JSONPathError as exc:
         raise ValueError(
-            f"JSONPath() got an invalid path {text!r}: {exc}; write e.g. '$.status', "
-            "'$.items[0].id' or '$.items[*].price'"
+            f"JSONPath() got an invalid path {text!r}: {exc}; write an RFC 9535 path, e.g. "
+            "'$.status', '$.items[0].id', '$.items[*].price' or '$.items[?@.qty > 1].sku'"
         ) from None
     if equals is not _MISSING:
-        option, what = f", equals={equals!r}", f" equal to {_shown(equals)}"
+        option, what = f", equals={equals!r}", f" equal to {shown(equals)}"
     elif pattern is not None:
         option, what = f", matches={pattern.pattern!r}", f" matching {pattern.pattern!r}"
     else:
@@ -161,76 +256,34 @@ def JSONPath(
     )
     return build(
         JSONPathCheck,
-        f"JSONPath({text!r}{option})",
+        f"JSONPath({text!r}{option}{', extract=True' if extract else ''})",
         description,
         path=text,
-        expression=expression,
+        query=query,
         expected=copy.deepcopy(equals) if equals is not _MISSING else _MISSING,
         pattern=pattern,
         exists=exists,
+        extract=extract,
     )
 
 
-class JSONSchemaCheck(Structural, abstract=True):
-    """Base of ``JSONSchema``: ``validator`` is a jsonschema validator of ``schema``."""
+@memo(maxsize=1)
+def _environment() -> Any:
+    """The RFC 9535 environment: its ``match()`` and ``search()`` bounded in time, and its
+    recursive descent allowed as deep as the documents semantix reads."""
+    library = require("jsonpath_rfc9535", extra="json", feature="JSONPath")
 
-    schema: ClassVar[Any]
-    validator: ClassVar[Any]
+    class Environment(library.JSONPathEnvironment):  # type: ignore[misc,name-defined]
+        max_recursion_depth = MAX_DEPTH + 2
 
-    @classmethod
-    def decide(cls, view: OutputView) -> Verdict:
-        document, failed = parse_json(view)
-        if failed is not None:
-            return failed
-        errors = sorted(cls.validator.iter_errors(document), key=lambda e: (e.json_path, e.message))
-        if not errors:
-            return verdict(True, f"the JSON ({_kind(document)}) is valid against the schema")
-        listed = [f"{error.json_path}: {error.message}" for error in errors[:MAX_VIOLATIONS]]
-        more = len(errors) - MAX_VIOLATIONS
-        tail = f"; and {more} more" if more > 0 else ""
-        count = f"{len(errors)} schema violation{'s' if len(errors) > 1 else ''}"
-        return verdict(False, f"{count}: {'; '.join(listed)}{tail}")
+        def setup_function_extensions(self) -> None:
+            super().setup_function_extensions()
+            for name in ("match", "search"):
+                standard = type(self.function_extensions[name])
+                call = bounded(standard.__call__)
+                self.function_extensions[name] = type(name, (standard,), {"__call__": call})()
 
-
-def JSONSchema(schema: Mapping[str, Any] | bool) -> type[Intent]:
-    """The check "the text is JSON valid against ``schema``" (any draft jsonschema supports).
-
-    The draft comes from the schema's ``$schema``, else the latest; ``format`` is checked for
-    the formats jsonschema checks without extra packages. A failure lists every violation with
-    its JSON path.
-
-    Raises:
-        JudgeUnavailableError: jsonschema is not installed (the ``[json]`` extra).
-        TypeError: ``schema`` is not a mapping or bool.
-        ValueError: ``schema`` is not a valid JSON Schema (the message names the problem).
-    """
-    if not isinstance(schema, (Mapping, bool)):
-        raise TypeError(
-            f"JSONSchema() needs the schema as a dict, e.g. JSONSchema({{'type': 'object'}}); "
-            f"got {type(schema).__name__} {schema!r:.80}"
-        )
-    validators = require("jsonschema.validators", extra="json", feature="JSONSchema")
-    exceptions = require("jsonschema.exceptions", extra="json", feature="JSONSchema")
-    frozen = copy.deepcopy(dict(schema)) if isinstance(schema, Mapping) else schema
-    validator_class = validators.validator_for(frozen)
-    try:
-        validator_class.check_schema(frozen)
-    except exceptions.SchemaError as exc:
-        where = "/".join(str(part) for part in exc.path) or "the top level"
-        raise ValueError(
-            f"JSONSchema() got an invalid schema {preview(_dumps(frozen), 80)}: {exc.message} "
-            f"(at {where} of the schema); fix the schema"
-        ) from None
-    validator = validator_class(frozen, format_checker=validator_class.FORMAT_CHECKER)
-    title = frozen.get("title") if isinstance(frozen, dict) else None
-    shown = repr(title) if isinstance(title, str) else preview(_dumps(frozen), 60, quote=False)
-    return build(
-        JSONSchemaCheck,
-        f"JSONSchema({shown})",
-        f"The text is JSON valid against the schema {shown}.",
-        schema=frozen,
-        validator=validator,
-    )
+    return Environment()
 
 
 def json_equal(found: Any, expected: Any) -> bool:
@@ -248,22 +301,36 @@ def json_equal(found: Any, expected: Any) -> bool:
     return type(found) is type(expected) and found == expected
 
 
-def _path_text(full_path: object) -> str:
-    text = str(full_path)
-    return "$" if text in ("$", "`this`") else "$." + text.replace(".[", "[")
+def path_text(location: tuple[str | int, ...]) -> str:
+    """``$.items[1].status``, as jsonschema writes paths (``$['a b']`` for other names)."""
+    parts = (
+        f"[{part}]"
+        if isinstance(part, int)
+        else f".{part}"
+        if part.isascii() and part.isidentifier()
+        else f"[{part!r}]"
+        for part in location
+    )
+    return "$" + "".join(parts)
 
 
-def _shown(value: Any) -> str:
-    return preview(_dumps(value), 80, quote=False)
+def listed(problems: list[str], noun: str) -> str:
+    """ "2 schema violations: a; b", the first `MAX_VIOLATIONS` of ``problems``."""
+    more = len(problems) - MAX_VIOLATIONS
+    tail = f"; and {more} more" if more > 0 else ""
+    count = f"{len(problems)} {noun}{'s' if len(problems) > 1 else ''}"
+    return f"{count}: {'; '.join(problems[:MAX_VIOLATIONS])}{tail}"
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
+def shown(value: Any) -> str:
+    """A JSON value as a short preview."""
+    return preview(json.dumps(value, ensure_ascii=False, default=str), 80, quote=False)
 
 
-def _kind(document: Any) -> str:
+def kind(document: Any) -> str:
+    """What a JSON document is, in words: "an object with 2 keys", "the value 3"."""
     if isinstance(document, dict):
-        return f"an object with {len(document)} keys"
+        return f"an object with {len(document)} key{'' if len(document) == 1 else 's'}"
     if isinstance(document, list):
-        return f"an array of {len(document)} items"
-    return f"the value {_shown(document)}"
+        return f"an array of {len(document)} item{'' if len(document) == 1 else 's'}"
+    return f"the value {shown(document)}"

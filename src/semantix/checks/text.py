@@ -1,25 +1,37 @@
-"""Structural checks on the text: substrings, equality, regular expressions, length.
+"""Structural checks on the text: substrings, equality, ends, regular expressions, length.
 
 ``Contains``, ``ContainsAll`` and ``ContainsAny`` ignore case by default (``case_sensitive=True``
-to match exactly); ``Equals`` and ``Matches`` are case-sensitive by default (``Equals(...,
-case_sensitive=False)``, ``Matches(..., flags=re.IGNORECASE)``), as a regular expression is.
-The same arguments give the same class.
+to match exactly); ``Equals``, ``StartsWith``, ``EndsWith`` and ``Matches`` are case-sensitive by
+default (``case_sensitive=False``; ``Matches(..., flags=re.IGNORECASE)``), as a regular
+expression is. Offsets in reasons count characters of the output as given (not of its
+case-folded form, where "ß" is two). The same arguments give the same class.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from semantix.cache import memo
-from semantix.checks.base import Structural, build, check_text, no_text, verdict
+from semantix.checks.base import Structural, build, check_flag, check_text, no_text, verdict
+from semantix.checks.patterns import compile_pattern, search
 from semantix.intent import Intent
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView
 from semantix.text import preview
 
-__all__ = ["Contains", "ContainsAll", "ContainsAny", "Equals", "Length", "Matches"]
+__all__ = [
+    "Contains",
+    "ContainsAll",
+    "ContainsAny",
+    "EndsWith",
+    "Equals",
+    "Length",
+    "Matches",
+    "StartsWith",
+]
 
 _CACHE_SIZE = 256
 
@@ -36,13 +48,13 @@ class ContainsCheck(Structural, abstract=True):
     def decide(cls, view: OutputView) -> Verdict:
         if view.text is None:
             return no_text(view)
-        haystack = view.text if cls.case_sensitive else view.text.casefold()
+        haystack, where = (view.text, None) if cls.case_sensitive else _fold(view.text)
         found: dict[str, int] = {}
         missing: list[str] = []
         for needle in cls.needles:
             at = haystack.find(needle if cls.case_sensitive else needle.casefold())
             if at >= 0:
-                found[needle] = at
+                found[needle] = at if where is None else where[at]
             else:
                 missing.append(needle)
         passed = not missing if cls.mode == "all" else bool(found)
@@ -60,37 +72,45 @@ class ContainsCheck(Structural, abstract=True):
         return verdict(passed, "; ".join(parts))
 
 
-def Contains(needle: str, *, case_sensitive: bool = False) -> type[Intent]:
+def Contains(needle: str | float, *, case_sensitive: bool = False) -> type[Intent]:
     """The check "the text contains ``needle``", ignoring case unless ``case_sensitive``.
 
+    A number is looked for by its text: ``Contains(42)`` is ``Contains("42")`` (found in
+    "1425" too: ``Matches(r"\\b42\\b")`` for the number alone).
+
     Raises:
-        TypeError: ``needle`` is not a str.
-        ValueError: ``needle`` is empty or only whitespace.
+        TypeError: ``needle`` is not a str or a number (a bool is not a number here).
+        ValueError: ``needle`` is empty or only whitespace, or a float without a plain
+            decimal text (``1e20``, ``nan``).
     """
-    text = check_text(needle, factory="Contains", what="substring", example="'refund'")
-    return _contains((text,), "one", _flag(case_sensitive, "Contains"))
+    text = _needle(needle, "Contains")
+    return _contains((text,), "one", check_flag(case_sensitive, "Contains", "case_sensitive"))
 
 
-def ContainsAll(*needles: str | Sequence[str], case_sensitive: bool = False) -> type[Intent]:
+def ContainsAll(
+    *needles: str | float | Sequence[str | int | float], case_sensitive: bool = False
+) -> type[Intent]:
     """The check "the text contains every one of ``needles``" (``ContainsAll("a", "b")`` or a list).
 
     Raises:
-        TypeError: a needle is not a str.
+        TypeError: a needle is not a str or a number.
         ValueError: no needle, or an empty one.
     """
     checked = _needles(needles, factory="ContainsAll")
-    return _contains(checked, "all", _flag(case_sensitive, "ContainsAll"))
+    return _contains(checked, "all", check_flag(case_sensitive, "ContainsAll", "case_sensitive"))
 
 
-def ContainsAny(*needles: str | Sequence[str], case_sensitive: bool = False) -> type[Intent]:
+def ContainsAny(
+    *needles: str | float | Sequence[str | int | float], case_sensitive: bool = False
+) -> type[Intent]:
     """The check "the text contains at least one of ``needles``".
 
     Raises:
-        TypeError: a needle is not a str.
+        TypeError: a needle is not a str or a number.
         ValueError: no needle, or an empty one.
     """
     checked = _needles(needles, factory="ContainsAny")
-    return _contains(checked, "any", _flag(case_sensitive, "ContainsAny"))
+    return _contains(checked, "any", check_flag(case_sensitive, "ContainsAny", "case_sensitive"))
 
 
 @memo(maxsize=_CACHE_SIZE)
@@ -111,12 +131,21 @@ def _contains(needles: tuple[str, ...], mode: str, case_sensitive: bool) -> type
     )
 
 
+#: The factory and the verb of each mode of `EqualsCheck`.
+_EQUALS = {
+    "equals": ("Equals", "equals"),
+    "starts": ("StartsWith", "starts with"),
+    "ends": ("EndsWith", "ends with"),
+}
+
+
 class EqualsCheck(Structural, abstract=True):
-    """Base of ``Equals``."""
+    """Base of ``Equals``, ``StartsWith`` and ``EndsWith`` (``mode`` "equals", "starts", "ends")."""
 
     expected: ClassVar[str]
     case_sensitive: ClassVar[bool]
     strip: ClassVar[bool]
+    mode: ClassVar[str] = "equals"
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
@@ -124,18 +153,30 @@ class EqualsCheck(Structural, abstract=True):
             return no_text(view)
         text = view.text.strip() if cls.strip else view.text
         expected = cls.expected.strip() if cls.strip else cls.expected
-        if not cls.case_sensitive:
-            text, expected = text.casefold(), expected.casefold()
-        if text == expected:
-            return verdict(True, f"the text equals {preview(cls.expected, 80)}")
+        folded, where = (text, None) if cls.case_sensitive else _fold(text)
+        wanted = expected if cls.case_sensitive else expected.casefold()
+        if cls.mode == "starts":
+            passed, edge = folded.startswith(wanted), text[: len(expected)]
+        elif cls.mode == "ends":
+            passed, edge = folded.endswith(wanted), text[max(0, len(text) - len(expected)) :]
+        else:
+            passed, edge = folded == wanted, text
+        verb = _EQUALS[cls.mode][1]
+        if passed:
+            return verdict(True, f"the text {verb} {preview(cls.expected, 80)}")
+        if cls.mode != "equals":
+            return verdict(
+                False, f"the text {verb} {preview(edge, 80)}, not {preview(cls.expected, 80)}"
+            )
         at = next(
-            (i for i, (a, b) in enumerate(zip(text, expected, strict=False)) if a != b),
-            min(len(text), len(expected)),
+            (i for i, (a, b) in enumerate(zip(folded, wanted, strict=False)) if a != b),
+            min(len(folded), len(wanted)),
         )
+        lead = len(view.text) - len(view.text.lstrip()) if cls.strip else 0
         return verdict(
             False,
             f"the text {preview(view.text, 80)} differs from {preview(cls.expected, 80)} "
-            f"from character {at} on",
+            f"from character {lead + (at if where is None else where[at])} on",
         )
 
 
@@ -150,37 +191,68 @@ def Equals(expected: str, *, case_sensitive: bool = True, strip: bool = True) ->
             f"Equals() needs the expected text as a str, e.g. Equals('OK'); got "
             f"{type(expected).__name__} {expected!r:.80}"
         )
-    return _equals(expected, _flag(case_sensitive, "Equals"), _flag(strip, "Equals", "strip"))
+    return _equals(expected, *_options("Equals", case_sensitive, strip), "equals")
+
+
+def StartsWith(prefix: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
+    """The check "the text starts with ``prefix``" (leading whitespace ignored by default).
+
+    Raises:
+        TypeError: ``prefix`` is not a str.
+        ValueError: ``prefix`` is empty or only whitespace.
+    """
+    text = check_text(prefix, factory="StartsWith", what="prefix", example="'Dear'")
+    return _equals(text, *_options("StartsWith", case_sensitive, strip), "starts")
+
+
+def EndsWith(suffix: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
+    """The check "the text ends with ``suffix``" (trailing whitespace ignored by default).
+
+    Raises:
+        TypeError: ``suffix`` is not a str.
+        ValueError: ``suffix`` is empty or only whitespace.
+    """
+    text = check_text(suffix, factory="EndsWith", what="suffix", example="'Best regards'")
+    return _equals(text, *_options("EndsWith", case_sensitive, strip), "ends")
+
+
+def _options(factory: str, case_sensitive: object, strip: object) -> tuple[bool, bool]:
+    return (
+        check_flag(case_sensitive, factory, "case_sensitive"),
+        check_flag(strip, factory, "strip"),
+    )
 
 
 @memo(maxsize=_CACHE_SIZE)
-def _equals(expected: str, case_sensitive: bool, strip: bool) -> type[Intent]:
+def _equals(expected: str, case_sensitive: bool, strip: bool, mode: str) -> type[Intent]:
     options = ("" if case_sensitive else ", case_sensitive=False") + (
         "" if strip else ", strip=False"
     )
     notes = [] if case_sensitive else ["ignoring case"]
     notes += ["ignoring surrounding whitespace"] if strip else []
     how = f" ({', '.join(notes)})" if notes else ""
+    factory, verb = _EQUALS[mode]
     return build(
         EqualsCheck,
-        f"Equals({expected!r}{options})",
-        f"The text equals {expected!r}{how}.",
+        f"{factory}({expected!r}{options})",
+        f"The text {verb} {expected!r}{how}.",
         expected=expected,
         case_sensitive=case_sensitive,
         strip=strip,
+        mode=mode,
     )
 
 
 class MatchesCheck(Structural, abstract=True):
     """Base of ``Matches``."""
 
-    pattern: ClassVar[re.Pattern[str]]
+    pattern: ClassVar[Any]
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
         if view.text is None:
             return no_text(view)
-        match = cls.pattern.search(view.text)
+        match = search(cls.pattern, view.text)
         if match is None:
             return verdict(
                 False,
@@ -193,7 +265,9 @@ def Matches(pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> ty
     """The check "the regular expression ``pattern`` matches somewhere in the text" (``re.search``).
 
     Anchor the pattern (``^...$``, or ``re.fullmatch`` semantics with ``\\A...\\Z``) to match
-    the whole text. ``flags`` are ``re`` flags, e.g. ``re.IGNORECASE | re.MULTILINE``.
+    the whole text. ``flags`` are ``re`` flags, e.g. ``re.IGNORECASE | re.MULTILINE``. The
+    search runs with a time bound (`semantix.checks.patterns`): a pattern that backtracks
+    catastrophically on the output is a `PatternTimeoutError`, never a hang.
 
     Raises:
         TypeError: ``pattern`` is neither a str nor a compiled pattern, or ``flags`` is no int.
@@ -215,8 +289,8 @@ def Matches(pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> ty
 @memo(maxsize=_CACHE_SIZE)
 def _matches(source: str, flags: int) -> type[Intent]:
     try:
-        compiled = re.compile(source, flags)
-    except re.error as exc:
+        compiled = compile_pattern(source, flags)
+    except ValueError as exc:
         raise ValueError(
             f"Matches() got an invalid regular expression {source!r}: {exc}; fix the pattern "
             "(or re.escape() a literal text, or use Contains)"
@@ -324,7 +398,7 @@ def _bounds_text(bounds: Sequence[tuple[str, int | None, int | None]]) -> str:
     return " and ".join(parts)
 
 
-def _needles(values: tuple[str | Sequence[str], ...], *, factory: str) -> tuple[str, ...]:
+def _needles(values: tuple[object, ...], *, factory: str) -> tuple[str, ...]:
     flat: list[object] = []
     for value in values:
         if isinstance(value, (list, tuple)):
@@ -335,18 +409,28 @@ def _needles(values: tuple[str | Sequence[str], ...], *, factory: str) -> tuple[
         raise ValueError(
             f"{factory}() needs at least one substring, e.g. {factory}('refund', 'order')"
         )
-    example = "'refund', 'order'"
-    return tuple(
-        dict.fromkeys(
-            check_text(v, factory=factory, what="substring", example=example) for v in flat
+    return tuple(dict.fromkeys(_needle(value, factory) for value in flat))
+
+
+def _needle(value: object, factory: str) -> str:
+    """A substring to look for: a str, or a number's text (a bool is no number here)."""
+    if isinstance(value, float) and (not math.isfinite(value) or "e" in repr(value)):
+        raise ValueError(
+            f"{factory}({value!r}): a number is looked for by its text, and {value!r} has no "
+            f"plain decimal one; pass the text the reply should hold, e.g. {factory}('1000000')"
         )
-    )
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return repr(value)
+    return check_text(value, factory=factory, what="substring", example="'refund'")
 
 
-def _flag(value: object, factory: str, what: str = "case_sensitive") -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{factory}({what}=...) must be True or False, got {value!r}")
-    return value
+def _fold(text: str) -> tuple[str, list[int] | None]:
+    """``text.casefold()`` and, when folding changed its length ("ß" folds to "ss"), the index
+    in ``text`` of each folded character (and of the end); None when they line up."""
+    folded = text.casefold()
+    if len(folded) == len(text):  # folding never shortens a character: they line up
+        return folded, None
+    return folded, [i for i, char in enumerate(text) for _ in char.casefold()] + [len(text)]
 
 
 def _listed(values: Sequence[str]) -> str:

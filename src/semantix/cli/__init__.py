@@ -5,6 +5,7 @@ semantix check "Thank you for waiting." "The text is polite." --judge quantized
 semantix download --judge quantized --judge embedding
 semantix export cross-encoder/nli-deberta-v3-small ./models/nli-small
 semantix calibrate labels.csv --judge quantized
+semantix compare main.json branch.json --format markdown
 ```
 
 Exit status: 0 the check passed (or the command succeeded), 1 the check failed (or the reader
@@ -25,14 +26,23 @@ import sys
 from collections.abc import Callable, Sequence
 
 from semantix import __version__
-from semantix.cli import calibrate, check, download, examples, export, freeze_variants, report
+from semantix.cli import (
+    calibrate,
+    check,
+    compare,
+    download,
+    examples,
+    export,
+    freeze_variants,
+    report,
+)
 from semantix.cli.common import PROG
 from semantix.cli.errors import report_error
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The commands, in the order ``semantix --help`` lists them.
-COMMANDS = (check, download, export, calibrate, report, freeze_variants, examples)
+COMMANDS = (check, download, export, calibrate, report, compare, freeze_variants, examples)
 
 _TRACEBACK_HELP = "on an error, print the whole chain of exceptions (for bug reports)"
 

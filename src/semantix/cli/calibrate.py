@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from semantix.calibration import best_threshold, evaluate_threshold
+from semantix.calibration import Calibration, calibrate, evaluate_threshold
 from semantix.cli.common import (
     CommandError,
     Commands,
@@ -31,11 +31,11 @@ from semantix.cli.common import (
     load_intent,
 )
 from semantix.errors import IntentCalibrationError
+from semantix.files import read_text
 from semantix.intent import Intent, as_intent
 from semantix.judges.base import Judge
 from semantix.pipeline import evaluate_many
 from semantix.pipeline.thresholds import calibrate_intent, resolve_threshold
-from semantix.runs import wilson_interval
 
 __all__ = ["NAME", "Row", "add_parser", "read_labels", "run"]
 
@@ -61,7 +61,9 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "those keys; expected: true/false, yes/no, 1/0 or pass/fail; an intent ~module:Name is "
         "the negation of that intent), score every row with the judge and report, per "
         "intent, accuracy, balanced accuracy and Cohen's kappa at the current threshold and at "
-        "the threshold that maximises agreement; then print the thresholds as lines to paste.",
+        "the threshold that maximises agreement, and the judge's sensitivity and specificity "
+        "there (each with its Wilson 95% interval); then print the thresholds as lines to paste "
+        "and the judge_accuracy=... that corrects repeated runs' pass rates.",
         epilog="example:\n  semantix calibrate labels.csv --judge quantized --intent myapp:Polite\n",
         formatter_class=Formatter,
     )
@@ -93,14 +95,9 @@ class Row:
 def read_labels(path: Path) -> list[Row]:
     """Rows of a labels file: CSV with a header, or JSON Lines (see the module docstring)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text(path, what="labels file", error=CommandError)
     except FileNotFoundError:
         raise CommandError(f"labels file {str(path)!r} does not exist; pass {FORMATS}") from None
-    except UnicodeDecodeError as exc:
-        raise CommandError(
-            f"labels file {str(path)!r} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
-            f"save it as UTF-8: {FORMATS}"
-        ) from None
     jsonl = path.suffix.lower() in (".jsonl", ".ndjson") or text.lstrip().startswith("{")
     rows = list(_json_lines(text, path) if jsonl else _csv_rows(text, path))
     if not rows:
@@ -183,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
         mine = [row for row in rows if row.intent == name]
         labels = [row.expected for row in mine]
         current, note = _current_threshold(intent, judge)
-        best = evaluate_threshold(scores, labels, best_threshold(scores, labels))
+        best = calibrate(scores, labels)
         title = name if not isinstance(intent, str) else repr(name)
         print()
         print(f"{title}: {best.n} rows, {best.positives} expected to pass")
@@ -201,11 +198,13 @@ def run(args: argparse.Namespace) -> int:
                 f"  {label + f' {stats.threshold:.3f}':<22}{stats.accuracy:>10.3f}"
                 f"{stats.balanced_accuracy:>10.3f}{stats.kappa:>8.3f}"
             )
-        low, high = wilson_interval(round(best.accuracy * best.n), best.n)
+        intervals = best.intervals()
+        low, high = intervals["accuracy"] or (0.0, 1.0)
         print(
             f"  best accuracy: 95% interval {low:.2f}-{high:.2f} "
             f"({best.n} row{'s' if best.n != 1 else ''})"
         )
+        print(f"  at best: {_rates(best, intervals)}")
         if best.n < SMALL_SAMPLE:
             print(
                 f"  small sample: {best.n} row{'s' if best.n != 1 else ''}; label at least "
@@ -217,11 +216,34 @@ def run(args: argparse.Namespace) -> int:
             f"kappa {best.kappa:.3f}"
         )
         snippet.append(f"threshold = {best.threshold:.3f}")
+        if best.sensitivity is not None and best.specificity is not None:
+            snippet.append(
+                f"# judge accuracy at it, for repeated runs: judge_accuracy=({best.sensitivity:.3f}, "
+                f"{best.specificity:.3f}, {best.positives}, {best.n - best.positives})"
+            )
     print()
     print(f"# thresholds from semantix calibrate ({judge_label}, {path.name}); paste into each")
     print("# intent class, or pass threshold=... for description strings")
     print("\n".join(snippet))
     return 0
+
+
+def _rates(calibration: Calibration, intervals: dict[str, tuple[float, float] | None]) -> str:
+    """``sensitivity 1.000 (95% 0.34-1.00, 2 of 2 expected to pass), specificity ...``."""
+    parts = []
+    for name, hits, total, kind in (
+        ("sensitivity", calibration.true_positives, calibration.positives, "pass"),
+        ("specificity", calibration.true_negatives, calibration.n - calibration.positives, "fail"),
+    ):
+        interval = intervals[name]
+        if interval is None:
+            parts.append(f"{name} n/a (no output expected to {kind})")
+        else:
+            parts.append(
+                f"{name} {hits / total:.3f} (95% {interval[0]:.2f}-{interval[1]:.2f}, {hits} of "
+                f"{total} expected to {kind})"
+            )
+    return ", ".join(parts)
 
 
 def _positive(row: Row) -> Row:
@@ -248,8 +270,8 @@ def _current_threshold(intent: type[Intent] | str, judge: Judge) -> tuple[float 
     if calibration is None:
         return chosen.value, ""
     return chosen.value, (
-        f"examples separate: weakest example {calibration.weakest_example:.3f} > strongest "
-        f"counterexample {calibration.strongest_counterexample:.3f}; calibrated threshold "
+        f"examples separate: weakest example {calibration.weakest_positive:.3f} > strongest "
+        f"counterexample {calibration.strongest_negative:.3f}; calibrated threshold "
         f"{calibration.threshold:.3f}"
     )
 

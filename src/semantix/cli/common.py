@@ -45,7 +45,7 @@ FILE_HELP = (
     "the ONNX file inside the model directory to load (quantized and embedding judges; "
     "default: the first of the usual names that is there)"
 )
-_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+_IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
 class CommandError(Exception):
@@ -121,8 +121,8 @@ def load_intent(value: str) -> type[Intent] | str:
     ``module:Factory(args)`` (literal arguments only, read with `ast.literal_eval`: nothing is
     evaluated), else the text itself (a description)."""
     module, colon, rest = value.strip().partition(":")
-    call = _factory_call(rest.strip(), value) if colon and _MODULE.match(module) else None
-    if call is None and not _IMPORT_PATH.match(value.strip()):
+    call = _factory_call(rest.strip(), value) if colon and _MODULE.fullmatch(module) else None
+    if call is None and not _IMPORT_PATH.fullmatch(value.strip()):
         return value
     name = f"{module}:{call[0]}" if call is not None else value.strip()
     try:
@@ -150,7 +150,7 @@ def load_intent(value: str) -> type[Intent] | str:
     return intent
 
 
-_MODULE = re.compile(r"^[A-Za-z_][\w.]*$")
+_MODULE = re.compile(r"[A-Za-z_][\w.]*")
 
 
 def _factory_call(text: str, value: str) -> tuple[str, list[Any], dict[str, Any]] | None:
@@ -164,7 +164,7 @@ def _factory_call(text: str, value: str) -> tuple[str, list[Any], dict[str, Any]
     if not isinstance(node, ast.Call):
         return None
     name = ast.unparse(node.func)
-    if not _MODULE.match(name):
+    if not _MODULE.fullmatch(name):
         return None
     try:
         if any(keyword.arg is None for keyword in node.keywords):

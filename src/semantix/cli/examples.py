@@ -22,6 +22,7 @@ from semantix import config
 from semantix.cli.common import CommandError, Commands, Formatter, load_intent
 from semantix.config import check_positive_int
 from semantix.errors import ConfigurationError, JudgeError
+from semantix.files import write_atomic
 from semantix.intent import Intent, examples_path
 from semantix.judges.llm import LLMJudge
 from semantix.pipeline.specs import parse_spec
@@ -133,13 +134,13 @@ def _distinct(items: list[str]) -> list[str]:
 
 
 def write_file(path: Path, data: dict[str, Any], *, force: bool = False) -> None:
-    """Write ``data`` as diff-friendly JSON (one example a line); refuses to overwrite."""
+    """Write ``data`` as diff-friendly JSON (one example a line), whole or not at all
+    (`semantix.files.write_atomic`); refuses to overwrite unless ``force``."""
     if path.exists() and not force:
         raise CommandError(
             f"{path} exists (it may hold a reviewer's edits); pass --force to rewrite it"
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:

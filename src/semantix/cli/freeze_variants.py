@@ -9,14 +9,14 @@ run. Exit status 0 when every case was written, kept or skipped; 2 when it could
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from semantix.cli.common import CommandError, Commands, Formatter
+from semantix.files import read_text
 from semantix.judges.llm import LLMJudge
 from semantix.pipeline.specs import import_object
 from semantix.relations.freeze import freeze_variants
-from semantix.relations.variants import yaml_available, yaml_module
+from semantix.relations.variants import load_data, yaml_available
 
 __all__ = ["NAME", "add_parser", "load_cases", "run"]
 
@@ -67,17 +67,11 @@ def load_cases(source: str) -> list[object]:
     """The cases of a file (JSON list, JSON lines, YAML list) or a ``module:attr`` list."""
     path = Path(source)
     if path.is_file():
-        text = path.read_text(encoding="utf-8")
-        if path.suffix == ".jsonl":
-            cases: object = [json.loads(line) for line in text.splitlines() if line.strip()]
-        elif path.suffix in (".yaml", ".yml"):
-            if not yaml_available():
-                raise CommandError(
-                    f"{source} is YAML and PyYAML is not installed: pip install pyyaml"
-                )
-            cases = yaml_module().safe_load(text)
-        else:
-            cases = json.loads(text)
+        text = read_text(path, what="CASES file", error=CommandError)
+        if path.suffix in (".yaml", ".yml") and not yaml_available():
+            raise CommandError(f"{source} is YAML and PyYAML is not installed: pip install pyyaml")
+        kind = {".jsonl": "JSON Lines", ".yaml": "YAML", ".yml": "YAML"}.get(path.suffix, "JSON")
+        cases: object = load_data(text, path, error=CommandError, kind=kind)
     elif ":" in source and not path.suffix:
         cases = import_object(source, what="CASES")
     else:

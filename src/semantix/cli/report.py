@@ -5,6 +5,10 @@ one the same run wrote with ``--semantic-report-json`` and the page sits at the 
 to it (the header links to the JSON file by a relative path). A file that is not a report — not
 UTF-8, not JSON, nested too deep, a field of the wrong type — is one line naming the file, the
 field and what was expected (exit status 2), never a traceback.
+
+The page goes into a directory that exists (a missing one is an error, as for other commands,
+never created behind the user's back), and never replaces an existing file — such as the page
+pytest wrote beside the JSON — unless ``--force`` is given.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from semantix.cli import report_merge
 from semantix.cli.common import CommandError, Commands, Formatter
 from semantix.report.files import read_json_report, write_text_atomic
 from semantix.report.html import render, write_html_report
@@ -42,7 +47,14 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         metavar="PATH",
         type=Path,
         default=None,
-        help="where to write the page (default: JSON with the suffix .html)",
+        help="where to write the page, in a directory that exists (default: JSON with the "
+        "suffix .html)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the page if the file exists (e.g. the one pytest --semantic-report-html "
+        "wrote)",
     )
     parser.add_argument(
         "--json-href",
@@ -51,10 +63,13 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         help="where the header's link to the JSON report points (default: the JSON file, "
         "relative to the page)",
     )
+    report_merge.add_arguments(parser)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    if (merged := report_merge.dispatch(args)) is not None:
+        return merged
     source: Path = args.json
     output: Path = args.output or source.with_suffix(".html")
     try:
@@ -67,6 +82,17 @@ def run(args: argparse.Namespace) -> int:
     if output.resolve() == source.resolve():
         raise CommandError(
             f"-o {str(output)!r} would overwrite the JSON report; name an .html file"
+        )
+    folder = output.resolve().parent
+    if not folder.is_dir():
+        raise CommandError(
+            f"the directory of {str(output)!r} does not exist ({folder}); create it first "
+            "(mkdir -p) or choose another -o PATH"
+        )
+    if output.exists() and not args.force:
+        raise CommandError(
+            f"{str(output)!r} exists (the page pytest --semantic-report-html wrote, perhaps); "
+            "pass --force to replace it, or choose another -o PATH"
         )
     try:
         if args.json_href is None:

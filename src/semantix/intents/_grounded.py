@@ -28,7 +28,8 @@ from collections.abc import Iterable, Mapping
 from typing import ClassVar, cast
 
 from semantix.cache import memo
-from semantix.intent import Intent, IntentDescription, IntentMeta
+from semantix.intent import Intent, IntentDescription, IntentMeta, SupportDescription
+from semantix.outputs import encodable
 
 __all__ = [
     "RELATIONS",
@@ -49,23 +50,6 @@ _CACHE_SIZE = 256
 MAX_SOURCES = 1000
 
 
-class SupportDescription(IntentDescription):
-    """The description of a support leaf, as a judge receives it: the requirement in words
-    (which names a digest of the sources), plus ``sources`` (the texts, in order) and
-    ``relation`` (one of `RELATIONS`)."""
-
-    sources: tuple[str, ...]
-    relation: str
-
-    def __new__(  # noqa: PYI034 - typing.Self needs Python 3.11
-        cls, description: str, *, sources: tuple[str, ...], relation: str
-    ) -> SupportDescription:
-        self = cast("SupportDescription", super().__new__(cls, description, hypothesis=description))
-        self.sources = sources
-        self.relation = relation
-        return self
-
-
 def is_support(description: object) -> bool:
     """Whether ``description`` asks for support against sources (a `SupportDescription`)."""
     return isinstance(description, SupportDescription)
@@ -76,6 +60,7 @@ class SupportIntent(Intent, abstract=True):
 
     sources: ClassVar[tuple[str, ...]]
     relation: ClassVar[str]
+    requires: ClassVar[str | None] = "evaluate_support"
 
     @classmethod
     def judge_description(cls) -> IntentDescription:
@@ -126,7 +111,7 @@ def _contradicts(sources: tuple[str, ...]) -> type[Intent]:
 def _about(sources: tuple[str, ...]) -> str:
     """``2 sources, 1,204 characters, sha256 3f2a9c0d1e4b``: the digest makes the description
     (hence the verdict memo's key) differ whenever the sources do."""
-    digest = hashlib.sha256("\x00".join(sources).encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256("\x00".join(sources).encode("utf-8")).hexdigest()
     count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
     return f"{count}, {sum(map(len, sources)):,} characters, sha256 {digest[:12]}"
 
@@ -146,7 +131,8 @@ def _build(factory: str, statement: str, sources: tuple[str, ...], relation: str
 
 
 def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ...]:
-    """The texts of ``sources``, NFC-normalised and stripped, blank ones dropped.
+    """The texts of ``sources``, cleaned as outputs are (lone surrogates become U+FFFD:
+    `semantix.outputs.encodable`), NFC-normalised and stripped, blank ones dropped.
 
     Raises:
         TypeError: ``sources`` or one of its items is neither text nor a document with a text
@@ -176,7 +162,7 @@ def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ..
                 f"{factory}() source {position} is {type(item).__name__} ({item!r:.80}), which is "
                 "not a str and has no page_content, text or get_content(); pass its text"
             )
-        text = unicodedata.normalize("NFC", text).strip()
+        text = unicodedata.normalize("NFC", encodable(text)).strip()
         if text:
             texts.append(text)
     if not texts:

@@ -19,11 +19,13 @@ if TYPE_CHECKING:
     from semantix.judges.embedding_function import EmbeddingFunctionJudge
     from semantix.judges.escalating import EscalatingJudge
     from semantix.judges.llm import LLMJudge
+    from semantix.judges.prompted import CallableJudge
     from semantix.judges.quantized import QuantizedNLIJudge
     from semantix.judges.similarity import ExampleRule
     from semantix.judges.transformers import NLIJudge
 
 __all__ = [
+    "CallableJudge",
     "EmbeddingFunctionJudge",
     "EmbeddingJudge",
     "EscalatingJudge",
@@ -46,6 +48,7 @@ _LAZY = {
     "EmbeddingFunctionJudge": "semantix.judges.embedding_function",  # numpy, on first use
     "ExampleRule": "semantix.judges.similarity",
     "LLMJudge": "semantix.judges.llm",
+    "CallableJudge": "semantix.judges.prompted",  # light, but lazy like its peers
     "EscalatingJudge": "semantix.judges.escalating",  # light, but lazy like its peers
 }
 

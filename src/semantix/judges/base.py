@@ -33,6 +33,7 @@ __all__ = [
     "Verdict",
     "WrappingJudge",
     "capabilities",
+    "check_judge",
     "declares",
     "judge_identity",
 ]
@@ -217,6 +218,8 @@ class Judge(metaclass=_JudgeMeta):
             judge's prompt, a similarity judge's non-default example rule — part of the frozen
             verdict's fingerprint.
         secrets: values (API keys) that must never reach a verdict file, a report or a message.
+        answers_equivalence: False to have a judge that declares ``evaluate_equivalence`` judged
+            on snapshots like any other (both directions as two ordinary requests).
         identity: who gives the verdicts (class, model, revision, file); known without loading
             a model. Default: the class name.
 
@@ -232,6 +235,7 @@ class Judge(metaclass=_JudgeMeta):
     scale: str = "score"
     prompt_version: str | None = None
     secrets: tuple[object, ...] = ()
+    answers_equivalence: bool = True
 
     @property
     def identity(self) -> JudgeIdentity:
@@ -290,6 +294,7 @@ DECLARED = (
     "scale",
     "prompt_version",
     "secrets",
+    "answers_equivalence",
 )
 
 #: Each declared ability with `Judge`'s default, in the order `capabilities` unpacks them.
@@ -329,7 +334,6 @@ def capabilities(judge: object) -> Capabilities:
             identity=judge_identity(judge),
             batch=judge.evaluate_batch,  # type: ignore[attr-defined]
             abatch=judge.aevaluate_batch,  # type: ignore[attr-defined]
-            equivalence=getattr(judge, "evaluate_equivalence", None),
         )
     try:
         values = [getattr(judge, name, default) for name, default in _DEFAULTS]
@@ -338,7 +342,7 @@ def capabilities(judge: object) -> Capabilities:
         raise
     except Exception as exc:
         raise _naming_error(judge, exc) from exc
-    threshold, reads_negation, uses_examples, costly, scale, version, secrets = values
+    threshold, reads_negation, uses_examples, costly, scale, version, secrets, answers = values
     return Capabilities(
         identity=judge_identity(judge),
         recommended_threshold=threshold,
@@ -350,9 +354,26 @@ def capabilities(judge: object) -> Capabilities:
         secrets=tuple(secrets) if isinstance(secrets, (tuple, list)) else (),
         batch=batch if callable(batch) else None,
         abatch=abatch if callable(abatch) else None,
-        equivalence=equivalence if callable(equivalence) else None,
+        equivalence=equivalence if callable(equivalence) and answers is not False else None,
         support=support if callable(support) else None,
     )
+
+
+def check_judge(value: object, *, what: str = "judge") -> Judge:
+    """``value`` if it is a judge instance (an object with ``evaluate``), else the one
+    ``TypeError`` that says what to pass: every path that takes a judge object checks it here."""
+    if isinstance(value, type):
+        raise TypeError(
+            f"{what} is the class {value.__name__}, not a judge; pass an instance: "
+            f"{value.__name__}(...)"
+        )
+    if not callable(getattr(value, "evaluate", None)):
+        raise TypeError(
+            f"{what} must have an evaluate(output, intent_description, threshold) method, got "
+            f"{type(value).__name__} ({value!r:.60}); pass a judge such as QuantizedNLIJudge() "
+            "or FakeJudge(...)"
+        )
+    return value  # type: ignore[return-value]
 
 
 def declares(judge: object, method: str) -> bool:
@@ -398,12 +419,7 @@ class WrappingJudge(Judge):
     wrapped judge's, unless set on the wrapper itself. Nothing has to be forwarded by hand."""
 
     def __init__(self, judge: JudgeLike) -> None:
-        if isinstance(judge, type) or not callable(getattr(judge, "evaluate", None)):
-            raise TypeError(
-                f"{type(self).__name__} needs a judge instance with evaluate(output, "
-                f"intent_description, threshold), got {_describe(judge)}"
-            )
-        self.judge: JudgeLike = judge
+        self.judge: JudgeLike = check_judge(judge, what=f"the judge {type(self).__name__} wraps")
 
     @property
     def identity(self) -> JudgeIdentity:
@@ -429,15 +445,11 @@ def _forwarded(name: str) -> property:
 
 for _name in DECLARED:
     setattr(WrappingJudge, _name, _forwarded(_name))
-#: The support ability is a method (None when the wrapped judge has none); support requests
-#: reach the wrapped judge through the wrapper's ``evaluate_batch`` (its memo, its store).
+#: The support and equivalence abilities are methods (None when the wrapped judge has none);
+#: their requests reach the wrapped judge through the wrapper's ``evaluate_batch`` (its memo, its
+#: store), like any other request.
 WrappingJudge.evaluate_support = _forwarded("evaluate_support")  # type: ignore[attr-defined]
-
-
-def _describe(value: object) -> str:
-    if isinstance(value, type):
-        return f"the class {value.__name__}; pass an instance: {value.__name__}(...)"
-    return f"{type(value).__name__} ({value!r:.60})"
+WrappingJudge.evaluate_equivalence = _forwarded("evaluate_equivalence")  # type: ignore[attr-defined]
 
 
 for _public in (Judge, JudgeIdentity, TokenUsage, Verdict, WrappingJudge):

@@ -10,34 +10,30 @@ reported. `judge_identity` is the one way to name a judge.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import functools
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from semantix.cache import model_cache
+from semantix import context
 from semantix.config import is_number
-from semantix.errors import JudgeError, JudgeTimeoutError, SemantixError
+from semantix.errors import JudgeError, SemantixError
+from semantix.intent import EquivalenceDescription, SupportDescription
 from semantix.judges.base import (
+    Capabilities,
     JudgeIdentity,
     JudgeLike,
     JudgeRequest,
     Verdict,
+    WrappingJudge,
     capabilities,
     judge_identity,
 )
 
 T = TypeVar("T")
-from semantix.judges.deadline import run_with_deadline
 
-__all__ = ["POOL_SIZE", "aask_judge", "ask_judge", "check_verdict", "in_pool", "judge_identity"]
-
-#: Threads of the worker pool async checks run blocking steps in (a sync judge's call, model
-#: loading, calibration). A judge's own ``max_concurrency`` bounds its requests in flight.
-POOL_SIZE = 32
+__all__ = ["aask_judge", "ask_judge", "check_verdict", "in_pool", "judge_identity"]
 
 
 def ask_judge(
@@ -45,38 +41,31 @@ def ask_judge(
     requests: Sequence[JudgeRequest],
     *,
     what: str = "",
-    timeout: float | None = None,
+    declared: Capabilities | None = None,
 ) -> list[Verdict]:
     """Ask ``judge`` for one verdict per request (in one batch when it can) and check them.
 
-    ``what`` names what is being judged (e.g. the intents), for error messages. With a
-    ``timeout`` (seconds), a judge that has not answered by then raises
-    `JudgeTimeoutError`; its call cannot be interrupted and finishes in a
-    background thread, but its answer is never used.
+    ``what`` names what is being judged (e.g. the intents), for error messages; ``declared``
+    is the judge's `capabilities`, when the caller has read them (once per check).
     """
     if not requests:
         return []
-    if timeout is None:
-        return _ask(judge, requests, what)
-    about = f" on {what}" if what else ""
-
-    def expired() -> JudgeTimeoutError:
-        return JudgeTimeoutError(
-            f"judge {judge_identity(judge)} did not answer within {timeout:g} s{about}; a judge "
-            "that times out is never a pass. Raise the timeout (timeout=..., "
-            "--semantic-timeout) or find out why the judge hangs"
-        )
-
-    return run_with_deadline(
-        lambda: _ask(judge, requests, what), timeout, expired, name="semantix-judge-call"
-    )
+    return _ask(judge, requests, what, declared)
 
 
-def _ask(judge: JudgeLike, requests: Sequence[JudgeRequest], what: str) -> list[Verdict]:
-    batch = capabilities(judge).batch if len(requests) > 1 else None
+def _ask(
+    judge: JudgeLike,
+    requests: Sequence[JudgeRequest],
+    what: str,
+    declared: Capabilities | None = None,
+) -> list[Verdict]:
+    declared = declared or capabilities(judge)
+    kinds = _kinds(judge, declared, requests)
     try:
-        if batch is not None:
-            verdicts = list(batch(list(requests)))
+        if kinds:
+            verdicts = _answer_kinds(judge, declared, requests, kinds, what)
+        elif declared.batch is not None and len(requests) > 1:
+            verdicts = list(declared.batch(list(requests)))
         else:
             verdicts = [judge.evaluate(*request) for request in requests]
     except SemantixError:
@@ -86,17 +75,66 @@ def _ask(judge: JudgeLike, requests: Sequence[JudgeRequest], what: str) -> list[
     return _checked(judge, verdicts, requests, what)
 
 
+def _kinds(
+    judge: JudgeLike, declared: Capabilities, requests: Sequence[JudgeRequest]
+) -> dict[int, str]:
+    """The requests of another kind than a plain intent, by index: ``support`` (a grounded
+    check's `SupportDescription`, for the declared ``evaluate_support``) and ``equivalence`` (a
+    snapshot's `EquivalenceDescription`, for ``evaluate_equivalence``). They go to the ability
+    of the judge that answers them; a wrapper passes them on through its ``evaluate_batch``
+    (its memo, its store) to the judge it wraps, which routes them here in turn."""
+    if isinstance(judge, WrappingJudge):
+        return {}
+    kinds: dict[int, str] = {}
+    for index, (_, description, _) in enumerate(requests):
+        if isinstance(description, SupportDescription) and declared.support is not None:
+            kinds[index] = "support"
+        elif isinstance(description, EquivalenceDescription) and declared.equivalence is not None:
+            kinds[index] = "equivalence"
+    return kinds
+
+
+def _answer_kinds(
+    judge: JudgeLike,
+    declared: Capabilities,
+    requests: Sequence[JudgeRequest],
+    kinds: dict[int, str],
+    what: str,
+) -> list[Verdict]:
+    answers: dict[int, Verdict] = {}
+    support = [index for index, kind in kinds.items() if kind == "support"]
+    if support:
+        assert declared.support is not None
+        answered = declared.support([requests[index] for index in support])
+        answers.update(zip(support, answered, strict=True))
+    for index, kind in kinds.items():
+        if kind == "equivalence":
+            assert declared.equivalence is not None
+            output, description, threshold = requests[index]
+            stored = description.stored  # type: ignore[attr-defined]
+            answers[index] = declared.equivalence(stored, output, threshold)
+    rest = [index for index in range(len(requests)) if index not in answers]
+    plain = _ask(judge, [requests[index] for index in rest], what, declared) if rest else []
+    answers.update(zip(rest, plain, strict=True))
+    return [answers[index] for index in range(len(requests))]
+
+
 async def aask_judge(
-    judge: JudgeLike, requests: Sequence[JudgeRequest], *, what: str = ""
+    judge: JudgeLike,
+    requests: Sequence[JudgeRequest],
+    *,
+    what: str = "",
+    declared: Capabilities | None = None,
 ) -> list[Verdict]:
     """`ask_judge`, awaitable: a judge that declares ``aevaluate_batch`` is awaited; any other
     is asked in the worker pool (`in_pool`), so the event loop never blocks. The same checks
     of what comes back, the same errors."""
     if not requests:
         return []
-    abatch = capabilities(judge).abatch
-    if abatch is None:
-        return await in_pool(_ask, judge, requests, what)
+    declared = declared or capabilities(judge)
+    if declared.abatch is None or _kinds(judge, declared, requests):
+        return await in_pool(_ask, judge, requests, what, declared)
+    abatch = declared.abatch
     try:
         verdicts = list(await abatch(list(requests)))
     except SemantixError:
@@ -107,19 +145,13 @@ async def aask_judge(
 
 
 async def in_pool(function: Callable[..., T], *args: object) -> T:
-    """``function(*args)`` in semantix's bounded worker pool, in a copy of the caller's context
-    (its marker scope); awaiting it never blocks the event loop."""
+    """``function(*args)`` in the run's bounded worker pool (`semantix.context.worker_pool`),
+    in a copy of the caller's context (its marker scope); awaiting it never blocks the loop."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     run = functools.partial(contextvars.copy_context().run, function, *args)
-    return await loop.run_in_executor(_pool(), run)
-
-
-def _pool() -> ThreadPoolExecutor:
-    return model_cache.get_or_create(
-        ("worker-pool", POOL_SIZE),
-        lambda: ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="semantix-worker"),
-        region="judges",
-    )
+    return await loop.run_in_executor(context.worker_pool(), run)
 
 
 def _raised(judge: JudgeLike, exc: Exception, what: str) -> JudgeError:

@@ -77,21 +77,11 @@ class EmbeddingFunctionJudge(SimilarityJudge):
         self._start_similarity(rule)
         self.embed_function = embed
         self.name = name or _qualified_name(embed)
+        self.identity = JudgeIdentity(type(self).__name__, model=self.name)
         check_positive_int(batch_size, what="batch_size", example=64)
         self.batch_size = batch_size
         if threshold is not None:
             self.recommended_threshold = check_threshold(threshold)
-
-    @property
-    def identity(self) -> JudgeIdentity:
-        declared = self.__dict__.get("_declared_identity")
-        if isinstance(declared, JudgeIdentity):
-            return declared
-        return JudgeIdentity(type(self).__name__, model=self.name)
-
-    @identity.setter
-    def identity(self, value: JudgeIdentity) -> None:
-        self.__dict__["_declared_identity"] = value
 
     def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
         found: dict[str, Embedded] = {}

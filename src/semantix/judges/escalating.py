@@ -62,6 +62,7 @@ from semantix.judges.base import (
     JudgeRequest,
     Verdict,
     capabilities,
+    check_judge,
     judge_identity,
 )
 from semantix.judges.calls import ask_judge
@@ -115,17 +116,7 @@ class EscalatingJudge(Judge):
                 "e.g. EscalatingJudge(QuantizedNLIJudge(), LLMJudge(model='gpt-4o-mini'))"
             )
         for position, judge in enumerate(judges, start=1):
-            if isinstance(judge, type):
-                raise TypeError(
-                    f"EscalatingJudge's judge {position} is the class {judge.__name__}; "
-                    f"pass an instance: {judge.__name__}()"
-                )
-            if not callable(getattr(judge, "evaluate", None)):
-                raise TypeError(
-                    f"EscalatingJudge's judge {position} is {type(judge).__name__} "
-                    f"({judge!r:.60}), which has no evaluate(output, intent_description, "
-                    "threshold) method; pass a judge instance such as QuantizedNLIJudge()"
-                )
+            check_judge(judge, what=f"EscalatingJudge's judge {position}")
         if isinstance(band, bool) or not isinstance(band, (int, float)):
             raise TypeError(
                 f"EscalatingJudge band must be a float in [0, {MAX_BAND}], got {band!r} "

@@ -34,12 +34,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
 import warnings
 from pathlib import Path
 from typing import Any, Literal
 
 from semantix.errors import ConfigurationError
+from semantix.files import write_atomic
 from semantix.judges.labels import label_map_from_config
 from semantix.judges.model_dir import embedding_marks, load_json
 from semantix.models import cpu_kind, resolve_model
@@ -311,8 +311,7 @@ def _copy_support_files(source: str, out: Path, tokenizer: Any) -> None:
     src = Path(source)
     for name in COPIED_FILES:
         if (src / name).is_file() and src.resolve() != out.resolve():
-            (out / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src / name, out / name)
+            write_atomic(out / name, (src / name).read_bytes())  # parents created
     if not (out / "tokenizer.json").is_file():
         backend = getattr(tokenizer, "backend_tokenizer", None)
         if backend is None:
@@ -320,6 +319,6 @@ def _copy_support_files(source: str, out: Path, tokenizer: Any) -> None:
                 f"{source} has no tokenizer.json and no fast tokenizer to write one; the "
                 "quantized judge needs tokenizer.json"
             )
-        backend.save(str(out / "tokenizer.json"))
+        write_atomic(out / "tokenizer.json", backend.to_str(pretty=True))
     if not (out / "tokenizer_config.json").is_file():
         tokenizer.save_pretrained(str(out))

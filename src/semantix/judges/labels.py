@@ -28,7 +28,7 @@ _NOT_ENTAILMENT = {
     "no_entailment",
     "not_entailed",
 }
-_GENERIC_LABEL = re.compile(r"^label_?0$")
+_GENERIC_LABEL = re.compile(r"label_?0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +85,9 @@ def label_map_from_config(config: Mapping[str, Any], *, source: str = "config.js
         )
     names = [name for _, name in items]
     canonical = tuple(_canonical(name) for name in names)
-    if len(canonical) == 1 and (canonical[0] == "entailment" or _GENERIC_LABEL.match(canonical[0])):
+    if len(canonical) == 1 and (
+        canonical[0] == "entailment" or _GENERIC_LABEL.fullmatch(canonical[0])
+    ):
         return LabelMap(("entailment",), 0, sigmoid=True)
     if len(set(canonical)) != len(canonical):
         raise ConfigurationError(

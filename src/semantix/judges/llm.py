@@ -11,18 +11,19 @@ assert_semantic("Thank you for your patience.", "polite", judge=judge)
 Works with any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LiteLLM, ...): set ``base_url``
 or ``OPENAI_BASE_URL``; a server given that way needs no key.
 
-The model is asked for ``{"reason": "...", "score": 0..1}`` where ``score`` is the probability
-that the output satisfies the requirement (prompts and parsing: `semantix.judges.llm_prompt`).
-Structured output (``response_format`` with a JSON schema) is requested first; a server that
-rejects it with a 400/422 is asked again with ``json_object`` and then with the prompt alone, and
-the first mode that works is remembered.
+The model is asked for ``{"reason": "...", "score": 0..1}``, the probability that the output
+satisfies the requirement: the questions, the parser and the verdict are shared with
+`CallableJudge` (`semantix.judges.prompted`, `semantix.judges.llm_prompt`). Structured output
+(``response_format`` with a JSON schema) is requested first; a server that rejects it with a
+400/422 is asked again with ``json_object``, then with the prompt alone, and the first mode that
+works is remembered.
 
 Retries are the openai SDK's own (backoff with jitter, ``Retry-After``, 408/409/429/5xx,
-timeouts and connection errors), ``max_retries`` times. ``timeout`` bounds each attempt from
-connect to last byte (`semantix.judges.llm_http`). The SDK's final exception becomes a
-`JudgeError` (`JudgeTimeoutError` for timeouts) that says what
-to do: never a pass. The API key is masked in every text the judge keeps or raises — verdict
-reasons, error messages, the chained SDK exception — even when a server echoes it back.
+timeouts and connection errors), ``max_retries`` times. ``request_timeout`` bounds each attempt
+from connect to last byte (`semantix.judges.llm_http`); a check's ``timeout`` bounds the whole
+check. The SDK's final exception becomes a `JudgeError` that says what to do
+(`semantix.judges.llm_errors`): never a pass. The API key is masked in every text the judge
+keeps or raises, even when a server echoes it back.
 
 The openai SDK is imported on first use, not when this module is imported.
 """
@@ -32,39 +33,27 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 import warnings
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from semantix import config
-from semantix.config import check_positive_int, check_threshold
-from semantix.errors import ConfigurationError, JudgeError, JudgeTimeoutError
-from semantix.intents._grounded import SupportDescription
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, TokenUsage, Verdict
+from semantix.config import check_positive_int, is_number
+from semantix.errors import ConfigurationError, JudgeError
+from semantix.judges.base import JudgeIdentity, TokenUsage
 from semantix.judges.deadline import run_with_deadline
+from semantix.judges.llm_errors import Failures
 from semantix.judges.llm_http import ReplyTooLargeError, deadline_http_client
 from semantix.judges.llm_prompt import (
     EQUIVALENCE_PROMPT_VERSION,
-    EQUIVALENCE_SCHEMA,
     FORMATS,
     PROMPT_VERSION,
-    SUPPORT_PROMPT_VERSION,
-    SUPPORT_SCHEMAS,
-    VERDICT_SCHEMA,
-    ParsedVerdict,
-    build_equivalence_messages,
-    build_messages,
-    build_support_messages,
-    parse_support,
     parse_verdict,
     response_format,
 )
-from semantix.judges.support import support_request
+from semantix.judges.prompted import PromptedJudge, Reply
 from semantix.models.deps import ensure_installed, require
-from semantix.text import MASK, mask_exception, mask_secrets, mask_url, preview
+from semantix.text import MASK, mask_url
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -75,12 +64,11 @@ logger = logging.getLogger("semantix.judges.llm")
 
 #: Sent as the key when a custom ``base_url`` is used without one (local servers ignore it).
 NO_KEY_PLACEHOLDER = "semantix-no-key"
+#: Seconds one attempt may take by default.
+DEFAULT_REQUEST_TIMEOUT = 30.0
 
-#: How much of a reply or an error body a message quotes.
-_QUOTED = 200
 
-
-class LLMJudge(Judge):
+class LLMJudge(PromptedJudge):
     """A judge that asks a chat model, through the openai SDK, for a score and a reason.
 
     Args:
@@ -89,11 +77,12 @@ class LLMJudge(Judge):
         api_key: default ``OPENAI_API_KEY``. Not needed when a base URL is set (a placeholder
             is sent). Masked in reprs, logs, messages and verdicts.
         client: an ``openai.OpenAI`` client to use instead of building one (then ``base_url``
-            and ``api_key`` must not be given); ``timeout`` and ``max_retries`` are applied to
-            it with ``with_options``.
-        timeout: seconds one attempt may take, connect to last byte. With an injected client,
-            which keeps its own HTTP client, the whole call is bounded instead, by
-            ``timeout * (max_retries + 1)``.
+            and ``api_key`` must not be given); ``request_timeout`` and ``max_retries`` are
+            applied to it with ``with_options``.
+        request_timeout: seconds one HTTP attempt may take, connect to last byte (default 30;
+            the openai SDK's per-request ``timeout``). With an injected client, which keeps its
+            own HTTP client, the whole call is bounded instead, by ``request_timeout *
+            (max_retries + 1)``. A check's own ``timeout=`` bounds the whole check.
         max_retries: extra attempts the openai SDK makes after a transient failure (429, 408,
             409, 5xx, timeout, connection error), waiting with backoff and ``Retry-After``.
         temperature: sampling temperature; ``None`` omits it (for models that reject it).
@@ -101,20 +90,12 @@ class LLMJudge(Judge):
         max_concurrency: requests in flight at once: in `evaluate_batch`, and across every
             thread and async check that uses this judge (``await aassert_semantic(...)`` from
             many tasks sends at most this many requests at a time).
+        timeout: deprecated spelling of ``request_timeout`` (passing it warns).
         backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
     The key is checked, and the client built, on first use: constructing the judge without
     credentials does not fail, judging does (with a `ConfigurationError`).
     """
-
-    #: The score is asked for as a probability, so 0.5 ("more likely than not") is the natural
-    #: cut; raise it (e.g. 0.7) for checks where a false pass costs more than a false failure.
-    recommended_threshold: float | None = 0.5
-    #: Every call costs money and a round trip: structural leaves that already decide a check
-    #: keep its semantic leaves from being sent.
-    costly: bool = True
-    prompt_version: str | None = PROMPT_VERSION
-    equivalence_prompt_version: str = EQUIVALENCE_PROMPT_VERSION
 
     def __init__(
         self,
@@ -123,11 +104,12 @@ class LLMJudge(Judge):
         base_url: str | None = None,
         *,
         client: Any = None,
-        timeout: float = 30.0,
+        request_timeout: float | None = None,
         max_retries: int = 2,
         temperature: float | None = 0.0,
         seed: int | None = 0,
         max_concurrency: int = 4,
+        timeout: float | None = None,
         backoff: float | None = None,
     ) -> None:
         if backoff is not None:
@@ -140,14 +122,18 @@ class LLMJudge(Judge):
                 DeprecationWarning,
                 stacklevel=2,
             )
-        _check_arguments(model, client, base_url, api_key, timeout, max_retries)
+        if timeout is not None:
+            request_timeout = _renamed_timeout(timeout, request_timeout)
+        if request_timeout is None:
+            request_timeout = DEFAULT_REQUEST_TIMEOUT
+        _check_arguments(model, client, base_url, api_key, request_timeout, max_retries)
         check_positive_int(max_concurrency, what="max_concurrency", example=4)
         if client is None:
             ensure_installed(("openai",), extra="openai", feature="LLMJudge")
         self.model = model
         self.base_url = base_url or (config.openai_base_url() if client is None else None)
         self._api_key = api_key or (config.openai_api_key() if client is None else None)
-        self.timeout = float(timeout)
+        self.request_timeout = float(request_timeout)
         self.max_retries = max_retries
         self.temperature = temperature
         self.seed = seed
@@ -158,7 +144,7 @@ class LLMJudge(Judge):
             getattr(client, "api_key", None),
             urlsplit(self.base_url).password if self.base_url else None,
         )
-        self._injected: Any = _configured(client, self.timeout, max_retries)
+        self._injected: Any = _configured(client, self.request_timeout, max_retries)
         self._client: Any = None
         self._lock = threading.Lock()
         #: Requests in flight at once, across threads and async checks (not only per batch).
@@ -173,58 +159,6 @@ class LLMJudge(Judge):
             parts.append(f"api_key={MASK!r}")
         return f"LLMJudge({', '.join(parts)})"
 
-    # -- public API --
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """Ask the model once (the SDK retries) and turn its answer into a `Verdict`."""
-        threshold = check_threshold(threshold)
-        if isinstance(intent_description, SupportDescription):
-            return self._support(output, intent_description, threshold)
-        messages = build_messages(output, intent_description)
-        return self._judge(messages, VERDICT_SCHEMA, threshold, self.identity)
-
-    def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Which claims the sources do not support (``Grounded``/``Contradicts`` requests only):
-        the model quotes them back; the score is its probability that every claim is supported
-        (or that some claim is contradicted). `evaluate` hands support requests here itself."""
-        for request in requests:
-            support_request(request)
-        return self.evaluate_batch(requests)
-
-    def _support(self, output: str, description: SupportDescription, threshold: float) -> Verdict:
-        messages = build_support_messages(output, description.sources, description.relation)
-        identity = JudgeIdentity("LLMJudge", model=self.model, revision=SUPPORT_PROMPT_VERSION)
-        schema = SUPPORT_SCHEMAS[description.relation]
-        return self._judge(
-            messages, schema, threshold, identity, lambda text: parse_support(text, output)
-        )
-
-    def evaluate_equivalence(self, stored: str, new: str, threshold: float) -> Verdict:
-        """Ask the model whether ``stored`` and ``new`` say the same thing (semantic snapshots).
-
-        The score is the model's probability that they do; the reason names what one says that
-        the other does not. The verdict's judge identity carries
-        `EQUIVALENCE_PROMPT_VERSION` as its revision.
-        """
-        threshold = check_threshold(threshold)
-        for name, text in (("stored", stored), ("new", new)):
-            if not isinstance(text, str):
-                raise TypeError(
-                    f"evaluate_equivalence({name}=...) takes a str, got {type(text).__name__}; "
-                    "normalise the output to text first"
-                )
-        identity = JudgeIdentity("LLMJudge", model=self.model, revision=EQUIVALENCE_PROMPT_VERSION)
-        messages = build_equivalence_messages(stored, new)
-        return self._judge(messages, EQUIVALENCE_SCHEMA, threshold, identity)
-
-    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Judge several requests, at most ``max_concurrency`` at a time, in order."""
-        if len(requests) <= 1 or self.max_concurrency == 1:
-            return [self.evaluate(*request) for request in requests]
-        workers = min(self.max_concurrency, len(requests))
-        with ThreadPoolExecutor(workers, thread_name_prefix="semantix-llm") as pool:
-            return list(pool.map(lambda request: self.evaluate(*request), requests))
-
     def close(self) -> None:
         """Close the HTTP connections of the client this judge built (not an injected one)."""
         with self._lock:
@@ -238,29 +172,25 @@ class LLMJudge(Judge):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # -- one judgement --
+    # -- one request --
 
-    def _judge(
-        self,
-        messages: list[dict[str, str]],
-        schema: dict[str, Any],
-        threshold: float,
-        identity: JudgeIdentity,
-        parse: Callable[[str | None], ParsedVerdict] = parse_verdict,
-    ) -> Verdict:
-        started = time.perf_counter()
+    def _reply(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> Reply:
         response = self._complete(messages, schema)
-        latency_ms = (time.perf_counter() - started) * 1000.0
-        parsed = self._parse(response, parse)
-        return Verdict(
-            passed=parsed.score >= threshold,
-            score=parsed.score,
-            reason=self._mask(parsed.reason),
-            threshold=threshold,
-            judge=identity,
-            latency_ms=latency_ms,
-            usage=_usage(response),
-        )
+        choices = getattr(response, "choices", None)
+        if not choices:
+            raise JudgeError(
+                f"{self._name()}: the server returned a completion with no choices "
+                f"({self._quote(repr(response))}); an empty reply is never a pass"
+            )
+        message = getattr(choices[0], "message", None)
+        refusal = getattr(message, "refusal", None)
+        if refusal:
+            raise JudgeError(
+                f"{self._name()} refused to judge: {self._quote(str(refusal))}. "
+                "A refusal is never a pass; rephrase the intent or use another model"
+            )
+        truncated = getattr(choices[0], "finish_reason", None) == "length"
+        return Reply(getattr(message, "content", None), _usage(response), truncated)
 
     def ask_json(
         self, messages: list[dict[str, str]], schema: dict[str, Any]
@@ -298,25 +228,9 @@ class LLMJudge(Judge):
                     logger.info("server rejected response_format %s; trying the next mode", mode)
                     index += 1
                     continue
-                raise self._status_error(exc, rejected) from self._masked(exc)
-            except openai.APITimeoutError as exc:
-                raise self._timeout_error(_attempts(exc)) from self._masked(exc)
-            except openai.APIConnectionError as exc:
-                raise JudgeError(
-                    f"{self._name()} could not reach {self._where()}{_after(_attempts(exc))}: "
-                    f"{self._describe(exc.__cause__ or exc)}. Start the server or check "
-                    "base_url / OPENAI_BASE_URL; a judge that cannot be reached is never a pass"
-                ) from self._masked(exc)
-            except ReplyTooLargeError as exc:
-                raise JudgeError(
-                    f"{self._name()}: {exc} from {self._where()}; a verdict is one short JSON "
-                    "object. Check the server and the model; an unreadable verdict is never a pass"
-                ) from None
-            except openai.OpenAIError as exc:
-                raise JudgeError(
-                    f"{self._name()} request failed: {self._describe(exc)}. Check the server "
-                    "and the SDK version; a failed request is never a pass"
-                ) from self._masked(exc)
+                self._failures().fail(exc, rejected)
+            except (openai.OpenAIError, ReplyTooLargeError) as exc:
+                self._failures().fail(exc, rejected)
             with self._lock:
                 self._format_index = index  # remembered only once a mode has worked
             return response
@@ -333,11 +247,11 @@ class LLMJudge(Judge):
             options["seed"] = self.seed
         if self._injected is None:  # our own HTTP client bounds each attempt
             return client.chat.completions.create(**options)
-        overall = self.timeout * (self.max_retries + 1)
+        overall = self.request_timeout * (self.max_retries + 1)
         return run_with_deadline(
             lambda: client.chat.completions.create(**options),
             overall,
-            lambda: self._timeout_error(None, overall=overall),
+            lambda: self._failures().timeout(None, overall=overall),
             name="semantix-llm-call",
         )
 
@@ -363,102 +277,33 @@ class LLMJudge(Judge):
         return openai.OpenAI(
             api_key=api_key,
             base_url=self.base_url,
-            timeout=self.timeout,
+            timeout=self.request_timeout,
             max_retries=self.max_retries,
-            http_client=deadline_http_client(self.timeout),
+            http_client=deadline_http_client(self.request_timeout),
         )
 
-    # -- reading the answer, and errors --
+    def _failures(self) -> Failures:
+        url = self.base_url or str(getattr(self._injected, "base_url", None) or "")
+        where = mask_url(url) or "the OpenAI API"
+        return Failures(self._name(), where, self.request_timeout, self.max_retries, self.secrets)
 
-    def _parse(
-        self, response: Any, parse: Callable[[str | None], ParsedVerdict] = parse_verdict
-    ) -> ParsedVerdict:
-        choices = getattr(response, "choices", None)
-        if not choices:
-            raise JudgeError(
-                f"{self._name()}: the server returned a completion with no choices "
-                f"({self._quote(repr(response))}); an empty reply is never a pass"
-            )
-        choice = choices[0]
-        message = getattr(choice, "message", None)
-        refusal = getattr(message, "refusal", None)
-        if refusal:
-            raise JudgeError(
-                f"{self._name()} refused to judge: {self._quote(str(refusal))}. "
-                "A refusal is never a pass; rephrase the intent or use another model"
-            )
-        content = getattr(message, "content", None)
-        try:
-            return parse(content)
-        except ValueError as exc:
-            truncated = getattr(choice, "finish_reason", None) == "length"
-            hint = " (the reply was cut off: finish_reason=length)" if truncated else ""
-            reply = f" Reply: {self._quote(content)}." if isinstance(content, str) else ""
-            raise JudgeError(
-                f"{self._name()} returned an unusable verdict{hint}: {self._mask(str(exc))}."
-                f"{reply} An unreadable verdict is never a pass; try another model, or one that "
-                "supports structured output"
-            ) from None
 
-    def _status_error(self, exc: Any, rejected: list[str]) -> JudgeError:
-        status = exc.status_code
-        detail = self._describe(exc)
-        if status in (401, 403):
-            what = "the API key was refused" if status == 401 else "access was denied"
-            return JudgeError(
-                f"{self._name()}: {what} ({detail}) by {self._where()}; check "
-                "OPENAI_API_KEY / api_key=... (and base_url) and its permissions"
-            )
-        if status == 429 or status in (408, 409) or status >= 500:
-            return JudgeError(
-                f"{self._name()} failed{_times(_attempts(exc))} at {self._where()}: {detail}; "
-                "the server is down, overloaded or rate-limiting. Retry later, raise "
-                "max_retries=..., lower max_concurrency=..., or replay frozen verdicts "
-                "(SEMANTIX_VERDICTS=replay)"
-            )
-        tried = (
-            f" after the server rejected response_format {', '.join(rejected)}" if rejected else ""
+def _renamed_timeout(timeout: float, request_timeout: float | None) -> float:
+    """``timeout=``, the earlier name of ``request_timeout=``: it works, and warns, because
+    ``timeout`` in semantix always bounds a whole check."""
+    if request_timeout is not None:
+        raise ConfigurationError(
+            f"LLMJudge got both timeout={timeout!r} and request_timeout={request_timeout!r}; "
+            "pass request_timeout= only (timeout= is its deprecated name)"
         )
-        return JudgeError(
-            f"{self._name()} request failed{tried}: {detail}. Check the model name and "
-            "the server; a failed request is never a pass"
-        )
-
-    def _timeout_error(self, attempts: int | None, *, overall: float | None = None) -> JudgeError:
-        if overall is not None:
-            return JudgeTimeoutError(
-                f"{self._name()} did not finish within {overall:g}s at {self._where()} "
-                f"(timeout={self.timeout:g}s x {self.max_retries + 1} attempts, through the "
-                "injected client); raise timeout=... or check the server"
-            )
-        return JudgeTimeoutError(
-            f"{self._name()} did not answer within {self.timeout:g}s at {self._where()}"
-            f"{_counted(attempts)}; raise timeout=... or check the server. A judge that runs "
-            "out of time is never a pass"
-        )
-
-    def _name(self) -> str:
-        return f"LLMJudge({self.model})"
-
-    def _where(self) -> str:
-        url = self.base_url or _url_of(self._injected)
-        return mask_url(url) or "the OpenAI API"
-
-    def _mask(self, text: str) -> str:
-        return mask_secrets(text, self.secrets)
-
-    def _masked(self, exc: BaseException) -> BaseException:
-        return mask_exception(exc, self.secrets)
-
-    def _quote(self, text: str) -> str:
-        return preview(self._mask(text), _QUOTED, quote=True)
-
-    def _describe(self, exc: BaseException) -> str:
-        status = getattr(exc, "status_code", None)
-        name = type(exc).__name__
-        message = getattr(exc, "message", None) or str(exc) or "(no message)"
-        prefix = f"HTTP {status} {name}" if status is not None else name
-        return f"{prefix}: {preview(self._mask(str(message)), _QUOTED, quote=False)}"
+    warnings.warn(
+        f"LLMJudge(timeout=...) is now request_timeout=... (the seconds one HTTP attempt may "
+        f"take): write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` bounds a "
+        "whole check: assert_semantic(..., timeout=...), --semantic-timeout",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return timeout
 
 
 def _check_arguments(
@@ -466,7 +311,7 @@ def _check_arguments(
     client: object,
     base_url: object,
     api_key: object,
-    timeout: object,
+    request_timeout: object,
     max_retries: object,
 ) -> None:
     if not isinstance(model, str) or not model.strip():
@@ -476,9 +321,10 @@ def _check_arguments(
             "pass either client=... or base_url=/api_key=..., not both: an injected client "
             "already carries its base URL and key"
         )
-    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0:
+    if not is_number(request_timeout) or request_timeout <= 0:
         raise ConfigurationError(
-            f"timeout must be a positive number of seconds, got {timeout!r}; pass e.g. timeout=30"
+            f"request_timeout must be a positive number of seconds, got {request_timeout!r}; "
+            "pass e.g. request_timeout=30"
         )
     if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
         raise ConfigurationError(
@@ -487,42 +333,11 @@ def _check_arguments(
         )
 
 
-def _configured(client: Any, timeout: float, max_retries: int) -> Any:
+def _configured(client: Any, request_timeout: float, max_retries: int) -> Any:
     """The injected client with this judge's timeout and retries (the SDK's ``with_options``)."""
     if client is not None and callable(getattr(client, "with_options", None)):
-        return client.with_options(timeout=timeout, max_retries=max_retries)
+        return client.with_options(timeout=request_timeout, max_retries=max_retries)
     return client
-
-
-def _url_of(client: Any) -> str | None:
-    """An injected client's base URL, for messages (None when it has none)."""
-    url = getattr(client, "base_url", None)
-    return str(url) if url else None
-
-
-def _attempts(exc: BaseException) -> int | None:
-    """How many attempts the SDK made, from the retry count it sent with the last one."""
-    request = getattr(exc, "request", None)
-    if request is None:
-        response = getattr(exc, "response", None)
-        request = getattr(response, "request", None)
-    headers = getattr(request, "headers", None)
-    value = headers.get("x-stainless-retry-count") if headers is not None else None
-    return int(value) + 1 if isinstance(value, str) and value.isdigit() else None
-
-
-def _after(attempts: int | None) -> str:
-    return f" after {attempts} attempts" if attempts is not None and attempts > 1 else ""
-
-
-def _times(attempts: int | None) -> str:
-    if attempts is None:
-        return ""
-    return " once" if attempts == 1 else f" {attempts} times"
-
-
-def _counted(attempts: int | None) -> str:
-    return f" ({attempts} attempts)" if attempts is not None else ""
 
 
 def _usage(response: Any) -> TokenUsage | None:

@@ -1,4 +1,4 @@
-"""The LLM judge's HTTP deadline: ``timeout`` bounds a whole request, connect to last byte.
+"""The LLM judge's HTTP deadline: ``request_timeout`` bounds a whole attempt, connect to last byte.
 
 httpx's timeouts bound each network operation, not a request: a server that sends its headers
 and then a few bytes every 0.4 s never trips a 1 s read timeout, however long it takes. So the

@@ -1,19 +1,21 @@
 """What the LLM judge asks and how it reads the answer: prompts, schemas, a linear-time parser.
 
-Two questions are asked, each with its own prompt version (part of every frozen-verdict
-fingerprint): does an OUTPUT satisfy a REQUIREMENT (`PROMPT_VERSION`), and do two texts say
-the same thing (`EQUIVALENCE_PROMPT_VERSION`, for semantic snapshots). Both are answered
-with ``{"reason": "...", "score": 0..1}``.
+Three questions are asked, each with its own prompt version (part of every frozen-verdict
+fingerprint): does an OUTPUT satisfy a REQUIREMENT (`PROMPT_VERSION`), do SOURCES support its
+claims (`SUPPORT_PROMPT_VERSION`, for grounded checks), and do two texts say the same thing
+(`EQUIVALENCE_PROMPT_VERSION`, for semantic snapshots). All are answered with ``{"reason":
+"...", "score": 0..1}`` (support adds the ``claims`` it finds unsupported).
 
-`parse_verdict` reads that object out of a reply in time linear in the reply's length and
-refuses replies over `MAX_REPLY_CHARS` outright, whatever they contain.
+`parse_verdict` reads that object (or ``{"pass": ..., "reasoning": ...}``) out of a reply in time
+linear in the reply's length and refuses replies over `MAX_REPLY_CHARS` outright, whatever they
+contain; `parse_support` lets the listed claims decide and refuses a score that says otherwise.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,9 +162,16 @@ def parse_verdict(content: str | None) -> ParsedVerdict:
     """Read ``{"score": ..., "reason": ...}`` out of a model reply, in linear time.
 
     Tolerates code fences and prose around the object; the first JSON object with a ``score``
-    wins. Raises ``ValueError`` naming what is wrong when the reply is empty, longer than
+    (or a ``pass``) wins. ``{"pass": true|false, "reasoning": ...}`` (fakellm-assert's shape)
+    reads as score 1 or 0; with both, they must agree (``pass`` is ``score >= 0.5``). Raises
+    ``ValueError`` naming what is wrong when the reply is empty, longer than
     `MAX_REPLY_CHARS`, holds no such object, or its score is not a number in [0, 1].
     """
+    return _read_verdict(_verdict_object(content))
+
+
+def _verdict_object(content: str | None) -> dict[str, Any]:
+    """The reply's first JSON object with a ``score`` or a ``pass``."""
     if content is not None and not isinstance(content, str):
         raise ValueError(
             f"the reply content is a {type(content).__name__}, not text; expected a JSON object "
@@ -175,19 +184,39 @@ def parse_verdict(content: str | None) -> ParsedVerdict:
             f"the reply is {len(content):,} characters long, over the {MAX_REPLY_CHARS:,} "
             'semantix reads; expected one short JSON object {"score": <0..1>, "reason": "..."}'
         )
-    for candidate in json_objects(content, containing="score"):
-        if "score" in candidate:
-            return ParsedVerdict(_read_score(candidate["score"]), _read_reason(candidate))
+    for candidate in json_objects(content, containing=_KEYS):
+        if candidate.keys() & _KEYS:
+            return candidate
     raise ValueError(
-        'no JSON object with a \'score\' in the reply; expected {"score": <0..1>, "reason": "..."}'
+        "no JSON object with a 'score' or 'pass' in the reply; expected "
+        '{"score": <0..1>, "reason": "..."}'
     )
 
 
-def json_objects(text: str, *, containing: str = "") -> Iterator[dict[str, Any]]:
+#: The keys that make a JSON object of a reply its verdict.
+_KEYS = frozenset(("score", "pass"))
+
+
+def _read_verdict(candidate: dict[str, Any]) -> ParsedVerdict:
+    passed = candidate.get("pass")
+    if "pass" in candidate and not isinstance(passed, bool):
+        raise ValueError(f"'pass' is {passed!r}; expected true or false")
+    if "score" not in candidate:
+        return ParsedVerdict(1.0 if passed else 0.0, _read_reason(candidate))
+    score = _read_score(candidate["score"])
+    if passed is not None and passed != (score >= 0.5):
+        raise ValueError(
+            f"the reply says pass={json.dumps(passed)} but score {score:g}: it contradicts "
+            "itself (pass means a score of at least 0.5)"
+        )
+    return ParsedVerdict(score, _read_reason(candidate))
+
+
+def json_objects(text: str, *, containing: Iterable[str] = ("",)) -> Iterator[dict[str, Any]]:
     """Every JSON object in ``text`` that is not inside another, in order.
 
     One pass pairs the braces (outside strings); each outermost balanced ``{...}`` whose text
-    contains ``containing`` is decoded once. One that is not JSON (prose in braces) is searched
+    contains one of ``containing`` is decoded once. One that is not JSON (prose in braces) is searched
     for objects inside, at most `_MAX_NESTING_SEARCHED` levels down, so the work stays
     linear in ``len(text)``.
     """
@@ -197,10 +226,12 @@ def json_objects(text: str, *, containing: str = "") -> Iterator[dict[str, Any]]
 _Span = tuple[int, int, list[Any]]  # (start, end, children)
 
 
-def _decode(text: str, spans: list[_Span], containing: str, depth: int) -> Iterator[dict[str, Any]]:
+def _decode(
+    text: str, spans: list[_Span], containing: Iterable[str], depth: int
+) -> Iterator[dict[str, Any]]:
     decoder = json.JSONDecoder(strict=False)  # models sometimes put raw newlines in strings
     for start, end, children in spans:
-        if text.find(containing, start, end) == -1:
+        if all(text.find(word, start, end) == -1 for word in containing):
             continue  # neither this span nor anything inside it can be what is wanted
         try:
             value = decoder.decode(text[start:end])
@@ -258,7 +289,7 @@ def _read_score(value: object) -> float:
 
 
 def _read_reason(candidate: dict[str, Any]) -> str:
-    reason = candidate.get("reason")
+    reason = candidate.get("reason", candidate.get("reasoning"))
     if isinstance(reason, str) and reason.strip():
         return " ".join(reason.split())
     return "(the judge gave no reason)"
@@ -322,29 +353,45 @@ def build_support_messages(
     ]
 
 
-def parse_support(content: str | None, output: str) -> ParsedVerdict:
+def parse_support(
+    content: str | None, output: str, relation: str, threshold: float
+) -> ParsedVerdict:
     """`parse_verdict`, plus the claims the model quoted back, named in the reason (each marked
-    when it is not found in ``output``: a quote the model made up)."""
-    parsed = parse_verdict(content)
+    when it is not found in ``output``: a quote the model made up).
+
+    The claims decide: for ``support``, a listed claim means the check fails; for
+    ``contradiction``, a claim listed as contradicted means it passes, and claims listed only as
+    unsupported mean it fails. A score on the other side of ``threshold`` makes the reply
+    contradict itself: a ``ValueError`` naming both. With no claims listed, the score decides.
+    """
+    candidate = _verdict_object(content)
+    parsed = _read_verdict(candidate)
+    listed = candidate.get("claims")
+    if not isinstance(listed, list):
+        raise ValueError('the reply has no "claims" list; expected the unsupported claims')  # noqa: TRY004
     claims: list[str] = []
-    for candidate in json_objects(content or "", containing="score"):
-        listed = candidate.get("claims")
-        if "score" not in candidate:
-            continue
-        if not isinstance(listed, list):
-            raise ValueError('the reply has no "claims" list; expected the unsupported claims')  # noqa: TRY004
-        for item in listed:
-            claim = item.get("claim") if isinstance(item, dict) else None
-            status = item.get("status") if isinstance(item, dict) else None
-            if not isinstance(claim, str) or not claim.strip():
-                raise ValueError(f"a listed claim is {item!r:.80}; expected {{claim, status}}")
-            label = status if status in ("unsupported", "contradicted") else "unsupported"
-            found = (
-                ""
-                if " ".join(claim.split()) in " ".join(output.split())
-                else " (not in the output)"
+    statuses: set[str] = set()
+    flat = " ".join(output.split())
+    for item in listed:
+        claim = item.get("claim") if isinstance(item, dict) else None
+        status = item.get("status") if isinstance(item, dict) else None
+        if not isinstance(claim, str) or not claim.strip():
+            raise ValueError(f"a listed claim is {item!r:.80}; expected {{claim, status}}")
+        if status not in ("unsupported", "contradicted"):
+            raise ValueError(
+                f"the claim {json.dumps(claim.strip())} has status {status!r}; expected "
+                "'unsupported' or 'contradicted'"
             )
-            claims.append(f"{json.dumps(claim.strip(), ensure_ascii=False)} {label}{found}")
-        break
+        statuses.add(status)
+        found = "" if " ".join(claim.split()) in flat else " (not in the output)"
+        claims.append(f"{json.dumps(claim.strip(), ensure_ascii=False)} {status}{found}")
     listing = "; ".join(claims) if claims else "no claim listed as unsupported"
+    if claims:
+        holds = relation == "contradiction" and "contradicted" in statuses
+        if holds != (parsed.score >= threshold):
+            said = "holds" if holds else "fails"
+            raise ValueError(
+                f"the reply lists {listing}, so the {relation} check {said}, but gives it score "
+                f"{parsed.score:g} against the threshold {threshold:g}: it contradicts itself"
+            )
     return ParsedVerdict(parsed.score, f"{listing}. {parsed.reason}")

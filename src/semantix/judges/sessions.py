@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Literal
 from semantix.cache import model_cache
 from semantix.config import cache_path, ort_cache_enabled
 from semantix.errors import ConfigurationError
+from semantix.files import replace, write_atomic
 from semantix.models import cpu_flags
 
 if TYPE_CHECKING:
@@ -182,7 +183,7 @@ def _optimize_file(source: Path) -> Outcome:
             return "failed"
         faster = optimized[0] <= _KEEP_IF_FASTER * plain[0]
         if faster and optimized[1] <= _KEEP_IF_LIGHTER * plain[1]:
-            os.replace(partial, target)
+            replace(partial, target)
             return "kept"
         figures = {
             "plain_s": plain[0],
@@ -190,7 +191,7 @@ def _optimize_file(source: Path) -> Outcome:
             "plain_peak_mb": plain[1],
             "optimized_peak_mb": optimized[1],
         }
-        _skip_marker(target).write_text(json.dumps(figures), encoding="utf-8")
+        write_atomic(_skip_marker(target), json.dumps(figures))
         return "does not pay"
     except (OSError, RuntimeError):
         return "failed"

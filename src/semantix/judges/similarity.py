@@ -201,7 +201,7 @@ class SimilarityJudge(Judge):
                 output, examples, counterexamples, threshold, references
             )
         else:
-            s_desc, _, window = _closest(output, (str(description),), references)
+            s_desc, _, window = _similarities(output, (str(description),), references)[0]
             score = _unit(s_desc)
             passed = score >= threshold
             reason = f"cosine similarity to the intent description: {s_desc:.3f}"
@@ -286,11 +286,15 @@ class SimilarityJudge(Judge):
 
 def unit_rows(rows: Any) -> Vectors:
     """``rows`` (a sequence of vectors or a matrix) as a float32 matrix of unit-length rows (a
-    zero row stays zero)."""
+    zero row stays zero). Any finite scale works: each row is divided by its largest magnitude
+    first, in float64, so no norm overflows (1e25) or underflows (1e-25) to zero."""
     import numpy as np
 
-    matrix = np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
-    norms = np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
+    matrix = np.asarray(rows, dtype=np.float64).reshape(len(rows), -1)
+    scale = np.abs(matrix).max(axis=1, keepdims=True)
+    matrix = matrix / np.where(scale > 0, scale, 1.0)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
     unit: Vectors = (matrix / norms).astype(np.float32)
     return unit
 
@@ -315,13 +319,6 @@ def _similarities(
         found.append((float(sims.max()), str(text), int(window)))
     found.sort(key=lambda item: -item[0])  # stable: ties keep the written order
     return found
-
-
-def _closest(
-    output: Embedded, texts: Sequence[str], references: dict[str, Embedded]
-) -> tuple[float, str, int]:
-    """(best similarity, the reference text it is to, the output window it comes from)."""
-    return _similarities(output, texts, references)[0]
 
 
 def _side(
@@ -400,7 +397,7 @@ def check_vectors(rows: object, texts: Sequence[str], source: str) -> Vectors:
         )
     if not np.isfinite(matrix).all():
         raise ValueError(f"{source} returned a vector with NaN or infinite values")
-    zero = np.flatnonzero(np.linalg.norm(matrix, axis=1) == 0)
+    zero = np.flatnonzero(~matrix.any(axis=1))
     if len(zero):
         raise ValueError(
             f"{source} returned an all-zero vector for {preview(texts[int(zero[0])], 60)}: "

@@ -5,7 +5,7 @@ a text-property intent — the **source is the premise**, each **claim is the hy
 
 1. the output is split into claim sentences (`semantix.text.split_sentences`);
 2. each source is cut into windows that fit the model together with the longest claim
-   (`semantix.judges.nli.NLICore.windows`: sentence-aligned, nothing truncated);
+   (`semantix.judges.nli_core.NLICore.windows`: sentence-aligned, nothing truncated);
 3. every (window, claim) pair of the batch is scored once — identical pairs, across claims and
    requests, are scored once — in length-sorted padded batches;
 4. a claim's **support** is its best window's entailment probability; ``Grounded``'s score is the
@@ -20,21 +20,17 @@ reported as *contradicted*, apart from *not supported*.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError, JudgeError
-from semantix.intents._grounded import SupportDescription, is_support
+from semantix.intents._grounded import SupportDescription
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.labels import probabilities
-from semantix.text import length_batches, preview, split_sentences
+from semantix.judges.nli_core import Forward, NLICore, Window
+from semantix.text import preview, split_sentences
 
-if TYPE_CHECKING:
-    from semantix.judges.nli import Forward, NLICore, Window
-
-__all__ = ["SUPPORT_JUDGES", "route_support", "support_request", "support_verdicts"]
+__all__ = ["SUPPORT_JUDGES", "support_request", "support_verdicts"]
 
 #: The judges that can check support, named in the error a judge without the ability raises.
 SUPPORT_JUDGES = "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge whose levels all can"
@@ -42,22 +38,6 @@ SUPPORT_JUDGES = "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge w
 _WINDOW_PREVIEW = 90
 #: Characters of a claim quoted in a reason.
 _CLAIM_PREVIEW = 200
-
-
-def route_support(
-    requests: Sequence[JudgeRequest],
-    plain: Callable[[Sequence[JudgeRequest]], list[Verdict]],
-    support: Callable[[Sequence[JudgeRequest]], list[Verdict]],
-) -> list[Verdict]:
-    """Support requests to ``support``, the others to ``plain`` (one call each), in order."""
-    kinds = [is_support(description) for _, description, _ in requests]
-    if not any(kinds):
-        return plain(requests)
-    if all(kinds):
-        return support(requests)
-    supported = iter(support([r for r, k in zip(requests, kinds, strict=True) if k]))
-    others = iter(plain([r for r, k in zip(requests, kinds, strict=True) if not k]))
-    return [next(supported) if kind else next(others) for kind in kinds]
 
 
 def support_request(request: JudgeRequest) -> tuple[str, SupportDescription, float]:
@@ -129,9 +109,8 @@ def support_verdicts(
             _Claim(claim, [rows[pairs[(window.text, claim)]] for _, window in windows])
             for claim in claims
         ]
-        build = _support if description.relation == "support" else _contradiction
-        verdict = build(scored, windows, threshold, three_labels, identity)
-        verdicts.append(_timed(verdict, elapsed_ms))
+        verdict = _verdict(description.relation, scored, windows, threshold, three_labels, identity)
+        verdicts.append(replace(verdict, latency_ms=elapsed_ms))
     return verdicts
 
 
@@ -163,16 +142,7 @@ def _score(
                 f"make {len(encoding)} tokens, over the model's {core.max_length}; nothing is "
                 "ever truncated: report this with the texts"
             )
-    rows: list[dict[str, float]] = [{}] * len(pairs)
-    for chunk in length_batches([len(encoding) for encoding in encodings], batch_size):
-        logits = forward(core.pad([encodings[i] for i in chunk]))
-        if len(logits) != len(chunk):
-            raise JudgeError(
-                f"the model returned {len(logits)} rows of logits for a batch of {len(chunk)}"
-            )
-        for i, row in zip(chunk, logits, strict=True):
-            rows[i] = probabilities(row, core.label_map)
-    return rows
+    return core.score(encodings, forward, batch_size)
 
 
 def _where(windows: Sequence[tuple[int, Window]], k: int) -> str:
@@ -192,99 +162,69 @@ def _contradicted(claim: _Claim, three_labels: bool) -> tuple[bool, float]:
     return max(probs, key=probs.__getitem__) == "contradiction", probs["contradiction"]
 
 
-def _support(
+def _verdict(
+    relation: str,
     claims: list[_Claim],
     windows: Sequence[tuple[int, Window]],
     threshold: float,
     three_labels: bool,
     identity: JudgeIdentity,
 ) -> Verdict:
+    """``support``: the weakest claim's best-window entailment decides, and every claim below
+    the threshold is named; ``contradiction``: the strongest contradiction of any claim by any
+    window, and every claim at or above it is named. A claim is named exactly when its own score
+    is on the failing (support) or deciding (contradiction) side, so the reason and the verdict
+    always agree."""
+    support = relation == "support"
     if not claims or not windows:
-        return _nothing(claims, threshold, identity, "supported")
-    best = [claim.best("entailment") for claim in claims]
-    support = [claim.scored[k]["entailment"] for claim, k in zip(claims, best, strict=True)]
-    weakest = min(range(len(claims)), key=support.__getitem__)
-    score = min(1.0, max(0.0, support[weakest]))
-    failing = [i for i in range(len(claims)) if support[i] < threshold]
-    lines = []
-    for i in failing:
-        contradicted, value = _contradicted(claims[i], three_labels)
-        status = f"contradicted ({value:.2f})" if contradicted else "not supported"
-        lines.append(
-            f"{preview(claims[i].text, _CLAIM_PREVIEW)} {status}, entailment {support[i]:.2f}, "
-            f"best window {_where(windows, best[i])}"
+        missing = "the output has no claim" if not claims else "the sources have no text"
+        raise JudgeError(
+            f"{identity}: {missing}, so nothing can be {'supported' if support else 'contradicted'}"
+            "; a check of nothing is never a pass (nor, negated, a pass). Pass the answer's text "
+            "and the documents it was built on"
         )
-    rule = "score = the weakest claim's best-window entailment"
-    if failing:
-        reason = f"{len(failing)} of {len(claims)} claims below {threshold:.2f} ({rule}): "
-        reason += "; ".join(lines)
+    label = "entailment" if support else "contradiction"
+    best = [claim.best(label) for claim in claims]
+    values = [claim.scored[k][label] for claim, k in zip(claims, best, strict=True)]
+    decider = (min if support else max)(range(len(claims)), key=values.__getitem__)
+    score = min(1.0, max(0.0, values[decider]))
+    named = [i for i in range(len(claims)) if (values[i] < threshold) is support]
+    if support:
+        rule = "score = the weakest claim's best-window entailment"
+        lines = []
+        for i in named:
+            contradicted, value = _contradicted(claims[i], three_labels)
+            status = f"contradicted ({value:.2f})" if contradicted else "not supported"
+            lines.append(
+                f"{preview(claims[i].text, _CLAIM_PREVIEW)} {status}, entailment "
+                f"{values[i]:.2f}, best window {_where(windows, best[i])}"
+            )
+        head = f"{len(named)} of {len(claims)} claims below {threshold:.2f} ({rule}): "
+        rest = f"all {len(claims)} claims supported ({rule}); weakest "
+        line = "entailment {score:.2f}, best window {where}"
     else:
-        reason = (
-            f"all {len(claims)} claims supported ({rule}); weakest "
-            f"{preview(claims[weakest].text, _CLAIM_PREVIEW)} entailment {score:.2f}, "
-            f"best window {_where(windows, best[weakest])}"
-        )
-    k = best[weakest]
-    return Verdict(
-        passed=score >= threshold,
-        score=score,
-        reason=reason,
-        threshold=threshold,
-        probabilities=claims[weakest].scored[k],
-        evidence=windows[k][1].text,
-        judge=identity,
-    )
-
-
-def _contradiction(
-    claims: list[_Claim],
-    windows: Sequence[tuple[int, Window]],
-    threshold: float,
-    three_labels: bool,
-    identity: JudgeIdentity,
-) -> Verdict:
-    if not claims or not windows:
-        return _nothing(claims, threshold, identity, "contradicted")
-    best = [claim.best("contradiction") for claim in claims]
-    values = [claim.scored[k]["contradiction"] for claim, k in zip(claims, best, strict=True)]
-    strongest = max(range(len(claims)), key=values.__getitem__)
-    score = min(1.0, max(0.0, values[strongest]))
-    rule = "score = the strongest contradiction of any claim by any window"
-    hits = [i for i in range(len(claims)) if values[i] >= threshold]
-    if hits:
-        reason = (
-            f"{len(hits)} of {len(claims)} claims contradicted at >= {threshold:.2f} ({rule}): "
-        )
-        reason += "; ".join(
+        rule = "score = the strongest contradiction of any claim by any window"
+        lines = [
             f"{preview(claims[i].text, _CLAIM_PREVIEW)} contradiction {values[i]:.2f} by "
             f"{_where(windows, best[i])}"
-            for i in hits
-        )
+            for i in named
+        ]
+        head = f"{len(named)} of {len(claims)} claims contradicted at >= {threshold:.2f} ({rule}): "
+        rest = f"no claim contradicted at >= {threshold:.2f} ({rule}); strongest "
+        line = "contradiction {score:.2f} by {where}"
+    if named:
+        reason = head + "; ".join(lines)
     else:
-        reason = (
-            f"no claim contradicted at >= {threshold:.2f} ({rule}); strongest "
-            f"{preview(claims[strongest].text, _CLAIM_PREVIEW)} contradiction {score:.2f} by "
-            f"{_where(windows, best[strongest])}"
-        )
-    k = best[strongest]
+        where = _where(windows, best[decider])
+        described = line.format(score=score, where=where)
+        reason = f"{rest}{preview(claims[decider].text, _CLAIM_PREVIEW)} {described}"
+    k = best[decider]
     return Verdict(
         passed=score >= threshold,
         score=score,
         reason=reason,
         threshold=threshold,
-        probabilities=claims[strongest].scored[k],
+        probabilities=claims[decider].scored[k],
         evidence=windows[k][1].text,
         judge=identity,
     )
-
-
-def _nothing(claims: list[_Claim], threshold: float, identity: JudgeIdentity, what: str) -> Verdict:
-    missing = "the output has no claim" if not claims else "the sources have no text"
-    raise JudgeError(
-        f"{identity}: {missing}, so nothing can be {what}; a check of nothing is never a pass "
-        "(nor, negated, a pass). Pass the answer's text and the documents it was built on"
-    )
-
-
-def _timed(verdict: Verdict, latency_ms: float) -> Verdict:
-    return replace(verdict, latency_ms=latency_ms)

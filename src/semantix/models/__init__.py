@@ -310,7 +310,7 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
 
 # --- resolution --------------------------------------------------------------------------------
 
-_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 #: What a model directory variable should point at, and how to make one, per kind.
 _MODEL_DIR_FIX: dict[str, str] = {
     "nli": "an NLI model directory (`semantix export MODEL DIR` makes one from a Hugging Face "
@@ -366,7 +366,7 @@ def resolve_model(
     info = lookup_model(name, kind)
     if info is not None:
         repo_id, revision = info.repo_id, revision or info.revision
-    elif _REPO_ID.match(name):
+    elif _REPO_ID.fullmatch(name):
         repo_id, revision = name, revision or "main"
     else:
         looks_like_path = name.startswith((".", "/", "~")) or os.sep in name

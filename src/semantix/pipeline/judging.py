@@ -22,14 +22,13 @@ The verdict mode is the ``mode=`` argument, else the run's (``--semantic-verdict
 
 from __future__ import annotations
 
-from typing import cast
-
 from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import JudgeUnavailableError
-from semantix.judges.base import Judge
+from semantix.judges.base import Judge, check_judge
 from semantix.pipeline.specs import check_spec, judge_from_spec
 from semantix.verdicts import RecordReplayJudge, wrap_judge
+from semantix.verdicts.modes import resolve_mode
 
 __all__ = ["build_default_judge", "default_judge", "resolve_judge", "verdicts_mode"]
 
@@ -58,13 +57,12 @@ def build_default_judge() -> Judge:
 
 
 def verdicts_mode(mode: str | None = None, *, defaults: context.Defaults | None = None) -> str:
-    """The verdict mode in force: ``mode``, else the run's, else ``SEMANTIX_VERDICTS``, else off.
+    """The verdict mode in force: ``mode``, else the run's, else ``SEMANTIX_VERDICTS``, else off
+    (`semantix.verdicts.modes.resolve_mode` is the one fallback).
 
     ``defaults`` are the run's (`semantix.context.current`), when the caller has read them."""
     chosen = mode if mode is not None else (defaults or context.current()).verdicts_mode
-    if chosen is None:
-        return config.verdicts_mode() or "off"
-    return config.check_verdict_mode(chosen, source="verdict mode")
+    return resolve_mode(chosen)
 
 
 def resolve_judge(
@@ -98,7 +96,7 @@ def resolve_judge(
             region="judges",
             remember_failure=True,
         )
-    checked = check_judge_object(target)
+    checked = check_judge(target)
     if isinstance(checked, RecordReplayJudge):
         # The user's own store stays the store: only the run's mode applies to it.
         if checked.mode == resolved_mode or (mode is None and _mode_unset()):
@@ -117,21 +115,6 @@ def resolve_judge(
         ),
         region="judges",
     )
-
-
-def check_judge_object(target: object) -> Judge:
-    """``target`` if it is a judge instance, else a TypeError that says what to pass."""
-    if isinstance(target, type):
-        raise TypeError(
-            f"judge is the class {target.__name__}, not a judge; pass an instance: "
-            f"{target.__name__}(...)"
-        )
-    if not callable(getattr(target, "evaluate", None)):
-        raise TypeError(
-            f"judge must have an evaluate(output, intent_description, threshold) method, got "
-            f"{type(target).__name__}; pass a judge such as QuantizedNLIJudge() or FakeJudge(...)"
-        )
-    return cast("Judge", target)
 
 
 def _mode_unset() -> bool:

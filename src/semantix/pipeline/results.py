@@ -109,6 +109,13 @@ class LeafResult:
         negated = not self.expected if self.judged_as is None else self.expected
         return f"~{self.intent.__name__}" if negated else self.intent.__name__
 
+    @property
+    def summary(self) -> str:
+        """``Polite=0.41/0.80`` or ``~MedicalAdvice=0.10/0.70``: the label, score and threshold
+        (repeated runs' lines, reprs)."""
+        score = "n/a" if self.verdict.score is None else f"{self.verdict.score:.2f}"
+        return f"{self.label}={score}/{self.threshold:.2f}"
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able summary (reports, the CLI's ``--json``)."""
         verdict = self.verdict
@@ -158,7 +165,7 @@ class SemanticResult:
         )
 
     def __repr__(self) -> str:
-        scores = ", ".join(_leaf_summary(leaf) for leaf in self.leaves)
+        scores = ", ".join(leaf.summary for leaf in self.leaves)
         return (
             f"<SemanticResult {'PASS' if self.passed else 'FAIL'} {self.intent.__name__} "
             f"judge={self.judge} [{scores}]>"
@@ -242,10 +249,13 @@ class CheckError:
         return f"<CheckError {self.intent}: {type(self.error).__name__}: {self.error}>"
 
 
-def _leaf_summary(leaf: LeafResult) -> str:
-    score = "n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:.2f}"
-    return f"{leaf.label}={score}/{leaf.threshold:.2f}"
+#: How every message and report shows an outcome (the words are pytest's: passed, failed, error).
+OUTCOME_WORDS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
 
+#: The reason of a semantic leaf on an empty output: it fails whichever way it is wanted.
+EMPTY_REASON = (
+    "nothing to judge: the output is empty (judge not called; never a pass, negated or not)"
+)
 
 #: Characters of the output shown in a failure message (the length of the whole is shown too).
 OUTPUT_PREVIEW_CHARS = 200
@@ -341,6 +351,7 @@ _SOURCES = {
     "calibrated": "calibrated from the intent's examples and counterexamples",
     "marker": "the pytest semantic marker",
     "judge": "the judge's recommended_threshold",
+    "scale": "the check's own threshold for this judge's scale",
     "default": "the Intent default",
     "structural": "decided by semantix itself, exactly (no judge)",
 }
@@ -370,6 +381,8 @@ def leaf_verdict_text(leaf: LeafResult) -> str:
         return "not judged"
     if leaf.passed:
         return "ok" + flag
+    if verdict.reason == EMPTY_REASON:
+        return "FAIL: nothing to judge"
     if leaf.expected:
         if verdict.score is not None and verdict.score >= leaf.threshold:
             return "FAIL: " + _why_above_threshold(verdict.reason)

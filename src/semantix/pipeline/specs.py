@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from semantix.errors import ConfigurationError
-from semantix.judges.base import Judge
+from semantix.judges.base import Judge, check_judge
 
 __all__ = [
     "JUDGE_NAMES",
@@ -144,9 +144,7 @@ def judge_from_spec(spec: str, **kwargs: Any) -> Judge:
         if isinstance(target, type) or (callable(target) and not hasattr(target, "evaluate"))
         else target
     )
-    if not callable(getattr(judge, "evaluate", None)):
-        raise ConfigurationError(
-            f"{spec!r} gave {type(judge).__name__}, which has no evaluate(output, "
-            "intent_description, threshold) method; point it at a judge"
-        )
-    return judge  # type: ignore[return-value]
+    try:
+        return check_judge(judge, what=f"the judge spec {spec!r} gave an object that")
+    except TypeError as exc:
+        raise ConfigurationError(f"{exc}; point the spec at a judge") from None

@@ -1,16 +1,26 @@
 """The steps of the one check, shared by `check` and `acheck` (see `semantix.pipeline`):
-``begin`` (view, structural leaves, the judge), ``plan_requests`` (thresholds, which semantic
-leaves to send), ``ask`` (the judge), ``finish`` (combine, results, the report record)."""
+``begin`` (views, structural leaves, the judge), ``plan_requests`` (thresholds, which semantic
+leaves to send and what to ask), the judge's one batch, ``finish`` (combine, results, records).
+
+**Nothing to judge** is decided here, once, for every leaf and runner:
+
+- a leaf that reads the text (``needs == "text"``: every semantic leaf, the text checks), on an
+  output that holds none (tool calls only, a refusal), is a ``TypeError`` naming what the output
+  holds — unless the other leaves already decide the check (``CalledTool("x") | Polite`` on a
+  tools-only reply passes without it, "not judged");
+- a semantic leaf on an empty or blank text is not sent to the judge and FAILS whichever way it
+  is wanted: neither ``X`` nor ``~X`` (nor ``~Grounded(docs)``) passes on nothing.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from semantix import context
-from semantix.checks.base import STRUCTURAL, Structural
-from semantix.config import check_seconds, check_threshold
+from semantix.cache import memo
+from semantix.checks.base import STRUCTURAL, Scoped, Structural
 from semantix.errors import ConfigurationError, JudgeTimeoutError, SemantixError
 from semantix.intent import (
     Conjunction,
@@ -28,13 +38,21 @@ from semantix.judges.deadline import run_with_deadline
 from semantix.judges.phrasing import negated_statement
 from semantix.outputs import OutputView, describe_calls, output_view
 from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.results import CheckError, LeafResult, SemanticResult
+from semantix.pipeline.options import Options
+from semantix.pipeline.results import EMPTY_REASON, CheckError, LeafResult, SemanticResult
 from semantix.pipeline.thresholds import resolve_threshold
 
 #: Per leaf: how it was asked (None: structural), its verdict, and whether it was judged.
 _Verdicts = dict[type[Intent], tuple["_LeafPlan | None", Verdict, bool]]
+#: One output's outcome: its result, or the error that stopped its check.
+Outcome = SemanticResult | BaseException
 
-EMPTY_REASON = "the output is empty, so it cannot satisfy the intent (judge not called)"
+#: Errors a check records as a `CheckError` (and a repeated check counts as a run's error).
+REPORTED = (SemantixError, TypeError, ValueError)
+#: The verdict of a leaf that reads the text, on an output that holds none (not needed).
+_NO_TEXT = Verdict(passed=False, score=None, reason="nothing to judge: the output has no text")
+#: The abilities a leaf may require (`Intent.requires`), as `Capabilities` names them.
+_ABILITIES = {"evaluate_support": "support"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,29 +60,43 @@ class _LeafPlan:
     """How one semantic leaf is asked: the description sent, its threshold, whether inverted."""
 
     intent: type[Intent]
-    description: str
+    description: IntentDescription
     threshold: float
     threshold_source: str
     judged_as: str | None
     scale: str = "score"
 
 
-#: Errors a reporting check records as a `CheckError` before raising them.
-REPORTED = (SemantixError, TypeError, ValueError)
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """An intent's leaves, split once per intent class (every check of it reads them)."""
+
+    structural: tuple[type[Structural], ...]
+    semantic: tuple[type[Intent], ...]
+    what: str
+
+
+@memo(maxsize=1024)
+def shape_of(intent: type[Intent]) -> Shape:
+    leaves = list(iter_leaves(intent))
+    structural = tuple(leaf for leaf in leaves if issubclass(leaf, Structural))
+    semantic = tuple(leaf for leaf in leaves if not issubclass(leaf, Structural))
+    return Shape(structural, semantic, ", ".join(leaf.__name__ for leaf in semantic))
 
 
 @dataclass
 class Setup:
     """One check before its judge answers: outputs read, structural leaves decided, the judge
-    resolved, and the semantic requests still to ask (filled by `plan_requests`)."""
+    resolved and what it declares (read once per check)."""
 
     intent: type[Intent]
-    semantic: list[type[Intent]]
+    shape: Shape
     views: list[OutputView]
     decided: list[dict[type[Intent], Verdict]]
+    failures: dict[int, BaseException]
     judge: JudgeLike | None
     declared: Capabilities | None
-    threshold: float | None
+    options: Options
     defaults: context.Defaults
     limit: float | None
     started: float
@@ -79,55 +111,47 @@ class Asked:
 
     plans: dict[type[Intent], _LeafPlan]
     verdicts: list[_Verdicts]
-    asked: list[tuple[int, type[Intent]]]
+    #: Per asking leaf: (output index, leaf, labels of a `Scoped` leaf's requests or None).
+    asked: list[tuple[int, type[Intent], tuple[str, ...] | None]]
     requests: list[JudgeRequest]
     what: str
 
 
-def begin(
-    outputs: Sequence[object],
-    intent: IntentLike,
-    judge: JudgeLike | str | None,
-    threshold: float | None,
-    timeout: float | None,
-) -> Setup:
+def begin(outputs: Sequence[object], intent: IntentLike, options: Options) -> Setup:
     started = time.perf_counter()
     intent_class = as_intent(intent)
-    leaves = list(iter_leaves(intent_class))
-    structural: list[type[Structural]] = [leaf for leaf in leaves if issubclass(leaf, Structural)]
-    semantic = [leaf for leaf in leaves if not issubclass(leaf, Structural)]
-    if threshold is not None:
-        check_threshold(threshold)
-        if not semantic:
-            raise TypeError(
-                f"threshold={threshold!r} was given, but {intent_class.__name__} has only "
-                "structural leaves, which are decided exactly (1.0 or 0.0) without a judge; "
-                "drop threshold="
-            )
+    shape = shape_of(intent_class)
+    if options.threshold is not None and not shape.semantic:
+        raise TypeError(
+            f"threshold={options.threshold!r} was given, but {intent_class.__name__} has only "
+            "structural leaves, which are decided exactly (1.0 or 0.0) without a judge; "
+            "drop threshold="
+        )
     views = [output_view(output) for output in outputs]
-    decided: list[dict[type[Intent], Verdict]] = [
-        {leaf: leaf.decide(view) for leaf in structural} for view in views
-    ]
+    decided: list[dict[type[Intent], Verdict]] = []
+    failures: dict[int, BaseException] = {}
+    for index, view in enumerate(views):
+        mine: dict[type[Intent], Verdict] = {}
+        try:
+            for leaf in shape.structural:
+                mine[leaf] = (
+                    _NO_TEXT if view.text is None and leaf.needs == "text" else leaf.decide(view)
+                )
+        except SemantixError as exc:  # e.g. an unenforceable budget: this output's error
+            failures[index] = exc
+        decided.append(mine)
     defaults = context.current()
-    limit = check_seconds(timeout if timeout is not None else defaults.timeout)
-    resolved = resolve_judge(judge, defaults=defaults) if semantic else None
-    declared = capabilities(resolved) if resolved is not None else None
+    timeout = options.timeout if options.timeout is not None else defaults.timeout
+    judge = resolve_judge(options.judge, defaults=defaults) if shape.semantic else None
+    declared = capabilities(judge) if judge is not None else None
     return Setup(
-        intent_class,
-        semantic,
-        views,
-        decided,
-        resolved,
-        declared,
-        threshold,
-        defaults,
-        limit,
-        started,
-    )
+        intent_class, shape, views, decided, failures, judge, declared, options, defaults,
+        timeout, started,
+    )  # fmt: skip
 
 
 def ask_within_limit(setup: Setup) -> tuple[Asked, list[Verdict]]:
-    """`_ask`, bounded by the check's time limit when it has one."""
+    """Plan and ask, bounded by the check's time limit when it has one."""
     if setup.judge is None or setup.limit is None:
         return _ask(setup)
     return run_with_deadline(lambda: _ask(setup), setup.limit, setup.expired, name="semantix-check")
@@ -135,99 +159,150 @@ def ask_within_limit(setup: Setup) -> tuple[Asked, list[Verdict]]:
 
 def _ask(setup: Setup) -> tuple[Asked, list[Verdict]]:
     asked = plan_requests(setup)
-    if setup.judge is None:
+    if setup.judge is None or setup.declared is None:
         return asked, []
-    return asked, ask_judge(setup.judge, asked.requests, what=asked.what)
+    return asked, ask_judge(setup.judge, asked.requests, what=asked.what, declared=setup.declared)
 
 
 def plan_requests(setup: Setup) -> Asked:
-    """Thresholds (calibration may ask the judge), then which leaves to send, per output."""
-    judge, declared = setup.judge, setup.declared
-    if judge is None or declared is None:
-        return Asked({}, [{} for _ in setup.views], [], [], "")
-    _check_support(setup.semantic, declared)
-    plans = {
-        leaf: _plan(leaf, judge, declared, setup.threshold, setup.defaults.threshold)
-        for leaf in setup.semantic
-    }
-    asked: list[tuple[int, type[Intent]]] = []
+    """Thresholds (calibration may ask the judge), then what to ask, output by output."""
+    judge, declared, shape = setup.judge, setup.declared, setup.shape
+    plans: dict[type[Intent], _LeafPlan] = {}
+    if judge is not None and declared is not None:
+        _check_abilities(shape.semantic, declared)
+        marker = setup.defaults.threshold
+        plans = {
+            leaf: _plan(leaf, judge, declared, setup.options.threshold, marker)
+            for leaf in shape.semantic
+        }
+    asked: list[tuple[int, type[Intent], tuple[str, ...] | None]] = []
     requests: list[JudgeRequest] = []
     verdicts: list[_Verdicts] = []
     for index, (view, known) in enumerate(zip(setup.views, setup.decided, strict=True)):
-        needed = set(setup.semantic)
-        if known and declared.costly:
-            needed = set(_undecided(setup.intent, {k: v.passed for k, v in known.items()}))
         mine: _Verdicts = {}
-        deciders = ", ".join(leaf.__name__ for leaf in known)
-        for leaf in setup.semantic:
-            plan = plans[leaf]
-            if leaf not in needed:
-                mine[leaf] = (plan, _not_judged(deciders), False)
-            elif view.text is None:
-                raise TypeError(
-                    f"{leaf.__name__} is judged on the output's text, but the output has none: "
-                    f"it holds {_held(view)}. Check tool calls with semantix.checks "
-                    "(e.g. CalledTool(...)), or pass the text you expect"
-                )
-            elif not view.text.strip():
-                mine[leaf] = (plan, _empty_verdict(plan), True)
-            else:
-                asked.append((index, leaf))
-                requests.append((view.text, plan.description, plan.threshold))
         verdicts.append(mine)
-    what = ", ".join(leaf.__name__ for leaf in setup.semantic)
-    return Asked(plans, verdicts, asked, requests, what)
+        if index in setup.failures:
+            continue
+        try:
+            needed = _needed(setup, view, known)
+        except TypeError as exc:
+            setup.failures[index] = exc
+            continue
+        deciders = ", ".join(leaf.__name__ for leaf in known if known[leaf] is not _NO_TEXT)
+        blind = [leaf for leaf in known if known[leaf] is _NO_TEXT]
+        for leaf in (*blind, *shape.semantic):
+            plan = plans.get(leaf)
+            if plan is None or leaf not in needed:
+                mine[leaf] = (plan, _not_judged(deciders), False)
+            elif view.text is not None and not view.text.strip() and leaf.needs == "text":
+                mine[leaf] = (plan, _nothing(plan.threshold), True)
+            elif issubclass(leaf, Scoped):
+                assert declared is not None
+                try:
+                    got = leaf.asks(view, plan.description, plan.threshold, declared)
+                except REPORTED as exc:  # e.g. no turn to judge: this output's error
+                    setup.failures[index] = exc
+                    break
+                if isinstance(got, Verdict):
+                    mine[leaf] = (plan, got, True)
+                else:
+                    asked.append((index, leaf, tuple(label for label, _ in got)))
+                    requests.extend(request for _, request in got)
+            else:
+                asked.append((index, leaf, None))
+                requests.append((view.text or "", plan.description, plan.threshold))
+    return Asked(plans, verdicts, asked, requests, shape.what)
 
 
-def finish(
-    setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool
-) -> list[SemanticResult]:
+def _needed(
+    setup: Setup, view: OutputView, known: dict[type[Intent], Verdict]
+) -> set[type[Intent]]:
+    """The semantic leaves to ask on this output: all of them, unless the judge is costly or
+    the output has no text, when only those that can still change the outcome are; a leaf that
+    reads the text and is still needed on an output without text is the ``TypeError`` of the
+    module docstring."""
+    semantic = setup.shape.semantic
+    costly = setup.declared is not None and setup.declared.costly
+    if view.text is not None and not (costly and known):
+        return set(semantic)
+    exact = {leaf: verdict.passed for leaf, verdict in known.items() if verdict is not _NO_TEXT}
+    needed = set(_undecided(setup.intent, exact))
+    if view.text is None:
+        blind = [leaf for leaf in needed if leaf.needs == "text"]
+        if blind:
+            raise TypeError(
+                f"{blind[0].__name__} is judged on the output's text, but the output has none: "
+                f"it holds {_held(view)}. Check tool calls with semantix.checks (e.g. "
+                "CalledTool(...)), or pass the text you expect"
+            )
+    return needed
+
+
+def finish(setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool) -> list[Outcome]:
     asked, verdicts = answers
-    for (index, leaf), verdict in zip(asked.asked, verdicts, strict=True):
-        asked.verdicts[index][leaf] = (asked.plans[leaf], verdict, True)
+    start = 0
+    for index, leaf, labels in asked.asked:
+        plan = asked.plans[leaf]
+        if labels is None:
+            verdict = verdicts[start]
+            start += 1
+            turn = setup.views[index].judged_turn
+            if turn is not None:  # a transcript: say which reply a plain intent judged
+                of = f"the final reply (step {turn + 1} of {len(setup.views[index].steps)})"
+                verdict = replace(verdict, reason=f"{of}: {verdict.reason or verdict.passed}")
+        else:
+            answered = verdicts[start : start + len(labels)]
+            start += len(labels)
+            assert issubclass(leaf, Scoped) and setup.declared is not None
+            labelled = list(zip(labels, answered, strict=True))
+            view = setup.views[index]
+            inverted = plan.judged_as is not None
+            verdict = leaf.fold(view, labelled, plan.threshold, setup.declared, inverted=inverted)
+        asked.verdicts[index][leaf] = (plan, verdict, True)
     each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(setup.views))
     identity = setup.declared.identity if setup.declared is not None else STRUCTURAL
-    results = []
-    for view, structural, semantic in zip(setup.views, setup.decided, asked.verdicts, strict=True):
-        by_leaf: _Verdicts = {leaf: (None, verdict, True) for leaf, verdict in structural.items()}
-        by_leaf.update(semantic)
+    outcomes: list[Outcome] = []
+    for index, view in enumerate(setup.views):
+        failure = setup.failures.get(index)
+        if failure is not None:
+            outcomes.append(failure)
+            if report:
+                context.notify(CheckError(setup.intent.__name__, view.text, failure))
+            continue
+        by_leaf: _Verdicts = {
+            leaf: (None, verdict, True) for leaf, verdict in setup.decided[index].items()
+        }
+        by_leaf.update(asked.verdicts[index])
         leaf_results: list[LeafResult] = []
         passed = _combine(setup.intent, by_leaf, expected=True, out=leaf_results)
         text = view.text or ""
-        results.append(
-            SemanticResult(
-                intent=setup.intent,
-                output=text,
-                passed=passed,
-                leaves=tuple(leaf_results),
-                judge=identity,
-                empty=bool(setup.semantic) and not text.strip(),
-                duration_ms=each_ms,
-            )
+        result = SemanticResult(
+            intent=setup.intent,
+            output=text,
+            passed=passed,
+            leaves=tuple(leaf_results),
+            judge=identity,
+            empty=bool(setup.shape.semantic) and not text.strip(),
+            duration_ms=each_ms,
         )
-    if report:
-        for result in results:
+        outcomes.append(result)
+        if report:
             context.notify(result)
-    return results
+    return outcomes
 
 
 def report_error(outputs: Sequence[object], intent: object, exc: BaseException) -> None:
-    for output in outputs:
-        context.notify(CheckError(_name_of(intent), _text_or_none(output), exc))
-
-
-def _name_of(intent: object) -> str:
+    """One `CheckError` record per output, for a check stopped before it had results."""
     try:
-        return as_intent(intent).__name__
+        name = as_intent(intent).__name__
     except (TypeError, ValueError):
-        return repr(intent)
-
-
-def _text_or_none(output: object) -> str | None:
-    try:
-        return output_view(output).text
-    except TypeError:
-        return None
+        name = repr(intent)
+    for output in outputs:
+        try:
+            text = output_view(output).text
+        except TypeError:
+            text = None
+        context.notify(CheckError(name, text, exc))
 
 
 def expired(declared: Capabilities | None, limit: float, intent: type[Intent]) -> Exception:
@@ -235,8 +310,7 @@ def expired(declared: Capabilities | None, limit: float, intent: type[Intent]) -
     return JudgeTimeoutError(
         f"judge {name} did not answer within {limit:g} s on {intent.__name__}; a judge that "
         "times out is never a pass (the timeout bounds the whole check, calibration included). "
-        "Raise the timeout "
-        "(timeout=..., --semantic-timeout) or find out why the judge hangs"
+        "Raise the timeout (timeout=..., --semantic-timeout) or find out why the judge hangs"
     )
 
 
@@ -245,7 +319,7 @@ def _plan(
     judge: JudgeLike,
     declared: Capabilities,
     explicit: float | None,
-    judge_default: float | None,
+    marker: float | None,
 ) -> _LeafPlan:
     description: IntentDescription = leaf.judge_description()
     judged_as = None
@@ -262,7 +336,7 @@ def _plan(
         leaf,
         judge,
         explicit,
-        judge_default=judge_default,
+        judge_default=marker,
         description=description,
         swap_examples=judged_as is not None,
         declared=declared,
@@ -270,22 +344,18 @@ def _plan(
     return _LeafPlan(leaf, description, chosen.value, chosen.source, judged_as, declared.scale)
 
 
-def _check_support(leaves: Sequence[type[Intent]], declared: Capabilities) -> None:
-    """Support leaves (``Grounded``, ``Contradicts``) need a judge declaring ``evaluate_support``;
-    their requests then go, like any other, through the judge's ``evaluate_batch``."""
-    if declared.support is not None:
-        return
-    # Imported here: ``import semantix`` does not import the intents library.
-    from semantix.intents._grounded import SupportIntent
-    from semantix.judges.support import SUPPORT_JUDGES
+def _check_abilities(leaves: Sequence[type[Intent]], declared: Capabilities) -> None:
+    """A leaf that requires a judge ability (`Intent.requires`) gets a judge that declares it."""
+    for leaf in leaves:
+        if leaf.requires is None:
+            continue
+        if getattr(declared, _ABILITIES[leaf.requires]) is None:
+            from semantix.judges.support import SUPPORT_JUDGES as judges  # only for the message
 
-    grounded = [leaf.__name__ for leaf in leaves if issubclass(leaf, SupportIntent)]
-    if grounded:
-        raise ConfigurationError(
-            f"{', '.join(grounded)} checks support against sources, but the judge "
-            f"{declared.identity} cannot (it declares no evaluate_support). Use a judge that "
-            f"can: {SUPPORT_JUDGES}"
-        )
+            raise ConfigurationError(
+                f"{leaf.__name__} needs a judge that declares {leaf.requires}, and the judge "
+                f"{declared.identity} does not. Use one that does: {judges}"
+            )
 
 
 def _undecided(node: type[Intent], known: dict[type[Intent], bool]) -> frozenset[type[Intent]]:
@@ -317,8 +387,8 @@ def _partial(
     return None, frozenset({node})
 
 
-def _empty_verdict(plan: _LeafPlan) -> Verdict:
-    return Verdict(passed=False, score=0.0, reason=EMPTY_REASON, threshold=plan.threshold)
+def _nothing(threshold: float) -> Verdict:
+    return Verdict(passed=False, score=None, reason=EMPTY_REASON, threshold=threshold)
 
 
 def _not_judged(deciders: str) -> Verdict:
@@ -348,9 +418,13 @@ def _combine(
     plan, verdict, judged = by_leaf[node]
     inverted = plan is not None and plan.judged_as is not None
     wanted = expected is not inverted
+    if verdict.reason == EMPTY_REASON:  # nothing to judge fails whichever way it is wanted
+        verdict = Verdict(
+            passed=not wanted, score=None, reason=EMPTY_REASON, threshold=verdict.threshold
+        )
     if not any(existing.intent is node and existing.expected is wanted for existing in out):
         if plan is None:  # structural: decided exactly, at 1.0
-            out.append(LeafResult(node, verdict, 1.0, wanted, "structural"))
+            out.append(LeafResult(node, verdict, 1.0, wanted, "structural", judged=judged))
         else:
             out.append(
                 LeafResult(

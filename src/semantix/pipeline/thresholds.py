@@ -8,8 +8,10 @@
    judge cannot separate them, the check errors and says so (`IntentCalibrationError`).
    Judges whose score already uses the examples (``uses_examples = True``, e.g. the embedding
    judge) keep their own rule and skip this step, as do judges that give no score;
-4. ``marker``/``judge``: the pytest ``semantic`` marker's threshold for the assertions of its test,
-   else the judge's ``recommended_threshold`` (an instance may set its own);
+4. ``marker``/``scale``/``judge``: the pytest ``semantic`` marker's threshold for the assertions
+   of its test, else the leaf's own threshold for the judge's scale (``scale_thresholds``: a
+   snapshot judged by similarity), else the judge's ``recommended_threshold`` (an instance may
+   set its own);
 5. ``default``: the ``Intent`` base default, 0.8.
 
 ``~X`` uses X's threshold; ``&`` and ``|`` resolve each leaf on its own. Calibrations are
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from semantix.cache import model_cache
+from semantix.calibration import Calibration, calibrate
 from semantix.config import check_threshold, is_number
 from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
@@ -43,22 +46,6 @@ class ResolvedThreshold:
 
     value: float
     source: str
-
-
-@dataclass(frozen=True, slots=True)
-class Calibration:
-    """How a judge scored an intent's examples, and the threshold that separates them."""
-
-    threshold: float
-    weakest_example: float
-    strongest_counterexample: float
-
-    def __repr__(self) -> str:
-        return (
-            f"<Calibration threshold={self.threshold:.3f} (weakest example "
-            f"{self.weakest_example:.3f}, strongest counterexample "
-            f"{self.strongest_counterexample:.3f})>"
-        )
 
 
 def resolve_threshold(
@@ -94,6 +81,10 @@ def resolve_threshold(
     )
     if calibration is not None:
         return ResolvedThreshold(calibration.threshold, "calibrated")
+    declared = declared or capabilities(judge)
+    own = intent.scale_thresholds.get(declared.scale)
+    if judge_default is None and own is not None:
+        return ResolvedThreshold(own, "scale")
     return judge_threshold(judge, judge_default=judge_default, declared=declared)
 
 
@@ -104,8 +95,7 @@ def judge_threshold(
     judge_default: float | None = None,
     declared: Capabilities | None = None,
 ) -> ResolvedThreshold:
-    """The order without an intent (steps 1, 4 and 5): what checks that have no intent use,
-    such as semantic snapshots."""
+    """The order without an intent (steps 1, 4 and 5)."""
     if explicit is not None:
         return ResolvedThreshold(check_threshold(explicit), "argument")
     if judge_default is not None:
@@ -176,13 +166,12 @@ def _calibrate(
     scores = [verdict.score for verdict in verdicts]
     if any(score is None for score in scores):
         return None
-    example_scores = [float(score) for score in scores[: len(positives)] if score is not None]
-    counter_scores = [float(score) for score in scores[len(positives) :] if score is not None]
-    weakest = min(example_scores)
-    strongest = max(counter_scores)
-    if weakest <= strongest:
-        weak_text = positives[example_scores.index(weakest)]
-        strong_text = negatives[counter_scores.index(strongest)]
+    labels = [True] * len(positives) + [False] * len(negatives)
+    calibration = calibrate([float(score) for score in scores if score is not None], labels)
+    if not calibration.separates:
+        weakest, strongest = calibration.weakest_positive, calibration.strongest_negative
+        weak_text = positives[scores.index(weakest)]
+        strong_text = negatives[scores[len(positives) :].index(strongest)]
         raise IntentCalibrationError(
             f"this judge cannot tell your examples from your counterexamples for "
             f"{intent.__name__}: {judge_identity(judge)} scores the weakest example "
@@ -190,4 +179,4 @@ def _calibrate(
             f"{strongest:.3f} ({preview(strong_text, 60)}). Make the examples clearer, set a "
             f"threshold on {intent.__name__} (or pass threshold=...), or use another judge"
         )
-    return Calibration((weakest + strongest) / 2, weakest, strongest)
+    return calibration

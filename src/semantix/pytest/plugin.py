@@ -36,14 +36,14 @@ imports nothing heavy: judges are built only when a test first needs one.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from semantix import compat
 from semantix.intent import IntentLike
 from semantix.judges.base import Judge
-from semantix.pipeline import aassert_semantic, assert_semantic, evaluate_semantic
+from semantix.pipeline import CheckOptions, aassert_semantic, assert_semantic, evaluate_semantic
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import SemanticResult
 from semantix.pytest.markers import MARKER_HELP
@@ -51,6 +51,9 @@ from semantix.pytest.session import PAYLOAD_KEY, SemanticSession
 from semantix.pytest.settings import add_options, read_settings
 from semantix.snapshots.fixture import SemanticSnapshot
 from semantix.testing import SemanticMatcher
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["SemanticAssert"]
 
@@ -163,6 +166,16 @@ def pytest_runtest_makereport(
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_assertrepr_compare(op: str, left: object, right: object) -> list[str] | None:
+    """``assert semantic_snapshot == output`` that failed: the snapshot's whole explanation."""
+    snapshot = left if isinstance(left, SemanticSnapshot) else right
+    if op != "==" or not isinstance(snapshot, SemanticSnapshot) or snapshot.error is None:
+        return None
+    lines = str(snapshot.error).splitlines() or [""]
+    return [f"{type(snapshot.error).__name__}: {lines[0]}", *lines[1:]]
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _session(session.config).finish(exitstatus)
 
@@ -245,7 +258,7 @@ def semantic_matcher(pytestconfig: pytest.Config) -> Callable[..., SemanticMatch
         return SemanticMatcher(
             valid,
             invalid,
-            threshold=settings.matcher_threshold if threshold is None else threshold,
+            margin=settings.matcher_threshold if threshold is None else threshold,
             min_similarity=(
                 settings.matcher_min_similarity if min_similarity is None else min_similarity
             ),
@@ -264,8 +277,10 @@ class SemanticAssert:
     """``assert_semantic`` for one test: what the ``semantic`` fixture returns.
 
     ``semantic(output, intent)`` asserts like `semantix.assert_semantic` with this test's
-    judge (the marker's, else the run's); ``semantic.evaluate(output, intent)`` returns the
-    result without raising.
+    judge (the marker's, else the run's); ``await semantic.aassert(output, intent)`` is the same
+    in an async test; ``semantic.evaluate(output, intent)`` returns the result without raising.
+    Each takes the check's options (``threshold``, ``timeout``, and ``judge`` to override the
+    test's).
     """
 
     def __init__(self, judge: object = None) -> None:
@@ -276,31 +291,50 @@ class SemanticAssert:
         """The judge the assertions of this test use."""
         return resolve_judge(self._judge)
 
+    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return {"judge": self._judge, **options}
+
     def __call__(
-        self, output: object, intent: IntentLike, *, threshold: float | None = None
+        self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
     ) -> SemanticResult:
         __tracebackhide__ = True
-        return assert_semantic(output, intent, judge=self._judge, threshold=threshold)  # type: ignore[arg-type]
+        return assert_semantic(output, intent, **self._options(dict(options)))
 
     def evaluate(
-        self, output: object, intent: IntentLike, *, threshold: float | None = None
+        self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
     ) -> SemanticResult:
         """Judge without raising (and without recording: only assertions are recorded)."""
-        return evaluate_semantic(output, intent, judge=self._judge, threshold=threshold)  # type: ignore[arg-type]
+        return evaluate_semantic(output, intent, **self._options(dict(options)))
+
+    async def aassert(
+        self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
+    ) -> SemanticResult:
+        """``await semantic.aassert(output, intent)``: the assertion, awaitable (async tests)."""
+        __tracebackhide__ = True
+        return await aassert_semantic(output, intent, **self._options(dict(options)))
 
     def check(
-        self, output: object, intent: IntentLike, *, threshold: float | None = None
+        self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
     ) -> SemanticResult:
-        """The same as calling the fixture: assert, with this test's judge."""
+        """Deprecated: the same as calling the fixture (``check`` is the pipeline's word for
+        judging without asserting; call ``semantic(output, intent)``)."""
         __tracebackhide__ = True
-        return self(output, intent, threshold=threshold)
+        _renamed("semantic.check(...)", "semantic(...)")
+        return self(output, intent, **options)
 
     async def acheck(
-        self, output: object, intent: IntentLike, *, threshold: float | None = None
+        self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
     ) -> SemanticResult:
-        """``await semantic.acheck(output, intent)``: the assertion, awaitable (async tests)."""
+        """Deprecated: ``await semantic.aassert(...)``."""
         __tracebackhide__ = True
-        return await aassert_semantic(output, intent, judge=self._judge, threshold=threshold)  # type: ignore[arg-type]
+        _renamed("semantic.acheck(...)", "await semantic.aassert(...)")
+        return await self.aassert(output, intent, **options)
 
     def __repr__(self) -> str:
         return f"<semantic judge={self._judge or 'the test default'!r}>"
+
+
+def _renamed(old: str, new: str) -> None:
+    import warnings
+
+    warnings.warn(f"{old} is deprecated: it asserts; use {new}", DeprecationWarning, stacklevel=3)

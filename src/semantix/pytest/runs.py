@@ -4,8 +4,10 @@
 The test body runs ``runs`` times inside one test item (function-scoped fixtures are shared by
 the runs), each run is a pass, a fail or an error by the rules of `semantix.runs`, and the
 item passes when the observed pass rate reaches its floor. ``--semantic-runs`` repeats only the
-tests that make a semantic assertion: a test runs once, and runs again when it made one. A
-marker's ``runs`` wins over the option; its ``min_pass_rate`` applies either way.
+tests that make a semantic assertion a judge decides: a test runs once, and runs again when it
+made one; a test whose checks were all structural (``Contains``, ``JSONPath``...: decided
+without a judge) runs once and is listed as such. A marker's ``runs`` wins over the option (it
+repeats any test); its ``min_pass_rate`` applies either way.
 
 Every repeated test (and every ``assert_pass_rate`` inside a test) becomes a run record
 (`semantix.report.runs`): a table after the semantic report, a ``runs`` section in the JSON
@@ -16,9 +18,9 @@ session calls it from the plugin's hooks.
 
 from __future__ import annotations
 
-import json
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ import pytest
 from semantix import config as semantix_config
 from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import SemanticResult
+from semantix.proportions import JudgeAccuracy
 from semantix.pytest.markers import marker_settings
 from semantix.report.records import Record, sorted_records
 from semantix.report.runs import markdown_lines, run_lines, run_record, runs_section
@@ -52,9 +55,22 @@ class _Plan:
 class RepeatedTests:
     """The run records of one session, and running a repeated test's body."""
 
-    def __init__(self, option_runs: int | None) -> None:
+    def __init__(
+        self,
+        option_runs: int | None,
+        attach: Callable[[str, Record, pytest.Item | None], None],
+        judge_accuracy: JudgeAccuracy | None = None,
+    ) -> None:
         self.option_runs = option_runs
+        #: Gives a run record to the session with its JUnit property's name (the property is
+        #: written when the test ends, with the test's outcome).
+        self.attach = attach
+        #: --semantic-judge-accuracy: for every repeated check that does not give its own.
+        self.judge_accuracy = judge_accuracy
         self.records: list[Record] = []
+        #: The tests ``--semantic-runs`` ran once: every check of their first run was
+        #: structural, so repeating them proves nothing.
+        self.once: list[str] = []
         self.lock = threading.Lock()
         #: The semantic results of the run in progress (None when no item is repeating).
         self.collecting: list[SemanticResult] | None = None
@@ -103,8 +119,12 @@ class RepeatedTests:
                     error = exc
                 run = RunResult(index, tuple(collected[start:]), error=error)
                 results.append(run)
-                if index == 1 and not plan.marked and not _asserted(run):
-                    # --semantic-runs repeats only tests that make a semantic assertion.
+                if index == 1 and not plan.marked and not _judged(run):
+                    # --semantic-runs repeats only tests that make a semantic assertion that
+                    # a judge decides: structural checks on the same output cannot vary.
+                    if _asserted(run):
+                        with self.lock:
+                            self.once.append(item.nodeid)
                     if error is not None:
                         raise error
                     return True
@@ -118,7 +138,9 @@ class RepeatedTests:
                 "assert_semantic / the semantic fixture, or remove runs=",
                 pytrace=False,
             )
-        stats = RunStats(item.nodeid, tuple(results), plan.floor)
+        stats = RunStats(
+            item.nodeid, tuple(results), plan.floor, judge_accuracy=self.judge_accuracy
+        )
         self.add(stats, item)
         raise_for_stats(stats)
         return True
@@ -132,12 +154,12 @@ class RepeatedTests:
             self.add(event, item)
 
     def add(self, stats: RunStats, item: pytest.Item | None) -> None:
+        if stats.judge_accuracy is None and self.judge_accuracy is not None:
+            stats = replace(stats, judge_accuracy=self.judge_accuracy)
         record = run_record(stats, item.nodeid if item is not None else OUTSIDE_TEST)
         with self.lock:
             self.records.append(record)
-        if item is not None:
-            value = {key: value for key, value in record.items() if key != "nodeid"}
-            item.user_properties.append((JUNIT_PROPERTY, json.dumps(value, sort_keys=True)))
+        self.attach(JUNIT_PROPERTY, record, item)
 
     def sorted(self) -> list[Record]:
         with self.lock:
@@ -145,35 +167,50 @@ class RepeatedTests:
 
     # --- xdist and the end of the session -----------------------------------------------------
 
-    def payload(self) -> list[Record]:
-        return self.sorted()
-
-    def merge(self, records: list[Record]) -> None:
+    def payload(self) -> dict[str, Any]:
         with self.lock:
-            self.records.extend(records)
+            once = list(self.once)
+        return {"records": self.sorted(), "once": once}
+
+    def merge(self, payload: dict[str, Any]) -> None:
+        with self.lock:
+            self.records.extend(payload["records"])
+            self.once.extend(payload["once"])
+
+    def once_ids(self) -> list[str]:
+        with self.lock:
+            return sorted(self.once)
 
     def json_section(self) -> dict[str, Any] | None:
-        """The JSON report's ``runs`` section (None when no test repeated)."""
-        records = self.sorted()
-        return runs_section(records) if records else None
+        """The JSON report's ``runs`` section (None when no test repeated or ran once)."""
+        records, once = self.sorted(), self.once_ids()
+        return runs_section(records, once) if records or once else None
 
     def finish(self) -> None:
         """Append the Markdown table to ``GITHUB_STEP_SUMMARY`` (the controller only)."""
         summary = semantix_config.github_step_summary()
-        records = self.sorted()
-        if summary is not None and records:
+        records, once = self.sorted(), self.once_ids()
+        if summary is not None and (records or once):
             with summary.open("a", encoding="utf-8") as file:
-                file.write("\n".join(markdown_lines(records)) + "\n")
+                file.write("\n".join(markdown_lines(records, once)) + "\n")
 
     def write_summary(self, terminalreporter: pytest.TerminalReporter, width: int) -> None:
-        records = self.sorted()
-        if not records:
+        records, once = self.sorted(), self.once_ids()
+        if not records and not once:
             return
         terminalreporter.write_sep("-", "semantic runs")
-        for text, markup in run_lines(records, width=width):
+        for text, markup in run_lines(records, width=width, once=once):
             terminalreporter.write_line(text, **markup)
 
 
 def _asserted(run: RunResult) -> bool:
     """Whether the run made a semantic assertion (a result, or a semantic failure raised)."""
     return bool(run.results) or isinstance(run.error, SemanticAssertionError)
+
+
+def _judged(run: RunResult) -> bool:
+    """Whether the run made an assertion with a leaf a judge decides (or would have, had the
+    structural leaves not decided it first): one worth repeating."""
+    if not run.results:
+        return isinstance(run.error, SemanticAssertionError)
+    return any(not leaf.structural for result in run.results for leaf in result.leaves)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import json
 import threading
 import time
@@ -32,6 +31,7 @@ from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.judges.base import Judge
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.results import CheckError, SemanticResult
+from semantix.pytest.baseline import Baseline
 from semantix.pytest.downloads import DownloadReporter
 from semantix.pytest.markers import marker_settings
 from semantix.pytest.runs import RepeatedTests
@@ -43,7 +43,6 @@ from semantix.report import (
     Record,
     error_record,
     header_line,
-    json_document,
     report_lines,
     result_record,
     sorted_records,
@@ -51,6 +50,7 @@ from semantix.report import (
 )
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
+from semantix.report.merge import assemble
 from semantix.snapshots.fixture import SemanticSnapshot
 
 __all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
@@ -72,6 +72,37 @@ _HIDDEN_DIRS = tuple(
 )
 
 
+#: The test's outcome so far and its reason (xfail or skip), followed over its phases.
+_OUTCOME = pytest.StashKey[tuple[str | None, str | None]]()
+
+
+def test_outcome(
+    report: pytest.TestReport, before: tuple[str | None, str | None] | None
+) -> tuple[str | None, str | None]:
+    """The test's pytest outcome after this phase's report, and its reason: ``error`` (setup or
+    teardown failed), ``failed``, ``skipped``, ``xfailed`` or ``xpassed`` (strict or not), or
+    ``passed``; None while nothing has decided it. A teardown error does not hide an xfail."""
+    current = before or (None, None)
+    xfail = getattr(report, "wasxfail", None)
+    if report.when != "call":
+        if report.failed and current[0] in (None, "passed"):
+            return "error", None
+        if report.skipped and current[0] is None:
+            return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
+        return current
+    if report.skipped:
+        return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
+    if report.failed:
+        strict = str(report.longrepr).startswith("[XPASS(strict)]")
+        return ("xpassed", str(report.longrepr)) if strict else ("failed", None)
+    return ("xpassed", xfail) if xfail is not None else ("passed", None)
+
+
+def _skip_reason(report: pytest.TestReport) -> str | None:
+    longrepr = report.longrepr
+    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else None
+
+
 class SemanticSession:
     """Everything semantix keeps for one pytest session (in ``config.stash``)."""
 
@@ -86,7 +117,13 @@ class SemanticSession:
         self.lock = threading.Lock()
         #: The test in progress (its protocol, fixtures included); None between tests.
         self.current_item: pytest.Item | None = None
-        self.runs = RepeatedTests(settings.runs)
+        #: The records the test in progress made, with their JUnit property's name: they learn
+        #: the test's pytest outcome when it ends (`ended`).
+        self.pending: list[tuple[str, Record]] = []
+        #: pytest's outcome of each test that made a record (the JSON report's ``tests``).
+        self.tests: dict[str, Record] = {}
+        self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
+        self.baseline = Baseline(settings.baseline, read=not self.is_worker)
         self.snapshots = Snapshots(update=settings.snapshot_update)
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
@@ -98,7 +135,7 @@ class SemanticSession:
         """Enter the run's defaults (only the options given) and start listening."""
         settings = self.settings
         # Only what was given: a set_default_judge() in conftest.py survives a run naming no judge.
-        self._exit.enter_context(
+        self.run = self._exit.enter_context(
             context.run_defaults(
                 judge=settings.judge, verdicts_mode=settings.verdicts_mode, timeout=settings.timeout
             )
@@ -135,6 +172,7 @@ class SemanticSession:
         """The test's protocol: its records are attributed to it, its marker applies to it."""
         marked = marker_settings(item)
         self.current_item = item
+        self.pending = []
         try:
             if marked.error is not None:
                 yield  # reported by setup
@@ -170,8 +208,10 @@ class SemanticSession:
     def make_report(
         self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
     ) -> pytest.TestReport:
-        """Downloads out of the duration; a judge or configuration error in one short entry."""
+        """Downloads out of the duration; a judge or configuration error in one short entry;
+        the test's outcome followed (`ended`)."""
         self.downloads.adjust(report)
+        self.ended(item, report)
         excinfo = call.excinfo
         if (
             excinfo is not None
@@ -189,6 +229,31 @@ class SemanticSession:
             report.longrepr = excinfo.getrepr(style="short", chain=False)
         return report
 
+    def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
+        """Follow the test's pytest outcome phase by phase (`test_outcome`); at its teardown,
+        give it to every record the test made and add those to the report's JUnit properties
+        (junitxml reads them from the teardown report)."""
+        found = test_outcome(report, item.stash.get(_OUTCOME, None))
+        item.stash[_OUTCOME] = found
+        if report.when != "teardown":
+            return
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        final = found[0] or "passed"
+        for name, record in pending:
+            record["test_outcome"] = final
+            value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
+            report.user_properties.append((name, json.dumps(value, sort_keys=True, default=str)))
+        with self.lock:
+            self.tests[item.nodeid] = {"nodeid": item.nodeid, "outcome": final, "reason": found[1]}
+
+    def attach(self, name: str, record: Record, item: pytest.Item | None) -> None:
+        """A record the test in progress made: it becomes the JUnit property ``name`` when the
+        test ends, with the test's outcome."""
+        if item is not None and item is self.current_item:
+            self.pending.append((name, record))
+
     # --- recording ------------------------------------------------------------------------------
 
     def observe(self, event: object) -> None:
@@ -201,13 +266,10 @@ class SemanticSession:
         """One report record for a check's result or error (other events are not checks)."""
         nodeid = item.nodeid if item is not None else OUTSIDE_TEST
         if isinstance(event, RelationResult):
-            relation = {"nodeid": nodeid, **event.to_dict()}
+            relation = {"nodeid": nodeid, **event.to_dict(), "test_outcome": None}
             with self.lock:
                 self.relations.append(relation)
-            if item is not None:
-                item.user_properties.append(
-                    (RELATIONS_PROPERTY, json.dumps(event.to_dict(), sort_keys=True, default=str))
-                )
+            self.attach(RELATIONS_PROPERTY, relation, item)
             return
         if isinstance(event, SemanticResult):
             record = result_record(event, nodeid)
@@ -216,9 +278,7 @@ class SemanticSession:
         else:
             return
         self._add_records([record])
-        if item is not None:
-            value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
-            item.user_properties.append((JUNIT_PROPERTY, json.dumps(value, sort_keys=True)))
+        self.attach(JUNIT_PROPERTY, record, item)
 
     def _add_records(self, records: list[Record]) -> None:
         with self.lock:
@@ -230,11 +290,12 @@ class SemanticSession:
 
     def payload(self) -> dict[str, Any]:
         """What a worker sends the controller: everything the reports need, in one dict."""
-        self.verdicts.collect()
+        self.verdicts.collect(self.run)
         with self.lock:
             records, relations = list(self.records), list(self.relations)
         return {
             "records": records,
+            "tests": list(self.tests.values()),
             "relations": relations,
             "runs": self.runs.payload(),
             "snapshots": self.snapshots.payload(),
@@ -248,6 +309,7 @@ class SemanticSession:
         self._add_records(payload["records"])
         with self.lock:
             self.relations.extend(payload.get("relations", []))
+            self.tests.update((test["nodeid"], test) for test in payload.get("tests", []))
         self.runs.merge(payload["runs"])
         self.snapshots.merge(payload["snapshots"])
         self.verdicts.merge(payload["verdicts"])
@@ -260,34 +322,27 @@ class SemanticSession:
         if self.is_worker:
             self.config.workeroutput[PAYLOAD_KEY] = self.payload()  # type: ignore[attr-defined]
             return
-        self.verdicts.collect()
+        self.verdicts.collect(self.run)
         self.snapshots.finish()
         self.verdicts.finish(exitstatus)
         self.runs.finish()
         report_json, report_html = self.settings.report_json, self.settings.report_html
-        if report_json is None and report_html is None:
+        if report_json is None and report_html is None and self.baseline.document is None:
             return
         document = self.report_document()  # once: the page renders exactly what the JSON holds
+        self.baseline.compare(document)
         if report_json is not None:
             write_json_report(report_json, document)
         if report_html is not None:
             write_html_report(report_html, document, json_path=report_json)
 
     def report_document(self) -> dict[str, Any]:
-        """The JSON report of this session: records, run metadata and every feature's section."""
+        """The JSON report of this session: records, run metadata and every feature's section
+        (`semantix.report.merge.assemble`, which also builds a merge of shards' reports)."""
         with self.lock:
             records = sorted_records(self.records)
-        sections: dict[str, Any] = {"snapshots": self.snapshots.json_section()}
-        runs = self.runs.json_section()
-        if runs is not None:
-            sections["runs"] = runs
-        with self.lock:
+            tests = [self.tests[nodeid] for nodeid in sorted(self.tests)]
             relations = list(self.relations)
-        if relations:
-            sections["relations"] = {
-                "results": relations,
-                "summary": [dataclasses.asdict(row) for row in summarize(relations)],
-            }
         prices = self.settings.judge_prices
         for record in records:
             cost = record_judge_cost(record, prices)
@@ -303,7 +358,15 @@ class SemanticSession:
             ),
             "duration_s": round(time.time() - self.started, 3),
         }
-        return json_document(records, meta=meta, sections=sections)
+        return assemble(
+            records,
+            meta=meta,
+            tests=tests,
+            runs=self.runs.sorted(),
+            once=self.runs.once_ids(),
+            relations=relations,
+            snapshots=self.snapshots.json_section(self.config.rootpath),
+        )
 
     def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """The end of the session on the terminal (the controller's; workers print nothing)."""
@@ -316,6 +379,7 @@ class SemanticSession:
             self._write_relations(terminalreporter)
         self.snapshots.write_summary(terminalreporter, self.config.rootpath)
         self.verdicts.write_summary(terminalreporter)
+        self.baseline.write_summary(terminalreporter)
         if self.settings.report_html is not None:
             terminalreporter.write_line(f"semantic report HTML: {self.settings.report_html}")
 

@@ -17,7 +17,9 @@ import pytest
 from semantix import config as semantix_config
 from semantix.checks.budget import check_prices
 from semantix.errors import SemantixError
-from semantix.pipeline.specs import check_spec
+from semantix.files import read_text
+from semantix.pipeline.specs import check_spec, parse_spec
+from semantix.proportions import JudgeAccuracy
 
 __all__ = ["OPTIONS", "Option", "Settings", "add_options", "read_settings"]
 
@@ -103,6 +105,22 @@ OPTIONS = (
         ini="the JSON file of LLM judge prices (see --semantic-judge-prices)",
     ),
     Option(
+        "semantic-baseline",
+        "compare this run with a baseline's JSON report (--semantic-report-json of another run): "
+        "mark each regression and print the compare summary; the JSON report records the flips",
+        metavar="PATH",
+        ini="the baseline's JSON report to compare the run with (see --semantic-baseline)",
+    ),
+    Option(
+        "semantic-judge-accuracy",
+        "the judge's sensitivity and specificity against human labels (semantix calibrate "
+        "prints them), optionally with the counts they were measured on: repeated tests report "
+        "their pass rate corrected for the judge's errors beside the observed one",
+        metavar="SE,SP[,POS,NEG]",
+        ini="the judge's sensitivity,specificity[,positives,negatives] (see "
+        "--semantic-judge-accuracy)",
+    ),
+    Option(
         "semantic-report-html",
         "write the run's semantic report as one self-contained HTML page to PATH",
         metavar="PATH",
@@ -178,6 +196,9 @@ class Settings:
     snapshot_update: bool = False
     #: USD per million input and output tokens, per LLM judge model (--semantic-judge-prices).
     judge_prices: dict[str, tuple[float, ...]] | None = None
+    #: The baseline's JSON report (--semantic-baseline) and the judge's accuracy.
+    baseline: Path | None = None
+    judge_accuracy: JudgeAccuracy | None = None
     #: The semantic_matcher fixture's defaults (pytest-semantic's ini keys).
     matcher_threshold: float = 0.15
     matcher_min_similarity: float = 0.5
@@ -207,6 +228,15 @@ class _Given:
             f"{self.shown()} is not {expected}; write e.g. {self.example(example)}"
         )
 
+    def path(self, config: pytest.Config, text: str | None = None) -> Path:
+        """``text`` (default: the value) as a path: relative to the ini file's directory when it
+        came from the ini file (the rootdir without one), else to the current directory."""
+        if self.from_ini:
+            base = config.inipath.parent if config.inipath is not None else config.rootpath
+        else:
+            base = config.invocation_params.dir
+        return Path(base, self.text if text is None else text).resolve()
+
 
 _BY_DEST = {option.dest: option for option in OPTIONS}
 
@@ -229,7 +259,7 @@ def read_settings(config: pytest.Config) -> Settings:
     """Every option of the session, checked once (a bad one is a ``pytest.UsageError``)."""
     try:
         return Settings(
-            judge=_judge(_given(config, "semantic_judge")),
+            judge=_judge(config, _given(config, "semantic_judge")),
             verdicts_mode=_verdicts_mode(_given(config, "semantic_verdicts")),
             timeout=_timeout(_given(config, "semantic_timeout")),
             runs=_runs(_given(config, "semantic_runs")),
@@ -239,6 +269,8 @@ def read_settings(config: pytest.Config) -> Settings:
             verdicts_prune=bool(config.getoption("semantic_verdicts_prune")),
             snapshot_update=bool(config.getoption("semantic_snapshot_update")),
             judge_prices=_prices(config, "semantic_judge_prices"),
+            baseline=_path(config, "semantic_baseline"),
+            judge_accuracy=_judge_accuracy(_given(config, "semantic_judge_accuracy")),
             matcher_threshold=_fraction(_given(config, "semantic_threshold"), default=0.15),
             matcher_min_similarity=_fraction(
                 _given(config, "semantic_min_similarity"), default=0.5
@@ -249,10 +281,18 @@ def read_settings(config: pytest.Config) -> Settings:
         raise pytest.UsageError(str(exc)) from None
 
 
-def _judge(given: _Given | None) -> str | None:
+def _judge(config: pytest.Config, given: _Given | None) -> str | None:
+    """The judge spec; a model in it that is a local directory (``embedding:models/minilm``)
+    made absolute, relative to the ini file or the current directory (`_Given.path`), so the run
+    finds it from any directory and never takes it for a Hugging Face repo id."""
     if given is None:
         return None
-    return check_spec(given.text, source=given.source)
+    spec = check_spec(given.text, source=given.source)
+    parsed = parse_spec(spec, source=given.source)
+    if parsed.name is None or parsed.model is None:
+        return spec
+    directory = given.path(config, parsed.model)
+    return f"{parsed.name}:{directory}" if directory.is_dir() else spec
 
 
 def _verdicts_mode(given: _Given | None) -> str | None:
@@ -285,6 +325,20 @@ def _runs(given: _Given | None) -> int | None:
     return runs
 
 
+def _judge_accuracy(given: _Given | None) -> JudgeAccuracy | None:
+    if given is None:
+        return None
+    parts = given.text.split(",")
+    try:
+        return JudgeAccuracy.of([float(part) for part in parts[:2]] + [int(p) for p in parts[2:]])
+    except (TypeError, ValueError) as exc:
+        raise given.error(
+            "sensitivity,specificity (each in [0, 1], adding up to more than 1), optionally "
+            f"with the counts of outputs labelled to pass and to fail ({exc})",
+            "0.92,0.95 (or 0.92,0.95,50,40)",
+        ) from None
+
+
 def _fraction(given: _Given | None, *, default: float) -> float:
     if given is None:
         return default
@@ -301,9 +355,8 @@ def _model(config: pytest.Config, given: _Given | None) -> str | None:
     """A model name, repo id or directory; a directory relative to the ini file, as paths are."""
     if given is None:
         return None
-    base = config.inipath.parent if config.inipath is not None else config.rootpath
-    directory = Path(base, given.text)
-    return str(directory.resolve()) if directory.is_dir() else given.text
+    directory = given.path(config)
+    return str(directory) if directory.is_dir() else given.text
 
 
 def _flag(config: pytest.Config, dest: str) -> bool:
@@ -325,7 +378,7 @@ def _prices(config: pytest.Config, dest: str) -> dict[str, tuple[float, ...]] | 
     if path is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(read_text(path, what="the judge prices file"))
     except (OSError, ValueError) as exc:
         raise pytest.UsageError(
             f"--semantic-judge-prices {str(path)!r} cannot be read as JSON ({exc}); write e.g. "
@@ -340,9 +393,4 @@ def _prices(config: pytest.Config, dest: str) -> dict[str, tuple[float, ...]] | 
 def _path(config: pytest.Config, dest: str) -> Path | None:
     """A path: the option's relative to the current directory, the ini key's to the ini file."""
     given = _given(config, dest)
-    if given is None:
-        return None
-    if not given.from_ini:
-        return Path(config.invocation_params.dir, given.text).resolve()
-    base = config.inipath.parent if config.inipath is not None else config.rootpath
-    return Path(base, given.text).resolve()
+    return None if given is None else given.path(config)

@@ -67,9 +67,9 @@ class Snapshots:
         if self.session.update and not in_ci():
             self.session.delete_unused()
 
-    def json_section(self) -> dict[str, Any]:
-        """The ``snapshots`` section of the JSON report."""
-        return snapshot_section(self.session)
+    def json_section(self, rootpath: Path) -> dict[str, Any]:
+        """The ``snapshots`` section of the JSON report (paths relative to the rootdir)."""
+        return snapshot_section(self.session, rootpath)
 
     def write_summary(self, terminalreporter: pytest.TerminalReporter, rootpath: Path) -> None:
         lines = snapshot_lines(self.session, relative_to=rootpath)

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from semantix.cache import model_cache
-from semantix.verdicts import RecordReplayJudge, VerdictStore, VerdictUsage
+from semantix.context import Run
+from semantix.verdicts import VerdictStore, VerdictUsage
 
 __all__ = ["VerdictSummary"]
 
@@ -29,12 +29,14 @@ class VerdictSummary:
         self.unused: list[Path] = []
         self.pruned: list[Path] = []
 
-    def collect(self) -> None:
-        """Add the usage of this process's verdict-store judges (once, at the session's end)."""
-        for judge in model_cache.values("judges"):
-            if isinstance(judge, RecordReplayJudge) and judge.mode != "off":
-                self.usage = self.usage + judge.usage()
-                self.stores.add(judge.store.path)
+    def collect(self, run: Run) -> None:
+        """Add what the run's recording judges — the run's own and the user's — did with their
+        stores (they report it to the run: `semantix.context.note_verdicts`), once, at the end."""
+        for path, used in run.verdicts.items():
+            self.usage = self.usage + VerdictUsage(
+                used.recorded, used.replayed, used.judged, frozenset(used.used)
+            )
+            self.stores.add(Path(path))
 
     def payload(self) -> dict[str, Any]:
         return {

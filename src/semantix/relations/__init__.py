@@ -28,7 +28,8 @@ probatio's rules, which semantix keeps:
 - a relation that does not apply (a one-element list, a field the case lacks, no variants
   file) is **not applicable**, never a rate of 0.00; a field that no case has is an error;
 - a crash of the system under test on a variant is an **error** for that variant, shown, never
-  a violation or a pass;
+  a violation or a pass; a relation whose every variant raised, or whose ceiling errored
+  variants leave unproven, is a `RelationError`;
 - paraphrases are generated once (``semantix freeze-variants``), reviewed by a person and
   committed; never sampled during a test run, never written in CI;
 - a relation's violation rate is reported beside the case and decides nothing, unless a
@@ -65,6 +66,7 @@ from semantix.relations.decorators import (
 )
 from semantix.relations.evaluate import RelationViolationError, evaluate_relations
 from semantix.relations.results import (
+    RelationError,
     RelationResult,
     RelationSummary,
     VariantResult,
@@ -82,6 +84,7 @@ __all__ = [
     "Order",
     "Paraphrase",
     "Relation",
+    "RelationError",
     "RelationResult",
     "RelationSummary",
     "RelationViolationError",

@@ -23,7 +23,12 @@ from semantix.relations.base import (
     check_case,
     get_field,
 )
-from semantix.relations.results import RelationResult, VariantResult, violation
+from semantix.relations.results import (
+    RelationResult,
+    VariantResult,
+    raise_for_errors,
+    violation,
+)
 from semantix.runs import RunStats, check_runs, evaluate_pass_rate
 
 __all__ = [
@@ -55,10 +60,11 @@ class RelationViolationError(SemanticAssertionError):
 
 def raise_for_ceiling(results: Sequence[RelationResult]) -> None:
     """Raise `RelationViolationError` when a result is above its ceiling (showing the
-    violating variants); return otherwise."""
+    violating variants), else `RelationError` when one could not be judged; return otherwise."""
     __tracebackhide__ = True
     over = [result for result in results if result.over_ceiling]
     if not over:
+        raise_for_errors(results)  # nothing judged is never held
         return
     message = "\n".join(
         ["metamorphic relation violated more often than its ceiling allows"]
@@ -126,6 +132,7 @@ def evaluate_relations(
     runs: int = 1,
     max_violation_rate: float | None = None,
     threshold: float | None = None,
+    timeout: float | None = None,
     case_id: str | None = None,
 ) -> list[RelationResult]:
     """Judge ``system(case)`` and ``system(variant)`` for every variant of every relation.
@@ -142,7 +149,9 @@ def evaluate_relations(
             is judged on pass rates (`semantix.relations.results`).
         max_violation_rate: a ceiling in [0, 1]; above it, `RelationViolationError`. Without
             it, violations decide nothing.
-        threshold, case_id: the threshold for every leaf; the case's id when it has no ``id``.
+        threshold, timeout: as in ``assert_semantic``, for the check of each case and variant
+            (its ``runs`` outputs judged as one check).
+        case_id: the case's id when it has no ``id`` field.
 
     Returns:
         One `RelationResult` per relation, in order (each also handed to the run's observers).
@@ -181,6 +190,7 @@ def evaluate_relations(
             min_pass_rate=0.0,
             judge=judge,
             threshold=threshold,
+            timeout=timeout,
         )
 
     original = run(case)

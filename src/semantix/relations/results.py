@@ -9,22 +9,33 @@ flakiness alone explains (9/10 against 7/10) is no violation, a verdict that mov
 against 2/10) is. A variant on which the system under test (or the judge) raised in any run is
 an **error**: shown, and neither a violation nor a pass; the rate is violations over the
 variants judged (``None`` when the relation does not apply or nothing was judged).
+
+**Errors and ceilings.** Nothing judged is never "held": a relation whose every variant raised
+is an error (`RelationError`), with or without a ceiling. A ceiling (``max_violation_rate``) is
+a claim about every variant, so an errored variant counts both ways: the relation is a
+violation when the violations alone are over the ceiling (``violations / variants``, as if
+every errored variant had held), held when it would stay within even if every errored variant
+had violated (``(violations + errors) / variants``), and otherwise an error: the ceiling is not
+proven. Without a ceiling, some errored variants are shown beside the rate and decide nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from semantix.errors import SemantixError
 from semantix.runs.stats import RunStats
 from semantix.text import preview
 
 __all__ = [
     "SHOWN_VARIANTS",
+    "RelationError",
     "RelationResult",
     "RelationSummary",
     "VariantResult",
+    "raise_for_errors",
     "summarize",
     "violation",
 ]
@@ -146,10 +157,40 @@ class RelationResult:
 
     @property
     def over_ceiling(self) -> bool:
-        """Whether ``max_violation_rate`` is set and the rate is above it."""
-        rate = self.rate
+        """Whether ``max_violation_rate`` is set and the violations alone are above it (over
+        every variant: proven whatever the errored variants would have done)."""
         ceiling = self.max_violation_rate
-        return ceiling is not None and rate is not None and rate > ceiling + 1e-12
+        if ceiling is None or not self.applicable or not self.judged:
+            return False
+        return self.violations / len(self.variants) > ceiling + 1e-12
+
+    @property
+    def unjudged(self) -> str | None:
+        """Why this result is an error (module docstring, "Errors and ceilings"), or None."""
+        if not self.applicable or self.over_ceiling:
+            return None
+        count = len(self.variants)
+        if not self.judged:
+            return f"all {count} variant{'' if count == 1 else 's'} raised, so nothing was judged"
+        ceiling, worst = self.max_violation_rate, (self.violations + self.errors) / count
+        if ceiling is None or worst <= ceiling + 1e-12:
+            return None
+        return (
+            f"max_violation_rate={ceiling:.2f} is not proven: {self.errors} of {count} variants "
+            f"raised, and had they violated the rate would be {worst:.2f}"
+        )
+
+    @property
+    def outcome(self) -> Literal["not applicable", "error", "violation", "held"]:
+        """``violation``: over its ceiling (without one: any variant violated, deciding
+        nothing); ``error``: not judged (`unjudged`); else ``held``."""
+        if not self.applicable:
+            return "not applicable"
+        if self.unjudged is not None:
+            return "error"
+        if self.over_ceiling or (self.max_violation_rate is None and self.violations):
+            return "violation"
+        return "held"
 
     def _where(self) -> str:
         return f"{self.relation} case {self.case_id}" if self.case_id else self.relation
@@ -167,6 +208,8 @@ class RelationResult:
     def explain(self) -> str:
         """The multi-line message: the headline, the ceiling, the violating and erroring variants."""
         lines = [self.headline()]
+        if self.unjudged is not None:
+            lines.append(f"  could not be judged: {self.unjudged}")
         if self.max_violation_rate is not None:
             lines.append(f"  ceiling: max_violation_rate={self.max_violation_rate:.2f}")
         if self.original is not None:
@@ -183,6 +226,7 @@ class RelationResult:
             "relation": self.relation,
             "case_id": self.case_id,
             "applicable": self.applicable,
+            "outcome": self.outcome,
             "not_applicable": self.not_applicable,
             "variants": len(self.variants),
             "judged": self.judged,
@@ -195,6 +239,31 @@ class RelationResult:
             else {"passes": self.original.passes, "runs": self.original.runs},
             "results": [variant.to_dict() for variant in self.variants],
         }
+
+
+class RelationError(SemantixError):
+    """A relation could not be judged: every variant raised, or errored variants leave its
+    ceiling unproven (never a pass). ``results`` are those `RelationResult` s; the first
+    variant's exception is the ``__cause__``."""
+
+    __module__ = "semantix.relations"
+
+    def __init__(self, message: str, results: Sequence[RelationResult]) -> None:
+        super().__init__(message)
+        self.results = tuple(results)
+
+
+def raise_for_errors(results: Sequence[RelationResult]) -> None:
+    """Raise `RelationError` when a result could not be judged; return otherwise."""
+    __tracebackhide__ = True
+    unjudged = [result for result in results if result.outcome == "error"]
+    if unjudged:
+        message = "\n".join(
+            ["metamorphic relation could not be judged (an error, never a pass)"]
+            + [result.explain() for result in unjudged]
+        )
+        cause = next((v.error for r in unjudged for v in r.variants if v.error is not None), None)
+        raise RelationError(message, unjudged) from cause
 
 
 @dataclass(frozen=True, slots=True)

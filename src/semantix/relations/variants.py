@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from semantix.errors import ConfigurationError
+from semantix.files import read_text, write_atomic
 
 __all__ = [
     "VariantsFile",
     "VariantsFileError",
+    "load_data",
     "read_variants",
     "variants_path",
     "write_variants",
@@ -40,7 +40,7 @@ __all__ = [
     "yaml_module",
 ]
 
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 class VariantsFileError(ConfigurationError):
@@ -80,7 +80,7 @@ def yaml_module() -> Any:
 
 def check_case_id(case_id: object) -> str:
     """Return ``case_id`` if it can name a file, else raise naming it."""
-    if not isinstance(case_id, str) or not _SAFE_ID.match(case_id):
+    if not isinstance(case_id, str) or not _SAFE_ID.fullmatch(case_id):
         raise VariantsFileError(
             f"case id {case_id!r} cannot name a variants file: use letters, digits, '.', '_' "
             "and '-' (e.g. 'refund-1'), starting with a letter or digit"
@@ -99,25 +99,38 @@ def variants_path(directory: Path, case_id: str) -> Path | None:
 
 
 def read_variants(path: Path) -> VariantsFile:
-    """Read and check one variants file; a damaged one is a `VariantsFileError` naming it."""
-    text = path.read_text(encoding="utf-8")
+    """Read and check one variants file (UTF-8, a byte-order mark allowed:
+    `semantix.files.read_text`); a damaged one is a `VariantsFileError` naming it."""
+    text = read_text(path, what="variants file", error=VariantsFileError)
+    if path.suffix != ".json" and not yaml_available():
+        raise VariantsFileError(
+            f"{path} is YAML and PyYAML is not installed: pip install pyyaml (or "
+            "convert the file to JSON with the same content and a .json extension)"
+        )
+    kind = "JSON" if path.suffix == ".json" else "YAML"
+    return _checked(load_data(text, path, error=VariantsFileError, kind=kind), path)
+
+
+def load_data(text: str, path: Path, *, error: type[Exception], kind: str = "JSON") -> object:
+    """The data of a file's ``text``: ``kind`` ``JSON``, ``JSON Lines`` (a list, one value a
+    line) or ``YAML``; ``error(message)`` naming the file (and line) when it is not that."""
     try:
-        if path.suffix == ".json":
-            data = json.loads(text)
-        else:
-            if not yaml_available():
-                raise VariantsFileError(
-                    f"{path} is YAML and PyYAML is not installed: pip install pyyaml (or "
-                    "convert the file to JSON with the same content and a .json extension)"
-                )
-            data = yaml_module().safe_load(text)
-    except (ValueError, ImportError) as exc:
-        if isinstance(exc, VariantsFileError):
+        if kind == "JSON Lines":
+            lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+            data: list[object] = []
+            for number, line in lines:
+                try:
+                    data.append(json.loads(line))
+                except ValueError as exc:
+                    raise error(f"{path} line {number} is not valid JSON ({exc})") from None
+            return data
+        return yaml_module().safe_load(text) if kind == "YAML" else json.loads(text)
+    except RecursionError:
+        raise error(f"{path} nests deeper than can be read: it is no {kind} file of ours") from None
+    except Exception as exc:  # json's ValueError, yaml.YAMLError (without importing yaml)
+        if isinstance(exc, error):
             raise
-        raise VariantsFileError(f"{path} cannot be read: {exc}") from exc
-    except Exception as exc:  # yaml.YAMLError, without importing yaml to name it
-        raise VariantsFileError(f"{path} is not valid YAML: {exc}") from exc
-    return _checked(data, path)
+        raise error(f"{path} is not valid {kind} ({exc})") from None
 
 
 def _checked(data: object, path: Path) -> VariantsFile:
@@ -150,7 +163,8 @@ def _checked(data: object, path: Path) -> VariantsFile:
 
 
 def write_variants(directory: Path, variants: VariantsFile, *, force: bool = False) -> Path | None:
-    """Write ``variants`` to ``directory/<case>.yaml`` (``.json`` without PyYAML), atomically.
+    """Write ``variants`` to ``directory/<case>.yaml`` (``.json`` without PyYAML), whole or not
+    at all (`semantix.files.write_atomic`).
 
     Returns the path, or None when a file for the case exists and ``force`` is False (it may
     hold a reviewer's deletions: it is kept).
@@ -158,7 +172,6 @@ def write_variants(directory: Path, variants: VariantsFile, *, force: bool = Fal
     case_id = check_case_id(variants.case)
     if variants_path(directory, case_id) is not None and not force:
         return None
-    directory.mkdir(parents=True, exist_ok=True)
     data = variants.to_data()
     if yaml_available():
         path = directory / f"{case_id}.yaml"
@@ -166,14 +179,7 @@ def write_variants(directory: Path, variants: VariantsFile, *, force: bool = Fal
     else:
         path = directory / f"{case_id}.json"
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{case_id}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text)
     for other in (".yaml", ".yml", ".json"):  # --force: one file per case, the new one
         stale = directory / f"{case_id}{other}"
         if stale != path:

@@ -3,7 +3,12 @@
 A verdict of an LLM judge carries its token usage (`semantix.judges.base.TokenUsage`); with prices
 for the judge's model (``--semantic-judge-prices``: a JSON file ``{"gpt-4o-mini": [0.15, 0.6]}``,
 USD per million input and output tokens), the report shows what judging cost, per assertion and
-in all. It never enters the system under test's cost ceilings (`semantix.runs.ceilings`).
+in all. It never enters the system under test's own cost (the `Cost` leaves of its checks).
+
+An LLM-judged verdict is one that carries usage, or one that `LLMJudge` gave this run (it has a
+latency) without usage (its server reported none): that one's cost is **unknown**, counted and
+warned about, never priced at zero, and an assertion holding one has no cost figure. A replayed
+verdict (frozen, or remembered from earlier in the run: no latency, no usage) spent nothing.
 """
 
 from __future__ import annotations
@@ -19,12 +24,15 @@ __all__ = ["JudgeCost", "judge_cost", "judge_cost_lines", "record_judge_cost"]
 class JudgeCost:
     """What the judges spent over a run: tokens, and USD where every model had a price."""
 
+    #: LLM-judged verdicts, those of unknown usage included.
     verdicts: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     usd: float = 0.0
     #: Models that spent tokens without a price (then ``usd`` leaves them out, and says so).
     unpriced: tuple[str, ...] = ()
+    #: LLM-judged verdicts that carried no usage: their cost is unknown, not in ``usd``.
+    unknown: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -33,19 +41,37 @@ class JudgeCost:
             "completion_tokens": self.completion_tokens,
             "usd": self.usd,
             "unpriced": list(self.unpriced),
+            "unknown": self.unknown,
         }
+
+
+#: What `_usage` returns for an LLM verdict given this run without usage.
+_UNKNOWN: Mapping[str, Any] = {}
+
+
+def _usage(leaf: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """A leaf's token usage; `_UNKNOWN` for an LLM verdict given this run without any (module
+    docstring); None when the leaf spent nothing."""
+    usage: Mapping[str, Any] | None = leaf.get("usage")
+    if usage:
+        return usage
+    asked = leaf.get("judged") is not False and leaf.get("latency_ms") is not None
+    return _UNKNOWN if asked and str(leaf.get("judge")).startswith("LLMJudge(") else None
 
 
 def record_judge_cost(
     record: Mapping[str, Any], prices: Mapping[str, tuple[float, ...]] | None
 ) -> float | None:
-    """One assertion's judge cost in USD (None: no usage, or no price for its model)."""
+    """One assertion's judge cost in USD (None: no usage, a verdict of unknown usage, or no
+    price for a model that spent tokens)."""
     total = 0.0
     priced = False
     for leaf in record.get("leaves") or ():
-        usage, model = leaf.get("usage"), leaf.get("judge_model")
-        if not usage or prices is None or model not in prices:
+        usage, model = _usage(leaf), leaf.get("judge_model")
+        if usage is None:
             continue
+        if usage is _UNKNOWN or prices is None or model not in prices:
+            return None
         total += _usd(usage, prices[model])
         priced = True
     return total if priced else None
@@ -54,15 +80,18 @@ def record_judge_cost(
 def judge_cost(
     records: Iterable[Mapping[str, Any]], prices: Mapping[str, tuple[float, ...]] | None
 ) -> JudgeCost:
-    verdicts = prompt = completion = 0
+    verdicts = prompt = completion = unknown = 0
     usd = 0.0
     unpriced: set[str] = set()
     for record in records:
         for leaf in record.get("leaves") or ():
-            usage = leaf.get("usage")
-            if not usage:
+            usage = _usage(leaf)
+            if usage is None:
                 continue
             verdicts += 1
+            if usage is _UNKNOWN:
+                unknown += 1
+                continue
             prompt += int(usage["prompt_tokens"])
             completion += int(usage["completion_tokens"])
             model = leaf.get("judge_model") or "?"
@@ -70,22 +99,33 @@ def judge_cost(
                 usd += _usd(usage, prices[model])
             else:
                 unpriced.add(str(model))
-    return JudgeCost(verdicts, prompt, completion, usd, tuple(sorted(unpriced)))
+    return JudgeCost(verdicts, prompt, completion, usd, tuple(sorted(unpriced)), unknown)
 
 
 def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[str, bool]]]:
-    """The terminal lines: tokens and cost of the judges' verdicts (nothing when none spent any)."""
+    """The terminal lines: tokens and cost of the judges' verdicts (nothing when none spent any),
+    and a warning for each part the figure leaves out."""
     if not cost.verdicts:
         return []
+    some = f" ({cost.unknown} of unknown usage)" if cost.unknown else ""
     tokens = (
-        f"{cost.verdicts} LLM-judged verdicts spent {cost.prompt_tokens} input and "
+        f"{cost.verdicts} LLM-judged verdicts{some} spent {cost.prompt_tokens} input and "
         f"{cost.completion_tokens} output tokens"
     )
-    if not priced:
-        return [(f"judge cost: {tokens}; give --semantic-judge-prices FILE to see their cost", {})]
-    headline = f"judge cost: ${cost.usd:.6f} ({tokens}; the judges' own, apart from the system's)"
+    if priced:
+        headline = (
+            f"judge cost: ${cost.usd:.6f} ({tokens}; the judges' own, apart from the system's)"
+        )
+    else:
+        headline = f"judge cost: {tokens}; give --semantic-judge-prices FILE to see their cost"
     lines: list[tuple[str, dict[str, bool]]] = [(headline, {})]
-    if cost.unpriced:
+    if cost.unknown:
+        warning = (
+            f"WARNING judge cost incomplete: {cost.unknown} of them carried no token usage (their "
+            "server reported none): not in the figure, never priced at zero"
+        )
+        lines.append((warning, {"yellow": True}))
+    if priced and cost.unpriced:
         warning = (
             f"WARNING judge cost incomplete: no price for {', '.join(cost.unpriced)} in "
             "--semantic-judge-prices; their tokens are not in the figure"

@@ -4,9 +4,9 @@ Every report sink goes through here:
 
 - `encodable` replaces what UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"`` from a
   judge's reason or an output) with U+FFFD, and joins a split surrogate pair into its character;
-- `write_text_atomic` writes a file through a temporary file in the same directory and
-  ``os.replace``, so a failure never leaves a truncated report behind (the old file, if any, is
-  kept);
+- `write_text_atomic` writes a file whole or not at all, so a failure never leaves a truncated
+  report behind (the old file, if any, is kept): `semantix.files.write_atomic`, the one rule
+  for every file semantix writes;
 - `read_json_report` reads a saved JSON report and raises `ReportDocumentError` naming the file
   and what is wrong with it (not UTF-8, not JSON, nested too deep), never a raw codec or
   recursion error.
@@ -21,61 +21,17 @@ print(encodable("ok \\ud800 ok"))
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import re
-import tempfile
 from pathlib import Path
 
+from semantix.files import encodable
+from semantix.files import write_atomic as write_text_atomic
 from semantix.report.schema import ReportDocumentError
 
 __all__ = ["encodable", "read_json_report", "write_text_atomic"]
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
 #: Where the JSON report comes from, for errors that say which file to pass instead.
 _WRITTEN_BY = "pass the file pytest wrote with --semantic-report-json PATH"
-
-
-def encodable(text: str) -> str:
-    """``text`` with every lone surrogate replaced by U+FFFD (a surrogate pair becomes its
-    character), so that it encodes as UTF-8; unchanged (the same object) when already fine."""
-    if _SURROGATE.search(text) is None:
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` as UTF-8 (parents created), whole or not at all.
-
-    What UTF-8 cannot encode is replaced (`encodable`). The text goes to a temporary file in the
-    same directory, which then replaces ``path``; if anything fails, ``path`` is as it was and the
-    temporary file is removed. The new file gets the permissions a plain ``open`` would give it.
-    """
-    path = Path(path)
-    data = encodable(text).encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.chmod(temporary, _file_mode(path))
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _file_mode(path: Path) -> int:
-    """The mode of the file being replaced, else what ``open`` would create (0o666 - umask)."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def read_json_report(path: Path) -> object:

@@ -36,6 +36,7 @@ from semantix import __version__
 from semantix.report.files import write_text_atomic
 from semantix.report.html_assets import CSS, JS
 from semantix.report.html_parts import (
+    PREVIEW_CHARS,
     _breakable,
     _css_string,
     _date,
@@ -51,26 +52,32 @@ from semantix.report.html_parts import (
     _num,
     _short,
     _split_description,
+    judge_cost,
     plots,
     run_tests,
     runs,
-    snapshot_data,
-    snapshots,
 )
-from semantix.report.records import NOT_JUDGED, OUTCOME_WORDS, clean, leaf_outcome, outcome
+from semantix.report.html_sections import relation_data, relations, snapshot_data, snapshots
+from semantix.report.records import (
+    NOT_JUDGED,
+    OUTCOME_WORDS,
+    clean,
+    is_topical,
+    leaf_outcome,
+    outcome,
+    summarize,
+)
 from semantix.report.schema import ReportDocumentError, check_document
 from semantix.report.terminal import short_judge
 
-__all__ = [
-    "ReportDocumentError",
-    "check_document",
-    "json_href",
-    "render",
-    "write_html_report",
-]
+__all__ = ["ReportDocumentError", "check_document", "json_href", "render", "write_html_report"]
 
-_OUTCOME_ORDER = {"error": 0, "failed": 1, "borderline": 2, "passed": 3}
-_CSS_CLASS = {"passed": "pass", "failed": "fail", "error": "error"}
+#: The table's order: what needs a look first; expected failures and skips last.
+_ORDER = ("error", "failed", "xpassed", "borderline", "passed", "xfailed", "skipped")
+_OUTCOME_ORDER = {word: rank for rank, word in enumerate(_ORDER)}
+_CSS_CLASS = dict(
+    zip(OUTCOME_WORDS, ("pass", "fail", "error", "xfail", "xpass", "skip"), strict=True)
+)
 #: What an empty cell shows.
 _NONE = "—"
 
@@ -149,12 +156,29 @@ _COLUMNS: Sequence[_Column] = (
 )
 
 
+#: The header's totals (`semantix.report.records.Summary` fields) and their CSS classes: the
+#: first four always shown, the others when there are any.
+_TOTALS = {
+    "total": "total",
+    "passed": "pass",
+    "failed": "fail",
+    "errors": "error",
+    "xfailed": "xfail",
+    "xpassed": "xpass",
+    "skipped": "skip",
+    "borderline": "bl",
+    "topical": "tp",
+}
+
+
 class _Page:
     def __init__(self, document: Mapping[str, Any], json_href: str | None) -> None:
         self.document = document
         self.meta: Mapping[str, Any] = _mapping(document.get("meta"))
-        self.summary: Mapping[str, Any] = _mapping(document.get("summary"))
         self.records: list[Mapping[str, Any]] = list(document["assertions"])
+        #: Counted from the records, by the rule the JSON's summary was (reports of earlier
+        #: versions lack some counts).
+        self.counts = summarize(self.records)
         self.json_href = json_href
         #: Each distinct intent description, numbered: rows show it through CSS classes, so a
         #: description repeated on thousands of rows is in the page once.
@@ -203,6 +227,7 @@ class _Page:
             plots(self.records),
             runs(self.document),
             snapshots(self.document),
+            relations(self.document),
             (
                 "<footer>Rendered by semantix from the JSON report (version "
                 f"{_e(self.document.get('version'))}); every figure here is in that file. Row ids "
@@ -223,35 +248,20 @@ class _Page:
 
     # -- header ----------------------------------------------------------------------------
 
-    def _counts(self) -> dict[str, int]:
-        names = ("total", "passed", "failed", "errors", "borderline")
-        counts = {name: self.summary.get(name) for name in names}
-        if all(isinstance(value, int) for value in counts.values()):
-            return {name: int(value) for name, value in counts.items()}  # type: ignore[arg-type]
-        outcomes = [outcome(record) for record in self.records]
-        return {
-            "total": len(self.records),
-            "passed": outcomes.count("passed"),
-            "failed": outcomes.count("failed"),
-            "errors": outcomes.count("error"),
-            "borderline": sum(1 for record in self.records if record.get("borderline")),
-        }
-
     def _title(self) -> str:
-        counts = self._counts()
-        bad = counts["failed"] + counts["errors"]
+        bad = self.counts.failed + self.counts.errors
         state = f"{bad} failing" if bad else "all passed"
-        return f"semantix report: {counts['total']} assertions, {state}"
+        return f"semantix report: {self.counts.total} assertions, {state}"
 
     def _header(self) -> str:
-        counts = self._counts()
+        counts = self.counts.to_dict()
         judges = self.meta.get("judges")
         judge_items = (
             "".join(f"<li><code>{_e(judge)}</code></li>" for judge in judges)
             if isinstance(judges, list) and judges
             else "<li>—</li>"
         )
-        decided = _mapping(self.summary.get("decided_by"))
+        decided = self.counts.decided_by
         decided_text = (
             ", ".join(
                 f"<code>{_e(short_judge(str(judge)))}</code> {_e(count)}"
@@ -260,14 +270,9 @@ class _Page:
             or "—"
         )
         totals = "".join(
-            f'<li class="{css}"><b>{counts[key]:,}</b> {label}</li>'
-            for key, label, css in (
-                ("total", "assertions", "total"),
-                ("passed", "passed", "pass"),
-                ("failed", "failed", "fail"),
-                ("errors", "errors", "error"),
-                ("borderline", "borderline", "bl"),
-            )
+            f'<li class="{css}"><b>{counts[key]:,}</b> {"assertions" if key == "total" else key}</li>'
+            for index, (key, css) in enumerate(_TOTALS.items())
+            if counts[key] or index < 4
         )
         return (
             "<header>\n<h1>Semantic report</h1>\n"
@@ -276,7 +281,8 @@ class _Page:
             f"<dt>Duration</dt><dd>{_e(_duration(self.meta.get('duration_s')))}</dd>"
             f"<dt>Verdicts</dt><dd>{_e(self.meta.get('verdicts_mode') or 'off')}</dd>"
             f"<dt>Judges</dt><dd><ul>{judge_items}</ul></dd>"
-            f"<dt>Decided by</dt><dd>{decided_text}</dd>{self._json_link()}</dl>\n</header>\n"
+            f"<dt>Decided by</dt><dd>{decided_text}</dd>{judge_cost(self.meta)}{self._json_link()}"
+            "</dl>\n</header>\n"
         )
 
     def _nav(self) -> str:
@@ -285,6 +291,8 @@ class _Page:
             links.append('<a href="#runs">Repeated runs</a>')
         if snapshot_data(self.document):
             links.append('<a href="#snapshots">Snapshots</a>')
+        if relation_data(self.document):
+            links.append('<a href="#relations">Relations</a>')
         return f"<nav>{' · '.join(links)}</nav>\n"
 
     # -- the table ----------------------------------------------------------------------------
@@ -313,14 +321,16 @@ class _Page:
         )
         return (
             '<section id="assertions">\n<h2>Assertions</h2>\n'
-            '<p class="hint">Failures and errors first; a test id links to its own row, so the '
-            "link can be shared.</p>\n"
+            '<p class="hint">Failures and errors first, expected failures (xfail) and skips '
+            "last; a test id links to its own row, so the link can be shared.</p>\n"
             '<div id="controls" hidden><input id="q" type="search" placeholder="filter: test, '
             'intent, output, reason…" aria-label="filter rows"> <select id="f" '
             'aria-label="outcome"><option value="">every outcome</option>'
             '<option value="bad">failed and errors</option><option value="fail">failed</option>'
             '<option value="error">errors</option><option value="bl">borderline</option>'
-            '<option value="pass">passed</option></select> <span id="n"></span> '
+            '<option value="tp">topical</option><option value="pass">passed</option>'
+            '<option value="xfail">xfailed</option><option value="xpass">xpassed</option>'
+            '<option value="skip">skipped</option></select> <span id="n"></span> '
             "<small>Click a column header to sort.</small></div>\n"
             f'{empty}<table id="t" class="grid">\n<thead><tr class="h">{head}</tr></thead>\n'
             f"<tbody>\n{rows}</tbody>\n</table>\n</section>\n"
@@ -335,7 +345,12 @@ class _Page:
         leaves = _leaves(record)
         known = [value for leaf in leaves if (value := _num(leaf.get("score"))) is not None]
         latency = _num(record.get("duration_ms"))
-        verdict = OUTCOME_WORDS[result] + (' <small class="bl">borderline</small>' * borderline)
+        topical = is_topical(record)
+        verdict = (
+            OUTCOME_WORDS[result]
+            + ' <small class="bl">borderline</small>' * borderline
+            + f' <small class="tp" title="{_TOPICAL}">topical</small>' * topical
+        )
         shown_latency = _ms(latency)
         if leaves:
             several = len(leaves) > 1
@@ -360,7 +375,7 @@ class _Page:
         else:
             intent = _breakable(record.get("intent", "?"))
             score = threshold = evidence = _NONE
-            reason = f'<span class="err">{_e(record.get("error") or NOT_JUDGED)}</span>'
+            reason = _folded(record.get("error") or NOT_JUDGED, "err")
             judge = _judge(record.get("judge"))
         # End tags of cells are implied by the next cell (HTML's own rule): a large run's page
         # is a tenth smaller without them.
@@ -379,7 +394,7 @@ class _Page:
         # The score column sorts by the lowest leaf score; the other numeric columns by the
         # first number shown in the cell (the script reads it).
         data = f' data-s="{_short(min(known))}"' if len(known) > 1 else ""
-        classes = _CSS_CLASS[result] + (" bl" if borderline else "")
+        classes = _CSS_CLASS[result] + (" bl" if borderline else "") + (" tp" if topical else "")
         return cells, f' id="{pointer}" class="{classes}"{data}', _filled(record, leaves)
 
 
@@ -420,5 +435,14 @@ def _reason(leaf: Mapping[str, Any], *, named: bool) -> str:
         name
         + mark.get(result, "")
         + ('<b class="bl">≈</b> ' if leaf.get("borderline") else "")
-        + _e(text)
+        + (f'<b class="tp" title="{_TOPICAL}">topical</b> ' if leaf.get("topical") else "")
+        + (_e(text) if len(text) <= PREVIEW_CHARS else _folded(text, "rs"))
     )
+
+
+#: What the "topical" mark means (its tooltip).
+_TOPICAL = (
+    "judged by closeness of topic to the description alone (a similarity judge, an intent "
+    "without examples), not by whether the output does what it says: give the intent examples, "
+    "or use an entailment judge"
+)

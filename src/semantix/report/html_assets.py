@@ -3,7 +3,8 @@
 __all__ = ["CSS", "JS"]
 
 CSS = """
-:root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--bl:#bf8700;--line:#d0d7de;--muted:#57606a}
+:root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--bl:#bf8700;--tp:#9a6700;--line:#d0d7de;
+--muted:#57606a}
 *{box-sizing:border-box}
 body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
 padding:16px 24px;max-width:1600px;color:#1f2328;background:#fff}
@@ -37,8 +38,11 @@ th[data-sort=descending]::after{content:" ▼"}
 .v small.bl{display:block;font-weight:400}
 tr.fail{background:#ffebe9}tr.error{background:#fbefff}tr.bl.pass{background:#fff8c5}
 tr:target{outline:2px solid #0969da}.pass>.v{color:var(--pass)}.fail>.v{color:var(--fail)}
-.error>.v{color:var(--error)}
-summary{cursor:pointer}details,span.out,span.ev{white-space:pre-wrap}details>summary{list-style:none}
+.error>.v{color:var(--error)}.xfail>.v,.skip>.v,.xfail.v,.skip.v{color:var(--muted)}
+.xpass>.v,.xpass.v{color:var(--bl)}tr.xpass{background:#fff8c5}
+small.tp,b.tp,li.tp{color:var(--tp)}.v small.tp{display:block;font-weight:400}
+summary{cursor:pointer}details,span.out,span.ev,span.err{white-space:pre-wrap}
+details>summary{list-style:none}
 details>summary::-webkit-details-marker{display:none}
 details:not([open])>summary::after{content:"… (" attr(data-n) ")";color:var(--muted)}
 .ja{font-size:12px;color:var(--muted);font-style:italic}
@@ -81,9 +85,9 @@ for(var i=0;i<rows.length;i++){var r=rows[i];
 r.hidden=!(keep(r,cls)&&(!s||texts[i].indexOf(s)>=0));}count();}
 var timer=null;q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(filter,150);});
 f.addEventListener('change',filter);
-var RANK={error:0,fail:1,pass:3};
+var RANK={error:0,fail:1,xpass:2,pass:4,xfail:5,skip:6};
 function key(r,k,kind,col){var c=r.classList;
-if(k==='o')return c.contains('pass')&&c.contains('bl')?2:RANK[c[0]];
+if(k==='o')return c.contains('pass')&&c.contains('bl')?3:RANK[c[0]];
 if(kind==='n'){var v=k==='s'&&r.getAttribute('data-s');
 return parseFloat(v||r.cells[col].textContent.replace(/,/g,''));}
 return r.cells[col].textContent;}

@@ -1,12 +1,12 @@
-"""Pieces of the HTML report: value formatting, and the sections after the assertions table
-(scores per intent, repeated runs, snapshots), each a function of the JSON report.
+"""Pieces of the HTML report: value formatting, and two sections after the assertions table
+(scores per intent, repeated runs), each a function of the JSON report (the snapshots and
+relations sections are in `semantix.report.html_sections`).
 
 Every text is HTML-escaped here (`_e`); `semantix.report.html` puts the pieces into the page.
 """
 
 from __future__ import annotations
 
-import difflib
 import html
 import math
 import re
@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from semantix.report.records import leaf_outcome
+from semantix.report.records import OUTCOME_WORDS, PASSED, format_usd, leaf_outcome
 from semantix.report.terminal import short_judge
 
-__all__ = ["PREVIEW_CHARS", "plots", "run_tests", "runs", "snapshot_data", "snapshots"]
+__all__ = ["PREVIEW_CHARS", "judge_cost", "plots", "run_tests", "runs"]
 
 #: Characters of an output (or evidence) shown in the table before it is folded into <details>.
 PREVIEW_CHARS = 120
@@ -142,6 +142,22 @@ def _lines(cells: Iterable[str]) -> str:
     return "".join(f"<div>{cell}</div>" for cell in shown)
 
 
+def judge_cost(meta: Mapping[str, Any]) -> str:
+    """The header's line on what the LLM judges' verdicts cost (``meta.judge_cost``), when they
+    spent tokens (`semantix.report.records.format_usd`, as every report shows money)."""
+    cost = _mapping(meta.get("judge_cost"))
+    verdicts, usd = cost.get("verdicts"), _num(cost.get("usd"))
+    if not verdicts:
+        return ""
+    unpriced = ", ".join(str(model) for model in cost.get("unpriced") or ())
+    return (
+        f"<dt>Judge cost</dt><dd>{_e(format_usd(usd) if usd is not None else '—')} <small>("
+        f"{_e(verdicts)} LLM-judged verdicts, {_e(cost.get('prompt_tokens', '—'))} input and "
+        f"{_e(cost.get('completion_tokens', '—'))} output tokens; the judges' own, apart from "
+        f"the system's{f'; no price for {_e(unpriced)}' if unpriced else ''})</small></dd>"
+    )
+
+
 # --- strip plots -----------------------------------------------------------------------
 
 
@@ -254,6 +270,13 @@ def _plot(
 
 # --- repeated runs ---------------------------------------------------------------------
 
+#: A repeated test's pytest outcome that replaces its own verdict, and its CSS class.
+_EXPECTED = {
+    "xfailed": ("xfail", "xfail"),
+    "xpassed": ("xpass", "xpass"),
+    "skipped": ("skip", "skip"),
+}
+
 
 def run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The repeated tests of the JSON report's ``runs`` section."""
@@ -265,24 +288,31 @@ def run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def runs(document: Mapping[str, Any]) -> str:
-    """The "Repeated runs" section (empty without repeated tests)."""
+    """The "Repeated runs" section (empty without repeated tests, or tests run once)."""
     tests = run_tests(document)
-    if not tests:
-        return ""
     runs = _mapping(document.get("runs"))
+    once = [str(nodeid) for nodeid in runs.get("once") or ()]
+    if not tests and not once:
+        return ""
     ordered = sorted(
-        tests, key=lambda test: (test.get("verdict") == "pass", str(test.get("nodeid")))
+        tests, key=lambda test: (test.get("verdict") in PASSED, str(test.get("nodeid")))
     )
     rows = "".join(_run_row(test) for test in ordered)
     stability = _num(runs.get("stability"))
     below = runs.get("below_floor")
+    left_out = runs.get("left_out") or 0
+    counted = len(tests) - left_out if isinstance(left_out, int) else len(tests)
     summary = (
-        f"Stability {_fmt(stability)} (mean pass rate) over {len(tests):,} repeated "
-        f"test{'s' if len(tests) != 1 else ''}; {_e(below if below is not None else '—')} not "
-        "proven at their floor (the 95 % interval's lower bound is under it)."
+        f"Stability {_fmt(stability)} (mean pass rate) over {counted:,} repeated "
+        f"test{'s' if counted != 1 else ''}; {_e(below if below is not None else '—')} not "
+        "proven at their floor (the 95 % interval's lower bound is under it)"
+        + (f"; {_e(left_out)} xfailed or skipped left out." if left_out else ".")
     )
-    ceilings = "".join(_ceiling_item(test) for test in ordered)
-    listed = f'<ul class="ceilings">\n{ceilings}</ul>\n' if ceilings else ""
+    if once:
+        summary += (
+            f"</p>\n<p>Ran once, every check in the first run structural (decided without a "
+            f"judge, so repeating proves nothing): {', '.join(f'<code>{_e(n)}</code>' for n in once)}."
+        )
     return (
         '<section id="runs">\n<h2>Repeated runs</h2>\n'
         '<p class="hint">Pass rate (bar), its Wilson 95 % interval (whiskers) and the floor '
@@ -290,32 +320,8 @@ def runs(document: Mapping[str, Any]) -> str:
         '<table class="runs"><thead><tr><th>verdict</th><th>test</th><th>runs</th>'
         "<th>passes</th><th>errors</th><th>pass rate</th><th>95% interval</th>"
         f"<th>floor</th></tr></thead><tbody>\n{rows}</tbody></table>\n"
-        f"<p>{summary}</p>\n{listed}</section>\n"
+        f"<p>{summary}</p>\n</section>\n"
     )
-
-
-def _ceiling_item(test: Mapping[str, Any]) -> str:
-    """The test's latency and cost ceilings, one list item each; an unenforceable one is a
-    warning (never a pass)."""
-    items = []
-    ceilings = test.get("ceilings")
-    for ceiling in ceilings if isinstance(ceilings, list) else []:
-        if not isinstance(ceiling, Mapping):
-            continue
-        what = f"{_e(test.get('nodeid', '?'))}: {_e(ceiling.get('what', 'ceiling'))}"
-        limit, unit = _num(ceiling.get("limit")), _e(ceiling.get("unit", ""))
-        if ceiling.get("unenforceable"):
-            items.append(
-                f'<li class="fail"><b>unenforceable</b> {what} &le; {_fmt(limit)} {unit}: '
-                f"{_e(ceiling['unenforceable'])}</li>\n"
-            )
-            continue
-        css = "pass" if ceiling.get("passed") is True else "fail"
-        measured = _num(ceiling.get("measured"))
-        items.append(
-            f'<li class="{css}">{what} {_fmt(measured)} {unit} (limit {_fmt(limit)} {unit})</li>\n'
-        )
-    return "".join(items)
 
 
 def _run_row(test: Mapping[str, Any]) -> str:
@@ -326,75 +332,19 @@ def _run_row(test: Mapping[str, Any]) -> str:
     if isinstance(interval, list) and len(interval) == 2:
         low, high = _num(interval[0]), _num(interval[1])
     verdict = str(test.get("verdict") or "?")
-    css = "pass" if verdict == "pass" else "fail"
+    css = "pass" if verdict in PASSED else "fail"
+    if test.get("test_outcome") in _EXPECTED:  # pytest expected the failure, or skipped it
+        verdict, css = _EXPECTED[str(test["test_outcome"])]
     name = test.get("name")
     nodeid = str(test.get("nodeid", "?"))
     label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")
     return (
-        f'<tr class="{css}"><td class="v {css}">{_e(verdict.upper())}</td>'
+        f'<tr class="{css}"><td class="v {css}">{_e(OUTCOME_WORDS.get(verdict, verdict.upper()))}</td>'
         f'<td class="id">{label}</td><td class="n">{_e(test.get("runs", "—"))}</td>'
         f'<td class="n">{_e(test.get("passes", "—"))}</td>'
         f'<td class="n">{_e(test.get("errors", "—"))}</td>'
         f'<td class="n">{_fmt(rate)} {_bar(rate, low, high, floor)}</td>'
         f'<td class="n">[{_fmt(low)}, {_fmt(high)}]</td><td class="n">{_fmt(floor)}</td></tr>\n'
-    )
-
-
-# --- snapshots -------------------------------------------------------------------------
-
-
-def snapshot_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The ``snapshots`` section when any snapshot was involved, else empty."""
-    data = _mapping(document.get("snapshots"))
-    counts = _mapping(data.get("counts"))
-    listed = data.get("snapshots") or data.get("unused")
-    if not any(_num(value) for value in counts.values()) and not listed:
-        return {}
-    return data
-
-
-def snapshots(document: Mapping[str, Any]) -> str:
-    """The "Snapshots" section (empty when no snapshot was involved)."""
-    data = snapshot_data(document)
-    if not data:
-        return ""
-    counts = _mapping(data.get("counts"))
-    count_text = ", ".join(
-        f"{_e(count)} {_e(name)}" for name, count in counts.items() if _num(count)
-    )
-    entries = [entry for entry in data.get("snapshots") or [] if isinstance(entry, Mapping)]
-    order = {"drifted": 0, "missing": 1, "error": 2}
-    entries.sort(
-        key=lambda entry: (order.get(str(entry.get("outcome")), 3), str(entry.get("path")))
-    )
-    items = "".join(_snapshot_item(entry) for entry in entries)
-    unused = [entry for entry in data.get("unused") or [] if isinstance(entry, Mapping)]
-    deleted = set(map(str, data.get("deleted") or []))
-    unused_items = "".join(
-        f"<li><code>{_e(entry.get('path', '?'))}</code> of {_e(entry.get('test', '?'))}"
-        f"{' (deleted)' if str(entry.get('path')) in deleted else ''}</li>"
-        for entry in unused
-    )
-    return (
-        '<section id="snapshots">\n<h2>Snapshots</h2>\n'
-        f"<p>{count_text or 'no snapshot checks'}.</p>\n"
-        f'<ul class="snaps">{items}</ul>\n'
-        + (f"<h3>Unused</h3>\n<ul>{unused_items}</ul>\n" if unused_items else "")
-        + "</section>\n"
-    )
-
-
-def _snapshot_item(entry: Mapping[str, Any]) -> str:
-    outcome = str(entry.get("outcome", "?"))
-    css = {"drifted": "fail", "missing": "fail", "error": "error"}.get(outcome, "pass")
-    head = f'<span class="v {css}">{_e(outcome)}</span> <code>{_e(entry.get("path", "?"))}</code>'
-    stored, new = entry.get("stored"), entry.get("output")
-    if outcome != "drifted" or not isinstance(stored, str) or not isinstance(new, str):
-        return f"<li>{head}</li>"
-    return (
-        f'<li>{head}<div class="diff" aria-label="word diff">{_diff_html(stored, new)}</div>'
-        "<small>struck through: only in the snapshot; underlined: only in the new "
-        "output</small></li>"
     )
 
 
@@ -442,21 +392,3 @@ def _bar(rate: float | None, low: float | None, high: float | None, floor: float
         f'<svg class="bar" viewBox="0 0 {_BAR_W} {_BAR_H}" width="{_BAR_W}" height="{_BAR_H}" '
         f'role="img" aria-label="pass rate {rate:.2f}">{"".join(parts)}</svg>'
     )
-
-
-def _diff_html(stored: str, new: str) -> str:
-    """The word diff of a drifted snapshot with <del>/<ins> (escaped)."""
-    # The words and matching of semantix.snapshots.diff.word_diff (its rendered form mixes
-    # markers into the text, so the opcodes are walked here to mark up escaped words).
-    out: list[str] = []
-    old_words, new_words = stored.split(), new.split()
-    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            out.append(_e(" ".join(old_words[i1:i2])))
-            continue
-        if i2 > i1:
-            out.append(f"<del>{_e(' '.join(old_words[i1:i2]))}</del>")
-        if j2 > j1:
-            out.append(f"<ins>{_e(' '.join(new_words[j1:j2]))}</ins>")
-    return " ".join(out)

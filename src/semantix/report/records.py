@@ -7,31 +7,47 @@ they are, and are sorted by test id so a report is the same with and without xdi
 A record is clean when it is built (`clean`): the API keys semantix knows of (``OPENAI_API_KEY``)
 are masked and what UTF-8 cannot encode (a lone surrogate) is replaced, so no sink — terminal,
 JSON, JUnit XML, HTML, an xdist payload — ever shows a key or fails to encode. `outcome` and
-`leaf_outcome` are the one rule every renderer uses for "passed", "failed", "error" and "not
-judged".
+`leaf_outcome` are the one rule every renderer uses for "passed", "failed", "error", "xfailed",
+"xpassed", "skipped" and "not judged".
+
+A record carries two outcomes: ``outcome``, the check's own (``passed``, ``failed``, ``error``),
+and ``test_outcome``, pytest's outcome of the test that made it (``passed``, ``failed``,
+``error``, ``skipped``, ``xfailed``, ``xpassed``; null outside pytest), which the plugin sets
+when the test ends. `outcome` combines them: a failing check in a test pytest calls xfailed is
+an expected failure, not a failure.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from semantix import config
-from semantix.pipeline.results import SemanticResult
+from semantix.pipeline.results import OUTCOME_WORDS as CHECK_WORDS
+from semantix.pipeline.results import SemanticResult, _topical
 from semantix.report.files import encodable, write_text_atomic
-from semantix.report.schema import REPORT_VERSION
+from semantix.report.schema import CHECK_OUTCOMES, REPORT_VERSION
 from semantix.text import mask_secrets, preview, usable_secrets
 
+#: A repeated check's verdict that passed: ``passed``, or ``pass`` in reports of version 2.
+PASSED = frozenset(("passed", "pass"))
+
 __all__ = [
+    "OUTCOME_WORDS",
+    "PASSED",
     "REPORT_VERSION",
     "Record",
     "Summary",
+    "check_outcome",
     "clean",
     "error_record",
+    "format_usd",
+    "is_topical",
     "json_document",
     "leaf_outcome",
     "outcome",
@@ -43,20 +59,46 @@ __all__ = [
 
 Record = dict[str, Any]
 
-#: The outcomes of a record, and the word each renderer shows for it.
-OUTCOME_WORDS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
-
+#: The outcomes of a record as the reports count it (`outcome`), and the word each renderer
+#: shows for it: a check's own, and its test's when pytest expected it to fail or skipped it.
+OUTCOME_WORDS = {**CHECK_WORDS, "xfailed": "XFAIL", "xpassed": "XPASS", "skipped": "SKIP"}
 #: A leaf that structural leaves decided before any judge was asked.
 NOT_JUDGED = "not judged"
 
 
-def outcome(record: Mapping[str, Any]) -> str:
-    """``passed``, ``failed`` or ``error``: the record's outcome (records of older reports have
-    only ``passed``)."""
+def check_outcome(record: Mapping[str, Any]) -> str:
+    """``passed``, ``failed`` or ``error``: the check's own outcome, whatever its test did
+    (records of older reports have only ``passed``)."""
     value = record.get("outcome")
-    if value in OUTCOME_WORDS:
+    if value in CHECK_OUTCOMES:
         return str(value)
     return "passed" if record.get("passed") else "failed"
+
+
+def outcome(record: Mapping[str, Any]) -> str:
+    """The record's outcome as every report counts it, one of `OUTCOME_WORDS`: the check's own
+    (`check_outcome`), except in a test pytest skipped (``skipped``), a check that failed or
+    errored in a test pytest calls xfailed (``xfailed``: an expected failure), and a check that
+    passed in an xfail test that passed (``xpassed``: an unexpected pass)."""
+    check, test = check_outcome(record), record.get("test_outcome")
+    if test == "skipped":
+        return "skipped"
+    if test == "xfailed" and check != "passed":
+        return "xfailed"
+    if test == "xpassed" and check == "passed":
+        return "xpassed"
+    return check
+
+
+def format_usd(value: float) -> str:
+    """US dollars as every report shows them: 6 significant digits, never rounded to zero
+    (``$0.0011952``, ``$12.3457``, ``$1,234.50``)."""
+    if value == 0 or not math.isfinite(value):
+        return f"${value:.2f}"
+    digits = min(12, max(2, 5 - math.floor(math.log10(abs(value)))))
+    text = f"{value:,.{digits}f}".rstrip("0")
+    whole, _, cents = text.partition(".")
+    return f"${whole}.{cents.ljust(2, '0')}"
 
 
 def leaf_outcome(leaf: Mapping[str, Any]) -> str:
@@ -84,16 +126,29 @@ def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
 
 
 def result_record(result: SemanticResult, nodeid: str) -> Record:
-    """The record of one finished assertion (passed or failed)."""
+    """The record of one finished assertion (passed or failed).
+
+    A leaf whose verdict names no judge (a custom judge's ``Verdict(passed=..., score=...)``)
+    is the check's judge's (``result.judge``). ``topical`` marks a leaf a similarity judge
+    decided from the intent's description alone (no examples): closeness of topic, not whether
+    the output does what the description says — on passes too.
+    """
     summary = result.to_dict()
     leaves = [
-        {**leaf, "qualname": f"{found.intent.__module__}.{found.intent.__qualname__}"}
+        {
+            **leaf,
+            "qualname": f"{found.intent.__module__}.{found.intent.__qualname__}",
+            "judge": leaf["judge"] or summary["judge"],
+            "judge_model": leaf["judge_model"] if leaf["judge"] else result.judge.model,
+            "topical": _topical(found),
+        }
         for leaf, found in zip(summary["leaves"], result.leaves, strict=True)
     ]
     record: Record = clean(
         {
             "nodeid": nodeid,
             "outcome": "passed" if result.passed else "failed",
+            "test_outcome": None,
             "intent": summary["intent"],
             "judge": summary["judge"],
             "passed": summary["passed"],
@@ -115,6 +170,7 @@ def error_record(
         {
             "nodeid": nodeid,
             "outcome": "error",
+            "test_outcome": None,
             "intent": intent or "?",
             "judge": None,
             "passed": False,
@@ -136,33 +192,35 @@ def sorted_records(records: Sequence[Record]) -> list[Record]:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """Counts over a run's records."""
+    """Counts over a run's records, each record under its `outcome`."""
 
     total: int = 0
     passed: int = 0
     failed: int = 0
     errors: int = 0
+    #: Expected failures: checks that failed or errored in tests pytest calls xfailed.
+    xfailed: int = 0
+    #: Unexpected passes: checks that passed in xfail tests that passed.
+    xpassed: int = 0
+    #: Checks made in tests pytest then skipped.
+    skipped: int = 0
     borderline: int = 0
+    #: Checks with a leaf judged by topical closeness alone (`result_record`'s ``topical``).
+    topical: int = 0
     #: How many leaf verdicts each judge decided (escalation shows which level decided).
     decided_by: Mapping[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "total": self.total,
-            "passed": self.passed,
-            "failed": self.failed,
-            "errors": self.errors,
-            "borderline": self.borderline,
-            "decided_by": dict(self.decided_by),
-        }
+        return {**asdict(self), "decided_by": dict(self.decided_by)}
 
 
-def summarize(records: Sequence[Record]) -> Summary:
-    """Count passed, failed, errored and borderline assertions, and who decided each leaf."""
+def summarize(records: Sequence[Mapping[str, Any]]) -> Summary:
+    """Count each record under its `outcome`, the borderline and topical ones, and who decided
+    each leaf."""
     outcomes = Counter(outcome(record) for record in records)
     deciders: Counter[str] = Counter()
     for record in records:
-        for leaf in record["leaves"]:
+        for leaf in record.get("leaves") or ():
             if leaf.get("judge") and leaf_outcome(leaf) != NOT_JUDGED:
                 deciders[leaf["judge"]] += 1
     return Summary(
@@ -172,7 +230,16 @@ def summarize(records: Sequence[Record]) -> Summary:
         errors=outcomes["error"],
         borderline=sum(1 for record in records if record.get("borderline")),
         decided_by=dict(deciders),
+        xfailed=outcomes["xfailed"],
+        xpassed=outcomes["xpassed"],
+        skipped=outcomes["skipped"],
+        topical=sum(1 for record in records if is_topical(record)),
     )
+
+
+def is_topical(record: Mapping[str, Any]) -> bool:
+    """Whether a leaf of the record was judged by topical closeness alone."""
+    return any(leaf.get("topical") for leaf in record.get("leaves") or ())
 
 
 def json_document(

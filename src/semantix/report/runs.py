@@ -1,8 +1,10 @@
 """Repeated tests in the report: one record per repeated test, its table, JSON and Markdown.
 
-A run record is `semantix.runs.RunStats.to_dict` plus the test's node id. The terminal
-table, the JSON section, the JUnit property and the GitHub step summary all read these records,
-so they agree; xdist workers send them to the controller as they are.
+A run record is `semantix.runs.RunStats.to_dict` plus the test's node id (and, under pytest, the
+test's ``test_outcome``). The terminal table, the JSON section, the JUnit property and the GitHub
+step summary all read these records, so they agree; xdist workers send them to the controller as
+they are. A repeated test pytest calls xfailed or skipped is shown with that outcome and left
+out of the stability score (an expected failure says nothing about stability).
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from semantix.report.records import Record
-from semantix.report.terminal import Line
+from semantix.report.records import OUTCOME_WORDS, PASSED, Record
+from semantix.report.terminal import Line, cut_test_id
 from semantix.runs import RunStats, suite_stability
 
 __all__ = [
-    "ceiling_lines",
+    "corrected_lines",
     "markdown_lines",
+    "once_line",
     "run_lines",
     "run_record",
     "runs_section",
@@ -35,24 +38,53 @@ def run_record(stats: RunStats, nodeid: str) -> Record:
 def stability_line(records: Sequence[Record]) -> str:
     """``stability 0.85 (mean pass rate) over 3 repeated tests; 1 not proven at its floor``.
 
-    "Not proven" counts the tests whose 95 % interval's lower bound is under their floor.
+    "Not proven" counts the tests whose 95 % interval's lower bound is under their floor. Tests
+    pytest calls xfailed or skipped are left out (`counted`), and the line says how many.
     """
-    score, below = suite_stability(records)
-    noun = "test" if len(records) == 1 else "tests"
+    counted = _counted(records)
+    score, below = suite_stability(counted)
+    noun = "test" if len(counted) == 1 else "tests"
     shown = "n/a" if score is None else f"{score:.2f}"
-    return (
-        f"stability {shown} (mean pass rate) over {len(records)} repeated {noun}; "
+    line = (
+        f"stability {shown} (mean pass rate) over {len(counted)} repeated {noun}; "
         f"{below} not proven at {'its' if below == 1 else 'their'} floor"
+    )
+    left_out = len(records) - len(counted)
+    return line + (f"; {left_out} xfailed or skipped left out" if left_out else "")
+
+
+def once_line(once: Sequence[str]) -> str:
+    """The tests ``--semantic-runs`` ran once, and why (empty when there are none)."""
+    if not once:
+        return ""
+    noun = "test ran" if len(once) == 1 else "tests ran"
+    return (
+        f"{len(once)} {noun} once: every check in the first run was structural (decided without "
+        "a judge), so repeating proves nothing; @pytest.mark.semantic(runs=N) repeats one anyway: "
+        + ", ".join(once)
     )
 
 
-def runs_section(records: Sequence[Record]) -> dict[str, Any]:
-    """The JSON report's ``runs`` section: every repeated test, the stability score, the count."""
-    score, below = suite_stability(records)
+def _counted(records: Sequence[Record]) -> list[Record]:
+    """The records the stability score counts: not those of xfailed or skipped tests."""
+    return [record for record in records if record.get("test_outcome") not in _LEFT_OUT]
+
+
+_LEFT_OUT = ("xfailed", "skipped")
+
+
+def runs_section(records: Sequence[Record], once: Sequence[str] = ()) -> dict[str, Any]:
+    """The JSON report's ``runs`` section: every repeated test, the stability score and how many
+    have not proven their floor (over the tests `counted`), how many were left out, and the tests
+    ``--semantic-runs`` ran once (``once``)."""
+    counted = _counted(records)
+    score, below = suite_stability(counted)
     return {
         "stability": score,
         "below_floor": below,
+        "left_out": len(records) - len(counted),
         "tests": [dict(record) for record in records],
+        "once": list(once),
     }
 
 
@@ -66,8 +98,17 @@ def _cells(record: Record) -> tuple[str, ...]:
         f"{record['pass_rate']:.2f}",
         f"[{low:.2f}, {high:.2f}]",
         f"{record['min_pass_rate']:.2f}",
-        record["verdict"].upper(),
+        _verdict(record),
     )
+
+
+def _verdict(record: Record) -> str:
+    """``PASS``/``FAIL``, or the test's outcome when pytest expected a failure or skipped it."""
+    test = record.get("test_outcome")
+    if test in ("xfailed", "xpassed", "skipped"):
+        return OUTCOME_WORDS[str(test)]
+    verdict = str(record["verdict"])
+    return OUTCOME_WORDS.get(verdict, verdict.upper())
 
 
 def _label(record: Record) -> str:
@@ -76,54 +117,67 @@ def _label(record: Record) -> str:
     return record["nodeid"] if name in (None, record["nodeid"]) else f"{record['nodeid']} ({name})"
 
 
-def run_lines(records: Sequence[Record], *, width: int = 120) -> list[Line]:
-    """The terminal table of repeated tests, then the stability line."""
-    rows = [_cells(record) for record in records]
-    widths = [max(len(row[i]) for row in (_HEADER, *rows)) for i in range(len(_HEADER))]
-    overflow = sum(widths) + 2 * (len(widths) - 1) - width
-    if overflow > 0:
-        widths[0] = max(16, widths[0] - overflow)
-    lines: list[Line] = [(_render(_HEADER, widths), {"bold": True})]
-    for record, cells in zip(records, rows, strict=True):
-        markup = {"green": True} if record["verdict"] == "pass" else {"red": True}
-        lines.append((_render(cells, widths), markup))
-    _, below = suite_stability(records)
-    failed = any(record["verdict"] != "pass" for record in records)
-    lines.append(
-        (stability_line(records), {"bold": True, "red": failed, "yellow": not failed and below > 0})
-    )
-    lines.extend(ceiling_lines(records))
+def run_lines(
+    records: Sequence[Record], *, width: int = 120, once: Sequence[str] = ()
+) -> list[Line]:
+    """The terminal table of repeated tests, then the stability line, then the tests
+    ``--semantic-runs`` ran once (`once_line`)."""
+    lines: list[Line] = []
+    if records:
+        rows = [_cells(record) for record in records]
+        widths = [max(len(row[i]) for row in (_HEADER, *rows)) for i in range(len(_HEADER))]
+        overflow = sum(widths) + 2 * (len(widths) - 1) - width
+        if overflow > 0:
+            widths[0] = max(16, widths[0] - overflow)
+        lines.append((_render(_HEADER, widths), {"bold": True}))
+        for _record, cells in zip(records, rows, strict=True):
+            lines.append((_render(cells, widths), _MARKUP.get(cells[-1], {"red": True})))
+        counted = _counted(records)
+        _, below = suite_stability(counted)
+        failed = any(record["verdict"] not in PASSED for record in counted)
+        markup = {"bold": True, "red": failed, "yellow": not failed and below > 0}
+        lines.append((stability_line(records), markup))
+        lines.extend(corrected_lines(records))
+    if once:
+        lines.append((once_line(once), {}))
     return lines
 
 
-def ceiling_lines(records: Sequence[Record]) -> list[Line]:
-    """One line per latency or cost ceiling of a repeated check: its figure against the limit,
-    and every ceiling nobody could check as a warning that names the test and what was missing
-    (it is never a pass)."""
+def corrected_lines(records: Sequence[Record]) -> list[Line]:
+    """One line per repeated check given the judge's accuracy: its pass rate corrected for the
+    judge's errors (Rogan-Gladen) beside the observed rate, which decides."""
     lines: list[Line] = []
     for record in records:
-        for ceiling in record.get("ceilings") or ():
-            limit, unit = ceiling.get("limit"), ceiling.get("unit", "")
-            what = f"{record.get('nodeid', '?')}: {ceiling.get('what', 'ceiling')}"
-            if ceiling.get("unenforceable"):
-                text = (
-                    f"WARNING unenforceable: {what} <= {limit:g} {unit} cannot be checked "
-                    f"({ceiling['unenforceable']})"
-                )
-                lines.append((text, {"yellow": True, "bold": True}))
-                continue
-            measured = ceiling.get("measured")
-            verdict = "ok" if ceiling.get("passed") else "FAIL"
-            text = f"ceiling {what} {measured:.6g} {unit} (limit {limit:g} {unit}): {verdict}"
-            lines.append((text, {"green": True} if ceiling.get("passed") else {"red": True}))
+        interval = record.get("corrected_interval")
+        if record.get("corrected_pass_rate") is None or interval is None:
+            continue
+        sensitivity, specificity = record["judge_accuracy"][:2]
+        text = (
+            f"corrected {_label(record)}: {record['corrected_pass_rate']:.2f} "
+            f"[{interval[0]:.2f}, {interval[1]:.2f}] for a judge of sensitivity "
+            f"{sensitivity:.2f}, specificity {specificity:.2f} (observed "
+            f"{record['pass_rate']:.2f}, which decides)"
+        )
+        lines.append((text, {}))
     return lines
 
 
-def markdown_lines(records: Sequence[Record]) -> list[str]:
+_MARKUP = {
+    "PASS": {"green": True},
+    "XFAIL": {"yellow": True},
+    "XPASS": {"yellow": True},
+    "SKIP": {"yellow": True},
+}
+
+
+def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[str]:
     """The same table as GitHub-flavoured Markdown (for ``GITHUB_STEP_SUMMARY``)."""
-    lines = [
-        "### semantix: repeated tests",
-        "",
+    lines = ["### semantix: repeated tests", ""]
+    if once:
+        lines += [once_line(once).capitalize() + ".", ""]
+    if not records:
+        return lines
+    lines += [
         "| " + " | ".join(_HEADER) + " |",
         "|" + "|".join("---:" if i in _RIGHT else "---" for i in range(len(_HEADER))) + "|",
     ]
@@ -142,6 +196,6 @@ def _render(cells: tuple[str, ...], widths: Sequence[int]) -> str:
     out = []
     for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
         if len(cell) > width:
-            cell = "…" + cell[-(width - 1) :]
+            cell = cut_test_id(cell, width)  # only the test column gives way
         out.append(cell.rjust(width) if index in _RIGHT else cell.ljust(width))
     return "  ".join(out).rstrip()

@@ -19,13 +19,26 @@ except ReportDocumentError as error:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
-__all__ = ["REPORT_VERSION", "ReportDocumentError", "check_document"]
+__all__ = [
+    "CHECK_OUTCOMES",
+    "REPORT_VERSION",
+    "TEST_OUTCOMES",
+    "ReportDocumentError",
+    "check_document",
+]
 
-#: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections).
-REPORT_VERSION = 2
+#: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections;
+#: 3: each record's and each test's pytest outcome, xfailed/xpassed/skipped/topical counts,
+#: topical leaves, the tests and relations sections). Every earlier version still reads.
+REPORT_VERSION = 3
+
+#: The check's own outcomes (a record's ``outcome``).
+CHECK_OUTCOMES = ("passed", "failed", "error")
+#: pytest's outcomes of a test (a record's ``test_outcome``, the ``tests`` section's ``outcome``).
+TEST_OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 
 _AGAIN = "write it again with pytest --semantic-report-json PATH"
 
@@ -59,12 +72,15 @@ _LEAF: Mapping[str, Any] = {
     "reason": _OPT_STR,
     "evidence": _OPT_STR,
     "judge": _OPT_STR,
+    "judge_model": _OPT_STR,
     "latency_ms": _OPT_NUMBER,
+    "topical": _OPT_BOOL,
 }
 
 _RECORD: Mapping[str, Any] = {
     "nodeid": str,
-    "outcome": ("passed", "failed", "error"),
+    "outcome": CHECK_OUTCOMES,
+    "test_outcome": (*TEST_OUTCOMES, None),
     "intent": _OPT_STR,
     "judge": _OPT_STR,
     "passed": _OPT_BOOL,
@@ -86,6 +102,7 @@ _RUN: Mapping[str, Any] = {
     "interval": ([_NUMBER], None),
     "min_pass_rate": _OPT_NUMBER,
     "verdict": _OPT_STR,
+    "test_outcome": (*TEST_OUTCOMES, None),
 }
 
 _SNAPSHOT: Mapping[str, Any] = {
@@ -108,11 +125,32 @@ _DOCUMENT: Mapping[str, Any] = {
         "passed": int,
         "failed": int,
         "errors": int,
+        "xfailed": int,
+        "xpassed": int,
+        "skipped": int,
         "borderline": int,
+        "topical": int,
         "decided_by": ({}, None),
     },
     "assertions": [_RECORD],
-    "runs": ({"stability": _OPT_NUMBER, "below_floor": (int, None), "tests": [_RUN]}, None),
+    "tests": ([{"nodeid": str, "outcome": TEST_OUTCOMES, "reason": _OPT_STR}], None),
+    "runs": (
+        {
+            "stability": _OPT_NUMBER,
+            "below_floor": (int, None),
+            "left_out": (int, None),
+            "tests": [_RUN],
+            "once": ([str], None),
+        },
+        None,
+    ),
+    "relations": (
+        {
+            "results": ([{"nodeid": _OPT_STR, "relation": str, "case_id": _OPT_STR}], None),
+            "summary": ([{"relation": str, "cases": int, "violations": int}], None),
+        },
+        None,
+    ),
     "snapshots": (
         {
             "counts": ({}, None),
@@ -158,20 +196,24 @@ def check_document(document: object) -> Mapping[str, Any]:
 
 
 def _check_fields(value: Mapping[str, Any], shape: Mapping[str, Any], where: str) -> None:
-    for name, expected in shape.items():
-        if name in value:
-            _check(value[name], expected, f"{where}.{name}" if where else name)
+    exact = _EXACT_FIELDS.get(id(shape))
+    if exact is None:
+        exact = _EXACT_FIELDS[id(shape)] = {k: _exact_types(v) for k, v in shape.items()}
+    for name, item in value.items():
+        if name in exact and type(item) not in exact[name]:  # else the value is fine as it is
+            _check(item, shape[name], f"{where}.{name}" if where else name)
 
 
 def _check(value: object, expected: Any, where: str) -> None:
     options = expected if isinstance(expected, tuple) else (expected,)
     for option in options:
-        if isinstance(option, Mapping) and isinstance(value, Mapping):
+        if isinstance(option, dict) and isinstance(value, (dict, Mapping)):
             _check_fields(value, option, where)
             return
         if isinstance(option, list) and isinstance(value, list):
             for index, item in enumerate(value):
-                _check(item, option[0], f"{where}[{index}]")
+                if type(item) not in _exact_types(option[0]):
+                    _check(item, option[0], f"{where}[{index}]")
             return
         if _matches(value, option):
             return
@@ -179,6 +221,27 @@ def _check(value: object, expected: Any, where: str) -> None:
         f"{where} is {_shown(value)} ({_kind(value)}); expected {_describe(options)}. The file is "
         f"not a report semantix wrote: {_AGAIN}"
     )
+
+
+#: The types that always match a shape constant, and a shape's fields (cached by identity).
+_EXACT: dict[int, frozenset[type]] = {}
+_EXACT_FIELDS: dict[int, dict[str, frozenset[type]]] = {}
+_PLAIN = {None: (type(None),), _NUMBER: (int, float), str: (str,), bool: (bool,), int: (int,)}
+
+
+def _exact_types(expected: Any) -> frozenset[type]:
+    """The types whose values always match ``expected``."""
+    found = _EXACT.get(id(expected))
+    if found is None:
+        options = expected if isinstance(expected, tuple) else (expected,)
+        found = frozenset(
+            kind
+            for option in options
+            if isinstance(option, Hashable) and option in _PLAIN
+            for kind in _PLAIN[option]
+        )
+        _EXACT[id(expected)] = found
+    return found
 
 
 def _matches(value: object, option: object) -> bool:

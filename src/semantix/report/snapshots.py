@@ -13,6 +13,16 @@ __all__ = ["UPDATE_FLAG", "snapshot_lines", "snapshot_section"]
 UPDATE_FLAG = "--semantic-snapshot-update"
 
 
+def _relative(path: str, root: Path | None) -> str:
+    """``path`` relative to ``root`` (with ``/``), as it is when it lies elsewhere."""
+    if root is not None:
+        try:
+            return Path(path).relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return path
+
+
 def snapshot_lines(session: SnapshotSession, *, relative_to: Path | None = None) -> list[str]:
     """The summary: counts, drifted/missing/unused files; empty when no snapshot was involved."""
     counts = Counter(session.outcomes.values())
@@ -21,12 +31,7 @@ def snapshot_lines(session: SnapshotSession, *, relative_to: Path | None = None)
         return []
 
     def shown(path: str) -> str:
-        if relative_to is not None:
-            try:
-                return Path(path).relative_to(relative_to).as_posix()
-            except ValueError:
-                pass
-        return path
+        return _relative(path, relative_to)
 
     parts = [f"{counts[outcome]} {outcome}" for outcome in OUTCOMES if counts[outcome]]
     if unused:
@@ -47,17 +52,22 @@ def snapshot_lines(session: SnapshotSession, *, relative_to: Path | None = None)
     return lines
 
 
-def snapshot_section(session: SnapshotSession) -> dict[str, Any]:
-    """The ``snapshots`` section of the JSON report."""
+def snapshot_section(session: SnapshotSession, relative_to: Path | None = None) -> dict[str, Any]:
+    """The ``snapshots`` section of the JSON report; paths relative to ``relative_to`` (the
+    rootdir: the report reads the same in every checkout) when they lie under it."""
     counts = Counter(session.outcomes.values())
     unused = session.unused()
     return {
         "counts": {outcome: counts[outcome] for outcome in OUTCOMES} | {"unused": len(unused)},
         "snapshots": [
             # A drifted entry also carries both texts (stored, output): the HTML page's word diff.
-            {"path": path, "outcome": outcome, **session.texts.get(path, {})}
+            {
+                "path": _relative(path, relative_to),
+                "outcome": outcome,
+                **session.texts.get(path, {}),
+            }
             for path, outcome in sorted(session.outcomes.items())
         ],
-        "unused": [{"path": path, "test": owner} for path, owner in unused],
-        "deleted": list(session.deleted),
+        "unused": [{"path": _relative(path, relative_to), "test": owner} for path, owner in unused],
+        "deleted": [_relative(path, relative_to) for path in session.deleted],
     }

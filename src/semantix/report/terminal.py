@@ -1,6 +1,7 @@
 """The end-of-session table: one row per test and intent (and per part of a composite; a repeated
 check's runs in one row with their pass count), fitted to the terminal's width, with a header
-naming the judge and the verdict mode, a legend for the ``~`` borderline mark and a summary line.
+naming the judge and the verdict mode, a legend for the ``~`` borderline and ``*`` topical marks
+and a summary line that counts expected failures, unexpected passes and skips apart.
 
 Rendering returns ``(text, markup)`` pairs; the pytest plugin writes them with pytest's own
 terminal writer, so colours follow ``--color``.
@@ -19,12 +20,14 @@ from semantix.report.records import (
     OUTCOME_WORDS,
     Record,
     Summary,
+    check_outcome,
+    is_topical,
     leaf_outcome,
     outcome,
     summarize,
 )
 
-__all__ = ["Line", "header_line", "report_lines", "short_judge", "summary_line"]
+__all__ = ["Line", "cut_test_id", "header_line", "report_lines", "short_judge", "summary_line"]
 
 #: A line of text and the markup to write it with (e.g. ``{"red": True}``).
 Line = tuple[str, dict[str, bool]]
@@ -32,7 +35,7 @@ Line = tuple[str, dict[str, bool]]
 _HEADER = ("test", "intent", "judge", "score", "threshold", "verdict", "time")
 _RIGHT = {3, 4, 6}
 _MIN_TEST, _MIN_INTENT, _MIN_JUDGE = 24, 12, 12
-_JUDGE = re.compile(r"^(?P<name>[^(]+)\((?P<where>.*)\)$")
+_JUDGE = re.compile(r"(?P<name>[^(]+)\((?P<where>.*)\)")
 
 
 def short_judge(identity: str | None) -> str:
@@ -43,7 +46,7 @@ def short_judge(identity: str | None) -> str:
     """
     if not identity:
         return "-"
-    match = _JUDGE.match(identity)
+    match = _JUDGE.fullmatch(identity)
     if match is None:
         return identity
     where = match["where"].split(", ")[0]
@@ -59,17 +62,18 @@ def header_line(judges: Sequence[str], verdicts_mode: str | None) -> str:
 
 
 def report_lines(
-    records: Sequence[Record], *, width: int = 120, judge_column: bool | None = True
+    records: Sequence[Record], *, width: int = 120, judge_column: bool | None = None
 ) -> list[Line]:
     """The table for ``records`` (already sorted), fitted to ``width`` columns, and its summary.
 
     One row per test and intent: a test that made the same assertion several times (a repeated
     run) gets one row with its pass count (``7/10 passed``) and the range of its scores. The
-    judge column shows the short identity (`short_judge`); with ``judge_column=None`` it is left
-    out when one judge decided everything (for a caller that prints `header_line`, which names
-    it), with False always. When the table is wider than ``width``, the intents give
-    way first (their end is cut), then the test ids (their start is cut), never below a readable
-    minimum. A legend explains the ``~`` borderline mark when one is shown.
+    judge column shows the short identity (`short_judge`); by default (``judge_column=None``)
+    it is left out when one judge decided everything (the caller prints `header_line`, which
+    names it); True always shows it, False never. When the table is wider than ``width``, the
+    intents give way first (their end is cut), then the judges, then the test ids' directories,
+    then the path before the test's name, which stays whole while it can. A legend explains the
+    ``~`` borderline and ``*`` topical marks when one is shown.
     """
     judges = {short_judge(judge) for judge in _judges(records)}
     with_judge = len(judges) > 1 if judge_column is None else judge_column
@@ -85,18 +89,37 @@ def report_lines(
     widths = _fit([header, *table], width, with_judge=with_judge)
     lines: list[Line] = [(_render(header, widths, right), {"bold": True})]
     lines.extend((_render(cells, widths, right), markup) for cells, markup in rows)
-    if any(cells[len(header) - 2].endswith(" ~") for cells in table):
-        lines.append((_legend(), {}))
+    marks = {mark for cells in table for mark in cells[len(header) - 2].rpartition(" ")[2]}
+    lines.extend((text, {}) for mark, text in _LEGENDS.items() if mark in marks)
     summary = summarize(records)
-    lines.append((summary_line(summary), _summary_markup(summary)))
+    markup = _summary_markup(summary)
+    text = summary_line(summary)
+    head, separator, deciders = text.partition("; leaf verdicts")
+    if len(text) > width and separator:  # who decided what on a line of its own
+        lines += [(head, markup), ("leaf verdicts" + deciders, markup)]
+    else:
+        lines.append((text, markup))
     return lines
 
 
-def _legend() -> str:
-    return (
+#: The marks after a verdict, and their legend lines.
+_LEGENDS = {
+    "~": (
         f"~ borderline: within {BORDERLINE_MARGIN:.2f} of the threshold; a reworded output may "
         "flip the verdict"
-    )
+    ),
+    "*": (
+        "* topical: a similarity judge compared the output with the description alone (no "
+        "examples): closeness of topic, not whether it does what the description says; give "
+        "the intent examples, or use an entailment judge"
+    ),
+}
+
+
+def _marks(borderline: object, topical: object) -> str:
+    """`` ~``, `` *`` or `` ~*`` after a verdict: borderline, topical (empty for neither)."""
+    marks = ("~" if borderline else "") + ("*" if topical else "")
+    return " " + marks if marks else ""
 
 
 def _judges(records: Sequence[Record]) -> list[str]:
@@ -117,13 +140,19 @@ def _groups(records: Sequence[Record]) -> list[list[Record]]:
 
 
 def summary_line(summary: Summary) -> str:
-    """``6 semantic assertions: 4 passed, 1 failed, 1 error (2 borderline)``."""
+    """``6 semantic assertions: 4 passed, 1 failed, 1 error (2 borderline)``; expected failures,
+    unexpected passes, skips and topical verdicts are counted when there are any
+    (``..., 0 errors, 18 xfailed, 1 xpassed``)."""
     noun = "assertion" if summary.total == 1 else "assertions"
     parts = [f"{summary.passed} passed", f"{summary.failed} failed"]
     parts.append(f"{summary.errors} error{'s' if summary.errors != 1 else ''}")
+    expected = ("xfailed", "xpassed", "skipped")
+    parts += [f"{count} {word}" for word in expected if (count := getattr(summary, word))]
     text = f"{summary.total} semantic {noun}: {', '.join(parts)}"
-    if summary.borderline:
-        text += f" ({summary.borderline} borderline)"
+    marked = [f"{summary.borderline} borderline"] if summary.borderline else []
+    marked += [f"{summary.topical} topical"] if summary.topical else []
+    if marked:
+        text += f" ({', '.join(marked)})"
     if len(summary.decided_by) > 1:
         decided = ", ".join(
             f"{short_judge(judge)} {count}" for judge, count in sorted(summary.decided_by.items())
@@ -135,23 +164,29 @@ def summary_line(summary: Summary) -> str:
 def _summary_markup(summary: Summary) -> dict[str, bool]:
     if summary.failed or summary.errors:
         return {"red": True, "bold": True}
+    if summary.xpassed:
+        return {"yellow": True, "bold": True}
     return {"green": True, "bold": True}
+
+
+#: Each outcome's colour in the table (`OUTCOME_WORDS`); pytest's for xfail and skips.
+_MARKUP = {"passed": {"green": True}, "failed": {"red": True}, "error": {"red": True}}
+_MARKUP |= {word: {"yellow": True} for word in ("xfailed", "xpassed", "skipped")}
 
 
 def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
     result = outcome(record)
-    verdict = OUTCOME_WORDS[result]
-    markup = {"passed": {"green": True}, "failed": {"red": True}, "error": {"red": True}}[result]
-    if record.get("borderline") and result != "error":
-        verdict += " ~"
-        markup = {**markup, "yellow": result == "passed", "green": False}
+    verdict = OUTCOME_WORDS[result] + _marks(record.get("borderline"), is_topical(record))
+    markup = _MARKUP[result]
+    if record.get("borderline") and result == "passed":
+        markup = {"yellow": True}
     judge = short_judge(record.get("judge"))
     time_text = _format_ms(record.get("duration_ms"))
     leaves: list[Mapping[str, Any]] = record["leaves"]
-    if result == "error":
+    if check_outcome(record) == "error":
         cells = (record["nodeid"], record["intent"], judge, "", "", verdict, time_text)
         # the error on a line of its own, under the row, as wide as the terminal
-        return [(cells, markup), (("    " + str(record.get("error", "")),), {"red": True})]
+        return [(cells, markup), (("    " + str(record.get("error", "")),), markup)]
     if len(leaves) == 1 and leaves[0]["intent"].lstrip("~") == record["intent"].lstrip("~"):
         leaf = leaves[0]
         cells = (
@@ -169,7 +204,7 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
     ]
     for leaf in leaves:
         result = leaf_outcome(leaf)
-        leaf_verdict = _LEAF_WORDS[result] + (" ~" if leaf.get("borderline") else "")
+        leaf_verdict = _LEAF_WORDS[result] + _marks(leaf.get("borderline"), leaf.get("topical"))
         cells = (
             "",
             "  " + leaf["intent"],
@@ -196,13 +231,16 @@ def _group_rows(group: Sequence[Record]) -> list[tuple[tuple[str, ...], dict[str
     """One row for the runs of a repeated check: pass count, score range, total time; then one
     row per leaf of a composite, with its own count."""
     first = group[0]
-    outcomes = [outcome(record) for record in group]
+    outcomes = [check_outcome(record) for record in group]
     passes, errors = outcomes.count("passed"), outcomes.count("error")
     verdict = f"{passes}/{len(group)} passed" + (f", {errors} error" if errors else "")
     verdict += "s" if errors > 1 else ""
-    bad = passes < len(group)
+    # One test made the group: its pytest outcome, when that is not a plain pass or failure.
+    expected = {outcome(record) for record in group} & {"xfailed", "xpassed", "skipped"}
+    verdict += "".join(f", {OUTCOME_WORDS[word]}" for word in sorted(expected))
+    bad = passes < len(group) and not expected
     borderline = any(record.get("borderline") for record in group)
-    verdict += " ~" if borderline else ""
+    verdict += _marks(borderline, any(is_topical(record) for record in group))
     durations = [record.get("duration_ms") for record in group]
     total = sum(value for value in durations if isinstance(value, (int, float)))
     judged = [record for record in group if record["leaves"]]
@@ -212,7 +250,9 @@ def _group_rows(group: Sequence[Record]) -> list[tuple[tuple[str, ...], dict[str
     score = _score_range(leaves[0]) if single else ""
     threshold = _threshold_range(leaves[0]) if single else ""
     judge = short_judge(first.get("judge"))
-    markup = {"red": True} if bad else ({"yellow": True} if borderline else {"green": True})
+    markup = (
+        {"red": True} if bad else ({"yellow": True} if borderline or expected else {"green": True})
+    )
     cells = (first["nodeid"], first["intent"], judge, score, threshold, verdict, _format_ms(total))
     rows: list[tuple[tuple[str, ...], dict[str, bool]]] = [(cells, markup)]
     if single:
@@ -245,21 +285,27 @@ def _format_threshold(value: object) -> str:
 
 
 def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> list[int]:
-    """Column widths that fit ``width``: the fixed columns (numbers, verdict, time) keep theirs;
-    the intent gives way first (to a quarter of the room left), then the judge (a fifth), then
-    the test id, none below its minimum."""
+    """Column widths that fit ``width``: the fixed columns (numbers, verdict, time) keep theirs.
+    The flexible ones give way in steps, each only as far as needed: the intent to a quarter of
+    the room left, the judge to a fifth, the test ids to their file and name (directories
+    dropped), the intent and the judge to their minimum, the test ids to their name (the path
+    before it cut), then to their minimum."""
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    flexible = [(1, _MIN_INTENT, 4), (2, _MIN_JUDGE, 5), (0, _MIN_TEST, 0)]
-    if not with_judge:
-        flexible = [(1, _MIN_INTENT, 4), (0, _MIN_TEST, 0)]
-    fixed = sum(widths) - sum(widths[column] for column, _, _ in flexible)
+    flexible = (0, 1, 2) if with_judge else (0, 1)
+    fixed = sum(widths) - sum(widths[column] for column in flexible)
     room = width - fixed - 2 * (len(widths) - 1)
-    for column, minimum, share in flexible:
-        if sum(widths[c] for c, _, _ in flexible) <= room:
+    ids = [row[0] for row in table[1:] if row[0]]
+    file_and_name = max((len(_without_directories(nodeid)) for nodeid in ids), default=0)
+    name = max((len(nodeid.partition("::")[2]) + 3 for nodeid in ids), default=0)
+    steps = [(1, room // 4), (2, room // 5), (0, file_and_name), (1, 0), (2, 0), (0, name), (0, 0)]
+    minimum = {0: _MIN_TEST, 1: _MIN_INTENT, 2: _MIN_JUDGE}
+    for column, floor in steps:
+        overflow = sum(widths[c] for c in flexible) - room
+        if overflow <= 0:
             break
-        others = sum(widths[c] for c, _, _ in flexible if c != column)
-        cap = max(minimum, room - others, room // share if share else 0)
-        widths[column] = min(widths[column], cap)
+        if column in flexible:
+            floor = max(floor, minimum[column])
+            widths[column] = max(min(widths[column], floor), widths[column] - overflow)
     return widths
 
 
@@ -271,20 +317,26 @@ def _render(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> s
     for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
         if len(cell) > width:
             # a test id keeps its end (the test name), anything else its start
-            cell = _cut_test_id(cell, width) if index == 0 else cell[: width - 1] + "…"
+            cell = cut_test_id(cell, width) if index == 0 else cell[: width - 1] + "…"
         out.append(cell.rjust(width) if index in right else cell.ljust(width))
     return "  ".join(out).rstrip()
 
 
-def _cut_test_id(nodeid: str, width: int) -> str:
-    """A test id cut to ``width``: its directories go first (``…/test_bot.py::test_x``), then
-    its start; the test's name stays."""
+def _without_directories(nodeid: str) -> str:
+    """``…/test_bot.py::test_x`` for ``tests/unit/test_bot.py::test_x`` (unchanged without
+    directories)."""
     path, separator, name = nodeid.partition("::")
-    if "/" in path:
-        short = "…/" + path.rsplit("/", 1)[1] + separator + name
-        if len(short) <= width:
-            return short
-    return "…" + nodeid[-(width - 1) :]
+    return "…/" + path.rsplit("/", 1)[1] + separator + name if "/" in path else nodeid
+
+
+def cut_test_id(nodeid: str, width: int) -> str:
+    """A test id cut to ``width``: its directories go first (``…/test_bot.py::test_x``), then
+    its start; the test's name stays while it fits."""
+    short = _without_directories(nodeid)
+    if len(short) <= width:
+        return short
+    tail = nodeid[-(width - 1) :]
+    return "…" + (tail[1:] if tail.startswith(":") and not tail.startswith("::") else tail)
 
 
 def _format_score(score: float | None) -> str:

@@ -23,13 +23,18 @@ Rules:
   1.0: every run must pass). The Wilson score interval at 95 % (z = 1.96) is reported; the
   observed rate decides.
 
-The figures live in `semantix.runs.stats`, the ceilings in `semantix.runs.ceilings`, the public
-functions (sync and async) in `semantix.runs.runner`, how runs are made in `semantix.runs.calls`.
+- Each run's output is judged as it is (its view: text, tool calls, usage, and the time the call
+  took), so budgets are leaves like any other: ``Polite & Tokens(max_output=400) &
+  Latency(max_ms=3000)`` holds every run to them; a floor below 1.0 makes them percentiles
+  (``min_pass_rate=0.95`` on ``Latency(max_ms=3000)`` is a p95 ceiling).
+
+The figures live in `semantix.runs.stats`, the public functions (sync and async) in
+`semantix.runs.runner`, how runs are made and their options in `semantix.runs.calls`.
 """
 
 from __future__ import annotations
 
-from semantix.runs.ceilings import Ceiling
+from semantix.runs.calls import RunOptions
 from semantix.runs.runner import (
     PassRateError,
     aassert_pass_rate,
@@ -51,8 +56,8 @@ from semantix.runs.stats import (
 
 __all__ = [
     "Z_95",
-    "Ceiling",
     "PassRateError",
+    "RunOptions",
     "RunResult",
     "RunStats",
     "aassert_pass_rate",

@@ -1,191 +1,189 @@
-"""How the runs of a repeated check are made and become `RunStats`: the checked arguments
-(`Plan`), one timed call of the system under test (`Call`: sync, in threads, or awaited), and the
-stats with their ceilings. `semantix.runs.runner` holds the public functions on top."""
+"""How the runs of a repeated check are made and become `RunStats`: the checked options
+(`Plan`), one timed call of the system under test (`Call`: sync, in threads, or awaited), and
+the stats. `semantix.runs.runner` holds the public functions on top.
+
+Each run's output becomes its `semantix.outputs.OutputView`, with the time the call took as its
+``timing`` (unless the output carries its own, e.g. from `semantix.agents.timed`), and the views
+— never their text — go to the one pipeline, in one batch: a leaf that works in
+``assert_semantic`` (``CalledTool``, ``Tokens``, ``Cost``, ``Latency``) works the same here.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from semantix import context
-from semantix.checks.budget import Price
-from semantix.config import check_seconds, check_threshold
+from semantix.config import check_positive_int
+from semantix.errors import JudgeError, VerdictStoreError
 from semantix.intent import Intent, IntentLike, as_intent
-from semantix.judges.calls import in_pool
-from semantix.outputs import OutputView, output_text, output_view
-from semantix.pipeline import SemanticResult
-from semantix.runs.ceilings import Ceiling, check_ceilings, cost_ceiling, latency_ceiling
+from semantix.outputs import OutputView, Timing, output_view
+from semantix.pipeline.options import CheckOptions, Options, read_options
+from semantix.pipeline.steps import Outcome
+from semantix.proportions import JudgeAccuracy
 from semantix.runs.stats import RunResult, RunStats, check_floor, check_runs
 
-__all__ = ["Call", "Plan", "aone_call", "call_system", "one_call"]
+__all__ = ["Call", "Plan", "RunOptions", "call_system"]
+
+
+class RunOptions(CheckOptions, total=False):
+    """The options of a repeated check: the check's (``judge``, ``threshold``, ``timeout``) and
+
+    - ``runs``: how many times to call the system (an int >= 1; default 10);
+    - ``min_pass_rate``: the floor in [0, 1] (default 1.0: every run must pass);
+    - ``concurrency``: how many calls of the system run at once (threads for a sync system,
+      tasks for an async one; default 1);
+    - ``clock``: what times the calls (seconds; default ``time.perf_counter``), for tests;
+    - ``judge_accuracy``: the judge's ``(sensitivity, specificity)`` against labels (``semantix
+      calibrate`` prints them; optionally with the positive and negative counts), for the
+      pass rate corrected for its known errors beside the observed one (`RunStats.corrected`).
+    """
+
+    runs: int
+    min_pass_rate: float
+    concurrency: int
+    clock: Callable[[], float]
+    judge_accuracy: JudgeAccuracy | tuple[float, ...] | None
+
+
+_RUN_OPTIONS = tuple(
+    key for key in RunOptions.__annotations__ if key not in CheckOptions.__annotations__
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """A repeated check's arguments, checked before any run, and how its runs become stats."""
+    """A repeated check's options, checked before any run, and how its runs become stats."""
 
     intent: type[Intent]
     runs: int
     floor: float
-    limit: float | None
-    max_latency_ms: float | None
-    latency_percentile: float
-    max_cost_usd: float | None
-    prices: Mapping[str, Price] | None
-    judge: object
-    threshold: float | None
+    concurrency: int
+    clock: Callable[[], float]
+    check: Options
+    accuracy: JudgeAccuracy | None = None
 
     @classmethod
-    def of(
-        cls,
-        system: object,
-        intent: IntentLike,
-        runs: int,
-        min_pass_rate: float,
-        judge: object,
-        threshold: float | None,
-        timeout: float | None,
-        max_latency_ms: float | None,
-        latency_percentile: float,
-        max_cost_usd: float | None,
-        prices: Mapping[str, Any] | None,
-    ) -> Plan:
-        check_runs(runs)
-        floor = check_floor(min_pass_rate)
+    def of(cls, system: object, intent: IntentLike, options: Mapping[str, Any], what: str) -> Plan:
+        check = read_options(options, what=what, extra=_RUN_OPTIONS)
+        runs = check_runs(options.get("runs", 10))
+        floor = check_floor(options.get("min_pass_rate", 1.0))
+        concurrency = options.get("concurrency", 1)
+        check_positive_int(concurrency, what="concurrency", example=4)
         intent_class = as_intent(intent)
-        if threshold is not None:
-            check_threshold(threshold)
-        limit = check_seconds(timeout, what="timeout") if timeout is not None else None
         if not callable(system):
             raise TypeError(
                 f"system must be a callable that returns one output, got "
                 f"{type(system).__name__}; pass e.g. lambda: bot('my order is late')"
             )
-        checked = check_ceilings(max_latency_ms, latency_percentile, max_cost_usd, prices)
+        clock = options.get("clock", time.perf_counter)
+        accuracy = options.get("judge_accuracy")
         return cls(
-            intent_class, runs, floor, limit,
-            None if max_latency_ms is None else float(max_latency_ms),
-            float(latency_percentile),
-            None if max_cost_usd is None else float(max_cost_usd),
-            checked, judge, threshold,
+            intent_class, runs, floor, concurrency, clock, check,
+            None if accuracy is None else JudgeAccuracy.of(accuracy),
         )  # fmt: skip
 
-    def to_judge(self, calls: list[Call]) -> tuple[list[str], list[int]]:
-        """The texts to judge and the runs they came from (a run that raised is not judged)."""
-        judged = [index for index, call in enumerate(calls) if isinstance(call.value, str)]
-        return [cast("str", calls[index].value) for index in judged], judged
-
-    def judging(self, texts: list[str]) -> dict[str, Any]:
-        """The arguments of the one batch (`evaluate_many` or `aevaluate_many`) for ``texts``;
-        the timeout is per check, as in assert_semantic: a batch of n outputs gets n."""
-        per_check = self.limit if self.limit is not None else context.current().timeout
-        return {
-            "judge": self.judge,
-            "threshold": self.threshold,
-            "timeout": None if per_check is None else per_check * len(texts),
-        }
+    def judged(self, calls: Sequence[Call]) -> list[int]:
+        """The runs whose output is judged (a run that raised has none)."""
+        return [index for index, call in enumerate(calls) if call.view is not None]
 
     def stats(
-        self,
-        calls: list[Call],
-        judged: list[int],
-        outcome: Sequence[SemanticResult] | BaseException,
+        self, calls: Sequence[Call], judged: list[int], outcome: Sequence[Outcome] | BaseException
     ) -> RunStats:
-        """The stats of ``calls``; ``outcome`` is the batch's results for the ``judged`` runs,
+        """The stats of ``calls``; ``outcome`` is the batch's outcomes for the ``judged`` runs,
         or the judge error that left all of them unjudged (never a pass)."""
-        verdicts: dict[int, SemanticResult | BaseException] = (
+        outcomes: dict[int, Outcome] = (
             dict.fromkeys(judged, outcome)
             if isinstance(outcome, BaseException)
             else dict(zip(judged, outcome, strict=True))
         )
-        ceilings: list[Ceiling] = []
-        costs: list[float | None] = [None] * len(calls)
-        if self.max_latency_ms is not None:
-            latencies = [call.latency_ms for call in calls]
-            ceilings.append(
-                latency_ceiling(latencies, self.max_latency_ms, self.latency_percentile)
-            )
-        if self.max_cost_usd is not None and self.prices is not None:
-            total, costs = cost_ceiling(
-                [call.view for call in calls], self.max_cost_usd, self.prices
-            )
-            ceilings.append(total)
-        results: list[RunResult] = []
+        results = []
         for index, call in enumerate(calls):
-            judged_value = verdicts.get(index, call.value)
-            latency, cost = call.latency_ms, costs[index]
-            if isinstance(judged_value, SemanticResult):
+            got = outcomes.get(index, call.error)
+            text = None if call.view is None else call.view.text
+            if isinstance(got, BaseException) or got is None:
                 results.append(
-                    RunResult(
-                        index + 1,
-                        (judged_value,),
-                        output=judged_value.output,
-                        latency_ms=latency,
-                        cost_usd=cost,
-                    )
+                    RunResult(index + 1, error=got, output=text, latency_ms=call.latency_ms)
                 )
             else:
-                assert isinstance(judged_value, BaseException)
-                text = call.value if isinstance(call.value, str) else None
                 results.append(
-                    RunResult(
-                        index + 1,
-                        error=judged_value,
-                        output=text,
-                        latency_ms=latency,
-                        cost_usd=cost,
-                    )
+                    RunResult(index + 1, (got,), output=text, latency_ms=call.latency_ms)
                 )
-        return RunStats(self.intent.__name__, tuple(results), self.floor, tuple(ceilings))
+        return RunStats(self.intent.__name__, tuple(results), self.floor, self.accuracy)
+
+
+#: Errors that leave every output of the batch unjudged (each run's error, never a pass).
+BATCH_ERRORS = (JudgeError, VerdictStoreError)
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """One call of the system under test: its text (or the exception), time and view."""
+    """One call of the system under test: its view (None when it raised), the error, the time."""
 
-    value: str | BaseException
-    latency_ms: float
     view: OutputView | None
+    error: BaseException | None
+    latency_ms: float
 
 
-def call_system(
-    system: Callable[[], object], runs: int, max_workers: int, clock: Callable[[], float]
-) -> list[Call]:
-    if max_workers == 1 or runs == 1:
-        return [one_call(system, clock) for _ in range(runs)]
+def call_system(system: Callable[[], object], plan: Plan) -> list[Call]:
+    if plan.concurrency == 1 or plan.runs == 1:
+        return [_one(system, plan.clock) for _ in range(plan.runs)]
     from concurrent.futures import ThreadPoolExecutor  # stdlib, but it pulls in logging
 
-    with ThreadPoolExecutor(max_workers=min(max_workers, runs)) as pool:
-        futures = [pool.submit(one_call, system, clock) for _ in range(runs)]
+    with ThreadPoolExecutor(max_workers=min(plan.concurrency, plan.runs)) as pool:
+        futures = [pool.submit(_one, system, plan.clock) for _ in range(plan.runs)]
         return [future.result() for future in futures]
 
 
-def one_call(system: Callable[[], object], clock: Callable[[], float]) -> Call:
+def _one(system: Callable[[], object], clock: Callable[[], float]) -> Call:
     started = clock()
     try:
         output = system()
     except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
-        return Call(exc, (clock() - started) * 1000, None)
-    return read_output(output, (clock() - started) * 1000)
+        return Call(None, exc, (clock() - started) * 1000)
+    elapsed = (clock() - started) * 1000
+    if inspect.isawaitable(output):
+        close = getattr(output, "close", None)
+        if callable(close):
+            close()  # never awaited, so no "coroutine was never awaited" warning
+        return Call(None, TypeError(_AWAITABLE), elapsed)
+    return read_output(output, elapsed)
 
 
 async def aone_call(system: Callable[[], object], clock: Callable[[], float]) -> Call:
-    if not inspect.iscoroutinefunction(system):
-        return await in_pool(one_call, system, clock)
+    """One call, awaited: an ``async def`` system, or a callable that returns an awaitable
+    (``lambda: answer(q)``), is awaited on the loop; any other runs in the worker pool."""
+    from semantix.judges.calls import in_pool
+
     started = clock()
     try:
-        output = await cast("Callable[[], Awaitable[object]]", system)()
+        if inspect.iscoroutinefunction(system):
+            output = await system()
+        else:
+            output = await in_pool(system)
+            if inspect.isawaitable(output):
+                output = await output
     except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
-        return Call(exc, (clock() - started) * 1000, None)
+        return Call(None, exc, (clock() - started) * 1000)
     return read_output(output, (clock() - started) * 1000)
 
 
 def read_output(output: object, latency_ms: float) -> Call:
-    """The run's text and view; ``latency_ms`` is the system's time only, not reading or
-    judging."""
+    """The run's view, timed by ``latency_ms`` (the system's time only, not reading or judging)
+    unless it carries its own timing; an output that cannot be read is the run's error."""
     try:
-        return Call(output_text(output), latency_ms, output_view(output))
+        view = output_view(output)
     except TypeError as exc:
-        return Call(exc, latency_ms, None)
+        return Call(None, exc, latency_ms)
+    if view.timing is None:
+        view = dataclasses.replace(view, timing=Timing(total_ms=latency_ms))
+    return Call(view, None, latency_ms)
+
+
+_AWAITABLE = (
+    "the system returned an awaitable (a coroutine?): a sync repeated check cannot await it; "
+    "use aassert_pass_rate / aevaluate_pass_rate, which await it"
+)

@@ -8,27 +8,20 @@ exception when no run could be judged.
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from semantix import context
-from semantix.config import check_positive_int
-from semantix.errors import (
-    ConfigurationError,
-    JudgeError,
-    SemanticAssertionError,
-    SemantixError,
-    UnenforceableCheckError,
-    VerdictStoreError,
-)
+from semantix.errors import ConfigurationError, SemanticAssertionError, SemantixError
 from semantix.intent import IntentLike
-from semantix.judges.base import Judge
-from semantix.pipeline import SemanticResult, aevaluate_many, evaluate_many
+from semantix.pipeline import SemanticResult, acheck, check
 from semantix.pipeline.results import CheckError
-from semantix.runs.calls import Call, Plan, aone_call, call_system
+from semantix.pipeline.steps import Outcome
+from semantix.runs.calls import BATCH_ERRORS, Call, Plan, RunOptions, aone_call, call_system
 from semantix.runs.stats import RunStats
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PassRateError", "assert_pass_rate", "evaluate_pass_rate", "publish", "raise_for_stats"]
 
@@ -56,16 +49,9 @@ class PassRateError(SemanticAssertionError):
 def raise_for_stats(stats: RunStats) -> None:
     """Raise what a failed or unjudged `RunStats` means; return when it passed.
 
-    No run judged: the first run's exception. A ceiling that cannot be checked:
-    `UnenforceableCheckError`. Below the floor or over a ceiling: `PassRateError`.
+    No run judged: the first run's exception. Below the floor: `PassRateError`.
     """
     __tracebackhide__ = True
-    unenforceable = [c for c in stats.ceilings if c.unenforceable is not None]
-    if unenforceable and stats.errors < stats.runs:
-        raise UnenforceableCheckError(
-            f"{stats.explain()}\nA ceiling that cannot be checked is never a pass: "
-            + "; ".join(c.describe() for c in unenforceable)
-        )
     if stats.verdict == "error":
         first = next((run.error for run in stats.results if run.error is not None), None)
         if first is not None:
@@ -105,183 +91,92 @@ def _first_failure(stats: RunStats) -> SemanticResult:
 
 
 def evaluate_pass_rate(
-    system: Callable[[], object],
-    intent: IntentLike,
-    *,
-    runs: int = 10,
-    min_pass_rate: float = 1.0,
-    judge: Judge | str | None = None,
-    threshold: float | None = None,
-    timeout: float | None = None,
-    max_workers: int = 1,
-    max_latency_ms: float | None = None,
-    latency_percentile: float = 100,
-    max_cost_usd: float | None = None,
-    prices: Mapping[str, Any] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    system: Callable[[], object], intent: IntentLike, **options: Unpack[RunOptions]
 ) -> RunStats:
     """Call ``system()`` ``runs`` times, judge every output in one batch, and return the stats.
 
     Does not raise when the rate is under the floor, and (like ``evaluate_semantic``) records
-    nothing in the pytest report; `assert_pass_rate` does both.
+    nothing in the pytest report; `assert_pass_rate` does both. Options as for
+    `assert_pass_rate`.
     """
-    check_positive_int(max_workers, what="max_workers", example=4)
-    plan = Plan.of(
-        system, intent, runs, min_pass_rate, judge, threshold, timeout,
-        max_latency_ms, latency_percentile, max_cost_usd, prices,
-    )  # fmt: skip
-    calls = call_system(system, runs, max_workers, clock)
-    texts, judged = plan.to_judge(calls)
-    outcome: list[SemanticResult] | BaseException = []
-    if texts:
+    plan = Plan.of(system, intent, options, "evaluate_pass_rate")
+    calls = call_system(system, plan)
+    judged = plan.judged(calls)
+    outcome: list[Outcome] | BaseException = []
+    if judged:
         try:  # one batch: a judge error leaves every output in it unjudged (never a pass)
-            outcome = evaluate_many(texts, plan.intent, **plan.judging(texts))
-        except (JudgeError, VerdictStoreError) as exc:
+            outcome = check([calls[index].view for index in judged], plan.intent, plan.check)
+        except BATCH_ERRORS as exc:
             outcome = exc
     return plan.stats(calls, judged, outcome)
 
 
 async def aevaluate_pass_rate(
-    system: Callable[[], object],
-    intent: IntentLike,
-    *,
-    runs: int = 10,
-    min_pass_rate: float = 1.0,
-    judge: Judge | str | None = None,
-    threshold: float | None = None,
-    timeout: float | None = None,
-    concurrency: int = 1,
-    max_latency_ms: float | None = None,
-    latency_percentile: float = 100,
-    max_cost_usd: float | None = None,
-    prices: Mapping[str, Any] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    system: Callable[[], object], intent: IntentLike, **options: Unpack[RunOptions]
 ) -> RunStats:
-    """`evaluate_pass_rate`, awaitable: ``system`` may be an ``async def`` (awaited, at most
-    ``concurrency`` runs at once) or a plain callable (run in the worker pool); the outputs are
-    judged in one batch by `semantix.aevaluate_many`. The same stats, errors and ceilings."""
-    check_positive_int(concurrency, what="concurrency", example=5)
-    plan = Plan.of(
-        system, intent, runs, min_pass_rate, judge, threshold, timeout,
-        max_latency_ms, latency_percentile, max_cost_usd, prices,
-    )  # fmt: skip
-    gate = asyncio.Semaphore(concurrency)
+    """`evaluate_pass_rate`, awaitable: ``system`` may be an ``async def``, a callable that
+    returns an awaitable (both awaited, at most ``concurrency`` runs at once) or a plain
+    callable (run in the worker pool); the outputs are judged in one batch by `acheck`. The same
+    stats and errors."""
+    import asyncio
+
+    plan = Plan.of(system, intent, options, "aevaluate_pass_rate")
+    gate = asyncio.Semaphore(plan.concurrency)
 
     async def one() -> Call:
         async with gate:
-            return await aone_call(system, clock)
+            return await aone_call(system, plan.clock)
 
-    calls = list(await asyncio.gather(*(one() for _ in range(runs))))
-    texts, judged = plan.to_judge(calls)
-    outcome: list[SemanticResult] | BaseException = []
-    if texts:
+    calls = list(await asyncio.gather(*(one() for _ in range(plan.runs))))
+    judged = plan.judged(calls)
+    outcome: list[Outcome] | BaseException = []
+    if judged:
         try:
-            outcome = await aevaluate_many(texts, plan.intent, **plan.judging(texts))
-        except (JudgeError, VerdictStoreError) as exc:
+            outcome = await acheck([calls[index].view for index in judged], plan.intent, plan.check)
+        except BATCH_ERRORS as exc:
             outcome = exc
     return plan.stats(calls, judged, outcome)
 
 
 async def aassert_pass_rate(
-    system: Callable[[], object],
-    intent: IntentLike,
-    *,
-    runs: int = 10,
-    min_pass_rate: float = 1.0,
-    judge: Judge | str | None = None,
-    threshold: float | None = None,
-    timeout: float | None = None,
-    concurrency: int = 1,
-    max_latency_ms: float | None = None,
-    latency_percentile: float = 100,
-    max_cost_usd: float | None = None,
-    prices: Mapping[str, Any] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    system: Callable[[], object], intent: IntentLike, **options: Unpack[RunOptions]
 ) -> RunStats:
     """`assert_pass_rate`, awaitable (see `aevaluate_pass_rate`): the same report records and
     errors."""
     __tracebackhide__ = True
-    stats = await aevaluate_pass_rate(
-        system, intent, runs=runs, min_pass_rate=min_pass_rate, judge=judge,
-        threshold=threshold, timeout=timeout, concurrency=concurrency,
-        max_latency_ms=max_latency_ms, latency_percentile=latency_percentile,
-        max_cost_usd=max_cost_usd, prices=prices, clock=clock,
-    )  # fmt: skip
+    stats = await aevaluate_pass_rate(system, intent, **options)
     publish(stats)
     raise_for_stats(stats)
     return stats
 
 
 def assert_pass_rate(
-    system: Callable[[], object],
-    intent: IntentLike,
-    *,
-    runs: int = 10,
-    min_pass_rate: float = 1.0,
-    judge: Judge | str | None = None,
-    threshold: float | None = None,
-    timeout: float | None = None,
-    max_workers: int = 1,
-    max_latency_ms: float | None = None,
-    latency_percentile: float = 100,
-    max_cost_usd: float | None = None,
-    prices: Mapping[str, Any] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    system: Callable[[], object], intent: IntentLike, **options: Unpack[RunOptions]
 ) -> RunStats:
     """Assert that ``system()``'s outputs satisfy ``intent`` at least ``min_pass_rate`` of runs.
 
     Args:
-        system: called with no arguments ``runs`` times; returns the output to judge (text or an
-            OpenAI / Anthropic response). An exception it raises is that run's error (a
-            ``SemanticAssertionError`` it raises is that run's failure).
-        intent: an `Intent` class (``~``, ``&``, ``|`` allowed) or a
-            description.
-        runs: how many times to call ``system`` (an int >= 1).
-        min_pass_rate: the floor in [0, 1]; the default 1.0 means every run must pass.
-        judge: the judge for every output, or a spec such as ``"embedding"`` (default: the
-            run's default judge); all outputs go to it in one batch when it has
-            ``evaluate_batch``.
-        threshold: overrides every leaf's threshold, as in ``assert_semantic``.
-        timeout: seconds the judge may take per output, as ``assert_semantic``'s ``timeout``
-            (default: the run's ``--semantic-timeout``, else no limit); the batch of n outputs
-            gets n times that. A timeout makes every output of the batch an error.
-        max_workers: how many calls of ``system`` run at once (threads).
-        max_latency_ms: a ceiling on the system's latency (wall time around each call, not the
-            judge), at ``latency_percentile`` (nearest rank, in (0, 100]; default 100: the
-            slowest run).
-        max_cost_usd: a ceiling on the total cost of every run's response, from its usage and
-            model at ``prices`` (``{"model": (usd_per_1M_input, usd_per_1M_output)}``). One run
-            without usage or price makes it unenforceable: `UnenforceableCheckError`, never a
-            pass.
-        clock: what times the calls (seconds; default ``time.perf_counter``), for tests.
+        system: called with no arguments ``runs`` times; returns the output to judge (text, an
+            OpenAI / Anthropic response, a transcript). An exception it raises is that run's
+            error (a ``SemanticAssertionError`` it raises is that run's failure). Its wall time
+            is the output's timing, which ``Latency`` leaves read.
+        intent: an `Intent` class (``~``, ``&``, ``|`` allowed) or a description; budgets are
+            leaves too: ``Polite & Tokens(max_output=400) & Latency(max_ms=3000)``.
+        **options: ``runs`` (default 10), ``min_pass_rate`` (default 1.0: every run must pass),
+            ``concurrency`` (calls at once, default 1), ``clock``, and the check's ``judge``,
+            ``threshold`` and ``timeout`` — which bounds judging every run's output, one check
+            of many outputs (`semantix.runs.calls.RunOptions`).
 
     Returns:
         The `RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
 
     Raises:
-        PassRateError: the pass rate is below the floor, or a ceiling is exceeded (a
-            ``SemanticAssertionError``).
-        UnenforceableCheckError: a ceiling cannot be checked (no usage, no price).
+        PassRateError: the pass rate is below the floor (a ``SemanticAssertionError``).
         Exception: every run raised; the first run's exception (nothing could be judged).
-        ValueError: a bad ``runs``, ``min_pass_rate``, ``max_workers``, ``threshold`` or
-            ``timeout``.
+        TypeError, ValueError: a bad or unknown option.
     """
     __tracebackhide__ = True
-    stats = evaluate_pass_rate(
-        system,
-        intent,
-        runs=runs,
-        min_pass_rate=min_pass_rate,
-        judge=judge,
-        threshold=threshold,
-        timeout=timeout,
-        max_workers=max_workers,
-        max_latency_ms=max_latency_ms,
-        latency_percentile=latency_percentile,
-        max_cost_usd=max_cost_usd,
-        prices=prices,
-        clock=clock,
-    )
+    stats = evaluate_pass_rate(system, intent, **options)
     publish(stats)
     raise_for_stats(stats)
     return stats

@@ -1,6 +1,7 @@
 """The figures of repeated runs: one run's outcome, the pass rate, its Wilson interval, the floor.
 
-- `wilson_interval` — the Wilson score interval at 95 % (z = 1.96) of ``passes`` out of ``runs``;
+- `wilson_interval` — the Wilson score interval at 95 % (z = 1.96) of ``passes`` out of ``runs``
+  (`semantix.proportions`, re-exported);
 - `RunResult` — one run: its semantic results, or the error that stopped it;
 - `RunStats` — the runs of one check, its pass rate, interval and floor, and the verdict (the
   observed rate decides; the interval says how far to trust it);
@@ -10,7 +11,6 @@
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -18,8 +18,8 @@ from typing import Any, Literal
 
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import SemanticAssertionError
-from semantix.pipeline.results import SemanticResult
-from semantix.runs.ceilings import Ceiling
+from semantix.pipeline.results import OUTCOME_WORDS, SemanticResult
+from semantix.proportions import Z_95, JudgeAccuracy, corrected_rate, wilson_interval
 from semantix.text import preview
 
 __all__ = [
@@ -35,30 +35,12 @@ __all__ = [
     "wilson_interval",
 ]
 
-#: The normal quantile of a two-sided 95 % interval, as the interval is documented.
-Z_95 = 1.96
 #: How many non-passing runs a failure message shows.
 SHOWN_RUNS = 3
 OUTPUT_PREVIEW = 120
 
-Outcome = Literal["pass", "fail", "error"]
-
-
-def wilson_interval(passes: int, runs: int, *, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for ``passes`` successes out of ``runs`` trials.
-
-    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, it stays inside [0, 1] and is not zero-width
-    at 0/n or n/n: 5/5 gives (0.57, 1.00), 0/5 gives (0.00, 0.43).
-    """
-    check_runs(runs)
-    if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes <= runs:
-        raise ValueError(f"passes must be an int between 0 and runs={runs}, got {passes!r}")
-    p = passes / runs
-    z2 = z * z
-    denominator = 1 + z2 / runs
-    centre = (p + z2 / (2 * runs)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs))
-    return max(0.0, centre - half), min(1.0, centre + half)
+#: The words every report uses for an outcome (pytest's).
+Outcome = Literal["passed", "failed", "error"]
 
 
 def check_runs(runs: object, *, what: str = "runs") -> int:
@@ -86,34 +68,32 @@ class RunResult:
     output: str | None = None
     #: Wall time of the call of the system under test (not the judge), in milliseconds.
     latency_ms: float | None = None
-    #: The response's cost in USD, when a cost ceiling was asked for and it is known.
-    cost_usd: float | None = None
 
     @property
     def outcome(self) -> Outcome:
-        """``pass`` (every assertion held), ``fail`` (one did not) or ``error`` (it raised)."""
+        """``passed`` (every assertion held), ``failed`` (one did not) or ``error`` (it raised)."""
         if self.error is not None and not isinstance(self.error, SemanticAssertionError):
             return "error"
         if any(not result.passed for result in self.results):
-            return "fail"
+            return "failed"
         if isinstance(self.error, SemanticAssertionError):
-            return "fail"
-        return "pass" if self.results else "error"
+            return "failed"
+        return "passed" if self.results else "error"
 
     @property
     def passed(self) -> bool:
-        return self.outcome == "pass"
+        return self.outcome == "passed"
 
     def describe(self) -> str:
         """One line: the run's number, outcome, scores and output (or the error)."""
-        head = f"#{self.index} {self.outcome.upper():<5}"
+        head = f"#{self.index} {OUTCOME_WORDS[self.outcome]:<5}"
         if self.outcome == "error":
             if self.error is None:
                 return f"{head} no semantic assertion was made"
             message = preview(str(self.error), OUTPUT_PREVIEW, quote=False)
             return f"{head} {type(self.error).__name__}: {message}"
         failing = [result for result in self.results if not result.passed] or list(self.results)
-        scores = "; ".join(_scores(result) for result in failing)
+        scores = "; ".join(", ".join(leaf.summary for leaf in result.leaves) for result in failing)
         text = self.output if self.output is not None else (failing[0].output if failing else "")
         if not failing and self.error is not None:
             scores = preview(str(self.error), OUTPUT_PREVIEW, quote=False)
@@ -133,13 +113,15 @@ class RunStats:
     name: str
     results: tuple[RunResult, ...]
     min_pass_rate: float = 1.0
-    #: Latency and cost ceilings checked after the runs (`semantix.runs.ceilings`).
-    ceilings: tuple[Ceiling, ...] = ()
+    #: The judge's sensitivity and specificity: the report adds the corrected rate (`corrected`).
+    judge_accuracy: JudgeAccuracy | None = None
 
     def __post_init__(self) -> None:
         if not self.results:
             raise ValueError(f"RunStats for {self.name} needs at least one run, got none")
         check_floor(self.min_pass_rate)
+        if self.judge_accuracy is not None:
+            object.__setattr__(self, "judge_accuracy", JudgeAccuracy.of(self.judge_accuracy))
 
     @property
     def runs(self) -> int:
@@ -147,11 +129,11 @@ class RunStats:
 
     @property
     def passes(self) -> int:
-        return sum(1 for run in self.results if run.outcome == "pass")
+        return sum(1 for run in self.results if run.outcome == "passed")
 
     @property
     def failures(self) -> int:
-        return sum(1 for run in self.results if run.outcome == "fail")
+        return sum(1 for run in self.results if run.outcome == "failed")
 
     @property
     def errors(self) -> int:
@@ -166,6 +148,16 @@ class RunStats:
     def interval(self) -> tuple[float, float]:
         """The Wilson 95 % interval of the pass rate."""
         return wilson_interval(self.passes, self.runs)
+
+    @property
+    def corrected(self) -> tuple[float, tuple[float, float]] | None:
+        """The pass rate of the judged runs corrected for the judge's known errors, and its
+        interval (`semantix.proportions.corrected_rate`); None without ``judge_accuracy`` or
+        judged runs. Reported beside the observed rate; the observed rate decides."""
+        judged = self.passes + self.failures
+        if self.judge_accuracy is None or not judged:
+            return None
+        return corrected_rate(self.passes, judged, self.judge_accuracy)
 
     @property
     def floor_unproven(self) -> bool:
@@ -187,25 +179,21 @@ class RunStats:
 
     @property
     def verdict(self) -> Outcome:
-        """``error`` when no run could be judged or a ceiling cannot be checked; ``fail`` when a
-        ceiling is exceeded; else ``pass`` when the rate reaches the floor."""
+        """``error`` when no run could be judged; else ``passed`` when the rate reaches the
+        floor, ``failed`` when it does not."""
         if self.errors == self.runs:
             return "error"
-        if any(ceiling.unenforceable is not None for ceiling in self.ceilings):
-            return "error"  # a ceiling nobody can check is never a pass
-        if not all(ceiling.passed for ceiling in self.ceilings):
-            return "fail"
         # Tolerance for float noise only: 8/10 against a floor of 0.8 passes.
-        return "pass" if self.pass_rate >= self.min_pass_rate - 1e-12 else "fail"
+        return "passed" if self.pass_rate >= self.min_pass_rate - 1e-12 else "failed"
 
     @property
     def passed(self) -> bool:
-        return self.verdict == "pass"
+        return self.verdict == "passed"
 
     def __repr__(self) -> str:
         low, high = self.interval
         return (
-            f"<RunStats {self.verdict.upper()} {self.name} {self.passes}/{self.runs} = "
+            f"<RunStats {OUTCOME_WORDS[self.verdict]} {self.name} {self.passes}/{self.runs} = "
             f"{self.pass_rate:.2f} [{low:.2f}, {high:.2f}] floor {self.min_pass_rate:.2f}, "
             f"{self.errors} error{'' if self.errors == 1 else 's'}>"
         )
@@ -213,14 +201,10 @@ class RunStats:
     def explain(self) -> str:
         """The multi-line failure message: rate, interval, floor and the first non-passing runs."""
         low, high = self.interval
-        if self.verdict == "error" and self.errors < self.runs:
-            head = f"a ceiling of {self.name} cannot be checked (never a pass)"
-        elif self.verdict == "error":
+        if self.verdict == "error":
             head = f"no run of {self.name} could be judged: all {self.runs} runs raised"
         elif self.passed:
             head = f"pass rate of {self.name} reaches its floor"
-        elif not all(ceiling.passed for ceiling in self.ceilings):
-            head = f"a ceiling of {self.name} is exceeded"
         else:
             head = f"pass rate of {self.name} is below its floor"
         lines = [
@@ -235,11 +219,16 @@ class RunStats:
                 "(an error counts as a run that did not pass)"
             ),
         ]
-        lines.extend(f"  {ceiling.describe()}" for ceiling in self.ceilings)
+        if self.corrected is not None:
+            rate, (c_low, c_high) = self.corrected
+            lines.append(
+                f"  corrected for the judge's errors ({self.judge_accuracy}): {rate:.2f} "
+                f"[{c_low:.2f}, {c_high:.2f}] (Rogan-Gladen; the observed rate decides)"
+            )
         judges = sorted({str(result.judge) for run in self.results for result in run.results})
         if judges:
             lines.append(f"  judge: {', '.join(judges)}")
-        bad = [run for run in self.results if run.outcome != "pass"]
+        bad = [run for run in self.results if run.outcome != "passed"]
         if bad:
             shown = bad[:SHOWN_RUNS]
             lines.append("")
@@ -267,9 +256,8 @@ class RunStats:
             "below_floor": self.floor_unproven,
             "verdict": self.verdict,
             "outcomes": [run.outcome for run in self.results],
-            "ceilings": [ceiling.to_dict() for ceiling in self.ceilings],
             "latency_ms": [run.latency_ms for run in self.results],
-            "cost_usd": [run.cost_usd for run in self.results],
+            **_corrected_fields(self),
         }
 
 
@@ -295,14 +283,18 @@ def suite_stability(
     return score, sum(1 for _, unproven in figures if unproven)
 
 
-def _scores(result: SemanticResult) -> str:
-    """``Polite=0.41/0.80, ~Blame=0.10/0.70``: every leaf's score against its threshold."""
-    leaves = []
-    for leaf in result.leaves:
-        score = "n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:.2f}"
-        label = leaf.intent.__name__ if leaf.expected else f"~{leaf.intent.__name__}"
-        leaves.append(f"{label}={score}/{leaf.threshold:.2f}")
-    return ", ".join(leaves)
+def _corrected_fields(stats: RunStats) -> dict[str, Any]:
+    """The judge accuracy and the corrected rate, for `RunStats.to_dict` (nothing without)."""
+    if stats.judge_accuracy is None:
+        return {}
+    corrected = stats.corrected
+    accuracy = stats.judge_accuracy
+    return {
+        "judge_accuracy": [accuracy.sensitivity, accuracy.specificity]
+        + ([] if accuracy.positives is None else [accuracy.positives, accuracy.negatives]),
+        "corrected_pass_rate": None if corrected is None else corrected[0],
+        "corrected_interval": None if corrected is None else list(corrected[1]),
+    }
 
 
 for _public in (RunResult, RunStats):

@@ -19,23 +19,22 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, cast
+from typing import Literal
 
-from semantix import context
-from semantix.config import check_threshold, in_ci
-from semantix.intent import Intent, IntentMeta
+from semantix.config import in_ci
 from semantix.judges.base import Judge, Verdict
 from semantix.judges.calls import judge_identity
-from semantix.outputs import output_text
+from semantix.outputs import output_view
+from semantix.pipeline import SemanticResult, check
 from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.results import CheckError, LeafResult, SemanticResult
-from semantix.pipeline.steps import REPORTED
+from semantix.pipeline.options import read_options
+from semantix.pipeline.steps import REPORTED, report_error
 from semantix.snapshots.compare import (
     PART_CHARS,
     Equivalence,
     FactsMode,
-    judge_equivalence,
-    resolve_snapshot_threshold,
+    equivalence_of,
+    same_meaning,
 )
 from semantix.snapshots.diff import word_diff
 from semantix.snapshots.errors import SnapshotDriftError, SnapshotFileError, SnapshotMissingError
@@ -67,6 +66,8 @@ class SnapshotResult:
     status: Status
     #: The judgement against the stored text (None when the snapshot was just written).
     equivalence: Equivalence | None = None
+    #: The check's `SemanticResult` (None when the snapshot was just written).
+    result: SemanticResult | None = None
 
     def __repr__(self) -> str:
         return f"<SnapshotResult {self.status} {self.name!r} {self.path}>"
@@ -78,6 +79,7 @@ def assert_semantic_snapshot(
     *,
     judge: Judge | str | None = None,
     threshold: float | None = None,
+    timeout: float | None = None,
     directory: str | Path | None = None,
     update: bool = False,
     facts: FactsMode = "fail",
@@ -90,7 +92,8 @@ def assert_semantic_snapshot(
         judge: the judge to ask, or a spec such as ``"embedding"``; default: the run's default
             judge (as for ``assert_semantic``, behind the frozen-verdict store when one is on).
         threshold: the threshold for both directions; default: the ``semantic`` marker's, else
-            the judge's recommended threshold, else 0.8.
+            the judge's recommended threshold (a similarity judge's snapshot threshold), else 0.8.
+        timeout: seconds the whole check may take, as for ``assert_semantic``.
         directory: where the snapshot files are; default ``__semantic_snapshots__/<module>``
             next to the calling module.
         update: write the snapshot when it is missing, rewrite it when the output drifted.
@@ -118,6 +121,7 @@ def assert_semantic_snapshot(
         name=name,
         judge=judge,
         threshold=threshold,
+        timeout=timeout,
         update=update,
         facts=facts,
         how_to_update="call assert_semantic_snapshot(..., update=True)",
@@ -131,6 +135,7 @@ def check_snapshot(
     name: str,
     judge: Judge | str | None = None,
     threshold: float | None = None,
+    timeout: float | None = None,
     update: bool = False,
     facts: FactsMode = "fail",
     test: str | None = None,
@@ -139,43 +144,61 @@ def check_snapshot(
     """Check ``output`` against the snapshot file at ``path`` (the fixture and the function).
 
     ``test`` is the pytest node id owning the snapshot (written into the header, and checked
-    against the stored one so two tests never share a file). Like every check, it reports one
-    record: the result, or the `CheckError` that stopped it.
+    against the stored one so two tests never share a file). The comparison is one check of the
+    pipeline (`semantix.snapshots.compare.same_meaning`), reported like every check: its
+    result, or the `CheckError` that stopped it. In update mode it is not reported (the
+    snapshot summary says what was written, updated or passed).
     """
     __tracebackhide__ = True
+    options = read_options(
+        {"judge": judge, "threshold": threshold, "timeout": timeout}, what="check_snapshot"
+    )
+    view = output_view(output)
     try:
-        return _check_snapshot(
-            path, output, name, judge, threshold, update, facts, test, how_to_update
-        )
-    except SnapshotDriftError:
-        raise  # its result was reported
+        stored = _stored(path, test)
+        writable = update and not in_ci()
+        if stored is None:
+            if view.text is None:  # the pipeline's error for an output without text
+                check([view], same_meaning(name, ""), options)
+            assert view.text is not None
+            if not writable:
+                raise SnapshotMissingError(
+                    _missing_message(
+                        name, path, view.text, update=update, how_to_update=how_to_update
+                    ),
+                    path=path,
+                    output=view.text,
+                )
+            identity = judge_identity(resolve_judge(options.judge))
+            write_snapshot(path, name=name, text=view.text, judge=str(identity), test=test)
+            return SnapshotResult(path, name, "written")
     except REPORTED as exc:
-        context.notify(CheckError(f"Snapshot[{name}]", _text_of(output), exc))
+        report_error([view], same_meaning(name, ""), exc)
         raise
+    (outcome,) = check(
+        [view], same_meaning(name, stored.text, facts=facts), options, report=not writable
+    )
+    if isinstance(outcome, BaseException):
+        raise outcome
+    equivalence = equivalence_of(outcome, stored.text)
+    if outcome.passed:
+        return SnapshotResult(path, name, "passed", equivalence, outcome)
+    if writable:
+        write_snapshot(
+            path, name=name, text=outcome.output, judge=str(equivalence.judge), test=test
+        )
+        return SnapshotResult(path, name, "updated", equivalence, outcome)
+    raise SnapshotDriftError(
+        drift_message(name, stored, equivalence, update=update, how_to_update=how_to_update),
+        outcome,
+        path=path,
+        stored=stored.text,
+        output=outcome.output,
+        equivalence=equivalence,
+    )
 
 
-def _text_of(output: object) -> str | None:
-    try:
-        return output_text(output)
-    except TypeError:
-        return None
-
-
-def _check_snapshot(
-    path: Path,
-    output: object,
-    name: str,
-    judge: Judge | str | None,
-    threshold: float | None,
-    update: bool,
-    facts: FactsMode,
-    test: str | None,
-    how_to_update: str,
-) -> SnapshotResult:
-    __tracebackhide__ = True
-    text = output_text(output)
-    if threshold is not None:
-        check_threshold(threshold)  # a bad threshold fails even when only recording
+def _stored(path: Path, test: str | None) -> SnapshotFile | None:
     stored = read_snapshot(path)
     if stored is not None and test and stored.test and stored.test != test:
         raise SnapshotFileError(
@@ -184,43 +207,7 @@ def _check_snapshot(
             "only in case on a case-insensitive file system); pass name=... to tell them apart",
             path=path,
         )
-    writable = update and not in_ci()
-    if stored is None:
-        if not writable:
-            raise SnapshotMissingError(
-                _missing_message(name, path, text, update=update, how_to_update=how_to_update),
-                path=path,
-                output=text,
-            )
-        identity = judge_identity(resolve_judge(judge))
-        write_snapshot(path, name=name, text=text, judge=str(identity), test=test)
-        return SnapshotResult(path, name, "written")
-    resolved = resolve_judge(judge)
-    defaults = context.current()
-    equivalence = judge_equivalence(
-        stored.text,
-        text,
-        judge=resolved,
-        threshold=resolve_snapshot_threshold(resolved, threshold, judge_default=defaults.threshold),
-        timeout=defaults.timeout,
-        facts=facts,
-    )
-    if equivalence.passed:
-        context.notify(_as_result(name, equivalence))
-        return SnapshotResult(path, name, "passed", equivalence)
-    if writable:
-        write_snapshot(path, name=name, text=text, judge=str(equivalence.judge), test=test)
-        return SnapshotResult(path, name, "updated", equivalence)
-    result = _as_result(name, equivalence)
-    context.notify(result)
-    raise SnapshotDriftError(
-        drift_message(name, stored, equivalence, update=update, how_to_update=how_to_update),
-        result,
-        path=path,
-        stored=stored.text,
-        output=text,
-        equivalence=equivalence,
-    )
+    return stored
 
 
 def drift_message(
@@ -231,12 +218,12 @@ def drift_message(
     update: bool = False,
     how_to_update: str = PYTEST_UPDATE,
 ) -> str:
-    """The failure message of a drifted snapshot: scores both ways, threshold, word diff."""
+    """The failure message of a drifted snapshot: what changed first (scores both ways, what is
+    missing or added, the facts), then the word diff, the file and both texts — so the first
+    lines say it all where a runner shortens the message (pytest's ``assert ==`` explanation)."""
     diff = word_diff(equivalence.stored, equivalence.output)
     lines = [
         f"semantic snapshot {name!r} drifted: the new output does not mean what the snapshot says",
-        f"  snapshot:  {stored.path}",
-        f"  recorded:  {stored.recorded.isoformat()} with {stored.judge}",
         f"  judge:     {equivalence.judge}, threshold {equivalence.threshold:g}",
     ]
     if equivalence.symmetric:
@@ -244,21 +231,28 @@ def drift_message(
     else:
         lines.append("  " + _direction("new output => snapshot", equivalence.forward))
         lines.append("  " + _direction("snapshot => new output", equivalence.backward))
-    if equivalence.fact_changes:
-        lines.append("  facts changed (compared before the judge):")
-        lines.extend(f"    {change.describe()}" for change in equivalence.fact_changes)
-    if equivalence.note:
-        lines.append(f"  note: {equivalence.note}")
     if not equivalence.forward.passed:
         lines.append(
             "  the new output does not state: "
             + _what(equivalence.unstated_parts, diff.removed, "everything the snapshot states")
         )
     if not equivalence.backward.passed:
-        lines.append(
-            "  the new output adds: "
-            + _what(equivalence.added_parts, diff.added, "something the snapshot does not state")
-        )
+        if equivalence.added_parts or diff.added:
+            lines.append("  the new output adds: " + _what(equivalence.added_parts, diff.added, ""))
+        else:
+            lines.append(
+                "  the new output adds no words the snapshot lacks (it only drops or rewords "
+                "content), yet the judge did not find it implied by the snapshot"
+            )
+    if equivalence.fact_changes:
+        lines.append("  facts changed (compared before the judge):")
+        lines.extend(f"    {change.describe()}" for change in equivalence.fact_changes)
+    if equivalence.note:
+        lines.append(f"  note: {equivalence.note}")
+    lines += [
+        f"  snapshot:  {stored.path}",
+        f"  recorded:  {stored.recorded.isoformat()} with {stored.judge}",
+    ]
     lines += [
         "  word diff ([-only in the snapshot-] {+only in the new output+}):",
         f"    {preview(diff.rendered, _TEXT_PREVIEW, quote=False)}",
@@ -310,32 +304,3 @@ def _missing_message(name: str, path: Path, text: str, *, update: bool, how_to_u
         f"  the output to review: {preview(text, _TEXT_PREVIEW)}\n"
         f"  {why}"
     )
-
-
-def _as_result(name: str, equivalence: Equivalence) -> SemanticResult:
-    """The check as a SemanticResult (one leaf per direction): for SemanticAssertionError and
-    the observers (the pytest plugin's report lists snapshot checks with the other assertions)."""
-    forward = _intent("new=>stored", f"The new output states everything snapshot {name} states.")
-    leaves = [LeafResult(forward, equivalence.forward, equivalence.threshold, expected=True)]
-    if not equivalence.symmetric:
-        backward = _intent(
-            "stored=>new",
-            f"Snapshot {name} states everything the new output states.",
-        )
-        leaves.append(
-            LeafResult(backward, equivalence.backward, equivalence.threshold, expected=True)
-        )
-    return SemanticResult(
-        intent=_intent(
-            f"Snapshot[{name}]", f"The output means the same as semantic snapshot {name}."
-        ),
-        output=equivalence.output,
-        passed=equivalence.passed,
-        leaves=tuple(leaves),
-        judge=equivalence.judge,
-    )
-
-
-def _intent(title: str, description: str) -> type[Intent]:
-    """An intent class named ``title`` (as reports show it) whose description is given."""
-    return cast("type[Intent]", IntentMeta(title, (Intent,), {"__doc__": description}))

@@ -1,4 +1,4 @@
-"""Do two texts mean the same? Judged both ways, through the normal judge protocol.
+"""Do two texts mean the same? Judged both ways, as one leaf of the one check pipeline.
 
 The new output must entail the stored snapshot (it still states everything the snapshot
 states) **and** the stored snapshot must entail the new output (the new output adds no claim).
@@ -7,9 +7,11 @@ verbatim, also given as the explicit ``hypothesis``:
 
 * NLI judges use that hypothesis as it is and window a long premise as usual;
 * the embedding judge scores cosine similarity to the description (the other text);
-* a judge whose class has ``evaluate_equivalence(stored, new, threshold)`` (the LLM judge) is
-  asked once whether the two texts say the same thing, instead of twice (behind the
-  frozen-verdict store it gets the two ordinary requests, which the store records and replays);
+* a judge that declares ``evaluate_equivalence(stored, new, threshold)`` (the LLM judge) is
+  asked once whether the two texts say the same thing, instead of twice: one request whose
+  description is an `semantix.intent.EquivalenceDescription` (a request kind, as support is
+  for ``Grounded``), recorded and replayed by the frozen-verdict store like any other; set
+  ``judge.answers_equivalence = False`` for the two ordinary requests instead;
 * any custom judge works through ``evaluate`` / ``evaluate_batch``.
 
 A text longer than `PART_CHARS` characters is asked about in **parts** of whole sentences
@@ -28,20 +30,27 @@ Each judge judges on its own scale (its declared ``scale``): an entailment judge
 entailment threshold, both ways; a similarity judge (the embedding judge) at
 `SIMILARITY_THRESHOLD`, a paraphrase-level similarity measured by
 ``scripts/measure-snapshot-threshold``, with the reason "similarity to the snapshot" and a
-`SIMILARITY_NOTE` on the `Equivalence`.
+`SIMILARITY_NOTE` on the `Equivalence`. The threshold follows the one order without an intent
+of its own: the ``threshold=`` argument, the ``semantic`` marker's, the similarity threshold for
+a similarity judge, the judge's recommended threshold, 0.8.
+
+`same_meaning` builds the leaf (a `semantix.checks.base.Scoped` intent); `judge_equivalence`
+runs it through `semantix.pipeline.check` — as the snapshot assertion and fixture do — so
+resolution, timeout, records and results have one path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, ClassVar, Literal, cast
 
-from semantix.config import check_threshold
-from semantix.intent import IntentDescription
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict, capabilities
-from semantix.judges.calls import ask_judge
-from semantix.pipeline.thresholds import judge_threshold
+from semantix.checks.base import Scoped
+from semantix.intent import EquivalenceDescription, Intent, IntentDescription, IntentMeta
+from semantix.judges.base import Capabilities, JudgeIdentity, JudgeLike, JudgeRequest, Verdict
+from semantix.outputs import OutputView
+from semantix.pipeline import SemanticResult, check
+from semantix.pipeline.options import read_options
 from semantix.snapshots.facts import FactChange, compare_facts
 from semantix.text import SENTENCE_END
 
@@ -51,9 +60,11 @@ __all__ = [
     "SIMILARITY_NOTE",
     "SIMILARITY_THRESHOLD",
     "Equivalence",
+    "EquivalenceVerdict",
     "FactsMode",
+    "equivalence_of",
     "judge_equivalence",
-    "resolve_snapshot_threshold",
+    "same_meaning",
     "text_parts",
 ]
 
@@ -126,119 +137,162 @@ class Equivalence:
         )
 
 
-def resolve_snapshot_threshold(
-    judge: object, explicit: object = None, *, judge_default: float | None = None
-) -> float:
-    """The threshold, in the usual order without an intent: ``explicit``; else
-    ``judge_default`` (the pytest ``semantic`` marker's threshold); else, for a judge whose
-    ``scale`` is ``similarity``, `SIMILARITY_THRESHOLD` (its intent threshold is for intent
-    descriptions, not for two texts that should mean the same); else the judge's
-    ``recommended_threshold``; else 0.8 (`semantix.pipeline.thresholds.judge_threshold`)."""
-    if explicit is None and judge_default is None and capabilities(judge).scale == "similarity":
-        return SIMILARITY_THRESHOLD
-    return judge_threshold(judge, explicit, judge_default=judge_default).value
+@dataclass(frozen=True, slots=True, repr=False)
+class EquivalenceVerdict(Verdict):
+    """The snapshot leaf's verdict: the weakest direction's, with the whole `Equivalence`."""
+
+    equivalence: Equivalence | None = None
+
+
+class SameMeaning(Scoped, abstract=True):
+    """The snapshot leaf: the output means the same as ``stored``, both ways (module docstring)."""
+
+    stored: ClassVar[str]
+    facts: ClassVar[FactsMode]
+    scale_thresholds: ClassVar[dict[str, float]] = {"similarity": SIMILARITY_THRESHOLD}
+
+    @classmethod
+    def asks(
+        cls,
+        view: OutputView,
+        description: IntentDescription,
+        threshold: float,
+        declared: Capabilities,
+    ) -> Verdict | Sequence[tuple[str, JudgeRequest]]:
+        stored, output = cls.stored, view.text or ""
+        if stored.split() == output.split():
+            return cls._decided(view, declared, threshold, True, "the same words as the snapshot")
+        if not stored.strip():
+            return cls._decided(view, declared, threshold, False, "the stored snapshot is empty")
+        changes = compare_facts(stored, output)
+        if changes and cls.facts == "fail":
+            reason = "facts changed: " + "; ".join(change.describe() for change in changes)
+            return cls._decided(view, declared, threshold, False, reason)
+        if declared.equivalence is not None:
+            return [("same meaning", (output, EquivalenceDescription(stored), threshold))]
+        return [
+            *(
+                (f"forward {i}", (output, _as_description(part), threshold))
+                for i, part in enumerate(text_parts(stored))
+            ),
+            *(
+                (f"backward {i}", (stored, _as_description(part), threshold))
+                for i, part in enumerate(text_parts(output))
+            ),
+        ]
+
+    @classmethod
+    def fold(
+        cls,
+        view: OutputView,
+        answers: Sequence[tuple[str, Verdict]],
+        threshold: float,
+        declared: Capabilities,
+        *,
+        inverted: bool = False,
+    ) -> Verdict:
+        stored, output = cls.stored, view.text or ""
+        changes = compare_facts(stored, output)
+        note = SIMILARITY_NOTE if declared.scale == "similarity" else None
+        verdicts = [verdict for _, verdict in answers]
+        if len(answers) == 1 and answers[0][0] == "same meaning":
+            verdict = verdicts[0]
+            equivalence = Equivalence(
+                stored, output, threshold, declared.identity, verdict, verdict,
+                symmetric=True, fact_changes=changes, note=note,
+            )  # fmt: skip
+            return EquivalenceVerdict(**_fields(verdict), equivalence=equivalence)
+        if declared.scale == "similarity":
+            verdicts = [_as_similarity(verdict) for verdict in verdicts]
+        stored_parts, output_parts = text_parts(stored), text_parts(output)
+        forward, unstated = _direction(stored_parts, verdicts[: len(stored_parts)])
+        backward, added = _direction(output_parts, verdicts[len(stored_parts) :])
+        equivalence = Equivalence(
+            stored, output, threshold, declared.identity, forward, backward,
+            unstated_parts=unstated, added_parts=added, fact_changes=changes, note=note,
+        )  # fmt: skip
+        weakest = forward if not forward.passed or backward.passed else backward
+        reason = (
+            f"new output => snapshot: {_said(forward)}; snapshot => new output: {_said(backward)}"
+        )
+        return EquivalenceVerdict(
+            **{**_fields(weakest), "reason": reason, "evidence": None}, equivalence=equivalence
+        )
+
+    @classmethod
+    def _decided(
+        cls, view: OutputView, declared: Capabilities, threshold: float, passed: bool, why: str
+    ) -> Verdict:
+        verdict = Verdict(
+            passed=passed,
+            score=1.0 if passed else 0.0,
+            reason=f"{why} (judge not called)",
+            threshold=threshold,
+        )
+        return cls.fold(view, [("same meaning", verdict)], threshold, declared)
+
+
+def same_meaning(name: str, stored: str, *, facts: FactsMode = "fail") -> type[Intent]:
+    """The snapshot leaf ``Snapshot[name]``: the output means the same as ``stored``."""
+    if facts not in FACTS_MODES:
+        raise ValueError(
+            f"facts must be one of {', '.join(map(repr, FACTS_MODES))}, got {facts!r}; pass "
+            "facts='judge' to let the judge decide when a number, date, negation or name changed"
+        )
+    description = f"The output means the same as semantic snapshot {name}."
+    namespace: dict[str, Any] = {
+        "__doc__": description,
+        "__module__": "semantix.snapshots",
+        "hypothesis": description,
+        "stored": stored,
+        "facts": facts,
+    }
+    return cast("type[Intent]", IntentMeta(f"Snapshot[{name}]", (SameMeaning,), namespace))
+
+
+def equivalence_of(result: SemanticResult, stored: str) -> Equivalence:
+    """The `Equivalence` a snapshot check's result carries (a verdict without one — nothing to
+    judge — stands for both directions)."""
+    leaf = result.leaves[0]
+    verdict = leaf.verdict
+    if isinstance(verdict, EquivalenceVerdict) and verdict.equivalence is not None:
+        return verdict.equivalence
+    return Equivalence(
+        stored, result.output, leaf.threshold, result.judge, verdict, verdict, symmetric=True
+    )
 
 
 def judge_equivalence(
     stored: str,
     output: str,
     *,
-    judge: Judge,
-    threshold: float,
+    judge: JudgeLike | str | None = None,
+    threshold: float | None = None,
     timeout: float | None = None,
     facts: FactsMode = "fail",
 ) -> Equivalence:
-    """Judge whether ``output`` means the same as ``stored``, in both directions.
+    """Judge whether ``output`` means the same as ``stored``, in both directions: one check of
+    the pipeline (no report record), with its judge, threshold order and timeout.
 
-    ``judge`` is asked as it is (resolve specs and the default first, e.g. with
-    `semantix.pipeline.judging.resolve_judge`); ``timeout`` bounds the judge's answer in seconds.
     ``facts``: a changed fact fails without asking the judge (``"fail"``), or the judge decides
     and the change is quoted in the message (``"judge"``).
     """
-    threshold = check_threshold(threshold)
-    if facts not in FACTS_MODES:
-        raise ValueError(
-            f"facts must be one of {', '.join(map(repr, FACTS_MODES))}, got {facts!r}; pass "
-            "facts='judge' to let the judge decide when a number, date, negation or name changed"
-        )
-    declared = capabilities(judge)
-    name = declared.identity
-    note = SIMILARITY_NOTE if declared.scale == "similarity" else None
-    changes = compare_facts(stored, output) if stored.split() != output.split() else ()
-
-    def decided(verdict: Verdict) -> Equivalence:
-        return Equivalence(
-            stored,
-            output,
-            threshold,
-            name,
-            verdict,
-            verdict,
-            symmetric=True,
-            fact_changes=changes,
-            note=note,
-        )
-
-    if stored.split() == output.split():
-        return decided(
-            Verdict(
-                passed=True,
-                score=1.0,
-                reason="the same words as the snapshot (judge not called)",
-                threshold=threshold,
-            )
-        )
-    if not stored.strip() or not output.strip():
-        empty = "new output" if not output.strip() else "stored snapshot"
-        return decided(
-            Verdict(
-                passed=False,
-                score=0.0,
-                reason=f"the {empty} is empty and the other text is not (judge not called)",
-                threshold=threshold,
-            )
-        )
-    if changes and facts == "fail":
-        return decided(
-            Verdict(
-                passed=False,
-                score=0.0,
-                reason="facts changed (judge not called): "
-                + "; ".join(change.describe() for change in changes),
-                threshold=threshold,
-            )
-        )
-    what = "a new output against its semantic snapshot"
-    if declared.equivalence is not None and _asks_equivalence(judge):
-        (verdict,) = ask_judge(
-            _EquivalenceQuestion(declared.equivalence, name),
-            [(output, _as_description(stored), threshold)],
-            what=what,
-            timeout=timeout,
-        )
-        return decided(verdict)
-    stored_parts, output_parts = text_parts(stored), text_parts(output)
-    requests: Sequence[JudgeRequest] = [
-        *((output, _as_description(part), threshold) for part in stored_parts),
-        *((stored, _as_description(part), threshold) for part in output_parts),
-    ]
-    verdicts = ask_judge(judge, requests, what=what, timeout=timeout)
-    if declared.scale == "similarity":
-        verdicts = [_as_similarity(verdict) for verdict in verdicts]
-    forward, unstated = _direction(stored_parts, verdicts[: len(stored_parts)])
-    backward, added = _direction(output_parts, verdicts[len(stored_parts) :])
-    return Equivalence(
-        stored,
-        output,
-        threshold,
-        name,
-        forward,
-        backward,
-        unstated_parts=unstated,
-        added_parts=added,
-        fact_changes=changes,
-        note=note,
+    options = read_options(
+        {"judge": judge, "threshold": threshold, "timeout": timeout}, what="judge_equivalence"
     )
+    (outcome,) = check([output], same_meaning("snapshot", stored, facts=facts), options)
+    if isinstance(outcome, BaseException):
+        raise outcome
+    return equivalence_of(outcome, stored)
+
+
+def _fields(verdict: Verdict) -> dict[str, Any]:
+    return {name: getattr(verdict, name) for name in Verdict.__dataclass_fields__}
+
+
+def _said(verdict: Verdict) -> str:
+    score = "n/a" if verdict.score is None else f"{verdict.score:.2f}"
+    return f"{score} {'pass' if verdict.passed else 'FAIL'}"
 
 
 def _as_similarity(verdict: Verdict) -> Verdict:
@@ -281,24 +335,6 @@ def _direction(parts: list[str], verdicts: list[Verdict]) -> tuple[Verdict, tupl
     return weakest, failed
 
 
-def _asks_equivalence(judge: object) -> bool:
-    """Whether the judge's own class answers ``evaluate_equivalence`` (not a wrapper's store
-    passing the question on), and the instance has not declined (``answers_equivalence``)."""
-    has_method = callable(getattr(type(judge), "evaluate_equivalence", None))
-    return has_method and getattr(judge, "answers_equivalence", True) is not False
-
-
 def _as_description(text: str) -> IntentDescription:
     """``text`` as an intent description that NLI judges use verbatim as their hypothesis."""
     return IntentDescription(text, hypothesis=text)
-
-
-class _EquivalenceQuestion(Judge):
-    """A judge's declared ``evaluate_equivalence`` seen through the judge protocol."""
-
-    def __init__(self, ask: Callable[[str, str, float], Verdict], identity: JudgeIdentity) -> None:
-        self._ask = ask
-        self.identity = identity
-
-    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        return self._ask(str(intent_description), output, threshold)

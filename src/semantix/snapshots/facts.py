@@ -17,7 +17,10 @@ words, other order) has no change.
 
 - **numbers and quantities**, with the unit that follows them (``30 days``, ``30-day``,
   ``$20``, ``15 %``, ``2.5 kg``), digits or number words (``thirty``; not ``one``, mostly a
-  pronoun); units are compared in the
+  pronoun), with their sign: ``-5`` (a hyphen or U+2212 MINUS SIGN), ``-$50``, ``$-50``, ``minus 5``,
+  ``negative five`` and accounting's ``($50)`` (a currency amount in parentheses; a bare
+  ``(1)`` is a list marker, a hyphen after a word or digit is no minus: ``10-20``, and ``+5``
+  is ``5``); units are compared in the
   singular, ``$``/``€``/``£``/``%`` as ``dollar``/``euro``/``pound``/``percent``;
 - **dates and times**: ISO dates, ``3/4/2026``, month names with a day or year (``March 3``,
   ``3 March 2026``), weekdays, ``9:30``, ``5 pm``;
@@ -38,6 +41,7 @@ the start of a sentence is not seen; a negation moved to another clause, or ``un
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -90,11 +94,16 @@ _OPENERS = frozenset(
     )
 )
 _NOT_A_UNIT = r"(?!(?:" + "|".join(sorted(_NOT_UNITS | _NEGATIONS)) + r")\b)"
+#: A minus: "-5" (a hyphen or U+2212), "minus 5", "negative 5"; a hyphen after a word, a digit or
+#: a dot is no minus ("10-20", "COVID-19").
+_SIGN = r"(?:(?<![\w.,/-])[-\u2212](?=[$€£]?\d)|\b(?:minus|negative)\s+(?=[$€£]?\d))"
 
 # Ordered: a span taken by an earlier kind is not read again by a later one.
 _PATTERNS: tuple[tuple[FactKind, re.Pattern[str]], ...] = (
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)\]]")),
-    ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    # (a local part is at most 64 characters, RFC 5321: unbounded, each word of a long dotted
+    # or hyphenated run would rescan the rest of it)
+    ("email", re.compile(r"\b[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+\b")),
     (
         "date",
         re.compile(
@@ -106,18 +115,23 @@ _PATTERNS: tuple[tuple[FactKind, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
-    # A code: letters with digits and a capital (ORD-1234, COVID-19).
+    # A code: letters with digits and a capital within its first 40 characters (ORD-1234,
+    # COVID-19; unbounded, each word of a long hyphenated run would rescan the rest of it).
     (
         "code",
-        re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b"),
+        re.compile(
+            r"\b(?=[A-Za-z0-9-]{0,40}\d)(?=[A-Za-z0-9-]{0,40}[A-Z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b"
+        ),
     ),
     ("name", re.compile(r"\b[A-Z]{2,}\b")),  # an acronym: UPS, EU
     (
         "number",
         re.compile(
-            r"(?P<symbol>[$€£])?\s?(?P<value>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+            rf"(?P<open>\((?=[$€£]\s?\d))?(?P<sign>{_SIGN})?(?P<symbol>[$€£])?\s?(?P<sign2>{_SIGN})?"
+            r"(?P<value>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?(open)\))"
             rf"(?:\s?(?P<percent>%)|[-\s]{_NOT_A_UNIT}(?P<unit>[A-Za-z]+))?"
-            rf"|\b(?P<word>{'|'.join(_NUMBER_WORDS)})\b(?:[-\s]{_NOT_A_UNIT}(?P<wordunit>[A-Za-z]+))?",
+            rf"|\b(?:(?:minus|negative)\s+(?P<wordsign>))?(?P<word>{'|'.join(_NUMBER_WORDS)})\b"
+            rf"(?:[-\s]{_NOT_A_UNIT}(?P<wordunit>[A-Za-z]+))?",
             re.IGNORECASE,
         ),
     ),
@@ -188,19 +202,20 @@ class FactChange:
 
 
 def extract_facts(text: str) -> list[Fact]:
-    """Every fact of ``text`` the rule finds, in the order they appear."""
-    taken: list[tuple[int, int]] = []
+    """Every fact of ``text`` the rule finds, in the order they appear (in time linear in the
+    text's length)."""
+    taken = bytearray(len(text))  # 1 where an earlier fact lies
     facts: list[Fact] = []
     starts = _sentence_starts(text)
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             begin, end = match.span()
-            if any(begin < stop and start < end for start, stop in taken):
+            if taken.find(1, begin, end) != -1:
                 continue
             value = _value(kind, match, text, begin, starts)
             if value is None:
                 continue
-            taken.append((begin, end))
+            taken[begin:end] = b"\x01" * (end - begin)
             aliases = _aliases(kind, value, begin, starts)
             written = match.group(0).strip()
             context = _context(text, begin, end, kind)
@@ -215,15 +230,16 @@ def compare_facts(stored: str, new: str) -> tuple[FactChange, ...]:
     with numbers of the same unit); the rest are removals and additions. Negations are compared
     by count.
     """
-    old_facts, new_facts = extract_facts(stored), extract_facts(new)
+    kinds: tuple[FactKind, ...] = ("number", "date", "negation", "name", "email", "url", "code")
+    old_facts: dict[FactKind, list[Fact]] = {kind: [] for kind in kinds}
+    new_facts: dict[FactKind, list[Fact]] = {kind: [] for kind in kinds}
+    for facts, text in ((old_facts, stored), (new_facts, new)):
+        for fact in extract_facts(text):
+            facts[fact.kind].append(fact)
     changes: list[FactChange] = []
-    for kind in ("number", "date", "negation", "name", "email", "url", "code"):
-        lost = _only_in(
-            [f for f in old_facts if f.kind == kind], [f for f in new_facts if f.kind == kind]
-        )
-        gained = _only_in(
-            [f for f in new_facts if f.kind == kind], [f for f in old_facts if f.kind == kind]
-        )
+    for kind in kinds:
+        lost = _only_in(old_facts[kind], new_facts[kind])
+        gained = _only_in(new_facts[kind], old_facts[kind])
         if kind == "negation":
             # A count: "cannot" for "can't" is no change; only a surplus on one side is.
             surplus = len(lost) - len(gained)
@@ -233,16 +249,26 @@ def compare_facts(stored: str, new: str) -> tuple[FactChange, ...]:
 
 
 def _only_in(these: list[Fact], others: list[Fact]) -> list[Fact]:
-    """The facts of ``these`` that no fact of ``others`` matches (each used once), in order."""
-    unused = list(others)
+    """The facts of ``these`` that no fact of ``others`` matches (each used once, the first
+    unused one in order), in order."""
+    waiting: dict[str, deque[int]] = {}
+    for index, other in enumerate(others):
+        for key in {other.value, *other.aliases}:
+            waiting.setdefault(key, deque()).append(index)
+    used: set[int] = set()
     kept: list[Fact] = []
     for fact in these:
-        keys = {fact.value, *fact.aliases}
-        match = next((other for other in unused if keys & {other.value, *other.aliases}), None)
-        if match is None:
+        first = None
+        for key in {fact.value, *fact.aliases}:
+            queue = waiting.get(key)
+            while queue and queue[0] in used:
+                queue.popleft()
+            if queue and (first is None or queue[0] < first):
+                first = queue[0]
+        if first is None:
             kept.append(fact)
         else:
-            unused.remove(match)
+            used.add(first)
     return kept
 
 
@@ -254,20 +280,26 @@ def _aliases(kind: FactKind, value: str, begin: int, starts: frozenset[int]) -> 
 
 
 def _pair(kind: FactKind, lost: list[Fact], gained: list[Fact]) -> Iterator[FactChange]:
-    gained = list(gained)
+    """Each lost fact with the first unpaired gained one it pairs with (a number: of the same
+    unit; a negation: none), then the gained facts left, in order."""
+    waiting: dict[str, deque[int]] = {}
+    if kind != "negation":
+        for index, new in enumerate(gained):
+            waiting.setdefault(_pair_key(kind, new), deque()).append(index)
+    paired: set[int] = set()
     for old in lost:
-        match = next((new for new in gained if _pairs(kind, old, new)), None)
+        queue = waiting.get(_pair_key(kind, old))
+        match = queue.popleft() if queue else None
         if match is not None:
-            gained.remove(match)
-        yield FactChange(kind, old, match)
-    for new in gained:
-        yield FactChange(kind, None, new)
+            paired.add(match)
+        yield FactChange(kind, old, None if match is None else gained[match])
+    for index, new in enumerate(gained):
+        if index not in paired:
+            yield FactChange(kind, None, new)
 
 
-def _pairs(kind: FactKind, old: Fact, new: Fact) -> bool:
-    if kind == "number":
-        return old.value.partition(" ")[2] == new.value.partition(" ")[2]  # the same unit
-    return kind != "negation"
+def _pair_key(kind: FactKind, fact: Fact) -> str:
+    return fact.value.partition(" ")[2] if kind == "number" else ""  # a number: its unit
 
 
 def _value(
@@ -295,17 +327,21 @@ def _value(
 
 def _quantity(match: re.Match[str]) -> str:
     """``30 day``, ``20 dollar``, ``15 percent``: the number and its unit, in the singular."""
-    if match.group("word"):
-        value = str(_NUMBER_WORDS[match.group("word").lower()])
-        unit = match.group("wordunit")
+    groups = match.groupdict()
+    negative = any(groups[name] is not None for name in ("open", "sign", "sign2", "wordsign"))
+    if groups["word"]:
+        value = str(_NUMBER_WORDS[groups["word"].lower()])
+        unit = groups["wordunit"]
     else:
-        value = match.group("value").replace(",", "")
+        value = groups["value"].replace(",", "")
         if "." in value:
             value = value.rstrip("0").rstrip(".")
-        unit = match.group("unit")
-        symbol = match.group("symbol") or match.group("percent")
-        if symbol:
-            return f"{value} {_SYMBOLS[symbol]}"
+        unit = groups["unit"]
+    if negative and value.strip("0.") != "":  # -0 is 0
+        value = f"-{value}"
+    symbol = groups["symbol"] or groups["percent"]
+    if symbol:
+        return f"{value} {_SYMBOLS[symbol]}"
     if not unit or unit.lower() in _NOT_UNITS:
         return value
     return f"{value} {_singular(unit.lower())}"
@@ -321,19 +357,25 @@ def _singular(unit: str) -> str:
 
 def _sentence_starts(text: str) -> frozenset[int]:
     """Where each sentence's first word begins (after quotes or brackets that open it)."""
-    starts = {0, *(match.end() for match in SENTENCE_END.finditer(text))}
     shifted = set()
-    for start in starts:
-        while start < len(text) and not text[start].isalnum():
-            start += 1
-        shifted.add(start)
+    scanned, reached = -1, -1  # text[scanned:reached] holds no letter nor digit
+    for start in sorted({0, *(match.end() for match in SENTENCE_END.finditer(text))}):
+        if not scanned <= start <= reached:
+            scanned = reached = start
+            while reached < len(text) and not text[reached].isalnum():
+                reached += 1
+        shifted.add(reached)
     return frozenset(shifted)
+
+
+#: How far around a fact its context's words are looked for (a word is cut at this length).
+_AROUND = 200
 
 
 def _context(text: str, begin: int, end: int, kind: FactKind) -> str:
     """The fact with the word before it (and, for a negation, the word after), on one line."""
-    before = text[:begin].split()
-    after = text[end:].split()
+    before = text[max(0, begin - _AROUND) : begin].split()
+    after = text[end : end + _AROUND].split()
     words = [*before[-1:], text[begin:end].strip()]
     if kind == "negation" and after:
         words.append(after[0])

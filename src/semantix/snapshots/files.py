@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
+from semantix.files import write_atomic
 from semantix.snapshots.errors import SnapshotFileError
 
 __all__ = [
@@ -192,7 +191,8 @@ def write_snapshot(
     test: str | None = None,
     recorded: datetime.date | None = None,
 ) -> SnapshotFile:
-    """Write a snapshot atomically (a reader never sees half a file) and return it.
+    """Write a snapshot whole or not at all (`semantix.files.write_atomic`: a reader never sees
+    half a file) and return it.
 
     Written as UTF-8 without a byte-order mark, with ``\n`` line ends.
     """
@@ -204,15 +204,7 @@ def write_snapshot(
         recorded=recorded or datetime.datetime.now(datetime.timezone.utc).date(),
         test=test,
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(format_snapshot(snapshot))
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, format_snapshot(snapshot))
     return snapshot
 
 

@@ -9,11 +9,11 @@ def test_refund_policy(semantic_snapshot):
 The first unnamed snapshot of a test is ``<test>.txt``, the next ``<test>.2.txt``, ...; a named
 one ``<test>.<name>.txt``, all in ``__semantic_snapshots__/<test module>/``.
 
-``==`` is True when the output means the same; on a drift or a missing snapshot it raises the
-failure itself (``SnapshotDriftError`` or ``SnapshotMissingError``, both assertion errors) rather
-than returning False, so the whole explanation — both scores, the diff, both texts — is shown:
-pytest would cut an assertion explanation to 8 lines. Broken files, duplicate names, non-text
-outputs and judge errors raise too: they are errors, not failures.
+``==`` follows dirty-equals: True when the output means the same, False otherwise — a drift, a
+missing snapshot, a broken file, an output without text or a judge error — and it never raises;
+the error it met is ``error`` (the plugin prints it whole under the failed ``assert``, and the
+semantic report records it). Calling the fixture raises it instead (``SnapshotDriftError``,
+``SnapshotMissingError``, both assertion errors; the others are errors).
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class SemanticSnapshot:
         update: bool = False,
         judge: Judge | str | None = None,
         threshold: float | None = None,
+        timeout: float | None = None,
         facts: FactsMode = "fail",
     ) -> None:
         self.nodeid = nodeid
@@ -56,7 +57,11 @@ class SemanticSnapshot:
         self.update = update
         self.judge = judge
         self.threshold = threshold
+        self.timeout = timeout
         self.facts: FactsMode = facts
+        #: What the last ``==`` met that made it False (None after a match); its name.
+        self.error: Exception | None = None
+        self.label = ""
         self._base = node_basename(nodeid)
         self._unnamed = 0
         self._names: dict[Path, str] = {}
@@ -68,11 +73,13 @@ class SemanticSnapshot:
         *,
         judge: Judge | str | None = None,
         threshold: float | None = None,
+        timeout: float | None = None,
         facts: FactsMode | None = None,
     ) -> SnapshotResult:
         """Assert that ``output`` means the same as this test's next (or named) snapshot."""
         __tracebackhide__ = True
         path, label = self._next(name)
+        self.label = label
         try:
             result = check_snapshot(
                 output,
@@ -80,6 +87,7 @@ class SemanticSnapshot:
                 name=label,
                 judge=judge if judge is not None else self.judge,
                 threshold=threshold if threshold is not None else self.threshold,
+                timeout=timeout if timeout is not None else self.timeout,
                 update=self.update,
                 facts=facts if facts is not None else self.facts,
                 test=self.nodeid,
@@ -98,14 +106,21 @@ class SemanticSnapshot:
         return result
 
     def __eq__(self, other: object) -> bool:
-        """True when ``other`` means the same as the next snapshot; raises the failure if not."""
-        __tracebackhide__ = True
-        self(other)
+        """Whether ``other`` means the same as the next snapshot (never raises: see ``error``)."""
+        self.error = None
+        try:
+            self(other)
+        except Exception as exc:  # noqa: BLE001 - recorded and reported; never a match
+            self.error = exc
+            return False
         return True
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        if self.error is not None:
+            first = str(self.error).splitlines()[0] if str(self.error) else ""
+            return f"<SemanticSnapshot {self.label}: {type(self.error).__name__}: {first}>"
         return f"<SemanticSnapshot {self._base} in {self.directory}>"
 
     def _next(self, name: str | None) -> tuple[Path, str]:

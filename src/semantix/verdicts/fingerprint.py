@@ -17,6 +17,7 @@ import json
 import unicodedata
 from typing import Any
 
+from semantix.intent import EquivalenceDescription
 from semantix.judges.calls import judge_identity
 
 __all__ = [
@@ -57,6 +58,8 @@ def intent_fields(intent_description: str) -> dict[str, Any]:
             str(e) for e in getattr(intent_description, "counterexamples", ()) or ()
         ],
     }
+    if isinstance(intent_description, EquivalenceDescription):  # a snapshot's one question
+        fields["kind"] = "equivalence"
     sources = getattr(intent_description, "sources", None)  # a support leaf's SupportDescription
     if isinstance(sources, tuple):  # other intents' keys are unchanged
         fields["relation"] = str(getattr(intent_description, "relation", ""))

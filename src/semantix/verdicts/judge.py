@@ -9,14 +9,13 @@ written: with mode ``off`` a memo hit costs a tuple hash.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import threading
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from semantix import config
+from semantix import config, context
 from semantix.config import check_positive_int
 from semantix.errors import VerdictNotRecordedError
 from semantix.judges.base import (
@@ -32,7 +31,7 @@ from semantix.judges.base import (
 )
 from semantix.judges.calls import aask_judge, ask_judge, in_pool
 from semantix.text import preview
-from semantix.verdicts.fingerprint import fingerprint, former_fingerprints
+from semantix.verdicts.fingerprint import fingerprint
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
 from semantix.verdicts.record import StoredVerdict, answered, replay_at, replayable
@@ -216,6 +215,8 @@ class RecordReplayJudge(WrappingJudge):
         return self._aevaluate_batch if declares(self.judge, "aevaluate_batch") else None
 
     async def _aevaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        import asyncio
+
         loop = asyncio.get_running_loop()
 
         def ask(judge: JudgeLike, asked: Sequence[JudgeRequest], what: str) -> list[Verdict]:
@@ -315,18 +316,16 @@ class RecordReplayJudge(WrappingJudge):
         if not self._policy.reads_store:
             return None, None
         key_fingerprint = fingerprint(self.judge, request[0], request[1])
-        used, record = self.store.find(  # records semantix 0.1 keyed otherwise are moved
-            key_fingerprint,
-            former_fingerprints(self.judge, request[0], request[1]),
-            judge=judge_identity(self.judge),
-            move=self._policy.writes_store,
+        used, record = self.store.find(
+            key_fingerprint, self.judge, request, self._policy.writes_store
         )
         with self._lock:
             self._used.add(used)
+        replayed = int(record is not None)
+        context.note_verdicts(str(self.store.path), replayed=replayed, used=(used,))
         if record is None and not self._policy.calls_judge:
             raise self._not_recorded(key_fingerprint, request)
-        if record is not None:
-            self._count("replayed")
+        self._count("replayed", replayed)
         return key_fingerprint, record
 
     def _judge(
@@ -342,6 +341,9 @@ class RecordReplayJudge(WrappingJudge):
         what = _What(asked)
         verdicts = ask(self.judge, asked, what)  # type: ignore[arg-type]  # str() on demand
         self._count("judged", len(verdicts))
+        if self._policy.reads_store:
+            recorded = len(verdicts) if self._policy.writes_store else 0
+            context.note_verdicts(str(self.store.path), judged=len(verdicts), recorded=recorded)
         for (key, index, key_fingerprint), verdict in zip(asking, verdicts, strict=True):
             output, intent, threshold = requests[index]
             if self._policy.writes_store and key_fingerprint is not None:

@@ -14,18 +14,17 @@ The mode names and ``SEMANTIX_VERDICTS`` / ``SEMANTIX_VERDICTS_PATH`` are read t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from semantix import config
 
-__all__ = ["DEFAULT_PATH", "MODES", "ModePolicy", "default_store_path", "policy", "resolve_mode"]
+__all__ = ["DEFAULT_PATH", "MODES", "ModePolicy", "policy", "resolve_mode"]
 
 #: The modes a recording judge runs in (the same tuple as ``semantix.config.VERDICT_MODES``).
 MODES: tuple[str, ...] = config.VERDICT_MODES
 
-#: Store directory, relative to the current directory, when nothing else says where
-#: (``semantix.config.verdicts_path()`` resolves it).
-DEFAULT_PATH = Path(".semantix") / "verdicts"
+#: Store directory, relative to the current directory, when nothing else says where (the one
+#: rule: ``semantix.config.verdicts_path()``).
+DEFAULT_PATH = config.DEFAULT_VERDICTS_PATH
 
 #: What to tell a user whose verdict is missing or unusable.
 RECORD_HINT = (
@@ -71,8 +70,3 @@ def resolve_mode(mode: str | None = None) -> str:
 def policy(mode: str) -> ModePolicy:
     """The ``ModePolicy`` of a resolved mode."""
     return _POLICIES[mode]
-
-
-def default_store_path() -> Path:
-    """``SEMANTIX_VERDICTS_PATH`` if set, else ``.semantix/verdicts`` in the current directory."""
-    return config.verdicts_path()

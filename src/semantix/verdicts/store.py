@@ -1,8 +1,8 @@
 """The directory of frozen verdicts: one JSON file per verdict, written atomically.
 
-``<store>/<fingerprint[:2]>/<fingerprint>.json``. Each file is written to a temporary file in the
-same directory and moved into place with ``os.replace``, so concurrent writers (threads, xdist
-workers) never leave a partial file; the last writer of the same verdict wins. A record the
+``<store>/<fingerprint[:2]>/<fingerprint>.json``. Each file is written whole or not at all
+(`semantix.files.write_atomic`), so concurrent writers (threads, xdist workers) never leave a
+partial file; the last writer of the same verdict wins. A record the
 reader would refuse (a NaN or out-of-range score, say) is refused before anything is written.
 """
 
@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from semantix import config
 from semantix.errors import CorruptVerdictError, VerdictStoreError
-from semantix.judges.base import JudgeIdentity
-from semantix.verdicts.modes import RECORD_HINT, default_store_path
+from semantix.files import read_text, write_atomic
+from semantix.judges.base import JudgeRequest, judge_identity
+from semantix.verdicts.fingerprint import former_fingerprints
+from semantix.verdicts.modes import RECORD_HINT
 from semantix.verdicts.record import StoredVerdict
 
 __all__ = ["VerdictStore"]
@@ -34,7 +36,7 @@ class VerdictStore:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path).expanduser().absolute() if path is not None else default_store_path()
+        self.path = config.verdicts_path(path)
 
     def __repr__(self) -> str:
         return f"VerdictStore({str(self.path)!r})"
@@ -54,11 +56,9 @@ class VerdictStore:
         """
         file = self.file_for(key)
         try:
-            text = file.read_text(encoding="utf-8")
+            text = read_text(file, what="the frozen verdict", error=_damaged)
         except FileNotFoundError:
             return None
-        except UnicodeDecodeError as exc:
-            raise _corrupt(file, exc) from exc
         except OSError as exc:
             raise VerdictStoreError(
                 f"cannot read the frozen verdict {file}: {exc}; check its permissions"
@@ -69,23 +69,18 @@ class VerdictStore:
             raise _corrupt(file, exc) from exc
 
     def find(
-        self,
-        key: str,
-        formers: Iterable[str] = (),
-        *,
-        judge: JudgeIdentity | None = None,
-        move: bool = False,
+        self, key: str, judge: object, request: JudgeRequest, move: bool
     ) -> tuple[str, StoredVerdict | None]:
-        """The record of ``key``, else the first one stored under ``formers`` (the keys an
-        earlier semantix stored the same check under: `former_fingerprints`) as the record of
-        ``key`` by ``judge``; with ``move`` it is written under ``key`` (its old file is then
-        unused). Returns the key the record is used under, and the record (None: there is none).
+        """The record of ``key`` (``judge``'s fingerprint of ``request``), else the one an
+        earlier semantix stored the same check under (`former_fingerprints`), as the record of
+        ``key``; with ``move`` it is written under ``key`` (its old file is then unused).
+        Returns the key the record is used under, and the record (None: there is none).
         """
         record = self.get(key)
-        for former in () if record is not None else formers:
+        for former in () if record is not None else former_fingerprints(judge, *request[:2]):
             found = self.get(former)
             if found is not None:
-                record = replace(found, fingerprint=key, judge=judge or found.judge)
+                record = replace(found, fingerprint=key, judge=judge_identity(judge))
                 if not move:
                     return former, record
                 self.put(record)
@@ -93,7 +88,7 @@ class VerdictStore:
         return key, record
 
     def put(self, record: StoredVerdict) -> Path:
-        """Write ``record`` atomically (temporary file + ``os.replace``) and return its path.
+        """Write ``record`` whole or not at all (`semantix.files.write_atomic`); return its path.
 
         Raises:
             ValueError: the record could not be read back (e.g. a NaN score); nothing is written.
@@ -109,7 +104,7 @@ class VerdictStore:
                 f"({exc}); a judge's verdict must have a finite score between 0 and 1 (or None)"
             ) from exc
         try:
-            _write_atomic(file, text)
+            write_atomic(file, text)
         except OSError as exc:
             raise VerdictStoreError(
                 f"cannot write the frozen verdict {file}: {exc}; check that {self.path} is "
@@ -164,37 +159,11 @@ def _is_fingerprint(key: object) -> bool:
 
 
 def _corrupt(file: Path, exc: BaseException) -> CorruptVerdictError:
+    return _damaged(f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc})")
+
+
+def _damaged(problem: str) -> CorruptVerdictError:
     return CorruptVerdictError(
-        f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc}); delete it and "
-        f"{RECORD_HINT} (or restore it from version control, e.g. after a merge conflict)"
+        f"{problem}; delete it and {RECORD_HINT} (or restore it from version control, e.g. "
+        "after a merge conflict)"
     )
-
-
-def _write_atomic(file: Path, text: str) -> None:
-    file.parent.mkdir(parents=True, exist_ok=True)
-    import tempfile  # stdlib, imported on the first write (import semantix stays fast)
-
-    fd, temporary = tempfile.mkstemp(dir=file.parent, prefix=f".{file.stem[:12]}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, 0o644)
-        _replace(temporary, file)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _replace(source: str, target: Path, attempts: int = 20) -> None:
-    """``os.replace``, retried briefly on Windows where a reader may hold the target open."""
-    for attempt in range(attempts):
-        try:
-            os.replace(source, target)
-            return
-        except PermissionError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.01)

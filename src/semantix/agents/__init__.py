@@ -1,0 +1,51 @@
+"""Agents as the subject: trajectory, tool-result, step and turn leaves over transcripts.
+
+The subject is the view of a whole run (`semantix.outputs.output_view` reads a list of messages
+in the OpenAI, Anthropic, Responses or LangChain shape, an object with ``messages``, or a
+recorded stream); every leaf here is an intent, combined with ``~ & |`` and reported like any
+other. See the "Testing agents" page of the docs.
+
+```python
+from semantix import evaluate_semantic
+from semantix.agents import FinalTurn, Steps, ToolCalls, ToolSucceeded
+from semantix.checks import CalledTool, Contains
+
+messages = [
+    {"role": "user", "content": "Refund order A17, please."},
+    {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+        "function": {"name": "issue_refund", "arguments": '{"order_id": "A17"}'}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": '{"status": "refunded"}'},
+    {"role": "assistant", "content": "Done: order A17 is refunded."},
+]
+check = (
+    ToolCalls(CalledTool("issue_refund", args={"order_id": "A17"}))
+    & ToolSucceeded("issue_refund")
+    & Steps(max=3)
+    & FinalTurn(Contains("refunded"))
+)
+print(evaluate_semantic(messages, check).passed)
+#> True
+```
+"""
+
+from __future__ import annotations
+
+from semantix.agents.results import ToolFailed, ToolSucceeded
+from semantix.agents.timing import atimed, timed
+from semantix.agents.trajectory import AnyOrder, ToolCalls
+from semantix.agents.turns import AnyTurn, EachTurn, FinalTurn, Steps, Turn, WholeConversation
+
+__all__ = [
+    "AnyOrder",
+    "AnyTurn",
+    "EachTurn",
+    "FinalTurn",
+    "Steps",
+    "ToolCalls",
+    "ToolFailed",
+    "ToolSucceeded",
+    "Turn",
+    "WholeConversation",
+    "atimed",
+    "timed",
+]

@@ -1,0 +1,181 @@
+"""``ToolCalls``: the tool calls of a run against the expected ones, and ``AnyOrder`` groups."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import zip_longest
+from typing import Any, ClassVar
+
+from semantix.agents.matching import Expected, Match, any_order, describe, in_order
+from semantix.agents.results import ToolOutcomeCheck
+from semantix.checks.base import Structural, build, verdict
+from semantix.checks.tools import CalledToolCheck, unnamed
+from semantix.intent import Intent
+from semantix.judges.base import Verdict
+from semantix.outputs import OutputView, ToolCall
+from semantix.text import preview
+
+__all__ = ["AnyOrder", "ToolCalls"]
+
+ORDERS = ("in_order", "any_order")
+EXTRAS = ("forbid", "allow")
+#: Widths of the aligned table's columns, so a failure reads at 100 columns.
+_EXPECTED_WIDTH, _ACTUAL_WIDTH = 32, 40
+
+
+class AnyOrder:
+    """Calls made together in one step (parallel calls), in any order among themselves: an item
+    of `ToolCalls` only. ``AnyOrder(CalledTool("a"), CalledTool("b"))``."""
+
+    __slots__ = ("calls",)
+
+    def __init__(self, *calls: type[Intent]) -> None:
+        if not calls:
+            raise ValueError(
+                "AnyOrder() needs the calls made together, e.g. "
+                "AnyOrder(CalledTool('a'), CalledTool('b'))"
+            )
+        self.calls = tuple(_expected(call, "AnyOrder") for call in calls)
+
+    def __repr__(self) -> str:
+        return f"AnyOrder({', '.join(call.__name__ for call in self.calls)})"
+
+    def _outside(self, *_: object) -> Any:
+        raise TypeError(
+            f"{self!r} is a group of calls made together inside ToolCalls(...), not an intent of "
+            f"its own: write ToolCalls(..., {self!r}, ...)"
+        )
+
+    __and__ = __rand__ = __or__ = __ror__ = __invert__ = _outside
+
+
+class ToolCallsCheck(Structural, abstract=True):
+    """Base of ``ToolCalls``: ``items`` are the expected calls, a group per `AnyOrder`."""
+
+    needs: ClassVar[str] = "tool calls"
+    items: ClassVar[tuple[tuple[Expected, ...], ...]]
+    order: ClassVar[str]
+    extra: ClassVar[str]
+
+    @classmethod
+    def decide(cls, view: OutputView) -> Verdict:
+        calls = view.tool_calls
+        steps = [index for index, step in enumerate(view.steps) for _ in step.tool_calls]
+        steps = steps or [0] * len(calls)  # a single response: one step
+        allow = cls.extra == "allow"
+        match = (in_order if cls.order == "in_order" else any_order)(cls.items, calls, steps, allow)
+        if match.problem is not None:
+            return verdict(False, f"{match.problem}\n{_table(cls, calls, match)}")
+        return verdict(True, _summary(cls, calls, match))
+
+
+def ToolCalls(
+    *expected: type[Intent] | AnyOrder, order: str = "in_order", extra: str = "forbid"
+) -> type[Intent]:
+    """The check "the run made these tool calls", matched one expected call to one actual call.
+
+    Args:
+        expected: `semantix.checks.CalledTool` leaves (their ``args=`` / ``exact=`` rules) and
+            `AnyOrder` groups of calls made together in one step.
+        order: ``"in_order"`` (the default): in this order; ``"any_order"``: in any order.
+        extra: ``"forbid"`` (the default): no other call was made; ``"allow"``: other calls
+            may come in between (they are listed in the reason).
+
+    Raises:
+        TypeError: an item that is neither a ``CalledTool`` leaf nor an ``AnyOrder``.
+        ValueError: an unknown ``order`` or ``extra``, or nothing expected with
+            ``extra="allow"`` (a check that cannot fail).
+    """
+    if order not in ORDERS:
+        raise ValueError(
+            f"ToolCalls(order={order!r}) must be one of {', '.join(map(repr, ORDERS))}"
+        )
+    if extra not in EXTRAS:
+        raise ValueError(
+            f"ToolCalls(extra={extra!r}) must be one of {', '.join(map(repr, EXTRAS))}"
+        )
+    if not expected and extra == "allow":
+        raise ValueError(
+            "ToolCalls(extra='allow') with no expected call passes on every output; name the "
+            "calls expected, or use ToolCalls() for 'no tool calls at all'"
+        )
+    items = tuple(
+        item.calls if isinstance(item, AnyOrder) else (_expected(item, "ToolCalls"),)
+        for item in expected
+    )
+    options = [f"order={order!r}"] if order != "in_order" else []
+    options += [f"extra={extra!r}"] if extra != "forbid" else []
+    calls = ", ".join(describe(members) for members in items) or "none"
+    how = ("exactly these" if extra == "forbid" else "at least these") + " tool calls"
+    return build(
+        ToolCallsCheck,
+        f"ToolCalls({', '.join([describe(members) for members in items] + options)})",
+        f"The model made {how}, {'in this order' if order == 'in_order' else 'in any order'}: "
+        f"{calls}.",
+        items=items,
+        order=order,
+        extra=extra,
+    )
+
+
+def _expected(item: object, factory: str) -> Expected:
+    if (
+        isinstance(item, type)
+        and issubclass(item, CalledToolCheck)
+        and not issubclass(item, ToolOutcomeCheck)
+    ):
+        return item
+    if isinstance(item, AnyOrder):
+        raise TypeError(
+            f"{factory}() got {item!r} inside an AnyOrder: groups do not nest; list its calls "
+            "in one AnyOrder"
+        )
+    groups = " and AnyOrder(...) groups" if factory == "ToolCalls" else ""
+    raise TypeError(
+        f"{factory}() takes CalledTool(...) leaves{groups}, got {item!r:.80}; e.g. "
+        f"{factory}(CalledTool('lookup_order'), CalledTool('issue_refund'))"
+    )
+
+
+def _summary(check: type[ToolCallsCheck], calls: Sequence[ToolCall], match: Match) -> str:
+    slots = [member for members in check.items for member in members]
+    how = "in order" if check.order == "in_order" else "in any order"
+    count = f"{len(slots)} expected call{'s were' if len(slots) != 1 else ' was'}"
+    parts = [f"the {count} made, {how}" if slots else "no tool calls were made"]
+    taken = set(match.pairs.values())
+    extras = [str(call) for j, call in enumerate(calls) if j not in taken]
+    if extras:
+        parts.append(f"other calls (extra='allow'): {preview(', '.join(extras), 160, quote=False)}")
+    named = [
+        f"{calls[j].name}: {', '.join(map(repr, keys))}"
+        for slot, j in sorted(match.pairs.items())
+        if (keys := unnamed(slots[slot], calls[j]))
+    ]
+    if named:
+        parts.append(f"arguments no expected call names: {'; '.join(named)}")
+    return "; ".join(parts)
+
+
+def _table(check: type[ToolCallsCheck], calls: Sequence[ToolCall], match: Match) -> str:
+    """Expected and actual calls side by side; ``>`` marks the first mismatch."""
+    slots = [member.expected() for members in check.items for member in members]
+    by_call = {j: slot for slot, j in match.pairs.items()}
+    rows: list[tuple[int | None, int | None]]
+    if check.order == "in_order":  # the calls matched, then the rest side by side
+        mark = len(calls) if match.call is None else match.call
+        rows = [(by_call.get(j), j) for j in range(mark)]
+        rest = range(len(slots) if match.slot is None else match.slot, len(slots))
+        rows += list(zip_longest(rest, range(mark, len(calls))))
+    else:  # each expected call with the call it took, then the calls no one took
+        rows = [(slot, match.pairs.get(slot)) for slot in range(len(slots))]
+        extra = [j for j in range(len(calls)) if j not in by_call]
+        rows += [(None, j) for j in extra]
+        mark = match.slot if match.slot is not None else len(slots) + extra.index(match.call or 0)
+    width = min(_EXPECTED_WIDTH, max([len("expected"), *(len(text) for text in slots)]))
+    lines = [f"        {'expected':<{width}}  actual"]
+    for row, (slot, j) in enumerate(rows):
+        number = "  " if slot is None else f"{slot + 1:>2}"
+        wanted = "-" if slot is None else preview(slots[slot], width, quote=False)
+        actual = "-" if j is None else preview(str(calls[j]), _ACTUAL_WIDTH, quote=False)
+        lines.append(f"  {'>' if row == mark else ' '} {number}  {wanted:<{width}}  {actual}")
+    return "\n".join(lines)

@@ -1,0 +1,290 @@
+"""Turn leaves (``FinalTurn``, ``EachTurn``, ``AnyTurn``, ``Turn``, ``WholeConversation``) and
+``Steps``.
+
+A *turn* is an assistant step with text (a step that only calls tools is no turn); a single
+response or text is one turn. A turn leaf takes an intent and decides it on the turns it picks:
+
+- a **structural** intent (``Contains``, ``Length``, ... and ``~ & |`` of them) is decided
+  inside the leaf, on each turn's view;
+- a **semantic** intent becomes a leaf of its own, with the intent's description, threshold and
+  examples, that the pipeline asks the judge about once per turn (``subjects``) and folds into
+  one verdict (``combine``: ``all`` or ``any``);
+- a **composite** with semantic parts is distributed where that is exact:
+  ``FinalTurn(A & B)`` is ``FinalTurn(A) & FinalTurn(B)``, ``FinalTurn(~A)`` is
+  ``~FinalTurn(A)`` (the same for ``Turn`` and ``WholeConversation``, and for ``|``);
+  ``EachTurn(A & B)`` is ``EachTurn(A) & EachTurn(B)``, ``EachTurn(~A)`` is ``~AnyTurn(A)``,
+  ``AnyTurn(A | B)`` is ``AnyTurn(A) | AnyTurn(B)``, ``AnyTurn(~A)`` is ``~EachTurn(A)``.
+  ``EachTurn(A | B)`` and ``AnyTurn(A & B)`` are not the same as any split, so they are a
+  ``TypeError`` unless A and B are both structural.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import reduce
+from typing import ClassVar, cast
+
+from semantix.checks.base import Scoped, Structural, build, verdict
+from semantix.config import is_number
+from semantix.intent import (
+    Conjunction,
+    Disjunction,
+    Intent,
+    IntentLike,
+    IntentMeta,
+    Negation,
+    as_intent,
+    iter_leaves,
+)
+from semantix.judges.base import Verdict
+from semantix.outputs import OutputView, Step
+
+__all__ = ["AnyTurn", "EachTurn", "FinalTurn", "Steps", "Turn", "WholeConversation", "steps_of"]
+
+Subjects = list[tuple[str, OutputView]]
+
+
+def steps_of(view: OutputView) -> tuple[Step, ...]:
+    """The steps of ``view``: a transcript's, or the one assistant step of a single response."""
+    if view.steps:
+        return view.steps
+    return (Step("assistant", view.text, view.tool_calls, (), view.usage, view.model, view.timing),)
+
+
+def turns(view: OutputView, name: str, last: bool = False) -> Subjects:
+    """Every assistant step with text (``last``: the last one), labelled ``turn k of n``; an
+    error when there is none."""
+    picked = [s for s in steps_of(view) if s.role == "assistant" and s.text and s.text.strip()]
+    if not picked:
+        raise TypeError(
+            f"{name} judges the assistant's replies, but the output has no assistant step with "
+            f"text ({len(steps_of(view))} steps, calls: {len(view.tool_calls)}); pass the "
+            "whole transcript, or check tool calls with ToolCalls / CalledTool"
+        )
+    first = len(picked) if last else 1
+    return [
+        (f"turn {k} of {len(picked)}", OutputView(s.text, s.tool_calls, s.usage, s.model, s.timing))
+        for k, s in enumerate(picked[first - 1 :], first)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """Which turns a leaf judges (``pick``), how their verdicts fold (``combine``), the operators
+    it distributes over exactly (``over``) and the name of its negation's selector (``dual``;
+    "" for itself). Leaves are named ``{prefix}{intent})``."""
+
+    prefix: str
+    phrase: str
+    combine: str
+    over: str
+    pick: Callable[[OutputView, str], Subjects]
+    dual: str = ""
+
+    def negated(self) -> Selector:
+        return _SELECTORS[self.dual] if self.dual else self
+
+
+def _final(view: OutputView, name: str) -> Subjects:
+    return turns(view, name, last=True)
+
+
+def _whole(view: OutputView, name: str) -> Subjects:
+    turns(view, name)  # an error without any assistant reply
+    lines = [
+        f"{step.role}: {step.text.strip()}"
+        for step in steps_of(view)
+        if step.role in ("user", "assistant") and step.text and step.text.strip()
+    ]
+    return [(f"the whole conversation ({len(lines)} messages)", OutputView("\n".join(lines)))]
+
+
+_SELECTORS = {
+    "final": Selector("FinalTurn(", "The final assistant reply", "all", "&|", _final),
+    "each": Selector("EachTurn(", "Every assistant reply", "all", "&", turns, "any"),
+    "any": Selector("AnyTurn(", "Some assistant reply", "any", "|", turns, "each"),
+    "whole": Selector("WholeConversation(", "The whole conversation", "all", "&|", _whole),
+}
+
+
+class TurnLeaf(Scoped, abstract=True):
+    """A semantic leaf judged on turns: the description (and hypothesis, threshold, examples)
+    are the inner intent's, found through the MRO (abstract bases describe nothing). The
+    pipeline asks the judge once per subject and folds the verdicts by ``combine``."""
+
+    needs: ClassVar[str] = "assistant turns"
+    selector: ClassVar[Selector]
+    combine: ClassVar[str]
+
+    @classmethod
+    def subjects(cls, view: OutputView) -> list[tuple[str, str]]:
+        return [(label, turn.text or "") for label, turn in cls.selector.pick(view, cls.__name__)]
+
+
+class TurnCheck(Structural, abstract=True):
+    """Base of the turn leaves of a structural intent, decided on each turn's view."""
+
+    needs: ClassVar[str] = "assistant turns"
+    selector: ClassVar[Selector]
+    inner: ClassVar[type[Intent]]
+
+    @classmethod
+    def decide(cls, view: OutputView) -> Verdict:
+        results = [
+            (label, _holds(cls.inner, turn))
+            for label, turn in cls.selector.pick(view, cls.__name__)
+        ]
+        wanted = (
+            cls.selector.combine == "any"
+        )  # any: the first pass decides; all: the first failure
+        label, (passed, reason) = next((r for r in results if r[1][0] is wanted), results[0])
+        return verdict(passed, f"{label}: {reason}")
+
+
+def _holds(node: type[Intent], view: OutputView) -> tuple[bool, str]:
+    if issubclass(node, Negation):
+        passed, reason = _holds(node.operand, view)
+        return not passed, reason
+    if issubclass(node, (Conjunction, Disjunction)):
+        results = [(operand, *_holds(operand, view)) for operand in node.operands]
+        passed = (all if issubclass(node, Conjunction) else any)(ok for _, ok, _ in results)
+        return passed, "; ".join(f"{operand.__name__}: {why}" for operand, _, why in results)
+    decided = cast("type[Structural]", node).decide(view)
+    return decided.passed, decided.reason or ""
+
+
+def _over(selector: Selector, intent: IntentLike) -> type[Intent]:
+    """The leaves of ``intent`` on the turns ``selector`` picks, distributed where exact."""
+    node = as_intent(intent)
+    name = f"{selector.prefix}{node.__name__})"
+    leaves = list(iter_leaves(node))
+    nested = [leaf.__name__ for leaf in leaves if issubclass(leaf, (TurnLeaf, TurnCheck))]
+    if nested:
+        raise TypeError(f"{name}: turn leaves do not nest ({', '.join(nested)})")
+    if all(issubclass(leaf, Structural) for leaf in leaves):
+        description = f"{selector.phrase}: {node.description}"
+        return build(TurnCheck, name, description, selector=selector, inner=node)
+    if issubclass(node, Negation):
+        return ~_over(selector.negated(), node.operand)
+    for kind, symbol, join in (
+        (Conjunction, " & ", operator.and_),
+        (Disjunction, " | ", operator.or_),
+    ):
+        if not issubclass(node, kind):
+            continue
+        if symbol.strip() not in selector.over:
+            split = symbol.join(f"{selector.prefix}{op.__name__})" for op in node.operands)
+            raise TypeError(
+                f"{name} cannot be decided exactly: one turn must satisfy its parts together, "
+                "but the judge is asked about each semantic leaf on its own. Write "
+                f"{split} if that is what you mean (a different check), or check each turn "
+                "with Turn(i, ...)"
+            )
+        parts = [_over(selector, operand) for operand in node.operands]
+        return reduce(join, parts)
+    namespace = {
+        "__module__": "semantix.agents",
+        "__qualname__": name,
+        "selector": selector,
+        "combine": selector.combine,
+    }
+    return cast("type[Intent]", IntentMeta(name, (TurnLeaf, node), namespace))
+
+
+def FinalTurn(intent: IntentLike) -> type[Intent]:
+    """``intent`` on the final assistant reply (the last assistant step with text)."""
+    return _over(_SELECTORS["final"], intent)
+
+
+def EachTurn(intent: IntentLike) -> type[Intent]:
+    """``intent`` on every assistant reply: the first that fails decides."""
+    return _over(_SELECTORS["each"], intent)
+
+
+def AnyTurn(intent: IntentLike) -> type[Intent]:
+    """``intent`` on some assistant reply: the first that passes decides."""
+    return _over(_SELECTORS["any"], intent)
+
+
+def WholeConversation(intent: IntentLike) -> type[Intent]:
+    """``intent`` on the conversation as one text: its user and assistant messages, each on a
+    line labelled with its role (``user: ...``, ``assistant: ...``); tool calls, tool results
+    and system messages are left out."""
+    return _over(_SELECTORS["whole"], intent)
+
+
+def Turn(index: int, intent: IntentLike) -> type[Intent]:
+    """``intent`` on one assistant reply: ``index`` counts the replies from 0, negative indexes
+    from the end (``Turn(-1, X)`` judges what ``FinalTurn(X)`` does); labels count from 1
+    ("turn 1 of 3")."""
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise TypeError(
+            f"Turn(index, intent) needs the index of an assistant reply as an int, got {index!r}"
+        )
+
+    def pick(view: OutputView, name: str) -> Subjects:
+        found = turns(view, name)
+        if not -len(found) <= index < len(found):
+            raise ValueError(
+                f"{name}: the output has {len(found)} assistant replies, so there is no reply "
+                f"{index} (0 to {len(found) - 1}, or -{len(found)} to -1)"
+            )
+        return [found[index]]
+
+    return _over(Selector(f"Turn({index}, ", f"Assistant reply {index}", "all", "&|", pick), intent)
+
+
+# --- steps -------------------------------------------------------------------------------------
+
+
+class StepsCheck(Structural, abstract=True):
+    """Base of ``Steps``: the number of assistant steps within ``low`` and ``high``."""
+
+    needs: ClassVar[str] = "steps"
+    low: ClassVar[int | None]
+    high: ClassVar[int | None]
+
+    @classmethod
+    def decide(cls, view: OutputView) -> Verdict:
+        count = sum(1 for step in steps_of(view) if step.role == "assistant")
+        if cls.high is not None and count > cls.high:
+            return verdict(False, f"{count} assistant steps, more than the maximum {cls.high}")
+        if cls.low is not None and count < cls.low:
+            return verdict(False, f"{count} assistant steps, fewer than the minimum {cls.low}")
+        bounds = " and ".join(
+            f"{word} {bound}"
+            for word, bound in (("at least", cls.low), ("at most", cls.high))
+            if bound is not None
+        )
+        return verdict(True, f"{count} assistant steps ({bounds})")
+
+
+def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
+    """The check "the run took between ``min`` and ``max`` assistant steps" (each assistant
+    message is a step: a tool-calling turn, a reply).
+
+    Raises:
+        ValueError: no bound, a bound that is not a whole number 0 or more, or ``min > max``.
+    """
+    bounds = (("min", "at least", min), ("max", "at most", max))
+    for keyword, _, value in bounds:
+        if value is not None and (not is_number(value, low=0) or not float(value).is_integer()):
+            raise ValueError(
+                f"Steps({keyword}={value!r}) must be a whole number of steps, 0 or more; e.g. "
+                f"Steps({keyword}=4)"
+            )
+    if max is None and min is None:
+        raise ValueError("Steps() needs max= or min= (or both), e.g. Steps(max=4)")
+    if max is not None and min is not None and min > max:
+        raise ValueError(f"Steps(min={min!r}, max={max!r}): min is above max, so no run passes")
+    given = [(keyword, words, int(value)) for keyword, words, value in bounds if value is not None]
+    return build(
+        StepsCheck,
+        f"Steps({', '.join(f'{keyword}={value}' for keyword, _, value in given)})",
+        f"The run took {' and '.join(f'{words} {value}' for _, words, value in given)} "
+        "assistant steps.",
+        low=None if min is None else int(min),
+        high=None if max is None else int(max),
+    )

@@ -1,0 +1,133 @@
+"""Regular expressions on what a model wrote, run with a time bound: a pattern never hangs a run.
+
+Python's ``re`` backtracks without limit (``re.search(r"(a+)+$", "a" * 30 + "!")`` runs for
+minutes, and the text is the model's, chosen by nobody). semantix runs every pattern it applies
+to an output with the `regex <https://pypi.org/project/regex/>`_ engine, which reads ``re``'s
+syntax the same way and takes a ``timeout``: `Matches`, `JSONPath(matches=...)`, the RFC 9535
+``match()`` and ``search()`` filter functions, and JSON Schema's ``pattern``,
+``patternProperties`` and the keywords that consult them (``additionalProperties``,
+``unevaluatedProperties``). Each match may take at most `TIMEOUT_S` seconds; one that runs past
+it is a `PatternTimeoutError` naming the pattern and the limit, never a pass.
+
+``regex`` is semantix's one core dependency, because `Matches` needs no extra: a maintained
+engine shipped as wheels, imported on first use. (google-re2 is linear-time but has no
+backreferences and no lookarounds, which users' patterns and schemas do use.)
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from semantix.errors import PatternTimeoutError
+
+__all__ = ["BOUNDED", "TIMEOUT_S", "bounded", "compile_pattern", "search"]
+
+#: The most seconds one match of one pattern may take on an output (a module setting:
+#: ``semantix.checks.patterns.TIMEOUT_S = 5.0`` raises it for the process).
+TIMEOUT_S = 1.0
+
+F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+def compile_pattern(source: str, flags: int = 0) -> Any:
+    """``source`` compiled by the bounded engine, with ``re`` flags (translated by name: the
+    engine numbers some of them differently).
+
+    Raises:
+        ValueError: not a valid regular expression (the message is the engine's).
+    """
+    import regex
+
+    engine_flags = 0
+    for flag in re.RegexFlag:
+        if flags & flag:
+            engine_flags |= getattr(regex, str(flag.name))
+    try:
+        return regex.compile(source, engine_flags)
+    except regex.error as exc:
+        raise ValueError(str(exc)) from None
+    except RecursionError:
+        raise ValueError("the pattern is nested too deeply to compile") from None
+
+
+def search(pattern: Any, text: str) -> Any:
+    """``pattern.search(text)`` within `TIMEOUT_S` (a match, or None).
+
+    Raises:
+        PatternTimeoutError: the search ran past the bound.
+    """
+    return _within(lambda: pattern.search(text, timeout=TIMEOUT_S), pattern, text)
+
+
+def _within(run: Callable[[], T], pattern: Any, text: object) -> T:
+    try:
+        return run()
+    except TimeoutError:
+        source = getattr(pattern, "pattern", pattern)
+        size = f"{len(text)} characters" if isinstance(text, str) else "a value"
+        raise PatternTimeoutError(
+            f"the pattern {source!r} ran past its time bound of {TIMEOUT_S:g} s on {size} of "
+            "the output: it backtracks catastrophically there (nested repetition such as "
+            "(a+)+ or (a|aa)+ does); rewrite it without nested repetition, or raise "
+            "semantix.checks.patterns.TIMEOUT_S if the text is simply long"
+        ) from None
+
+
+class _Engine:
+    """The ``re`` that semantix's copies of library functions see: ``regex``, with the bound."""
+
+    def __getattr__(self, name: str) -> Any:
+        import regex
+
+        function = getattr(regex, name)
+        if name not in ("search", "match", "fullmatch"):
+            return function
+        return lambda pattern, string, flags=0, **options: _within(
+            lambda: function(pattern, string, flags, timeout=TIMEOUT_S, **options), pattern, string
+        )
+
+
+#: A stand-in for the ``re`` module: ``search``, ``match`` and ``fullmatch`` bounded.
+BOUNDED = _Engine()
+
+
+def bounded(function: F) -> F:
+    """A copy of a library's ``function`` whose module-level ``re`` is `BOUNDED`, as it is for
+    the functions of the same library it calls by name (copied the same way, recursively).
+
+    The library runs its own code, unchanged, with the bounded engine: how semantix bounds the
+    patterns of jsonschema's keywords and of the RFC 9535 filter functions without
+    re-implementing them.
+    """
+    return cast("F", _copy(function, function.__module__.partition(".")[0], {}))
+
+
+def _copy(function: Any, package: str, done: dict[Any, Any]) -> Any:
+    if function in done:
+        return done[function]
+    scope = dict(function.__globals__)
+    copied = types.FunctionType(
+        function.__code__, scope, function.__name__, function.__defaults__, function.__closure__
+    )
+    copied.__kwdefaults__ = function.__kwdefaults__
+    done[function] = copied
+    if isinstance(scope.get("re"), types.ModuleType) and scope["re"].__name__ in ("re", "regex"):
+        scope["re"] = BOUNDED
+    for name in _names(function.__code__):
+        helper = scope.get(name)
+        if isinstance(helper, types.FunctionType) and helper.__module__.split(".")[0] == package:
+            scope[name] = _copy(helper, package, done)
+    return copied
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """The global names ``code`` and the code nested in it (comprehensions, lambdas) use."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _names(constant)
+    return names

@@ -1,0 +1,188 @@
+"""Statistics of pass/fail counts: one interval, one paired test, one correction, each once.
+
+- `wilson_interval` — the Wilson score interval of ``passes`` out of ``runs`` (Wilson 1927);
+- `newcombe_interval` — the interval of a difference of two independent pass rates, from their
+  Wilson intervals (Newcombe 1998, Statistics in Medicine 17:873-890, method 10);
+- `mcnemar_exact` — McNemar's exact test of paired flips: the two-sided binomial test of the
+  discordant pairs against 1/2;
+- `corrected_rate` — the pass rate corrected for a judge's known sensitivity and specificity
+  (the Rogan-Gladen estimator, Am J Epidemiol 1978 107:71-76), clipped to [0, 1].
+
+```python
+from semantix.proportions import JudgeAccuracy, corrected_rate, mcnemar_exact, newcombe_interval
+
+print(round(mcnemar_exact(1, 6), 4))                  # 1 regression against 6 fixes
+#> 0.125
+low, high = newcombe_interval(48, 80, 56, 70)        # 48/80 before, 56/70 after
+print(f"{low:.4f} {high:.4f}")
+#> 0.0524 0.3339
+rate, (low, high) = corrected_rate(17, 20, JudgeAccuracy(0.9, 0.95))
+print(f"{rate:.4f} [{low:.2f}, {high:.2f}]")
+#> 0.9412 [0.69, 1.00]
+```
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from semantix.config import check_positive_int, check_threshold
+
+__all__ = [
+    "Z_95",
+    "Z_JOINT_95",
+    "JudgeAccuracy",
+    "corrected_rate",
+    "mcnemar_exact",
+    "newcombe_interval",
+    "wilson_interval",
+]
+
+#: The normal quantile of a two-sided 95 % interval, as the intervals are documented.
+Z_95 = 1.96
+#: The quantile that makes three independent two-sided intervals hold together with probability
+#: 95 % (each at 0.95 ** (1/3) = 98.3 %): the observed rate, sensitivity and specificity.
+Z_JOINT_95 = 2.3877
+
+
+def wilson_interval(passes: int, runs: int, *, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for ``passes`` successes out of ``runs`` trials.
+
+    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, it stays inside [0, 1] and is not zero-width
+    at 0/n or n/n: 5/5 gives (0.57, 1.00), 0/5 gives (0.00, 0.43).
+    """
+    check_positive_int(runs, what="runs", example=10)
+    if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes <= runs:
+        raise ValueError(f"passes must be an int between 0 and runs={runs}, got {passes!r}")
+    p = passes / runs
+    z2 = z * z
+    denominator = 1 + z2 / runs
+    centre = (p + z2 / (2 * runs)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def newcombe_interval(
+    passes_a: int, runs_a: int, passes_b: int, runs_b: int, *, z: float = Z_95
+) -> tuple[float, float]:
+    """The 95 % interval of ``passes_b/runs_b - passes_a/runs_a`` (b minus a: candidate minus
+    baseline), by Newcombe's hybrid score method: each rate's distance to its own Wilson bounds,
+    combined in quadrature. It excludes 0 exactly when the difference is significant."""
+    p_a, p_b = passes_a / runs_a, passes_b / runs_b
+    low_a, high_a = wilson_interval(passes_a, runs_a, z=z)
+    low_b, high_b = wilson_interval(passes_b, runs_b, z=z)
+    difference = p_b - p_a
+    return (
+        difference - math.hypot(p_b - low_b, high_a - p_a),
+        difference + math.hypot(high_b - p_b, p_a - low_a),
+    )
+
+
+def mcnemar_exact(regressions: int, fixes: int) -> float:
+    """The two-sided p-value of McNemar's exact test on the discordant pairs.
+
+    Under "nothing changed" each flip is as likely one way as the other, so the smaller count
+    follows a binomial of ``regressions + fixes`` trials at 1/2; the p-value is twice its tail,
+    at most 1 (1 when nothing flipped).
+    """
+    for name, count in (("regressions", regressions), ("fixes", fixes)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"{name} must be a count (an int >= 0), got {count!r}")
+    flips = regressions + fixes
+    tail = term = 1  # the binomial coefficients C(flips, k), k = 0 .. the smaller count
+    for k in range(min(regressions, fixes)):
+        term = term * (flips - k) // (k + 1)
+        tail += term
+    return min(1.0, 2 * tail / (1 << flips))
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeAccuracy:
+    """How often a judge is right against human labels: ``sensitivity`` (it passes an output
+    that truly satisfies the intent) and ``specificity`` (it fails one that does not).
+
+    ``positives`` and ``negatives`` are how many labelled outputs each was measured on
+    (``semantix calibrate`` prints all four); with them, the corrected rate's interval also
+    carries the uncertainty of the two figures; without them, they are taken as exact.
+    """
+
+    sensitivity: float
+    specificity: float
+    positives: int | None = None
+    negatives: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("sensitivity", "specificity"):
+            check_threshold(getattr(self, name), what=f"judge_accuracy {name}", example="0.9")
+        if (self.positives is None) != (self.negatives is None):
+            raise ValueError(
+                "judge_accuracy needs both counts (positives and negatives) or neither, got "
+                f"positives={self.positives!r}, negatives={self.negatives!r}"
+            )
+        if self.positives is not None:
+            check_positive_int(self.positives, what="judge_accuracy positives", example=50)
+            check_positive_int(self.negatives, what="judge_accuracy negatives", example=50)
+        if self.sensitivity + self.specificity <= 1:
+            raise ValueError(
+                f"judge_accuracy sensitivity {self.sensitivity:g} + specificity "
+                f"{self.specificity:g} <= 1: such a judge is no better than a coin, so its "
+                "verdicts cannot be corrected; measure it again (semantix calibrate) or use "
+                "another judge"
+            )
+
+    @classmethod
+    def of(cls, value: object) -> JudgeAccuracy:
+        """``value`` as a `JudgeAccuracy`: one already, or ``(sensitivity, specificity)``, or
+        ``(sensitivity, specificity, positives, negatives)``."""
+        if isinstance(value, JudgeAccuracy):
+            return value
+        if isinstance(value, (tuple, list)) and len(value) in (2, 4):
+            return cls(*value)
+        raise TypeError(
+            f"judge_accuracy must be (sensitivity, specificity) or (sensitivity, specificity, "
+            f"positives, negatives), e.g. (0.9, 0.95), got {value!r}"
+        )
+
+    def __str__(self) -> str:
+        counts = "" if self.positives is None else f" (n={self.positives}+{self.negatives})"
+        return f"sensitivity {self.sensitivity:.2f}, specificity {self.specificity:.2f}{counts}"
+
+
+def corrected_rate(
+    passes: int, runs: int, accuracy: JudgeAccuracy
+) -> tuple[float, tuple[float, float]]:
+    """The pass rate corrected for the judge's errors, and its interval.
+
+    The judge passes a truly good output with probability Se and a truly bad one with 1 - Sp, so
+    the observed rate is ``p = π·Se + (1 - π)(1 - Sp)`` and the true rate is
+    ``π = (p + Sp - 1) / (Se + Sp - 1)`` (Rogan-Gladen), clipped to [0, 1].
+
+    The interval: with Se and Sp known exactly, the Wilson 95 % interval of ``p`` carried
+    through the formula; with the counts they were measured on, the range of the formula over
+    the Wilson intervals of ``p``, Se and Sp, each at 98.3 % so that all three hold together at
+    95 % (the three samples are independent; the formula is monotone in each figure, so the
+    range is reached at a corner). When Se + Sp - 1 can reach 0 inside them, it is [0, 1].
+    """
+    sens, spec = accuracy.sensitivity, accuracy.specificity
+    if accuracy.positives is None or accuracy.negatives is None:
+        z = Z_95
+        boxes = [wilson_interval(passes, runs, z=z), (sens, sens), (spec, spec)]
+    else:
+        z = Z_JOINT_95
+        boxes = [
+            wilson_interval(passes, runs, z=z),
+            wilson_interval(round(sens * accuracy.positives), accuracy.positives, z=z),
+            wilson_interval(round(spec * accuracy.negatives), accuracy.negatives, z=z),
+        ]
+    estimate = _rogan_gladen(passes / runs, sens, spec)
+    if boxes[1][0] + boxes[2][0] <= 1:
+        return estimate, (0.0, 1.0)
+    corners = [_rogan_gladen(*corner) for corner in itertools.product(*boxes)]
+    return estimate, (min(corners), max(corners))
+
+
+def _rogan_gladen(rate: float, sensitivity: float, specificity: float) -> float:
+    value = (rate + specificity - 1) / (sensitivity + specificity - 1)
+    return min(1.0, max(0.0, value))

@@ -1,0 +1,68 @@
+"""``pytest --semantic-baseline BASE.json``: this run compared with a baseline's JSON report.
+
+The baseline is read and checked when the session starts (a bad file is a usage error at once).
+At the end, on the controller, this run's report is compared with it
+(`semantix.report.compare`): the terminal summary marks each regression and prints the compare
+summary line, and the JSON report gets a ``baseline`` section with the baseline's path and every
+flip. The exit status is pytest's own; gate on the comparison with ``semantix compare --fail-on``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from semantix.report.compare import Comparison, compare, load_report
+from semantix.report.compare_views import detail
+from semantix.report.schema import ReportDocumentError
+
+__all__ = ["Baseline"]
+
+
+class Baseline:
+    """The baseline of one session (nothing when the option is not given)."""
+
+    def __init__(self, path: Path | None, *, read: bool) -> None:
+        self.path = path
+        self.document: Mapping[str, Any] | None = None
+        self.comparison: Comparison | None = None
+        if path is not None and read:
+            try:
+                self.document = load_report(path)
+            except ReportDocumentError as exc:
+                raise pytest.UsageError(f"--semantic-baseline: {exc}") from None
+
+    def compare(self, document: dict[str, Any]) -> None:
+        """Compare this run's report with the baseline and add the ``baseline`` section."""
+        if self.document is None or self.path is None:
+            return
+        self.comparison = compare(self.document, document, base_path=str(self.path))
+        document["baseline"] = {"path": str(self.path), **self.comparison.to_dict()}
+
+    def write_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        comparison = self.comparison
+        if comparison is None:
+            return
+        terminalreporter.write_sep("-", f"semantic baseline: {self.path}")
+        for flip in comparison.regressions:
+            terminalreporter.write_line(
+                f"REGRESSION {flip.nodeid}  {flip.label}  {flip.base} -> {flip.candidate}  "
+                f"{detail(flip)}",
+                red=True,
+            )
+        for rate in comparison.rates:
+            if rate.worse or rate.regression:
+                low, high = rate.interval or (0.0, 0.0)
+                change = rate.difference or 0.0
+                terminalreporter.write_line(
+                    f"REGRESSION {rate.nodeid}  pass rate {change:+.2f} "
+                    f"[{low:+.2f}, {high:+.2f}] (verdict {rate.base_verdict} -> "
+                    f"{rate.candidate_verdict})",
+                    red=True,
+                )
+        terminalreporter.write_line(
+            comparison.summary_line(), bold=True, red=bool(comparison.regressions)
+        )

@@ -1,0 +1,418 @@
+"""Two runs compared: what got worse, paired by test id and intent, with honest statistics.
+
+```python
+from semantix.report.compare import compare
+
+def run(*outcomes):
+    return {"version": 2, "assertions": [
+        {"nodeid": f"t.py::test_{i}", "outcome": o, "intent": "Polite", "judge": "J", "leaves": []}
+        for i, o in enumerate(outcomes)]}
+
+comparison = compare(run("passed", "passed", "failed"), run("passed", "failed", "passed"))
+print(comparison.summary_line())
+#> 1 regression, 1 fix, 0 new, 0 removed over 3 paired assertions; McNemar exact p = 1.000 (1 regression vs 1 fix)
+```
+
+- **Pairs.** An assertion is a record of the JSON report; it pairs with the record of the same test
+  id and intent in the other run (the k-th assertion of an intent in a test with the k-th). A
+  **regression** went from passed to failed or error, a **fix** the other way; a pair that stays
+  on one side is unchanged. An assertion in one run only is **new** or **removed**. A pair whose
+  judges differ is flagged (and listed when its outcome stayed): a verdict from another judge is
+  not a like-for-like comparison.
+- **Repeated tests** (the report's ``runs`` section) are compared by pass rate, not run by run
+  (their runs are exchangeable): each rate with its Wilson 95 % interval, and the difference
+  (candidate minus baseline) with Newcombe's interval, **significant** when it excludes 0. Their
+  assertions are left out of the pairs.
+- **McNemar's exact test** on the paired flips: under "nothing changed" a flip is as likely either
+  way, so the p-value is the two-sided binomial tail of the smaller count at 1/2.
+
+Reading the reports is `semantix.report.schema`'s (`load_report`); rendering is
+`semantix.report.compare_views`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from semantix.proportions import mcnemar_exact, newcombe_interval, wilson_interval
+from semantix.report.files import read_json_report
+from semantix.report.records import leaf_outcome, outcome
+from semantix.report.schema import ReportDocumentError, check_document
+
+__all__ = ["FAIL_ON", "KINDS", "Comparison", "Flip", "RateChange", "compare", "load_report"]
+
+#: The kinds of rows, in the order every view lists them.
+KINDS = ("regression", "fix", "new", "removed", "judge")
+#: ``--fail-on`` modes: what makes a comparison fail.
+FAIL_ON = ("regressions", "significant", "never")
+#: The significance level of McNemar's test and of the Newcombe intervals (95 %).
+ALPHA = 0.05
+
+
+def load_report(path: Path) -> Mapping[str, Any]:
+    """The JSON report at ``path``, read and checked (`ReportDocumentError` naming the file)."""
+    data = read_json_report(path)  # its errors name the file already
+    try:
+        return check_document(data)
+    except ReportDocumentError as exc:
+        raise ReportDocumentError(f"{str(path)!r}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """An assertion whose outcome or judge changed, or that is in one run only.
+
+    ``kind`` is ``regression``, ``fix``, ``new``, ``removed`` or ``judge`` (the same outcome
+    from another judge: not like for like); ``occurrence`` counts the
+    assertions of the same intent in the test from 0; ``base`` / ``candidate`` are the outcomes
+    (None: not in that run); ``leaves`` are the leaves of the pair, each
+    ``{"intent", "base", "candidate"}`` with ``{"outcome", "score", "threshold"}`` or None.
+    """
+
+    kind: str
+    nodeid: str
+    intent: str
+    occurrence: int
+    base: str | None
+    candidate: str | None
+    base_judge: str | None = None
+    candidate_judge: str | None = None
+    leaves: tuple[Mapping[str, Any], ...] = ()
+    error: str | None = None
+
+    @property
+    def judge_changed(self) -> bool:
+        """Both runs judged it, with different judges (not a like-for-like comparison)."""
+        return None not in (self.base_judge, self.candidate_judge) and (
+            self.base_judge != self.candidate_judge
+        )
+
+    @property
+    def label(self) -> str:
+        """The intent, with ``#2`` for the second assertion of it in the same test."""
+        return self.intent if not self.occurrence else f"{self.intent} #{self.occurrence + 1}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "judge_changed": self.judge_changed, "leaves": list(self.leaves)}
+
+    def __repr__(self) -> str:
+        return f"<Flip {self.kind} {self.nodeid} {self.label}: {self.base} -> {self.candidate}>"
+
+
+@dataclass(frozen=True, slots=True)
+class RateChange:
+    """A repeated test in either run: passes out of runs in each (None: not in that run)."""
+
+    nodeid: str
+    name: str | None
+    base: tuple[int, int] | None
+    candidate: tuple[int, int] | None
+    base_verdict: str | None = None
+    candidate_verdict: str | None = None
+
+    @property
+    def difference(self) -> float | None:
+        """Candidate's pass rate minus the baseline's."""
+        if self.base is None or self.candidate is None:
+            return None
+        return self.candidate[0] / self.candidate[1] - self.base[0] / self.base[1]
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """Newcombe's 95 % interval of the difference."""
+        if self.base is None or self.candidate is None:
+            return None
+        return newcombe_interval(*self.base, *self.candidate)
+
+    @property
+    def significant(self) -> bool:
+        interval = self.interval
+        return interval is not None and (interval[0] > 0 or interval[1] < 0)
+
+    @property
+    def worse(self) -> bool:
+        """Significantly lower in the candidate."""
+        interval = self.interval
+        return interval is not None and interval[1] < 0
+
+    @property
+    def regression(self) -> bool:
+        """Its verdict went from pass to fail or error."""
+        return self.base_verdict == "pass" and self.candidate_verdict not in (None, "pass")
+
+    def to_dict(self) -> dict[str, Any]:
+        sides = {"base": self.base, "candidate": self.candidate}
+        return {
+            "nodeid": self.nodeid,
+            "name": self.name,
+            **{f"{side}_passes": None if n is None else n[0] for side, n in sides.items()},
+            **{f"{side}_runs": None if n is None else n[1] for side, n in sides.items()},
+            **{f"{side}_interval": n and list(wilson_interval(*n)) for side, n in sides.items()},
+            "base_verdict": self.base_verdict,
+            "candidate_verdict": self.candidate_verdict,
+            "difference": self.difference,
+            "difference_interval": self.interval and list(self.interval),
+            "significant": self.significant,
+            "regression": self.regression,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Every change between a baseline and a candidate run, and the figures over them."""
+
+    flips: tuple[Flip, ...]
+    rates: tuple[RateChange, ...] = ()
+    #: Assertions present in both runs (McNemar's pairs).
+    paired: int = 0
+    #: Of the pairs, how many were judged by another judge in the candidate.
+    judge_changes: int = 0
+    base_path: str | None = None
+    candidate_path: str | None = None
+
+    def __repr__(self) -> str:
+        return f"<Comparison {self.summary_line()}>"
+
+    def of_kind(self, kind: str) -> tuple[Flip, ...]:
+        """The rows of one kind (one of `KINDS`), in order."""
+        return tuple(flip for flip in self.flips if flip.kind == kind)
+
+    @property
+    def regressions(self) -> tuple[Flip, ...]:
+        return self.of_kind("regression")
+
+    @property
+    def fixes(self) -> tuple[Flip, ...]:
+        return self.of_kind("fix")
+
+    @property
+    def new(self) -> tuple[Flip, ...]:
+        return self.of_kind("new")
+
+    @property
+    def removed(self) -> tuple[Flip, ...]:
+        return self.of_kind("removed")
+
+    @property
+    def p_value(self) -> float:
+        """McNemar's exact two-sided p-value on the regressions and fixes of the pairs."""
+        return mcnemar_exact(len(self.regressions), len(self.fixes))
+
+    @property
+    def significant(self) -> bool:
+        """Significantly worse: McNemar below 0.05 with more regressions than fixes, or a
+        repeated test whose pass rate's difference lies wholly below 0."""
+        flips_worse = self.p_value < ALPHA and len(self.regressions) > len(self.fixes)
+        return flips_worse or any(rate.worse for rate in self.rates)
+
+    def failed(self, fail_on: str) -> bool:
+        """Whether ``--fail-on fail_on`` fails on this comparison."""
+        if fail_on == "regressions":
+            return bool(self.regressions) or any(rate.regression for rate in self.rates)
+        if fail_on == "significant":
+            return self.significant
+        return False
+
+    def summary_line(self) -> str:
+        """``2 regressions, 1 fix, 0 new, 0 removed over 40 paired assertions; McNemar ...``."""
+        counts = [
+            _count(len(self.regressions), "regression"),
+            _count(len(self.fixes), "fix", "fixes"),
+            f"{len(self.new)} new",
+            f"{len(self.removed)} removed",
+        ]
+        b, c = len(self.regressions), len(self.fixes)
+        line = (
+            f"{', '.join(counts)} over {_count(self.paired, 'paired assertion')}; McNemar exact "
+            f"p = {self.p_value:.3f} ({_count(b, 'regression')} vs {_count(c, 'fix', 'fixes')})"
+        )
+        if self.rates:
+            worse = sum(rate.worse for rate in self.rates)
+            better = sum(rate.significant and not rate.worse for rate in self.rates)
+            line += (
+                f"; {_count(len(self.rates), 'repeated test')}: {worse} significantly worse, "
+                f"{better} significantly better"
+            )
+        if self.judge_changes:
+            line += (
+                f"; {self.judge_changes} of the pairs judged by another judge (not like for like)"
+            )
+        return line
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base_path,
+            "candidate": self.candidate_path,
+            "summary": self.summary_line(),
+            "paired": self.paired,
+            "judge_changes": self.judge_changes,
+            "mcnemar": {
+                "regressions": len(self.regressions),
+                "fixes": len(self.fixes),
+                "p_value": self.p_value,
+            },
+            "significant": self.significant,
+            "flips": [flip.to_dict() for flip in self.flips],
+            "repeated": [rate.to_dict() for rate in self.rates],
+        }
+
+
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def compare(
+    base: Mapping[str, Any],
+    candidate: Mapping[str, Any],
+    *,
+    base_path: str | None = None,
+    candidate_path: str | None = None,
+) -> Comparison:
+    """Compare two JSON reports (as `load_report` returns them): baseline, then candidate."""
+    repeated = _repeated(base) | _repeated(candidate)
+    old, new = _assertions(base, repeated), _assertions(candidate, repeated)
+    flips: list[Flip] = []
+    paired = judge_changes = 0
+    for key, record in new.items():
+        before = old.get(key)
+        if before is None:
+            flips.append(_flip("new", key, None, record))
+            continue
+        paired += 1
+        judges = (before.get("judge"), record.get("judge"))
+        changed_judge = None not in judges and judges[0] != judges[1]
+        judge_changes += changed_judge
+        good_before, good_now = _good(before), _good(record)
+        if good_before is not None and good_now is not None and good_before != good_now:
+            flips.append(_flip("fix" if good_now else "regression", key, before, record))
+        elif changed_judge:
+            flips.append(_flip("judge", key, before, record))
+    flips.extend(
+        _flip("removed", key, record, None) for key, record in old.items() if key not in new
+    )
+    order = {kind: rank for rank, kind in enumerate(KINDS)}
+    flips.sort(key=lambda flip: (order[flip.kind], flip.nodeid, flip.intent, flip.occurrence))
+    return Comparison(
+        tuple(flips),
+        _rates(base, candidate),
+        paired,
+        judge_changes,
+        base_path,
+        candidate_path,
+    )
+
+
+def _good(record: Mapping[str, Any]) -> bool | None:
+    """Passed is good, failed and error are bad; any other outcome (an expected failure, a skip)
+    is neither, so its pair is never a regression nor a fix."""
+    return {"passed": True, "failed": False, "error": False}.get(_outcome(record))
+
+
+def _outcome(record: Mapping[str, Any]) -> str:
+    """The record's outcome as written (older reports have only ``passed``)."""
+    written = record.get("outcome")
+    return written if isinstance(written, str) else outcome(record)
+
+
+_Key = tuple[str, str, int]
+
+
+def _repeated(document: Mapping[str, Any]) -> set[str]:
+    """The test ids of the repeated tests of a report (compared by rate, not by pairs)."""
+    return {str(test.get("nodeid")) for test in _run_tests(document)}
+
+
+def _run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    runs = document.get("runs")
+    return list((runs or {}).get("tests") or ()) if isinstance(runs, Mapping) else []
+
+
+def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, Mapping[str, Any]]:
+    """Each assertion of a report under (test id, intent, occurrence in the test)."""
+    keyed: dict[_Key, Mapping[str, Any]] = {}
+    seen: dict[tuple[str, str], int] = {}
+    for record in document["assertions"]:
+        nodeid, intent = str(record.get("nodeid")), str(record.get("intent"))
+        if nodeid in repeated:
+            continue
+        occurrence = seen.get((nodeid, intent), 0)
+        seen[(nodeid, intent)] = occurrence + 1
+        keyed[(nodeid, intent, occurrence)] = record
+    return keyed
+
+
+def _flip(
+    kind: str, key: _Key, base: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None
+) -> Flip:
+    either = candidate if candidate is not None else base
+    assert either is not None
+    return Flip(
+        kind,
+        *key,
+        base=None if base is None else _outcome(base),
+        candidate=None if candidate is None else _outcome(candidate),
+        base_judge=None if base is None else base.get("judge"),
+        candidate_judge=None if candidate is None else candidate.get("judge"),
+        leaves=_leaves(base, candidate),
+        error=(candidate or {}).get("error") or (base or {}).get("error"),
+    )
+
+
+def _leaves(
+    base: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None
+) -> tuple[Mapping[str, Any], ...]:
+    """Each leaf of either record, with its outcome, score and threshold in each run."""
+
+    def sides(record: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
+        leaves: Iterable[Mapping[str, Any]] = (record or {}).get("leaves") or ()
+        return {str(leaf.get("intent")): leaf for leaf in leaves}
+
+    before, after = sides(base), sides(candidate)
+    return tuple(
+        {
+            "intent": name,
+            "base": _leaf(before.get(name)),
+            "candidate": _leaf(after.get(name)),
+        }
+        for name in dict.fromkeys([*after, *before])
+    )
+
+
+def _leaf(leaf: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    if leaf is None:
+        return None
+    return {
+        "outcome": leaf_outcome(leaf),
+        "score": leaf.get("score"),
+        "threshold": leaf.get("threshold"),
+    }
+
+
+def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateChange, ...]:
+    def keyed(document: Mapping[str, Any]) -> dict[tuple[str, str | None], Mapping[str, Any]]:
+        return {(str(test.get("nodeid")), test.get("name")): test for test in _run_tests(document)}
+
+    before, after = keyed(base), keyed(candidate)
+    changes = []
+    for key in sorted(set(before) | set(after), key=lambda key: (key[0], str(key[1]))):
+        old, new = before.get(key), after.get(key)
+        changes.append(
+            RateChange(
+                key[0],
+                key[1],
+                _counts(old),
+                _counts(new),
+                None if old is None else old.get("verdict"),
+                None if new is None else new.get("verdict"),
+            )
+        )
+    return tuple(changes)
+
+
+def _counts(test: Mapping[str, Any] | None) -> tuple[int, int] | None:
+    if test is None or not test.get("runs"):
+        return None
+    return int(test.get("passes") or 0), int(test["runs"])

@@ -1,0 +1,176 @@
+"""Shards of one suite merged into the report an unsharded run would have written.
+
+```python
+from semantix.report.merge import merge_reports
+
+def shard(nodeid, outcome):
+    return {"version": 2, "meta": {"judges": ["J"], "verdicts_mode": "off"}, "assertions": [
+        {"nodeid": nodeid, "outcome": outcome, "intent": "Polite", "judge": "J", "leaves": []}]}
+
+merged = merge_reports([("a.json", shard("t.py::a", "passed")), ("b.json", shard("t.py::b", "failed"))])
+print(merged["summary"]["total"], merged["summary"]["failed"], merged["meta"]["judges"])
+#> 2 1 ['J']
+```
+
+`assemble` builds a JSON report from its parts — records, repeated tests, relations, the
+snapshot section, run metadata — and is the one function both writers use: the pytest session
+with its own parts (pytest-xdist workers' payloads already merged into them) and `merge_reports`
+with the parts of every shard. Every figure derived from the parts (the summary, "decided by",
+the stability score, the relations' summary) is computed there from the merged parts, never
+added up from the shards' own figures, so a merge equals the unsharded report by construction.
+What only a shard knows is combined: snapshot counts are added, unused and deleted snapshots
+joined, the judges' cost added, the start the earliest and the duration the sum (the time the
+suite took, as one machine would have run it); ``meta.shards`` lists each shard's file, start and
+duration.
+
+Shards must be of one report version and one verdict mode, and no test id may be in two of them
+(`ReportDocumentError` otherwise, naming the files); assertions made outside any test (in a
+session fixture) may be in each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from semantix.relations.results import summarize as summarize_relations
+from semantix.report.records import Record, json_document, sorted_records
+from semantix.report.runs import runs_section
+from semantix.report.schema import ReportDocumentError
+
+__all__ = ["OUTSIDE_TEST", "assemble", "merge_reports"]
+
+#: The test id of assertions made outside any test (they may be in every shard).
+OUTSIDE_TEST = "(outside a test)"
+
+
+def assemble(
+    records: Sequence[Record],
+    *,
+    meta: Mapping[str, Any],
+    tests: Sequence[Record] = (),
+    runs: Sequence[Record] = (),
+    once: Sequence[str] = (),
+    relations: Sequence[Record] = (),
+    snapshots: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON report of these parts: records and repeated tests sorted by test id (each test's
+    own in the order it made them), pytest's outcome of each test, relations too, and every
+    summary computed from them."""
+    sections: dict[str, Any] = {"tests": sorted(tests, key=lambda test: str(test["nodeid"]))}
+    if snapshots is not None:
+        sections["snapshots"] = dict(snapshots)
+    if runs or once:
+        sections["runs"] = runs_section(sorted_records(runs), sorted(set(once)))
+    if relations:
+        ordered = sorted_records(relations)
+        sections["relations"] = {
+            "results": ordered,
+            "summary": [dataclasses.asdict(row) for row in summarize_relations(ordered)],
+        }
+    return json_document(sorted_records(records), meta=meta, sections=sections)
+
+
+def merge_reports(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
+    """One report from the ``(path, document)`` of every shard (documents checked already)."""
+    if not shards:
+        raise ReportDocumentError("no reports to merge; pass the shards' JSON reports")
+    _check_compatible(shards)
+    documents = [document for _, document in shards]
+    records = [record for document in documents for record in document["assertions"]]
+    runs = [test for document in documents for test in _section(document, "runs", "tests")]
+    once = [str(nodeid) for document in documents for nodeid in _section(document, "runs", "once")]
+    tests = [test for document in documents for test in document.get("tests") or ()]
+    relations = [
+        result for document in documents for result in _section(document, "relations", "results")
+    ]
+    snapshots = [document["snapshots"] for document in documents if document.get("snapshots")]
+    return assemble(
+        records,
+        meta=_meta(shards),
+        tests=tests,
+        runs=runs,
+        once=once,
+        relations=relations,
+        snapshots=_snapshots(snapshots) if snapshots else None,
+    )
+
+
+def _section(document: Mapping[str, Any], name: str, key: str) -> list[Record]:
+    section = document.get(name)
+    return list(section.get(key) or ()) if isinstance(section, Mapping) else []
+
+
+def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    for key, what in (("version", "report version"), ("verdicts_mode", "verdict mode")):
+        values = {path: _value(document, key) for path, document in shards}
+        if len(set(values.values())) > 1:
+            listed = ", ".join(f"{path!r}: {value!r}" for path, value in values.items())
+            raise ReportDocumentError(
+                f"these reports have different {what}s ({listed}), so they are not shards of "
+                "one run; write them again with the same semantix and options"
+                + (" (semantix report renders each older one)" if key == "version" else "")
+            )
+    owners: dict[str, str] = {}
+    for path, document in shards:
+        ids = {str(record.get("nodeid")) for record in document["assertions"]}
+        ids |= {str(test.get("nodeid")) for test in _section(document, "runs", "tests")}
+        for nodeid in sorted(ids - {OUTSIDE_TEST}):
+            if owners.setdefault(nodeid, path) != path:
+                raise ReportDocumentError(
+                    f"test {nodeid!r} is in both {owners[nodeid]!r} and {path!r}: shards of one "
+                    "suite run different tests; merge the reports of one run's shards only (or "
+                    "compare two runs with semantix compare)"
+                )
+
+
+def _value(document: Mapping[str, Any], key: str) -> object:
+    if key == "version":
+        return document.get("version")
+    meta = document.get("meta")
+    return (meta or {}).get(key, "off") if isinstance(meta, Mapping) else "off"
+
+
+def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
+    metas = [dict(document.get("meta") or {}) for _, document in shards]
+    meta: dict[str, Any] = {}
+    costs = [entry["judge_cost"] for entry in metas if entry.get("judge_cost")]
+    if costs:
+        meta["judge_cost"] = {
+            **{key: sum(cost.get(key, 0) for cost in costs) for key in _COST_SUMS},
+            "unpriced": sorted({model for cost in costs for model in cost.get("unpriced", ())}),
+        }
+    starts = [entry["started"] for entry in metas if entry.get("started")]
+    durations = [entry["duration_s"] for entry in metas if entry.get("duration_s") is not None]
+    meta |= {
+        "judges": sorted({judge for entry in metas for judge in entry.get("judges") or ()}),
+        "verdicts_mode": metas[0].get("verdicts_mode", "off"),
+        "started": min(starts) if starts else None,
+        "duration_s": round(sum(durations), 3) if durations else None,
+        "shards": [
+            {"path": path, "started": entry.get("started"), "duration_s": entry.get("duration_s")}
+            for (path, _), entry in zip(shards, metas, strict=True)
+        ],
+    }
+    return meta
+
+
+_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "usd")
+
+
+def _snapshots(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    counts: Counter[str] = Counter()
+    for section in sections:
+        counts.update({k: v for k, v in (section.get("counts") or {}).items() if k != "unused"})
+    unused = {entry["path"]: entry for s in sections for entry in s.get("unused") or ()}
+    return {
+        "counts": dict(counts) | {"unused": len(unused)},
+        "snapshots": sorted(
+            (entry for s in sections for entry in s.get("snapshots") or ()),
+            key=lambda entry: str(entry.get("path")),
+        ),
+        "unused": [unused[path] for path in sorted(unused)],
+        "deleted": sorted({path for s in sections for path in s.get("deleted") or ()}),
+    }

@@ -1,0 +1,357 @@
+"""ToolCalls and AnyOrder (issue 35): each order and extra mode on every transcript format, the
+reported bugs of other tools (each a case their rule gets wrong), the reasons, bad arguments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from dirty_equals import IsPositiveInt, IsStr
+
+from agent_runs import (
+    REFUND,
+    anthropic_run,
+    completion,
+    langchain_run,
+    openai_run,
+    openai_stream,
+    responses_run,
+)
+from semantix import evaluate_semantic
+from semantix.agents import AnyOrder, ToolCalls, ToolSucceeded
+from semantix.checks import CalledTool, Contains
+from semantix.outputs import output_view
+
+LOOKUP_CALL = CalledTool("lookup_order", args={"order_id": "A17"})
+REFUND_CALL = CalledTool("issue_refund", args={"order_id": "A17"})
+
+
+def decide(check: Any, output: object) -> tuple[bool, str]:
+    verdict = check.decide(output_view(output))
+    assert verdict.score == (1.0 if verdict.passed else 0.0)
+    return verdict.passed, verdict.reason
+
+
+def run(*steps: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """A transcript whose assistant steps make these calls (a list per step: parallel calls)."""
+    messages: list[Any] = [{"role": "user", "content": "Go."}]
+    number = 0
+    for calls in steps:
+        made = []
+        for name, arguments in calls:
+            number += 1
+            made.append((f"call_{number}", name, arguments))
+        messages.append(completion(None, *made).choices[0].message)
+        messages.extend({"role": "tool", "tool_call_id": i, "content": "ok"} for i, _, _ in made)
+    messages.append({"role": "assistant", "content": "Done."})
+    return messages
+
+
+@pytest.mark.parametrize(
+    "transcript",
+    [openai_run(), anthropic_run(), responses_run(), langchain_run()],
+    ids=["openai", "anthropic", "responses", "langchain"],
+)
+def test_the_two_step_agent_in_every_format(transcript: list[Any]) -> None:
+    assert decide(ToolCalls(LOOKUP_CALL, REFUND_CALL), transcript) == (
+        True,
+        (
+            "the 2 expected calls were made, in order; arguments no expected call names: "
+            "issue_refund: 'amount'"
+        ),
+    )
+    assert not decide(ToolCalls(REFUND_CALL, LOOKUP_CALL), transcript)[0]
+    assert decide(ToolCalls(REFUND_CALL, LOOKUP_CALL, order="any_order"), transcript)[0]
+    assert not decide(ToolCalls(REFUND_CALL), transcript)[0]
+    assert decide(ToolCalls(REFUND_CALL, extra="allow"), transcript)[0]
+
+
+def test_in_order_forbid_shows_the_aligned_sequences_and_the_first_mismatch() -> None:
+    transcript = run(
+        [("lookup_order", {"order_id": "A17"})], [("issue_refund", {"order_id": "B2"})]
+    )
+    passed, reason = decide(ToolCalls(LOOKUP_CALL, REFUND_CALL), transcript)
+    assert not passed
+    assert reason == (
+        "call 2 issue_refund({\"order_id\": \"B2\"}): 'order_id' is 'B2', expected 'A17'\n"
+        "        expected                      actual\n"
+        '     1  lookup_order(order_id=\'A17\')  lookup_order({"order_id": "A17"})\n'
+        '  >  2  issue_refund(order_id=\'A17\')  issue_refund({"order_id": "B2"})'
+    )
+
+
+def test_a_missing_call_and_a_trailing_extra_call() -> None:
+    transcript = run([("lookup_order", {"order_id": "A17"})])
+    passed, reason = decide(ToolCalls(LOOKUP_CALL, REFUND_CALL), transcript)
+    assert not passed
+    assert reason.splitlines()[0] == (
+        "issue_refund(order_id='A17') was not called (no call after call 1)"
+    )
+    assert reason.splitlines()[-1] == "  >  2  issue_refund(order_id='A17')  -"
+    passed, reason = decide(
+        ToolCalls(LOOKUP_CALL), run([("lookup_order", LOOKUP_ARGS)], [("escalate", {})])
+    )
+    assert (passed, reason.splitlines()[0]) == (False, "call 2 is not expected: escalate({})")
+    assert reason.splitlines()[-1] == "  >     -                             escalate({})"
+
+
+LOOKUP_ARGS = {"order_id": "A17"}
+
+
+# --- the reported bugs of other tools --------------------------------------------------------
+
+
+def test_duplicate_calls_count() -> None:
+    """ragas #1658: a duplicated call scored 1.0 (a set of names matched). Each expected call
+    takes one actual call, so a second refund is an extra call, and two expected refunds need
+    two calls."""
+    twice = run([("issue_refund", REFUND)], [("issue_refund", REFUND)])
+    passed, reason = decide(ToolCalls(REFUND_CALL), twice)
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        'call 2 is not expected: issue_refund({"order_id": "A17", "amount": 20})',
+    )
+    assert decide(ToolCalls(REFUND_CALL, REFUND_CALL), twice)[0]
+    once = run([("issue_refund", REFUND)])
+    passed, reason = decide(ToolCalls(REFUND_CALL, REFUND_CALL, order="any_order"), once)
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        (
+            "issue_refund(order_id='A17') was not called often enough: its calls (1) are taken by "
+            "other expected calls (each expected call takes one call)"
+        ),
+    )
+
+
+def test_swapped_parallel_calls_match_an_any_order_group() -> None:
+    """ragas #1658: parallel calls made in the other order scored 0 under a strict order."""
+    swapped = run([("send_email", {"to": "me"}), ("issue_refund", REFUND)])
+    email = CalledTool("send_email")
+    assert not decide(ToolCalls(REFUND_CALL, email), swapped)[0]  # strict order: they differ
+    assert decide(ToolCalls(AnyOrder(REFUND_CALL, email)), swapped) == (
+        True,
+        (
+            "the 2 expected calls were made, in order; arguments no expected call names: "
+            "issue_refund: 'amount'"
+        ),
+    )
+
+
+def test_extra_calls_are_not_ignored() -> None:
+    """ragas #1893: calls beyond the expected ones did not lower the score."""
+    transcript = run(
+        [("lookup_order", LOOKUP_ARGS)], [("delete_account", {})], [("issue_refund", REFUND)]
+    )
+    passed, reason = decide(ToolCalls(LOOKUP_CALL, REFUND_CALL), transcript)
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        "call 2: expected issue_refund(order_id='A17'), got delete_account({})",
+    )
+    passed, reason = decide(ToolCalls(LOOKUP_CALL, REFUND_CALL, extra="allow"), transcript)
+    assert passed
+    assert "other calls (extra='allow'): delete_account({})" in reason  # allowed, but listed
+    passed, reason = decide(ToolCalls(REFUND_CALL, LOOKUP_CALL, order="any_order"), transcript)
+    assert (passed, reason.splitlines()[0]) == (False, "call 2 is not expected: delete_account({})")
+
+
+def test_a_hallucinated_argument_is_visible_and_exact_rejects_it() -> None:
+    """promptfoo #9458: exact matching is too brittle, and partial matching let a hallucinated
+    ``delete_database: true`` pass unseen. Subset matching passes, naming the argument; exact
+    fails on it."""
+    transcript = run([("issue_refund", {"order_id": "A17", "delete_database": True})])
+    passed, reason = decide(ToolCalls(REFUND_CALL), transcript)
+    assert (passed, reason) == (
+        True,
+        (
+            "the 1 expected call was made, in order; arguments no expected call names: "
+            "issue_refund: 'delete_database'"
+        ),
+    )
+    exact = CalledTool("issue_refund", args={"order_id": "A17"}, exact=True)
+    passed, reason = decide(ToolCalls(exact), transcript)
+    assert not passed
+    assert "unexpected 'delete_database' (exact=True)" in reason.splitlines()[0]
+
+
+def test_calls_in_one_turn_are_one_group() -> None:
+    """promptfoo #9463: calls made in parallel, in one turn, could not be expressed. AnyOrder
+    means made together in one step; the same calls in two steps do not match it."""
+    email = CalledTool("send_email")
+    parallel = run([("lookup_order", LOOKUP_ARGS)], [("send_email", {}), ("issue_refund", REFUND)])
+    assert decide(ToolCalls(LOOKUP_CALL, AnyOrder(REFUND_CALL, email)), parallel)[0]
+    apart = run([("lookup_order", LOOKUP_ARGS)], [("send_email", {})], [("issue_refund", REFUND)])
+    passed, reason = decide(ToolCalls(LOOKUP_CALL, AnyOrder(REFUND_CALL, email)), apart)
+    assert not passed
+    assert reason.splitlines()[0] == (
+        "AnyOrder(issue_refund(order_id='A17'), send_email) was not made in one step from call 2 "
+        'on; calls: send_email({}) (step 4), issue_refund({"order_id": "A17", "amount": 20}) '
+        "(step 6)"
+    )
+    passed, reason = decide(
+        ToolCalls(AnyOrder(REFUND_CALL, email), LOOKUP_CALL, order="any_order"), apart
+    )
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        "issue_refund(order_id='A17') was not made in one step with the rest of its AnyOrder group",
+    )
+    allowed = ToolCalls(AnyOrder(REFUND_CALL, email), extra="allow")
+    assert decide(allowed, parallel)[0]
+    assert not decide(allowed, apart)[0]
+
+
+# --- matching details --------------------------------------------------------------------------
+
+
+def test_argument_values_may_be_matchers_or_functions() -> None:
+    transcript = run([("issue_refund", {"order_id": "A17", "amount": 20, "note": "late"})])
+    matching = CalledTool(
+        "issue_refund",
+        args={"order_id": IsStr(regex=r"A\d+"), "amount": IsPositiveInt, "note": lambda v: v != ""},
+    )
+    assert decide(ToolCalls(matching), transcript)[0]
+    assert decide(matching, transcript)[0]
+    wrong = CalledTool("issue_refund", args={"order_id": IsStr(regex=r"B\d+")})
+    passed, reason = decide(wrong, transcript)
+    assert (passed, reason) == (
+        False,
+        (
+            'issue_refund({"order_id": "A17", "amount": 20, "note": "late"}): \'order_id\' is '
+            "'A17', expected IsStr(regex='B\\\\d+')"
+        ),
+    )
+
+
+def test_in_order_with_extras_finds_a_match_whenever_one_exists() -> None:
+    """The earliest fit of each expected call never blocks a later one."""
+    transcript = run(
+        [("lookup_order", {"order_id": "B2"})],
+        [("lookup_order", LOOKUP_ARGS)],
+        [("issue_refund", REFUND)],
+        [("lookup_order", LOOKUP_ARGS)],
+    )
+    check = ToolCalls(LOOKUP_CALL, REFUND_CALL, LOOKUP_CALL, extra="allow")
+    passed, reason = decide(check, transcript)
+    assert passed
+    assert 'other calls (extra=\'allow\'): lookup_order({"order_id": "B2"})' in reason
+    passed, reason = decide(
+        ToolCalls(REFUND_CALL, LOOKUP_CALL, REFUND_CALL, extra="allow"), transcript
+    )
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        (
+            "issue_refund(order_id='A17') was not called after call 4; it was called before, as "
+            "call 3 (order='in_order')"
+        ),
+    )
+
+
+def test_any_order_is_a_maximum_matching() -> None:
+    """A greedy pick would give the specific expectation's only call to the general one."""
+    transcript = run([("issue_refund", REFUND)], [("issue_refund", {"order_id": "B2"})])
+    general, specific = (
+        CalledTool("issue_refund"),
+        CalledTool("issue_refund", args={"order_id": "B2"}),
+    )
+    assert decide(ToolCalls(general, specific, order="any_order"), transcript)[0]
+    assert decide(ToolCalls(general, specific, order="any_order", extra="allow"), transcript)[0]
+
+
+def test_no_calls_expected() -> None:
+    assert decide(ToolCalls(), "Just text.") == (True, "no tool calls were made")
+    passed, reason = decide(ToolCalls(), openai_run())
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        'call 1 is not expected: lookup_order({"order_id": "A17"})',
+    )
+
+
+def test_a_single_response_and_a_stream_are_one_step() -> None:
+    parallel = completion(None, ("c1", "issue_refund", REFUND), ("c2", "send_email", {}))
+    assert decide(ToolCalls(AnyOrder(CalledTool("send_email"), REFUND_CALL)), parallel)[0]
+    lookup_then_refund = ToolCalls(LOOKUP_CALL, CalledTool("issue_refund", args=REFUND))
+    assert decide(lookup_then_refund, openai_stream())[0]
+
+
+def test_names_descriptions_and_composition() -> None:
+    check = ToolCalls(LOOKUP_CALL, AnyOrder(REFUND_CALL, CalledTool("send_email")), extra="allow")
+    assert repr(check) == (
+        "ToolCalls(lookup_order(order_id='A17'), AnyOrder(issue_refund(order_id='A17'), "
+        "send_email), extra='allow')"
+    )
+    assert check.description == (
+        "The model made at least these tool calls, in this order: lookup_order(order_id='A17'), "
+        "AnyOrder(issue_refund(order_id='A17'), send_email)."
+    )
+    result = evaluate_semantic(
+        openai_run(), ToolCalls(LOOKUP_CALL, REFUND_CALL) & ~Contains("sorry")
+    )
+    assert not result.passed  # the final reply apologizes
+    assert [leaf.passed for leaf in result.leaves] == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "pattern"),
+    [
+        (
+            lambda: ToolCalls(order="sorted"),
+            ValueError,
+            r"ToolCalls\(order='sorted'\) must be one of 'in_order', 'any_order'",
+        ),
+        (lambda: ToolCalls(extra="ignore"), ValueError, r"must be one of 'forbid', 'allow'"),
+        (lambda: ToolCalls(extra="allow"), ValueError, r"passes on every output"),
+        (
+            lambda: ToolCalls("lookup_order"),
+            TypeError,
+            r"ToolCalls\(\) takes CalledTool\(...\) leaves and AnyOrder",
+        ),
+        (lambda: ToolCalls(Contains("x")), TypeError, r"got Contains\('x'\)"),
+        (lambda: ToolCalls(ToolSucceeded("x")), TypeError, r"got ToolSucceeded\('x'\)"),
+        (lambda: AnyOrder(), ValueError, r"AnyOrder\(\) needs the calls"),
+        (lambda: AnyOrder(AnyOrder(CalledTool("a"))), TypeError, r"groups do not nest"),
+        (
+            lambda: AnyOrder(CalledTool("a")) & CalledTool("b"),
+            TypeError,
+            r"AnyOrder\(CalledTool\('a'\)\) is a group of calls made together inside ToolCalls",
+        ),
+        (
+            lambda: ~AnyOrder(CalledTool("a")),
+            TypeError,
+            r"not an intent of its own: write ToolCalls\(..., AnyOrder",
+        ),
+        (
+            lambda: CalledTool("b") | AnyOrder(CalledTool("a")),
+            TypeError,
+            r"got AnyOrder AnyOrder\(CalledTool\('a'\)\)",
+        ),
+    ],
+)
+def test_bad_arguments_are_errors(build: Any, error: type[Exception], pattern: str) -> None:
+    with pytest.raises(error, match=pattern):
+        build()
+
+
+def test_an_any_order_group_outside_tool_calls_is_an_error_at_the_call() -> None:
+    with pytest.raises(TypeError, match=r"intent must be an Intent class .* got AnyOrder"):
+        evaluate_semantic(openai_run(), AnyOrder(CalledTool("a")))  # type: ignore[arg-type]
+
+
+def test_arguments_that_are_not_json_never_match() -> None:
+    messages: list[Any] = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c",
+                    "type": "function",
+                    "function": {"name": "issue_refund", "arguments": "{oops"},
+                }
+            ],
+        },
+    ]
+    passed, reason = decide(ToolCalls(REFUND_CALL), messages)
+    assert not passed
+    assert reason.splitlines()[0] == (
+        "call 1 issue_refund(<arguments are not a JSON object: '{oops'>): its arguments are not "
+        "a JSON object"
+    )
