@@ -41,7 +41,7 @@ def test_the_summary_marks_each_regression_and_the_json_records_the_flips(
             r"REGRESSION test_app\.py::test_twice  Polite #2  passed -> failed",
             (
                 r"REGRESSION test_app\.py::test_flaky  pass rate -0\.50 \[-0\.70, -0\.24\] "
-                r"\(verdict pass -> pass\)"
+                r"\(verdict passed -> passed\)"
             ),
             (
                 r"3 regressions, 1 fix, 1 new, 1 removed over 8 paired assertions; McNemar exact "

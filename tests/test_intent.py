@@ -196,3 +196,17 @@ def test_a_hypothesis_belongs_to_the_docstring_of_the_class_that_set_it() -> Non
     assert MedicalAdvice.judge_description().hypothesis == "The text gives medical advice."
     assert PharmacyOnly.judge_description().hypothesis is None
     assert Stricter.judge_description().hypothesis == "The text gives medical advice."
+
+
+def test_descriptions_are_cleaned_exactly_as_inspect_cleandoc_does() -> None:
+    import inspect
+    import random
+
+    from semantix.text import cleandoc
+
+    draw = random.Random(7)
+    texts = [
+        "".join(draw.choice(" \t\nab") for _ in range(draw.randint(0, 40))) for _ in range(3000)
+    ]
+    texts += ["\n    The text is polite.\n\n    It thanks the customer.\n    "]
+    assert [cleandoc(text) for text in texts] == [inspect.cleandoc(text) for text in texts]

@@ -10,6 +10,7 @@ import pytest
 
 from llm_server import FakeOpenAIServer, Reply, completion, verdict
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
+from semantix.report.records import format_usd
 
 pytest.importorskip("openai")
 
@@ -52,7 +53,9 @@ def test_judge_tokens_are_priced_apart(pytester: pytest.Pytester, server: FakeOp
     # The test server's completion reports 42 prompt and 7 completion tokens.
     each = (42 * 1.0 + 7 * 2.0) / 1e6
     result.stdout.fnmatch_lines(
-        [f"judge cost: ${2 * each:.6f} (2 LLM-judged verdicts spent 84 input and 14 output tokens*"]
+        [
+            f"judge cost: {format_usd(2 * each)} (2 LLM-judged verdicts spent 84 input and 14 output tokens*"
+        ]
     )
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["meta"]["judge_cost"]["usd"] == pytest.approx(2 * each)
@@ -151,7 +154,7 @@ def test_verdicts_without_usage_are_counted_in_the_reports(
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(
         [
-            "judge cost: $0.000000 (2 LLM-judged verdicts (2 of unknown usage) spent 0 input*",
+            "judge cost: $0.00 (2 LLM-judged verdicts (2 of unknown usage) spent 0 input*",
             "WARNING judge cost incomplete: 2 of them carried no token usage*",
         ]
     )

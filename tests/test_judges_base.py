@@ -137,3 +137,22 @@ def test_a_plain_object_is_a_judge_with_the_defaults() -> None:
     declared = capabilities(Plain())
     assert declared.batch is None and declared.recommended_threshold is None
     assert declared.scale == "score" and declared.secrets == ()
+
+
+def test_what_a_judge_declares_is_read_again_when_its_attributes_change() -> None:
+    from semantix import FakeJudge, evaluate_semantic
+    from semantix.judges.base import capabilities
+    from semantix.verdicts import RecordReplayJudge
+
+    judge = FakeJudge(lambda output, description: 0.6)
+    first = capabilities(judge)
+    assert capabilities(judge) is first  # read once per state of the object
+    judge.recommended_threshold = 0.7
+    assert capabilities(judge).recommended_threshold == 0.7
+    assert evaluate_semantic("Thanks.", "The text is polite.", judge=judge).passed is False
+    judge.recommended_threshold = 0.5
+    assert evaluate_semantic("Thanks.", "The text is polite.", judge=judge).passed is True
+    wrapper = RecordReplayJudge(judge)
+    assert capabilities(wrapper).costly is False
+    judge.costly = True  # the wrapped judge's change is seen through the wrapper
+    assert capabilities(wrapper).costly is True

@@ -109,3 +109,19 @@ def test_phrasing_splits_descriptions_by_the_same_rule() -> None:
     assert to_hypothesis("Mention e.g. a refund. Be polite.") == (
         "The text mentions e.g. a refund. The text is polite."
     )
+
+
+def test_a_run_of_periods_is_split_in_linear_time() -> None:
+    """An LLM stuck in a loop prints thousands of dots: the sentence rule must not backtrack
+    from every one of them (quadratic: 8.8 s on 10,000 before; a child process bounds it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from semantix.text import split_sentences\n"
+        "print(len(split_sentences('Wait' + '.' * 60000)), split_sentences('Hi... you. Ok'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split("\n")[0] == "1 ['Hi...', 'you.', 'Ok']"

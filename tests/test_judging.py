@@ -131,5 +131,7 @@ def test_bad_specs_name_the_choices(spec: str) -> None:
 
 
 def test_a_spec_that_is_not_a_judge_says_so(judges_module: str) -> None:
-    with pytest.raises(ConfigurationError, match="gave list, which has no evaluate"):
+    with pytest.raises(
+        ConfigurationError, match="gave an object that must have an evaluate.*got list"
+    ):
         judge_from_spec(f"{judges_module}:builds")

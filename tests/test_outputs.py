@@ -375,3 +375,21 @@ def test_a_refusal_is_named_when_there_is_no_text() -> None:
 def test_view_text_replaces_lone_surrogates() -> None:
     data = {"role": "assistant", "content": [{"type": "text", "text": "ok \ud800"}]}
     assert output_view(data).text == "ok \ufffd"
+
+
+def test_tool_arguments_with_nan_are_not_a_json_object() -> None:
+    from semantix.outputs import output_view
+
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "pay", "arguments": '{"usd": NaN}'},
+            }
+        ],
+    }
+    (call,) = output_view(message).tool_calls
+    assert (call.arguments, call.raw_arguments) == (None, '{"usd": NaN}')

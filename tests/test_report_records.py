@@ -38,7 +38,7 @@ class KeywordJudge:
 
 def test_a_custom_judges_leaves_name_the_checks_judge_and_count_in_decided_by() -> None:
     result = evaluate_semantic("Thank you!", Polite & Contains("Thank"), judge=KeywordJudge())
-    assert result.leaves[0].verdict.judge is None  # what the pipeline hands over today
+    assert result.leaves[0].verdict.judge == result.judge  # the pipeline names the check's judge
     record = result_record(result, "t::a")
     judged, structural = record["leaves"]
     assert judged["judge"] == "KeywordJudge" == record["judge"]

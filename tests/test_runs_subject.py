@@ -233,3 +233,43 @@ def test_a_sync_run_of_a_coroutine_says_to_use_the_async_runner() -> None:
 
     stats = evaluate_pass_rate(lambda: answer(), Polite, runs=1, judge=JUDGE)
     assert "use aassert_pass_rate / aevaluate_pass_rate" in str(stats.results[0].error)
+
+
+def test_a_whole_agent_run_is_the_subject_of_repeated_runs_and_relations() -> None:
+    from agent_runs import FINAL, LOOKUP, REFUND, anthropic_run, openai_run
+    from semantix.agents import FinalTurn, Steps, ToolCalls, ToolSucceeded
+
+    apologizes = FakeJudge(lambda output, intent: 0.9 if "Sorry" in output else 0.1)
+    agent = (
+        ToolCalls(CalledTool("lookup_order", args=LOOKUP), CalledTool("issue_refund", args=REFUND))
+        & ToolSucceeded("issue_refund")
+        & Steps(max=4)
+        & FinalTurn("The text apologizes.")
+    )
+    runs = itertools.cycle([openai_run(), anthropic_run()])
+    stats = assert_pass_rate(lambda: next(runs), agent, runs=4, judge=apologizes)
+    assert (stats.passes, stats.results[0].output) == (4, FINAL)
+    failing = evaluate_pass_rate(
+        lambda: anthropic_run(refund_error=True), agent, runs=2, judge=apologizes
+    )
+    assert [run.outcome for run in failing.results] == ["failed", "failed"]
+    (result,) = evaluate_relations(
+        lambda case: openai_run(),
+        {"id": "a17", "documents": ["a", "b"]},
+        agent,
+        relations=[order("documents")],
+        judge=apologizes,
+    )
+    assert result.errors == 0 and result.rate == 0.0 and result.original is not None
+    assert result.original.passes == 1
+
+
+def test_latency_is_fed_by_the_time_each_run_took() -> None:
+    from semantix.checks import Latency
+
+    clock = FakeClock([0.5, 2.5, 0.5])
+    stats = evaluate_pass_rate(
+        clock.system(lambda: "Thanks!"), Latency(max_ms=1000), runs=3, clock=clock
+    )
+    assert [run.outcome for run in stats.results] == ["passed", "failed", "passed"]
+    assert "2500" in (stats.results[1].results[0].leaves[0].verdict.reason or "")

@@ -20,8 +20,6 @@ Either = Polite | Apologetic         # at least one part must hold
 
 from __future__ import annotations
 
-import inspect
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -32,6 +30,7 @@ from semantix.compat import Description
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
 from semantix.files import encodable, read_text
+from semantix.text import cleandoc
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -303,7 +302,7 @@ def _find_description(cls: type) -> str | None:
             continue  # an abstract base (Structural, Scoped, yours) documents, not describes
         doc = klass.__dict__.get("__doc__")
         if isinstance(doc, str) and doc.strip():
-            return inspect.cleandoc(doc)
+            return cleandoc(doc)
     return None
 
 
@@ -340,6 +339,8 @@ def _read_examples_file(cls: type[Intent]) -> None:
         raise TypeError(f"{cls.__name__} sets examples_file and examples: keep one of the two")
     text = read_text(path, what=f"{cls.__name__}.examples_file")
     try:
+        import json  # only intents with an examples file read one
+
         data = json.loads(text)
     except ValueError as exc:
         raise ConfigurationError(f"{path}: not JSON ({exc}); rewrite it with --force") from None

@@ -31,13 +31,13 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 __all__ = [
     "ABBREVIATIONS",
     "MASK",
     "MIN_SECRET_LENGTH",
     "SENTENCE_END",
+    "cleandoc",
     "encoded_windows",
     "length_batches",
     "mask_exception",
@@ -136,8 +136,25 @@ def mask_exception(exc: BaseException, secrets: Iterable[object]) -> BaseExcepti
     return exc
 
 
+def cleandoc(doc: str) -> str:
+    """``inspect.cleandoc``, without importing `inspect` (an intent's docstring becomes its
+    description when its class is created): tabs expanded, the indentation of the lines after
+    the first removed, the first line and the blank lines around stripped."""
+    lines = doc.expandtabs().split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    margin = min(indents, default=0)
+    lines = [lines[0].lstrip(), *(line[margin:] for line in lines[1:])]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines)
+
+
 def mask_url(url: str | None) -> str | None:
     """``url`` with any password replaced by `MASK` (for reprs and messages)."""
+    from urllib.parse import urlsplit, urlunsplit
+
     if not url:
         return url
     parts = urlsplit(url)
@@ -155,7 +172,10 @@ ABBREVIATIONS = ("e.g", "i.e", "E.g", "I.e", "cf", "vs", "Mr", "Mrs", "Ms", "Dr"
 #: Where a sentence ends: terminal punctuation (then closing quotes/brackets) and space, or a
 #: newline; never at the period of one of the `ABBREVIATIONS`.
 SENTENCE_END = re.compile(
-    "".join(rf"(?<!\b{re.escape(word)})" for word in ABBREVIATIONS)
+    # A match starts only at the first mark of a run ("....." is tried once, not at every
+    # dot): linear on what a model stuck in a loop writes.
+    r"(?<![.!?\u3002\uff01\uff1f])"
+    + "".join(rf"(?<!\b{re.escape(word)})" for word in ABBREVIATIONS)
     + r"[.!?\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*\s+|\n\s*"
 )
 

@@ -27,23 +27,29 @@ Trajectory, tool-result and turn leaves for whole agent runs are in `semantix.ag
 
 from __future__ import annotations
 
+import importlib as _importlib
+from typing import TYPE_CHECKING
+
 from semantix.checks.base import STRUCTURAL, Structural
-from semantix.checks.budget import Cost, Tokens
-from semantix.checks.json import IsJSON, JSONPath
-from semantix.checks.model import MatchesModel
-from semantix.checks.schema import JSONSchema
-from semantix.checks.text import (
-    Contains,
-    ContainsAll,
-    ContainsAny,
-    EndsWith,
-    Equals,
-    Length,
-    Matches,
-    StartsWith,
-)
-from semantix.checks.timing import Latency
-from semantix.checks.tools import CalledTool, NoToolCalls
+
+if TYPE_CHECKING:
+    from semantix.checks.budget import Cost, Tokens
+    from semantix.checks.json import IsJSON, JSONPath
+    from semantix.checks.model import MatchesModel
+    from semantix.checks.schema import JSONSchema
+    from semantix.checks.text import (
+        Contains,
+        ContainsAll,
+        ContainsAny,
+        EndsWith,
+        Equals,
+        Length,
+        Matches,
+        StartsWith,
+    )
+    from semantix.checks.timing import Latency
+    from semantix.checks.tools import CalledTool, NoToolCalls
+
 
 __all__ = [
     "STRUCTURAL",
@@ -66,3 +72,31 @@ __all__ = [
     "Structural",
     "Tokens",
 ]
+
+#: Where each check lives: imported on first use, so that the pipeline (which needs only the
+#: base) and ``import semantix`` load none of them.
+_LAZY = {
+    **dict.fromkeys(("Cost", "Tokens"), "budget"),
+    **dict.fromkeys(("IsJSON", "JSONPath"), "json"),
+    "MatchesModel": "model",
+    "JSONSchema": "schema",
+    **dict.fromkeys(
+        ("Contains", "ContainsAll", "ContainsAny", "EndsWith", "Equals", "Length", "Matches",
+         "StartsWith"),
+        "text",
+    ),
+    "Latency": "timing",
+    **dict.fromkeys(("CalledTool", "NoToolCalls"), "tools"),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(_importlib.import_module(f"semantix.checks.{_LAZY[name]}"), name)
+        globals()[name] = value  # the next access is a plain lookup
+        return value
+    raise AttributeError(f"module 'semantix.checks' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -9,8 +9,8 @@ Everything else a judge may declare — ``recommended_threshold``, ``reads_negat
 
 from __future__ import annotations
 
-import dataclasses
 import math
+import operator
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -321,20 +321,71 @@ def judge_identity(judge: object) -> JudgeIdentity:
 def capabilities(judge: object) -> Capabilities:
     """Everything ``judge`` declares, with `Judge`'s defaults for what it does not.
 
-    The one place semantix reads a judge's optional members.
+    The one place semantix reads a judge's optional members. What a judge object declares is
+    read once per state of the object: it is kept on the object and read again when any of its
+    instance attributes changes (``judge.costly = True`` is seen at the next check; a class
+    attribute changed after the judge's first check is not).
 
     Raises:
         JudgeError: reading them raised (e.g. a property that loads a missing model).
     """
+    state = getattr(judge, "__dict__", None)
+    if type(state) is not dict:
+        return _read(judge)
+    kept = state.get(_KEPT)
+    if type(kept) is _Kept and kept.holds(state):
+        return kept.capabilities
+    declared = _read(judge)
+    state.pop(_KEPT, None)
+    state[_KEPT] = _Kept(tuple(state.values()), declared)  # last: its own value is not state
+    return declared
+
+
+#: Where `capabilities` keeps what an object declared, in the object's ``__dict__``.
+_KEPT = "__semantix_capabilities__"
+
+
+class _Kept:
+    """What an object declared, and the values of its instance attributes when it did."""
+
+    __slots__ = ("capabilities", "values")
+
+    def __init__(self, values: tuple[object, ...], declared: Capabilities) -> None:
+        self.values = values
+        self.capabilities = declared
+
+    def holds(self, state: dict[str, object]) -> bool:
+        """Whether ``state`` is what it was (the same objects, this entry last)."""
+        values = self.values
+        if len(state) != len(values) + 1:
+            return False
+        current = iter(state.values())
+        if not all(map(operator.is_, values, current)):
+            return False
+        return next(current) is self and _inner_holds(state)
+
+
+def _inner_holds(state: dict[str, object]) -> bool:
+    """A wrapper's declared abilities are its wrapped judge's: that one must hold too."""
+    inner = state.get("judge")
+    inner_state = getattr(inner, "__dict__", None) if inner is not None else None
+    if type(inner_state) is not dict:
+        return True
+    kept = inner_state.get(_KEPT)
+    return type(kept) is _Kept and kept.holds(inner_state)
+
+
+def _read(judge: object) -> Capabilities:
     if type(judge) in _PLAIN_WRAPPERS and not judge.__dict__.keys() & _OVERRIDABLE:
         # A wrapper that sets nothing of its own declares what it wraps, plus its own methods.
         inner = capabilities(judge.judge)  # type: ignore[attr-defined]
-        return dataclasses.replace(
-            inner,
-            identity=judge_identity(judge),
-            batch=judge.evaluate_batch,  # type: ignore[attr-defined]
-            abatch=judge.aevaluate_batch,  # type: ignore[attr-defined]
-        )
+        return Capabilities(
+            judge_identity(judge), inner.recommended_threshold, inner.reads_negation,
+            inner.uses_examples, inner.costly, inner.scale, inner.prompt_version, inner.secrets,
+            judge.evaluate_batch,  # type: ignore[attr-defined]
+            judge.aevaluate_batch,  # type: ignore[attr-defined]
+            inner.equivalence, inner.support,
+        )  # fmt: skip
     try:
         values = [getattr(judge, name, default) for name, default in _DEFAULTS]
         batch, abatch, equivalence, support = (getattr(judge, method, None) for method in _METHODS)

@@ -83,7 +83,9 @@ def _kinds(
     snapshot's `EquivalenceDescription`, for ``evaluate_equivalence``). They go to the ability
     of the judge that answers them; a wrapper passes them on through its ``evaluate_batch``
     (its memo, its store) to the judge it wraps, which routes them here in turn."""
-    if isinstance(judge, WrappingJudge):
+    if (declared.support is None and declared.equivalence is None) or isinstance(
+        judge, WrappingJudge
+    ):
         return {}
     kinds: dict[int, str] = {}
     for index, (_, description, _) in enumerate(requests):

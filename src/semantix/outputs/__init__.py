@@ -43,8 +43,6 @@ from dataclasses import replace
 
 from semantix.files import encodable
 from semantix.outputs.messages import get, is_list, model_of, read_response, read_usage
-from semantix.outputs.streams import assemble, kind_of
-from semantix.outputs.transcripts import read_transcript
 from semantix.outputs.view import (
     OutputView,
     Step,
@@ -122,6 +120,10 @@ def _read(output: object) -> tuple[OutputView, str]:
         )
     if isinstance(output, Iterator):  # a live or recorded stream, or a generator of messages
         output = list(output)
+    if is_list(output) or is_list(get(output, "messages")):
+        # A whole run or a stream: read by modules imported only for them.
+        from semantix.outputs.streams import assemble, kind_of
+        from semantix.outputs.transcripts import read_transcript
     if is_list(output):
         kind = kind_of(output[0]) if output else None
         if kind is None:

@@ -3,7 +3,6 @@ calls, usage and model. Shared by single responses, transcripts and assembled st
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
@@ -138,12 +137,18 @@ def json_call(name: object, arguments: object, call_id: object) -> ToolCall:
     raw = arguments if isinstance(arguments, str) else None
     parsed: object = None
     if raw is not None:
-        try:
-            parsed = json.loads(raw)
+        import json  # only for a provider that sends the arguments as a string
+
+        try:  # RFC 8259: NaN and Infinity are not JSON, so such arguments are not an object
+            parsed = json.loads(raw, parse_constant=_not_json)
         except ValueError:
             parsed = None
     mapping = dict(parsed) if isinstance(parsed, Mapping) else None
     return ToolCall(_name(name), mapping, raw, identity)
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not a JSON number")
 
 
 def _name(name: object) -> str | None:

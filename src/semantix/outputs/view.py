@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +34,8 @@ class ToolCall:
     def __str__(self) -> str:
         name = "<no name>" if self.name is None else self.name
         if self.arguments is not None:
+            import json  # a call shown in a message: not on the checking path
+
             shown = json.dumps(self.arguments, ensure_ascii=False, default=str)
             return f"{name}({preview(shown, _ARGUMENTS_PREVIEW, quote=False)})"
         if self.raw_arguments is None:

@@ -22,12 +22,13 @@ The verdict mode is the ``mode=`` argument, else the run's (``--semantic-verdict
 
 from __future__ import annotations
 
+from typing import cast
+
 from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import JudgeUnavailableError
 from semantix.judges.base import Judge, check_judge
 from semantix.pipeline.specs import check_spec, judge_from_spec
-from semantix.verdicts import RecordReplayJudge, wrap_judge
 from semantix.verdicts.modes import resolve_mode
 
 __all__ = ["build_default_judge", "default_judge", "resolve_judge", "verdicts_mode"]
@@ -76,6 +77,8 @@ def resolve_judge(
         ConfigurationError: an unknown spec or a bad verdict mode.
         TypeError: an object with no ``evaluate`` method, or a judge class instead of an instance.
     """
+    from semantix.verdicts.judge import RecordReplayJudge, wrap_judge  # its store on first use
+
     defaults = defaults or context.current()
     resolved_mode = verdicts_mode(mode, defaults=defaults)
     path = config.verdicts_path() if resolved_mode != "off" else None
@@ -97,11 +100,13 @@ def resolve_judge(
             remember_failure=True,
         )
     checked = check_judge(target)
-    if isinstance(checked, RecordReplayJudge):
+    recorder = issubclass(type(checked), RecordReplayJudge)  # no metaclass __instancecheck__
+    if recorder:
         # The user's own store stays the store: only the run's mode applies to it.
-        if checked.mode == resolved_mode or (mode is None and _mode_unset()):
+        own = cast("RecordReplayJudge", checked)
+        if own.mode == resolved_mode or (mode is None and _mode_unset()):
             return checked
-        store: object = checked.store
+        store: object = own.store
     else:
         store = path
     # One wrapper per judge object and mode (the memo, so an object is judged once per check
@@ -109,7 +114,7 @@ def resolve_judge(
     return model_cache.get_or_create(
         ("object", id(checked), resolved_mode, store),
         lambda: wrap_judge(
-            checked.judge if isinstance(checked, RecordReplayJudge) else checked,
+            cast("RecordReplayJudge", checked).judge if recorder else checked,
             mode=resolved_mode,
             path=store,  # type: ignore[arg-type]  # a VerdictStore or a path
         ),

@@ -17,7 +17,6 @@ them once, before anything is judged, into one `Options`. Adding an option is ad
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -91,6 +90,8 @@ _KNOWN = frozenset(CheckOptions.__annotations__)
 def _unknown(name: str, what: str, known: tuple[str, ...]) -> str:
     if name in _GONE:
         return f"{what}() no longer takes {name}=: {_GONE[name]}"
+    import difflib  # only for the error
+
     close = difflib.get_close_matches(name, known, n=1)
     hint = f"; did you mean {close[0]}=?" if close else ""
     return f"{what}() got an unknown option {name}={hint} Its options: {', '.join(sorted(known))}"

@@ -23,7 +23,6 @@ The first line keeps the shape semantix-ai users match on (``Semantic check fail
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +109,16 @@ class LeafResult:
         return f"~{self.intent.__name__}" if negated else self.intent.__name__
 
     @property
+    def topical(self) -> bool:
+        """Whether a similarity judge decided this leaf from its description alone (no
+        examples): closeness of topic, not whether the output does what it says — marked in
+        every report, passes included."""
+        if self.scale != "similarity" or not self.judged or self.structural:
+            return False
+        description = self.intent.judge_description()
+        return not description.examples and not description.counterexamples
+
+    @property
     def summary(self) -> str:
         """``Polite=0.41/0.80`` or ``~MedicalAdvice=0.10/0.70``: the label, score and threshold
         (repeated runs' lines, reprs)."""
@@ -131,6 +140,7 @@ class LeafResult:
             "threshold": self.threshold,
             "threshold_source": self.threshold_source,
             "borderline": self.borderline,
+            "topical": self.topical,
             "reason": verdict.reason,
             "evidence": verdict.evidence,
             "judge": None if verdict.judge is None else str(verdict.judge),
@@ -298,7 +308,7 @@ def failure_message(result: SemanticResult) -> str:
             f"  borderline: {names} scored within {BORDERLINE_MARGIN:.2f} of the threshold; a "
             "reworded output may flip this verdict"
         )
-    topical = [leaf for leaf in result.leaves if _topical(leaf)]
+    topical = [leaf for leaf in result.leaves if leaf.topical]
     if topical:
         lines.append("")
         lines.append(_similarity_note(topical))
@@ -319,18 +329,12 @@ def _output_line(output: str) -> str:
 def _block(head: str, text: str, indent: str) -> str:
     """``head`` and ``text``; a text of several lines (a docstring's paragraphs) continues on
     lines indented by ``indent``, so it stays inside the message's indentation."""
+    import textwrap  # a multi-paragraph docstring only
+
     first, _, rest = text.strip("\n").partition("\n")
     if not rest:
         return head + first
     return head + first + "\n" + textwrap.indent(textwrap.dedent(rest), indent)
-
-
-def _topical(leaf: LeafResult) -> bool:
-    """Whether a similarity judge decided this leaf from its description alone."""
-    if leaf.scale != "similarity" or not leaf.judged or leaf.structural:
-        return False
-    description = leaf.intent.judge_description()
-    return not description.examples and not description.counterexamples
 
 
 def _similarity_note(leaves: list[LeafResult]) -> str:

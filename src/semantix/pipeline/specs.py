@@ -10,7 +10,6 @@ the LLM judge with the model ``gpt-4o``, never an attribute of a module named ``
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import sys
@@ -77,6 +76,8 @@ def check_spec(spec: object, *, source: str = "judge") -> str:
             f"'{head}:{_EXAMPLE_MODELS.get(head, 'MODEL')}', or '{head}' for its default model"
         )
     if head not in JUDGE_NAMES and not colon:
+        import difflib  # only for the error
+
         close = difflib.get_close_matches(spec.lower(), JUDGE_NAMES, n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise ConfigurationError(

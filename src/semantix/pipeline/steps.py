@@ -35,7 +35,6 @@ from semantix.intent import (
 from semantix.judges.base import Capabilities, JudgeLike, JudgeRequest, Verdict, capabilities
 from semantix.judges.calls import ask_judge
 from semantix.judges.deadline import run_with_deadline
-from semantix.judges.phrasing import negated_statement
 from semantix.outputs import OutputView, describe_calls, output_view
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.options import Options
@@ -188,11 +187,11 @@ def plan_requests(setup: Setup) -> Asked:
         except TypeError as exc:
             setup.failures[index] = exc
             continue
-        deciders = ", ".join(leaf.__name__ for leaf in known if known[leaf] is not _NO_TEXT)
-        blind = [leaf for leaf in known if known[leaf] is _NO_TEXT]
-        for leaf in (*blind, *shape.semantic):
+        blind = [leaf for leaf, verdict in known.items() if verdict is _NO_TEXT] if known else []
+        for leaf in (*blind, *shape.semantic) if blind else shape.semantic:
             plan = plans.get(leaf)
             if plan is None or leaf not in needed:
+                deciders = ", ".join(k.__name__ for k, v in known.items() if v is not _NO_TEXT)
                 mine[leaf] = (plan, _not_judged(deciders), False)
             elif view.text is not None and not view.text.strip() and leaf.needs == "text":
                 mine[leaf] = (plan, _nothing(plan.threshold), True)
@@ -258,6 +257,9 @@ def finish(setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool) -> 
             view = setup.views[index]
             inverted = plan.judged_as is not None
             verdict = leaf.fold(view, labelled, plan.threshold, setup.declared, inverted=inverted)
+        if verdict.judge is None:  # a custom judge's bare Verdict: it is the check's judge's
+            assert setup.declared is not None
+            verdict = replace(verdict, judge=setup.declared.identity)
         asked.verdicts[index][leaf] = (plan, verdict, True)
     each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(setup.views))
     identity = setup.declared.identity if setup.declared is not None else STRUCTURAL
@@ -324,6 +326,8 @@ def _plan(
     description: IntentDescription = leaf.judge_description()
     judged_as = None
     if description.hypothesis is None and not declared.reads_negation:
+        from semantix.judges.phrasing import negated_statement  # judges that read literally
+
         judged_as = negated_statement(str(description))
     if judged_as is not None:
         description = IntentDescription(

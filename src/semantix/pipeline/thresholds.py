@@ -21,9 +21,9 @@ cached per judge and intent in the ``calibrations`` region of `semantix.cache.mo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from semantix.cache import model_cache
-from semantix.calibration import Calibration, calibrate
 from semantix.config import check_threshold, is_number
 from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
@@ -31,8 +31,10 @@ from semantix.judges.base import Capabilities, JudgeLike, capabilities, judge_id
 from semantix.judges.calls import ask_judge
 from semantix.text import preview
 
+if TYPE_CHECKING:
+    from semantix.calibration import Calibration
+
 __all__ = [
-    "Calibration",
     "ResolvedThreshold",
     "calibrate_intent",
     "judge_threshold",
@@ -167,6 +169,8 @@ def _calibrate(
     if any(score is None for score in scores):
         return None
     labels = [True] * len(positives) + [False] * len(negatives)
+    from semantix.calibration import calibrate  # only intents with examples calibrate
+
     calibration = calibrate([float(score) for score in scores if score is not None], labels)
     if not calibration.separates:
         weakest, strongest = calibration.weakest_positive, calibration.strongest_negative

@@ -39,7 +39,7 @@ from typing import Any
 
 from semantix.proportions import mcnemar_exact, newcombe_interval, wilson_interval
 from semantix.report.files import read_json_report
-from semantix.report.records import leaf_outcome, outcome
+from semantix.report.records import PASSED, leaf_outcome, outcome
 from semantix.report.schema import ReportDocumentError, check_document
 
 __all__ = ["FAIL_ON", "KINDS", "Comparison", "Flip", "RateChange", "compare", "load_report"]
@@ -140,8 +140,8 @@ class RateChange:
 
     @property
     def regression(self) -> bool:
-        """Its verdict went from pass to fail or error."""
-        return self.base_verdict == "pass" and self.candidate_verdict not in (None, "pass")
+        """Its verdict went from passed to failed or error (``pass`` in reports of version 2)."""
+        return self.base_verdict in PASSED and self.candidate_verdict not in (None, *PASSED)
 
     def to_dict(self) -> dict[str, Any]:
         sides = {"base": self.base, "candidate": self.candidate}

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from semantix.report.records import format_usd
+
 __all__ = ["JudgeCost", "judge_cost", "judge_cost_lines", "record_judge_cost"]
 
 
@@ -113,9 +115,7 @@ def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[s
         f"{cost.completion_tokens} output tokens"
     )
     if priced:
-        headline = (
-            f"judge cost: ${cost.usd:.6f} ({tokens}; the judges' own, apart from the system's)"
-        )
+        headline = f"judge cost: {format_usd(cost.usd)} ({tokens}; the judges' own, apart from the system's)"
     else:
         headline = f"judge cost: {tokens}; give --semantic-judge-prices FILE to see their cost"
     lines: list[tuple[str, dict[str, bool]]] = [(headline, {})]

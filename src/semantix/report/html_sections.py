@@ -5,11 +5,11 @@ each a function of the JSON report; every text HTML-escaped.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
 from semantix.report.html_parts import _e, _fmt, _mapping, _num
+from semantix.snapshots.diff import word_opcodes
 
 __all__ = ["relation_data", "relations", "snapshot_data", "snapshots"]
 
@@ -78,8 +78,7 @@ def _diff_html(stored: str, new: str) -> str:
     # markers into the text, so the opcodes are walked here to mark up escaped words).
     out: list[str] = []
     old_words, new_words = stored.split(), new.split()
-    matcher = difflib.SequenceMatcher(a=old_words, b=new_words, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in word_opcodes(old_words, new_words):
         if tag == "equal":
             out.append(_e(" ".join(old_words[i1:i2])))
             continue

@@ -29,7 +29,7 @@ from typing import Any
 
 from semantix import config
 from semantix.pipeline.results import OUTCOME_WORDS as CHECK_WORDS
-from semantix.pipeline.results import SemanticResult, _topical
+from semantix.pipeline.results import SemanticResult
 from semantix.report.files import encodable, write_text_atomic
 from semantix.report.schema import CHECK_OUTCOMES, REPORT_VERSION
 from semantix.text import mask_secrets, preview, usable_secrets
@@ -128,19 +128,15 @@ def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
 def result_record(result: SemanticResult, nodeid: str) -> Record:
     """The record of one finished assertion (passed or failed).
 
-    A leaf whose verdict names no judge (a custom judge's ``Verdict(passed=..., score=...)``)
-    is the check's judge's (``result.judge``). ``topical`` marks a leaf a similarity judge
-    decided from the intent's description alone (no examples): closeness of topic, not whether
-    the output does what the description says — on passes too.
+    Each leaf is `semantix.pipeline.results.LeafResult.to_dict`'s: its judge (a custom
+    judge's bare ``Verdict`` is the check's judge's), and ``topical`` for a leaf a similarity
+    judge decided from the intent's description alone — on passes too.
     """
     summary = result.to_dict()
     leaves = [
         {
             **leaf,
             "qualname": f"{found.intent.__module__}.{found.intent.__qualname__}",
-            "judge": leaf["judge"] or summary["judge"],
-            "judge_model": leaf["judge_model"] if leaf["judge"] else result.judge.model,
-            "topical": _topical(found),
         }
         for leaf, found in zip(summary["leaves"], result.leaves, strict=True)
     ]

@@ -26,18 +26,23 @@ The package, top to bottom:
 
 from __future__ import annotations
 
+import importlib as _importlib
+from typing import TYPE_CHECKING
+
 from semantix import compat
-from semantix.verdicts.fingerprint import FORMAT_VERSION, fingerprint, normalise_text
-from semantix.verdicts.judge import (
-    RecordReplayJudge,
-    VerdictStats,
-    VerdictUsage,
-    wrap_judge,
-)
-from semantix.verdicts.memo import DEFAULT_MEMO_SIZE
-from semantix.verdicts.modes import DEFAULT_PATH, MODES, resolve_mode
-from semantix.verdicts.record import PREVIEW_CHARS, StoredVerdict
-from semantix.verdicts.store import VerdictStore
+
+if TYPE_CHECKING:
+    from semantix.verdicts.fingerprint import FORMAT_VERSION, fingerprint, normalise_text
+    from semantix.verdicts.judge import (
+        RecordReplayJudge,
+        VerdictStats,
+        VerdictUsage,
+        wrap_judge,
+    )
+    from semantix.verdicts.memo import DEFAULT_MEMO_SIZE
+    from semantix.verdicts.modes import DEFAULT_PATH, MODES, resolve_mode
+    from semantix.verdicts.record import PREVIEW_CHARS, StoredVerdict
+    from semantix.verdicts.store import VerdictStore
 
 __all__ = [
     "DEFAULT_MEMO_SIZE",
@@ -56,10 +61,21 @@ __all__ = [
     "wrap_judge",
 ]
 
-# Shown as importable from the top level: ``semantix.VerdictStore``, ``semantix.RecordReplayJudge``.
-VerdictStore.__module__ = "semantix"
-RecordReplayJudge.__module__ = "semantix"
+#: Where each name lives, imported on first use: the pipeline resolves a judge without loading
+#: the store, the record schema or the memo until a check needs them.
+_LAZY = {
+    **dict.fromkeys(("FORMAT_VERSION", "fingerprint", "normalise_text"), "fingerprint"),
+    **dict.fromkeys(("RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"), "judge"),
+    "DEFAULT_MEMO_SIZE": "memo",
+    **dict.fromkeys(("DEFAULT_PATH", "MODES", "resolve_mode"), "modes"),
+    **dict.fromkeys(("PREVIEW_CHARS", "StoredVerdict"), "record"),
+    "VerdictStore": "store",
+}
 
 
 def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(_importlib.import_module(f"semantix.verdicts.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
     return compat.resolve(__name__, name)  # CachingJudge (semantix-ai), identity_of (0.1)

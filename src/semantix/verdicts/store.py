@@ -167,3 +167,7 @@ def _damaged(problem: str) -> CorruptVerdictError:
         f"{problem}; delete it and {RECORD_HINT} (or restore it from version control, e.g. "
         "after a merge conflict)"
     )
+
+
+# Shown as importable from the top level: ``semantix.VerdictStore``.
+VerdictStore.__module__ = "semantix"
