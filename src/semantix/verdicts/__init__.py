@@ -31,8 +31,11 @@ from typing import TYPE_CHECKING
 
 from semantix import compat
 
+# Bound now: ``fingerprint`` is also the name of its module, and importing the module (any of
+# the store, record or judge modules does) would otherwise leave the module under the name.
+from semantix.verdicts.fingerprint import FORMAT_VERSION, fingerprint, normalise_text
+
 if TYPE_CHECKING:
-    from semantix.verdicts.fingerprint import FORMAT_VERSION, fingerprint, normalise_text
     from semantix.verdicts.judge import (
         RecordReplayJudge,
         VerdictStats,
@@ -64,7 +67,6 @@ __all__ = [
 #: Where each name lives, imported on first use: the pipeline resolves a judge without loading
 #: the store, the record schema or the memo until a check needs them.
 _LAZY = {
-    **dict.fromkeys(("FORMAT_VERSION", "fingerprint", "normalise_text"), "fingerprint"),
     **dict.fromkeys(("RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"), "judge"),
     "DEFAULT_MEMO_SIZE": "memo",
     **dict.fromkeys(("DEFAULT_PATH", "MODES", "resolve_mode"), "modes"),

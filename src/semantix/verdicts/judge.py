@@ -316,9 +316,7 @@ class RecordReplayJudge(WrappingJudge):
         if not self._policy.reads_store:
             return None, None
         key_fingerprint = fingerprint(self.judge, request[0], request[1])
-        used, record = self.store.find(
-            key_fingerprint, self.judge, request, self._policy.writes_store
-        )
+        used, record = self.store.find(key_fingerprint, self.judge, request, self._policy)
         with self._lock:
             self._used.add(used)
         replayed = int(record is not None)
