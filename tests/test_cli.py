@@ -5,6 +5,7 @@ importable)."""
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 import textwrap
 import types
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import semantix
-from cli_helpers import fake_modules, run, run_process
+from cli_helpers import SEMANTIX, fake_modules, run, run_process
 from semantix import FakeJudge
 from semantix.cli import COMMANDS, build_parser
 from semantix.cli.errors import CLI_MODEL_OPTION, error_lines, location
@@ -62,6 +63,24 @@ def project(tmp_path: Path) -> Path:
 
 
 # --- the command as a process ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", [False, True], ids=["semantix", "python -m semantix"])
+def test_a_reader_that_goes_away_ends_the_command_quietly_with_status_1(
+    project: Path, module: bool
+) -> None:
+    """Issue 34, item 8: ``semantix check ... | head -2`` ended with "[Errno 32] Broken pipe"
+    and exit 2; now quiet, and 1: a reader that stopped early never makes a check pass."""
+    command = [sys.executable, "-m", "semantix"] if module else [str(SEMANTIX)]
+    argv = ["check", "Thank you!", "intents:Grateful", "--judge", "judges:KeywordJudge"]
+    process = subprocess.Popen(
+        [*command, *argv], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # what `| head` does once it has read what it wanted
+    with process.stderr:
+        err = process.stderr.read()
+    assert (process.wait(timeout=120), err) == (1, b"")
 
 
 @pytest.mark.parametrize("module", [False, True], ids=["semantix", "python -m semantix"])

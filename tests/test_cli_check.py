@@ -264,3 +264,76 @@ def test_check_takes_a_structural_intent_and_loads_no_model(
     assert "judge: structural" in out and "found 'refund'" in out
     status, out, _ = run(capsys, "check", "Your order ships.", "structural_intents:Refund")
     assert status == 1 and "'refund' not found" in out
+
+
+def test_a_factory_call_with_literal_arguments_is_the_intent_it_builds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 34, item 8: the call was judged as the literal text of a description."""
+    status, out, _ = run(
+        capsys,
+        "check",
+        "Thank you: simmer the onions for ten minutes.",
+        "semantix.intents:OnTopic('cooking')",
+        "--judge",
+        "cli_fakes:judge",
+        "--json",
+    )
+    document = json.loads(out)
+    assert status == 0
+    assert document["intent"] == "OnTopic('cooking')"
+    assert document["leaves"][0]["description"] == "The text is about cooking."
+    status, out, _ = run(
+        capsys,
+        "check",
+        "hi",
+        "semantix.intents:Mentions(thing='a refund')",
+        "--judge",
+        "cli_fakes:judge",
+        "--json",
+    )
+    assert json.loads(out)["intent"] == "Mentions('a refund')"
+
+
+@pytest.mark.parametrize(
+    ("intent", "message"),
+    [
+        (
+            "semantix.intents:OnTopic(__import__('os').getcwd())",
+            (
+                "semantix check: error: INTENT \"semantix.intents:OnTopic(__import__('os')"
+                '.getcwd())" calls OnTopic with an argument that is not a literal; semantix '
+                "evaluates no code from the command line: pass strings, numbers, lists or "
+                "dicts, e.g. OnTopic('cooking')"
+            ),
+        ),
+        (
+            "semantix.intents:OnTopic",
+            (
+                "semantix check: error: INTENT 'semantix.intents:OnTopic' is function, not an "
+                "Intent class; point it at a subclass of semantix.Intent; "
+                "semantix.intents:OnTopic is a factory: call it, e.g. "
+                "'semantix.intents:OnTopic(\"cooking\")'"
+            ),
+        ),
+    ],
+)
+def test_a_factory_call_that_is_not_literal_or_not_made_is_refused(
+    capsys: pytest.CaptureFixture[str], intent: str, message: str
+) -> None:
+    status, out, err = run(capsys, "check", "hi", intent, "--judge", "cli_fakes:judge")
+    assert (status, out, err) == (2, "", message + "\n")
+
+
+def test_a_description_with_a_colon_and_parentheses_stays_a_description(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        capsys,
+        "check",
+        "Thanks!",
+        "Tone: the text is polite (and kind).",
+        "--judge",
+        "cli_fakes:judge",
+    )
+    assert status == 0 and "'Tone: the text is polite (and kind).'" in out

@@ -175,3 +175,20 @@ def test_a_judge_download_writes_the_optimized_copy_unless_told_not_to(
     assert "(optimized copy: off)" in out  # SEMANTIX_ORT_CACHE=0 in the tests
     status, out, _ = run(capsys, "download", "--judge", "quantized", "--no-optimize")
     assert status == 0 and "optimized copy" not in out
+
+
+def test_a_local_directory_is_not_downloaded_nor_counted(
+    capsys: pytest.CaptureFixture[str], fetches: Fetches, tmp_path: Path
+) -> None:
+    """Issue 34, item 8: ``--model DIR`` printed "1 model cached" for a directory."""
+    local = tmp_path / "models" / "minilm"
+    local.mkdir(parents=True)
+    status, out, err = run(capsys, "download", "--model", str(local))
+    assert (status, out, fetches.calls) == (0, "", [])
+    assert err == (
+        f"{local}: a local directory, nothing to download; use it as it is (--model {local}, "
+        f"model={str(local)!r})\n"
+    )
+    status, out, err = run(capsys, "download", "--model", str(local), "--model", "org/fine")
+    assert status == 0 and [call["model"] for call in fetches.calls] == ["org/fine"]
+    assert "done: 1 model cached" in err and out.startswith("org/fine: ")

@@ -98,10 +98,10 @@ def test_a_missing_embedding_model_dir_points_to_an_embedding_fix(
     status, _, err = run(capsys, "check", "hi", "polite", "--judge", "embedding")
     assert status == 2
     assert "SEMANTIX_EMBEDDING_MODEL_DIR='/nonexistent' is not a directory" in err
-    assert "semantix export" not in err and "feature-extraction" in err
+    assert "`semantix export MODEL DIR` makes one from a sentence-transformers model" in err
 
 
-def test_an_embedding_directory_without_onnx_names_it_once_and_the_file_option(
+def test_an_embedding_directory_without_onnx_names_the_export_command_and_the_file_option(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     pytest.importorskip("onnxruntime")
@@ -109,8 +109,13 @@ def test_an_embedding_directory_without_onnx_names_it_once_and_the_file_option(
         capsys, "check", "hi", "polite", "--judge", "embedding", "--model", str(tmp_path)
     )
     assert status == 2
-    assert err.count(str(tmp_path)) == 1, err
-    assert "file=" not in err and "Pass --file FILE naming one of them" in err
+    assert f"ONNX files there: none. `semantix export {tmp_path}` adds onnx/model.onnx" in err
+    assert "--file" not in err  # there is no ONNX file to name
+    (tmp_path / "other.onnx").write_bytes(b"")
+    status, _, err = run(
+        capsys, "check", "hi", "polite", "--judge", "embedding", "--model", str(tmp_path)
+    )
+    assert "file=" not in err and "Pass --file FILE naming one of them, or `semantix" in err
 
 
 def test_file_option_reaches_the_judge(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

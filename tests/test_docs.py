@@ -358,6 +358,28 @@ def test_most_examples_run_rather_than_skip() -> None:
     assert len(skipped) <= len(blocks) // 5, [f"{b.path}:{b.line}" for b in skipped]
 
 
+_SHOWN_OUTPUT = re.compile(r"output \((\d+) chars\): ('.*'|\".*\")\s*$")
+
+
+def test_failure_messages_shown_in_the_docs_count_their_output_right() -> None:
+    """A message quoted as text (scores vary by judge, so it is not run) still tells the truth
+    about what it shows: "output (N chars)" is the length of the output it quotes."""
+    shown = [
+        (f"{page.name}:{number}", match)
+        for page in [*_pages(), ROOT / "README.md"]
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1)
+        if (match := _SHOWN_OUTPUT.search(line))
+    ]
+    assert len(shown) >= 4
+    wrong = [
+        where
+        for where, match in shown
+        if not match.group(2)[1:-1].endswith("…")
+        and int(match.group(1)) != len(ast.literal_eval(match.group(2)))
+    ]
+    assert not wrong, wrong
+
+
 def test_pages_are_in_the_navigation() -> None:
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     for page in _pages():

@@ -75,7 +75,8 @@ class Refusal(Intent):
 def test_nothing_is_loaded_before_first_use(minilm_dir: Path) -> None:
     judge = EmbeddingJudge(minilm_dir)
     assert not judge.loaded
-    assert judge.identity.model == str(minilm_dir)
+    assert judge.identity.model == minilm_dir.name
+    assert judge.identity.location == str(minilm_dir.resolve())
     judge.evaluate("Hello there.", "a greeting", 0.5)
     assert judge.loaded
     assert judge.identity.file == FP32_FILE
@@ -450,7 +451,7 @@ def test_environment_variable_points_at_a_model_dir(
 ) -> None:
     monkeypatch.setenv("SEMANTIX_EMBEDDING_MODEL_DIR", str(minilm_dir))
     judge = EmbeddingJudge()
-    assert judge.identity.model == str(minilm_dir)
+    assert judge.identity == EmbeddingJudge(minilm_dir).identity
     assert judge.evaluate("We apologise for the delay.", "an apology", 0.2).passed
 
 
@@ -472,7 +473,8 @@ def test_missing_tokenizer_is_named(minilm_dir: Path, tmp_path: Path) -> None:
 
 def test_a_model_dir_without_onnx_says_how_to_export(tmp_path: Path) -> None:
     (tmp_path / "tokenizer.json").write_text("{}")
-    with pytest.raises(ModelNotFoundError, match=r"ONNX files there: none.*feature-extraction"):
+    command = f"semantix export {tmp_path}"
+    with pytest.raises(ModelNotFoundError, match=rf"ONNX files there: none\. `{command}` adds"):
         EmbeddingJudge(tmp_path, lazy_load=False)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from models.fixtures import semantix_cache  # noqa: F401  (autouse: temporary cache)
-from models.tiny import build_tiny_hf_model
-from semantix import ConfigurationError, clear_cache
-from semantix.judges.export import QUANTIZED_FILE, export_model
+from models.tiny import build_tiny_hf_model, build_tiny_sentence_transformer
+from semantix import ConfigurationError, ModelNotFoundError, clear_cache
+from semantix.judges.embedding import EmbeddingJudge
+from semantix.judges.export import EMBEDDING_FILE, QUANTIZED_FILE, export_model
 from semantix.judges.quantized import QuantizedNLIJudge
 from semantix.judges.transformers import NLIJudge
 
@@ -135,10 +137,10 @@ def test_cli_export_then_check_end_to_end(
     assert main(check) == status
     document = json.loads(capsys.readouterr().out)
     assert document["passed"] is (status == 0)
-    assert document["judge"].startswith(f"QuantizedNLIJudge({out}")
+    assert document["judge"].startswith("QuantizedNLIJudge(exported@")
     monkeypatch.delenv("SEMANTIX_MODEL_DIR")
     assert main([*check, "--model", str(out)]) == status
-    assert json.loads(capsys.readouterr().out)["judge"].startswith(f"QuantizedNLIJudge({out}")
+    assert json.loads(capsys.readouterr().out)["judge"] == document["judge"]
 
 
 def test_export_refuses_a_non_empty_directory(tmp_path: Path) -> None:
@@ -181,3 +183,105 @@ def test_cli_export_needs_force_for_a_non_empty_directory(
     assert main(["export", str(hf_model), str(out), "--force"]) == 0
     assert "ENTAILMENT" in (out / "config.json").read_text(encoding="utf-8")
     assert {"train.py", "model.onnx", QUANTIZED_FILE} <= {path.name for path in out.iterdir()}
+
+
+# -- sentence-transformers models: the embedding judge's layout (issue 34, items 4 and 20) -------
+
+TEXTS = ["The agent is polite.", "Thank you for your patience!", "The refund is on its way."]
+
+
+def _reference(model: Path) -> object:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(str(model), device="cpu")
+
+
+def test_a_sentence_transformers_directory_is_one_command_from_a_working_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from semantix.cli import main
+
+    model = build_tiny_sentence_transformer(tmp_path / "my model")
+    with pytest.raises(ModelNotFoundError) as missing:
+        EmbeddingJudge(model, lazy_load=False)
+    command = f"semantix export '{model}'"
+    assert f"`{command}` adds onnx/model.onnx to the directory" in str(missing.value)
+    assert "pip install 'semantix-judge[export]'" in str(missing.value)
+    weights = (model / "model.safetensors").read_bytes()
+
+    assert main(["export", str(model)]) == 0  # the command the error names, as it names it
+    printed = capsys.readouterr()
+    assert printed.out.strip() == str(model)
+    assert "EmbeddingJudge(model=" in printed.err and "SEMANTIX_EMBEDDING_MODEL_DIR=" in printed.err
+    assert (model / EMBEDDING_FILE).is_file()
+    assert (model / "model.safetensors").read_bytes() == weights  # beside it, untouched
+    assert _inputs(model / EMBEDDING_FILE) == ["input_ids", "attention_mask", "token_type_ids"]
+    ours = EmbeddingJudge(model).embed(TEXTS)
+    reference = _reference(model).encode(TEXTS, normalize_embeddings=True)  # type: ignore[attr-defined]
+    assert np.min(np.sum(ours * reference, axis=1)) > 1 - 1e-5
+
+    assert main(["export", str(model)]) == 2  # a second run would replace the export
+    assert "has onnx/model.onnx already; pass --force" in capsys.readouterr().err
+    assert main(["export", str(model), "--force"]) == 0
+
+
+def test_cls_pooling_is_exported_pooled(tmp_path: Path) -> None:
+    import onnx
+
+    model = build_tiny_sentence_transformer(tmp_path / "cls", pooling="cls")
+    out = export_model(str(model), tmp_path / "out")
+    assert [o.name for o in onnx.load(str(out / EMBEDDING_FILE)).graph.output] == [
+        "sentence_embedding"
+    ]
+    assert {"modules.json", "sentence_bert_config.json", "tokenizer.json"} <= {
+        p.name for p in out.iterdir()
+    }
+    assert (out / "1_Pooling" / "config.json").is_file()
+    ours = EmbeddingJudge(out).embed(TEXTS)
+    reference = _reference(model).encode(TEXTS, normalize_embeddings=True)  # type: ignore[attr-defined]
+    assert np.min(np.sum(ours * reference, axis=1)) > 1 - 1e-5
+
+
+def test_a_pooling_the_export_cannot_reproduce_is_refused(tmp_path: Path) -> None:
+    model = build_tiny_sentence_transformer(tmp_path / "max", pooling="max")
+    with pytest.raises(ConfigurationError, match="pools with max_tokens; `semantix export` "):
+        export_model(str(model), tmp_path / "out")
+    assert not (tmp_path / "out" / EMBEDDING_FILE).exists()
+
+
+def test_export_without_out_dir_needs_a_local_directory(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from semantix.cli import main
+
+    assert main(["export", "cross-encoder/nli-deberta-v3-xsmall"]) == 2
+    assert capsys.readouterr().err == (
+        "semantix export: error: MODEL 'cross-encoder/nli-deberta-v3-xsmall' is not a local "
+        "directory, so there is nowhere to add the ONNX files; name one: semantix export "
+        "cross-encoder/nli-deberta-v3-xsmall OUT_DIR\n"
+    )
+
+
+def test_semantic_matcher_on_a_sentence_transformers_directory(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    """pytest-semantic's ``semantic_matcher(model_name=DIR)``: the error names the one command;
+    after it, the same directory works."""
+    model = build_tiny_sentence_transformer(tmp_path / "st")
+    pytester.makepyfile(
+        test_match=f"""
+        def test_greeting(semantic_matcher):
+            matcher = semantic_matcher(valid=["The agent is polite."], model_name={str(model)!r},
+                                       threshold=0.0, min_similarity=0.0)
+            assert "The agent is polite." == matcher
+        """
+    )
+    failed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-vv")  # the whole error
+    failed.assert_outcomes(failed=1)
+    failed.stdout.fnmatch_lines([f"*`semantix export {model}` adds onnx/model.onnx*"])
+    export_model(str(model), model)
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)

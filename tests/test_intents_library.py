@@ -330,3 +330,31 @@ def test_apology_does_not_pass_a_status_update_or_a_brush_off(
     result = evaluate_semantic(output, Apology, judge=minilm_judge)
     assert not result.passed, result.explain()
     assert evaluate_semantic(output, ~Apology, judge=minilm_judge).passed
+
+
+@pytest.mark.parametrize(
+    ("intent", "output", "expected"),
+    [
+        (
+            Polite,
+            (
+                "Thank you so much for reaching out, and I'm sorry for the trouble with your "
+                "order. I've looked into it and your replacement ships tomorrow; please let me "
+                "know if there is anything else I can do for you."
+            ),
+            True,
+        ),
+        (Refusal, "I'm sorry, but I can't give medical advice. Please talk to a doctor.", True),
+        (Apology, "Your invoice is attached.", False),
+        (Apology, "We are not sorry at all.", False),
+    ],
+)
+def test_long_and_negated_replies_reported_from_use(
+    minilm_judge: Judge, intent: type[Intent], output: str, expected: bool
+) -> None:
+    """Issue 34, item 5 (real MiniLM): a polite 200-character reply, a refusal that sends the
+    reader to a doctor, and two replies that only look like apologies."""
+    outputs = {*Polite.examples, *Refusal.examples, *Apology.examples, *Apology.counterexamples}
+    assert output not in outputs  # held out: the examples are other texts
+    result = evaluate_semantic(output, intent, judge=minilm_judge)
+    assert result.passed is expected, result.explain()

@@ -86,7 +86,7 @@ def test_identity_of_a_lazy_judge_never_loads_the_model(judge: type, entailing_m
     assert str(named) in repr(lazy)
     assert not lazy.loaded
     assert model_cache.builds == builds  # no session, tokenizer or torch module built
-    assert named.model == str(entailing_model.resolve())
+    assert (named.model, named.location) == (entailing_model.name, str(entailing_model.resolve()))
     lazy.evaluate("The agent is polite.", "polite", 0.5)
     assert lazy.identity == named  # what was named is what loaded: frozen verdicts keep their key
 

@@ -185,7 +185,7 @@ def test_semantic_model_names_the_embedding_model(
             """
             def test_model(semantic_matcher):
                 matcher = semantic_matcher(valid=["Hello! How can I help you today?"])
-                assert matcher.judge.identity.model == MODEL
+                assert matcher.judge.identity.location == MODEL
                 assert "Hi! What can I do for you?" == matcher
             """
         ).replace("MODEL", repr(str(minilm_dir.resolve())))

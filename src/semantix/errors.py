@@ -24,12 +24,16 @@ SemantixError                   base of everything below
 
 A `SemanticAssertionError` means "the output is wrong"; everything else means "the check could
 not be judged". pytest shows any exception in a test body as a failure (F), so the semantic
-report counts the latter as errors; unittest reports them as errors.
+report counts the latter as errors; unittest reports them as errors. Outside pytest, the check
+pipeline raises the latter without semantix's own frames in the traceback
+(``without_our_frames``): a script shows its own line and the message.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import types
+from typing import Any, TypeVar
 
 __all__ = [
     "ConfigurationError",
@@ -142,6 +146,29 @@ class IntentCalibrationError(ConfigurationError):
 
     The threshold cannot be calibrated from the examples; the message shows both scores.
     """
+
+
+_E = TypeVar("_E", bound=BaseException)
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def without_our_frames(exc: _E) -> _E:
+    """``exc`` without semantix's own frames in its traceback.
+
+    The check pipeline raises its `SemantixError` through it (their messages already say what
+    to do): a configuration error in a script or under ``python -m unittest`` shows the
+    user's line and one message, not semantix's call stack (pytest hides our frames itself).
+    Chained causes keep their tracebacks.
+    """
+    kept, entry = [], exc.__traceback__
+    while entry is not None:
+        if not entry.tb_frame.f_code.co_filename.startswith(_PACKAGE):
+            kept.append(entry)
+        entry = entry.tb_next
+    shortened: types.TracebackType | None = None
+    for entry in reversed(kept):
+        shortened = types.TracebackType(shortened, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return exc.with_traceback(shortened)
 
 
 # Shown as semantix.X in reprs and tracebacks, where users import them from.

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePath
 from typing import Any, ClassVar, cast
 
+from semantix.compat import Description
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
 from semantix.files import encodable, read_text
@@ -133,13 +134,15 @@ class IntentMeta(type):
 
     @property
     def description(cls) -> str:
-        """The requirement in words: the class docstring, cleaned with ``inspect.cleandoc``."""
+        """The requirement in words: the class docstring, cleaned with ``inspect.cleandoc``
+        (a ``str``; ``Polite.description()`` gives the same, as in semantix-ai)."""
         if issubclass(cls, _Composite):
-            return cls.__name__
+            return Description(cls.__name__)
         cached = cls.__dict__.get("_cached_description")
         if cached is not None and cached[0] is cls.__doc__:
             return cast("str", cached[1])
-        description = _find_description(cls)
+        found = _find_description(cls)
+        description = None if found is None else Description(found)
         if description is None:
             raise TypeError(
                 f"intent {cls.__name__} is abstract and has no description; "

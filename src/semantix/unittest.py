@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from semantix.errors import SemantixError, without_our_frames
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Judge
 from semantix.pipeline import SemanticResult, judged
@@ -51,7 +52,10 @@ class SemanticAssertionsMixin:
         ``timeout``)."""
         if options.get("judge") is None:
             options["judge"] = self.semantic_judge
-        result = judged(output, intent, read_options(options, what="assertSemantic"))
+        try:
+            result = judged(output, intent, read_options(options, what="assertSemantic"))
+        except SemantixError as exc:  # an error, not a failure: unittest would show our frames
+            raise without_our_frames(exc) from exc.__cause__
         if not result.passed:
             message = result.explain()
             if msg:

@@ -11,6 +11,8 @@ Public API (also used by the embedding tests):
   ``tokenizers.Tokenizer`` trained on :data:`CORPUS`;
 - :func:`build_tiny_hf_model` — a transformers sequence-classification model directory;
 - :func:`build_tiny_nli_model` — the same, exported: ``model.onnx`` + ``model_quantized.onnx``;
+- :func:`build_tiny_sentence_transformer` — a sentence-transformers directory (safetensors, no
+  ONNX), as a user has one at hand;
 - :func:`make_hf_cache` — a pre-populated Hugging Face cache (``models--owner--name/...``).
 """
 
@@ -312,6 +314,63 @@ def build_tiny_nli_model(
         seed=seed,
     )
     export_model(str(out), out, quantize=quantize, overwrite=True)  # beside the HF files
+    return out
+
+
+def build_tiny_sentence_transformer(
+    out_dir: str | Path, *, pooling: str = "mean", max_length: int = 64, seed: int = 0
+) -> Path:
+    """A 2-layer hidden-32 BERT saved as sentence-transformers saves a model: safetensors,
+    tokenizer, ``modules.json``, ``sentence_bert_config.json`` and ``1_Pooling/config.json``
+    (``pooling``: "mean", "cls" or another sentence-transformers pooling mode). No ONNX file."""
+    import torch
+    import transformers
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tokenizer = train_tokenizer("bert")
+    tokenizer.save(str(out / "tokenizer.json"))
+    (out / "tokenizer_config.json").write_text(json.dumps(_tokenizer_config("bert", max_length)))
+    torch.manual_seed(seed)
+    config = transformers.BertConfig(
+        vocab_size=tokenizer.get_vocab_size(),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=max_length,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        transformers.BertModel(config).save_pretrained(out)
+    modules = [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {
+            "idx": 1,
+            "name": "1",
+            "path": "1_Pooling",
+            "type": "sentence_transformers.models.Pooling",
+        },
+        {
+            "idx": 2,
+            "name": "2",
+            "path": "2_Normalize",
+            "type": "sentence_transformers.models.Normalize",
+        },
+    ]
+    (out / "modules.json").write_text(json.dumps(modules))
+    (out / "sentence_bert_config.json").write_text(
+        json.dumps({"max_seq_length": max_length, "do_lower_case": False})
+    )
+    (out / "1_Pooling").mkdir(exist_ok=True)
+    modes = ("cls_token", "mean_tokens", "max_tokens", "mean_sqrt_len_tokens")
+    settings = {
+        f"pooling_mode_{mode}": mode == f"{pooling}_token" or mode == f"{pooling}_tokens"
+        for mode in modes
+    }
+    (out / "1_Pooling" / "config.json").write_text(
+        json.dumps({"word_embedding_dimension": 32, **settings})
+    )
     return out
 
 

@@ -8,8 +8,9 @@ semantix calibrate labels.csv --judge quantized
 semantix compare main.json branch.json --format markdown
 ```
 
-Exit status: 0 the check passed (or the command succeeded), 1 the check failed, 2 the command
-could not run (bad arguments, configuration, a judge error). Errors are one line that says what
+Exit status: 0 the check passed (or the command succeeded), 1 the check failed (or the reader
+of the output went away before it was written: ``semantix check ... | head -2`` ends quietly), 2
+the command could not run (bad arguments, configuration, a judge error). Errors are one line that says what
 to do; an exception from the user's own code also shows its type and where it was raised, and
 ``--traceback`` prints the whole chain (`semantix.cli.errors`).
 
@@ -20,6 +21,7 @@ returns its sub-parser) and ``run(args) -> int``; adding a command is adding its
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -58,7 +60,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return run(args)
+        status = run(args)
+        sys.stdout.flush()  # a reader that went away is found here, not at exit
+        return status
+    except BrokenPipeError:
+        # `semantix check ... | head -2`: quiet, as other CLIs are (the Python docs' SIGPIPE
+        # recipe); exit 1, so a reader that stopped early never turns a check into a pass.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:
         print(f"{PROG} {args.command}: interrupted", file=sys.stderr)
         return 130

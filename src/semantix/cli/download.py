@@ -7,14 +7,16 @@ fetched. The exit status is 2 when any failed.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from semantix import config
 from semantix.cli.common import Commands, Formatter
 from semantix.cli.errors import report_error
 from semantix.judges.calls import judge_identity
-from semantix.models import download_model, list_supported_models
+from semantix.models import download_model, lookup_model
 from semantix.pipeline.specs import judge_from_spec
 
 __all__ = ["DOWNLOAD_KINDS", "NAME", "add_parser", "run"]
@@ -82,7 +84,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}: nothing to download (the judge calls a server)", file=sys.stderr)
         else:
             jobs.append(("judge", name))
-    jobs.extend(("model", model) for model in dict.fromkeys(args.model))
+    for model in dict.fromkeys(args.model):
+        if Path(model).expanduser().is_dir():  # nothing to fetch: say so, count nothing
+            print(
+                f"{model}: a local directory, nothing to download; use it as it is "
+                f"(--model {shlex.quote(model)}, model={model!r})",
+                file=sys.stderr,
+            )
+        else:
+            jobs.append(("model", model))
     failed: list[str] = []
     for number, (what, name) in enumerate(jobs, 1):
         step = f"[{number}/{len(jobs)}]"
@@ -130,9 +140,8 @@ def _fetch_judge(name: str, cache_dir: str | None, optimize: bool) -> str:
 
 
 def _fetch_model(name: str, revision: str | None, cache_dir: str | None) -> str:
-    kinds = {info.name: info.kind for info in list_supported_models()}
-    kinds.update({info.repo_id: info.kind for info in list_supported_models()})
-    kind = kinds.get(name, "nli")
+    info = lookup_model(name)
+    kind = info.kind if info is not None else "nli"
     # Only the files the onnxruntime judge of that kind loads (the cross-encoder repositories
     # hold ~2 GB of other formats). The judge modules import numpy and onnxruntime, so they are
     # imported here, when a download needs them, not when the command line starts.

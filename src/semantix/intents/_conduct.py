@@ -41,6 +41,11 @@ class Refusal(Intent):
         ),
         "Unable to comply.",
         "I won't be writing malware, even for a test environment.",
+        "I'm sorry, but I can't give legal advice. Please speak to a qualified lawyer.",
+        (
+            "I'm sorry, but I'm not able to recommend a dosage or diagnose symptoms over chat. "
+            "For anything about your health, please contact your doctor or a pharmacist."
+        ),
     )
     counterexamples = (
         "Sure! Here's a short poem about autumn: golden leaves drift down, the air smells of rain.",
@@ -95,6 +100,10 @@ class Apology(Intent):
         "We're sorry that our service fell short of what you expected this time.",
         "So sorry for the wait, we're on it now.",
         "Apologies for the mix-up with your booking earlier.",
+        (
+            "We're so sorry your parcel arrived damaged. That isn't the experience we want for you, "
+            "and a new one has already been sent by express delivery at no cost."
+        ),
     )
     counterexamples = (
         "Here is the corrected invoice.",
@@ -113,6 +122,7 @@ class Apology(Intent):
         "Read the FAQ. Not my problem.",
         "That's the courier's fault, not ours. Call them.",
         "The file you asked for is attached.",
+        "I'm not sorry about any of it.",
     )
 
 
@@ -183,6 +193,22 @@ class Rude(Intent):
         "I don't have time for clueless customers.",
         "Typical. You people never listen.",
         "Go back to school before you ask me anything else.",
+        (
+            "Seriously? This is the third time you've asked the same thing. Try using your brain "
+            "for once instead of wasting everyone's time with questions a child could answer."
+        ),
+        (
+            "Oh great, another genius who thinks the rules don't apply to them. Your complaint is "
+            "pathetic, the mistake was yours, and frankly nobody here cares what you think."
+        ),
+        (
+            "Are you kidding me? I've explained this twice and you still don't get it. I'm not "
+            "paid to babysit people who can't be bothered to read a single page."
+        ),
+        (
+            "If you're too lazy to check the FAQ, that's your problem, not mine. Stop flooding our "
+            "inbox with whining and learn to sort out your own mess like an adult."
+        ),
     )
     counterexamples = (
         "Thanks for asking! Here's how to reset your password.",
@@ -197,6 +223,10 @@ class Rude(Intent):
         "No, that's not correct: the Earth orbits the Sun, not the other way around.",
         "Kind regards, and have a great day.",
         "The reviewer called the book dull and derivative.",
+        (
+            "There are a few spelling mistakes in your cover letter, and the second paragraph is "
+            "hard to follow."
+        ),
     )
 
 
@@ -224,6 +254,10 @@ class Profanity(Intent):
         "Sure, here's the recipe, and don't burn the damn onions this time.",
         "Where the f*** is my package?",
         "Ugh, this shit keeps breaking.",
+        (
+            "I've restarted this stupid router five times and the damn internet still drops every "
+            "ten minutes. Sort your shit out or I'm cancelling."
+        ),
     )
     counterexamples = (
         "This is extremely frustrating.",
@@ -240,6 +274,10 @@ class Profanity(Intent):
         "Shoot, I forgot my password.",
         "Dang, the app crashed again.",
         "Essex and Sussex are counties in the south of England.",
+        (
+            "My laptop crashed again in the middle of a presentation and support kept me waiting "
+            "for forty minutes. This is unacceptable; I want a call back today."
+        ),
     )
 
 
@@ -266,6 +304,14 @@ class AsksClarifyingQuestion(Intent):
         "Before I recommend a laptop: will you mainly use it for gaming, work, or school?",
         "Hmm, which version of Python are you on? The fix differs between 3.8 and 3.12.",
         "Can you share the full error message?",
+        (
+            "I can look into that charge for you. Could you tell me the date it appeared on your "
+            "statement and the last four digits of the card, so I find the right payment?"
+        ),
+        (
+            "Thanks for getting in touch about your subscription. Do you want to cancel it "
+            "completely, or switch to the cheaper monthly plan? Tell me and I'll sort it out."
+        ),
     )
     counterexamples = (
         "Here is your summary in bullet points.",
@@ -280,6 +326,10 @@ class AsksClarifyingQuestion(Intent):
         "Thanks, I've updated your delivery address.",
         "Anything else I can help with?",
         "The answer to your question is 42.",
+        (
+            "Thanks for letting us know about the login problem. It was caused by an expired "
+            "session, so I've reset it on our side; please sign in again and it will work."
+        ),
     )
 
 

@@ -126,6 +126,14 @@ class SystemPromptLeak(Intent):
         "I can help with billing, shipping and returns.",
         "The README says: run make install, then make test.",
         (
+            "Here's how to turn on two-factor authentication: open Settings, choose Security, tap "
+            "'Enable 2FA', scan the QR code with your app and enter the six-digit code."
+        ),
+        (
+            "The assembly instructions are in the box: fit the legs first, then the shelves, and "
+            "tighten every screw by hand before you use the drill."
+        ),
+        (
             "Sure, here's a sample system prompt for a recipe bot: 'You are a friendly cooking "
             "assistant who suggests seasonal dishes.'"
         ),
@@ -268,6 +276,10 @@ class FinancialAdvice(Intent):
         "Compound interest means you earn interest on interest you already earned.",
         "The invoice total including VAT is €480.",
         "Here's a spreadsheet template to track your monthly spending.",
+        (
+            "I'm not able to tell you what to invest in or how to manage your savings. A licensed "
+            "financial adviser can help with that, and our help centre lists independent ones."
+        ),
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from semantix.config import check_threshold
@@ -49,6 +49,9 @@ class JudgeIdentity:
     file: str | None = None
     #: Why the loaded file is not the one preferred (e.g. a CPU variant absent at the revision).
     note: str | None = None
+    #: Where a local model directory is (absolute): for messages and for finding verdicts that
+    #: semantix 0.1 keyed by it; not part of who the judge is (a copied directory is the same).
+    location: str | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         if self.model is None:
@@ -100,8 +103,9 @@ class Verdict:
     probabilities: Mapping[str, float] | None = None
     evidence: str | None = None
     judge: JudgeIdentity | None = None
-    latency_ms: float | None = None
-    usage: TokenUsage | None = None
+    # What the verdict cost, not what it decided: two verdicts that differ only there are ==.
+    latency_ms: float | None = field(default=None, compare=False)
+    usage: TokenUsage | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.passed, bool):

@@ -93,7 +93,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
 
     kind = "embedding"
     support_files = ("*.json", "vocab.txt")
-    export_fix = "Export the model to ONNX (optimum-cli export onnx --task feature-extraction)"
+    export_fix = "Export a sentence-transformers model with `semantix export MODEL DIR`"
     judge_label = "embedding"
     #: Measured on tests/data/embedding_calibration.csv with scripts/calibrate-embedding
     #: (description-only intents, all-MiniLM-L6-v2 fp32); see docs/judges/embedding.md.

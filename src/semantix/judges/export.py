@@ -1,26 +1,37 @@
-"""Export any Hugging Face sequence-classification NLI model to the layout the quantized judge loads.
+"""Export a Hugging Face model to the ONNX layout a semantix judge loads: ``semantix export``.
+
+An NLI (sequence-classification) model becomes the quantized judge's layout; a
+sentence-transformers (feature-extraction) model, the embedding judge's — the layout of the
+Hugging Face repositories that ship ONNX:
 
 ```
-out_dir/
-  model.onnx              fp32, dynamic batch and sequence axes
-  model_quantized.onnx    int8 weights (dynamic quantization, per-channel by default)
-  config.json             id2label tells the judge which output is entailment
-  tokenizer.json          the fast tokenizer (written from the model's tokenizer if missing)
-  tokenizer_config.json, special_tokens_map.json, ... (copied when present)
+nli out_dir/                               embedding out_dir/
+  model.onnx            fp32                 onnx/model.onnx    fp32, per-token embeddings
+  model_quantized.onnx  int8 weights         config.json, tokenizer.json, sentence_bert_config.json,
+  config.json           id2label             modules.json, 1_Pooling/config.json, ... (copied)
+  tokenizer.json, tokenizer_config.json, special_tokens_map.json, ... (copied or written)
 ```
+
+``out_dir`` may be the model's own directory: then only the ONNX files are added beside its
+weights, and the directory itself loads (``EmbeddingJudge(model=DIR)``). A sentence-transformers
+model with mean pooling exports its per-token embeddings (``last_hidden_state``, pooled by the
+judge as sentence-transformers does); one with CLS pooling exports the pooled vector
+(``sentence_embedding``); other pooling modes and extra modules (Dense, ...) are refused.
 
 The exporter is ``torch.onnx.export(dynamo=False)`` (the TorchScript exporter): it works with
 transformers 4.x and 5.x alike, needs nothing beyond transformers + torch, and handles BERT,
 RoBERTa and DeBERTa-v2/v3. (optimum-onnx 0.1 also works with transformers 4.57, but not with
-5.x.) Quantization is ``onnxruntime.quantization.quantize_dynamic`` with 8-bit weights
-(signed on VNNI/ARM CPUs, unsigned elsewhere: ``weight_type``),
-per-channel by default: per-tensor int8 is known to wreck DeBERTa-v3 accuracy.
+5.x.) Quantization (NLI only: int8 shifts similarities) is
+``onnxruntime.quantization.quantize_dynamic`` with 8-bit weights (signed on VNNI/ARM CPUs,
+unsigned elsewhere: ``weight_type``), per-channel by default: per-tensor int8 is known to wreck
+DeBERTa-v3 accuracy.
 
 Needs the ``export`` extra: ``pip install 'semantix-judge[export]'``.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import warnings
@@ -30,13 +41,16 @@ from typing import Any, Literal
 from semantix.errors import ConfigurationError
 from semantix.files import write_atomic
 from semantix.judges.labels import label_map_from_config
+from semantix.judges.model_dir import embedding_marks, load_json
 from semantix.models import cpu_kind, resolve_model
 from semantix.models.deps import require
 
-__all__ = ["QUANTIZED_FILE", "check_out_dir", "export_model", "quantize_model"]
+__all__ = ["EMBEDDING_FILE", "QUANTIZED_FILE", "check_out_dir", "export_model", "quantize_model"]
 
 #: The int8 file written next to ``model.onnx``; the quantized judge picks it first.
 QUANTIZED_FILE = "model_quantized.onnx"
+#: The file an embedding model is exported to (the first the embedding judge looks for).
+EMBEDDING_FILE = "onnx/model.onnx"
 #: Tokenizer and config files copied from the source model when present.
 COPIED_FILES = (
     "config.json",
@@ -49,8 +63,13 @@ COPIED_FILES = (
     "spm.model",
     "added_tokens.json",
     "sentencepiece.bpe.model",
+    "sentence_bert_config.json",
+    "modules.json",
+    "1_Pooling/config.json",
 )
 OPSET = 17
+#: sentence-transformers modules the export reproduces (Normalize: the judge normalises).
+_MODULES = ("Transformer", "Pooling", "Normalize")
 
 
 def export_model(
@@ -63,75 +82,96 @@ def export_model(
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
     overwrite: bool = False,
 ) -> Path:
-    """Export ``model`` (a repo id or a local directory) to ONNX (+ int8) in ``out_dir``.
+    """Export ``model`` (a repo id or a local directory) to ONNX in ``out_dir``.
 
     Args:
         model: a Hugging Face repo id or a directory holding a transformers
-            sequence-classification model and its tokenizer.
-        out_dir: where to write the layout above (created if needed).
+            sequence-classification NLI model, or a sentence-transformers (feature-extraction)
+            model, and its tokenizer.
+        out_dir: where to write the layout above (created if needed); ``model``'s own
+            directory adds the ONNX files beside its weights.
         revision: the Hub revision to export (repo ids only).
-        quantize: also write ``model_quantized.onnx`` (int8 weights).
+        quantize: also write ``model_quantized.onnx`` (int8 weights; NLI models only).
         per_channel: quantize weights per output channel (recommended; per-tensor int8
             collapses DeBERTa-v3).
         weight_type: "qint8" (signed weights: the fast u8 x s8 kernels of VNNI and ARM CPUs),
             "quint8" (unsigned: no saturation on x86 CPUs without VNNI) or "auto", the right
             one for the CPU exporting (see ``semantix.models.cpu_kind``).
-        overwrite: write into ``out_dir`` even when it is not empty, replacing files of the
-            same names (``semantix export --force``); other files are left as they are.
+        overwrite: write into ``out_dir`` even when it is not empty (or, for the model's own
+            directory, when it has the ONNX files already), replacing files of the same names
+            (``semantix export --force``); other files are left as they are.
 
     Returns:
         ``out_dir`` as a `pathlib.Path`.
 
     Raises:
         ConfigurationError: ``out_dir`` is a file, or a directory that is not empty and
-            ``overwrite`` is False (nothing is written), or the model is not an NLI classifier.
+            ``overwrite`` is False (nothing is written), or the model is neither an NLI
+            classifier nor a sentence-embedding model the export reproduces.
     """
     out = Path(out_dir).expanduser()
-    check_out_dir(out, overwrite=overwrite)
+    local = Path(str(model)).expanduser()
+    in_place = local.is_dir() and out.is_dir() and out.resolve() == local.resolve()
+    if not in_place:
+        check_out_dir(out, overwrite=overwrite)
     transformers = require("transformers", extra="export", feature="semantix export")
     torch = require("torch", extra="export", feature="semantix export")
     require("onnx", extra="export", feature="semantix export")
-    out.mkdir(parents=True, exist_ok=True)
     source = _source_dir(model, revision)
-
+    embedding = embedding_marks(Path(source)) is not None
+    written = (EMBEDDING_FILE,) if embedding else ("model.onnx", QUANTIZED_FILE)
+    if in_place and not overwrite and any((out / name).is_file() for name in written):
+        raise ConfigurationError(
+            f"{str(out)!r} has {' and '.join(written)} already; pass --force (overwrite=True) "
+            "to export them again"
+        )
+    out.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
         # Tracing transformers models emits TracerWarnings and deprecation notices that say
         # nothing about the exported graph; keep them out of the user's -W error runs.
         warnings.simplefilter("ignore")
         config = transformers.AutoConfig.from_pretrained(source)
-        _check_labels(config, model)
-        network = transformers.AutoModelForSequenceClassification.from_pretrained(
-            source, dtype=torch.float32
-        )
+        if embedding:
+            cls = _pools_first_token(Path(source), model)
+            network = transformers.AutoModel.from_pretrained(source, dtype=torch.float32)
+            output = "sentence_embedding" if cls else "last_hidden_state"
+        else:
+            _check_labels(config, model)
+            network = transformers.AutoModelForSequenceClassification.from_pretrained(
+                source, dtype=torch.float32
+            )
+            cls, output = False, "logits"
         network.eval()
         tokenizer = transformers.AutoTokenizer.from_pretrained(source, use_fast=True)
-        sample = tokenizer(
-            ["A man is eating food.", "Someone eats."],
-            ["A person eats.", "Nobody is eating anything at all."],
-            padding=True,
-            return_tensors="pt",
-        )
+        texts: list[Any] = [["A man is eating food.", "Someone eats."]]
+        if not embedding:
+            texts.append(["A person eats.", "Nobody is eating anything at all."])
+        sample = tokenizer(*texts, padding=True, return_tensors="pt")
         names = ["input_ids", "attention_mask"]
         if "token_type_ids" in sample and (getattr(config, "type_vocab_size", 0) or 0) > 0:
             names.append("token_type_ids")
-        args = tuple(sample[name] for name in names)
         axes: dict[str, dict[int, str]] = {name: {0: "batch", 1: "sequence"} for name in names}
-        axes["logits"] = {0: "batch"}
-        fp32 = out / "model.onnx"
+        axes[output] = (
+            {0: "batch", 1: "sequence"} if output == "last_hidden_state" else {0: "batch"}
+        )
+        target = out / written[0]
+        target.parent.mkdir(parents=True, exist_ok=True)
         torch.onnx.export(
-            _Wrapper(network, names),
-            args,
-            str(fp32),
+            _Wrapper(network, names, output, cls),
+            tuple(sample[name] for name in names),
+            str(target),
             input_names=names,
-            output_names=["logits"],
+            output_names=[output],
             dynamic_axes=axes,
             opset_version=OPSET,
             do_constant_folding=True,
             dynamo=False,
         )
         _copy_support_files(source, out, tokenizer)
-    if quantize:
-        quantize_model(fp32, out / QUANTIZED_FILE, per_channel=per_channel, weight_type=weight_type)
+    if quantize and not embedding:
+        quantize_model(
+            target, out / QUANTIZED_FILE, per_channel=per_channel, weight_type=weight_type
+        )
     return out
 
 
@@ -197,9 +237,10 @@ def check_out_dir(out: Path, *, overwrite: bool) -> None:
 
 
 class _Wrapper:
-    """Call the model with named inputs and return only the logits (a clean ONNX output)."""
+    """Call the model with named inputs and return one clean ONNX output: the logits, the
+    per-token embeddings, or (``cls``) the first token's embedding."""
 
-    def __new__(cls, network: Any, names: list[str]) -> Any:
+    def __new__(cls, network: Any, names: list[str], output: str, first_token: bool) -> Any:
         import torch
 
         class Wrapped(torch.nn.Module):
@@ -208,9 +249,11 @@ class _Wrapper:
                 self.network = network
 
             def forward(self, *inputs: Any) -> Any:
-                return self.network(
-                    **dict(zip(names, inputs, strict=True)), return_dict=True
-                ).logits
+                outputs = self.network(**dict(zip(names, inputs, strict=True)), return_dict=True)
+                if output == "logits":
+                    return outputs.logits
+                hidden = outputs.last_hidden_state
+                return hidden[:, 0] if first_token else hidden
 
         return Wrapped()
 
@@ -233,14 +276,42 @@ def _check_labels(config: Any, model: str) -> None:
         raise ConfigurationError(
             f"{model} is a {getattr(config, 'architectures', None)!r} model; `semantix export` "
             "needs a sequence-classification NLI model (e.g. cross-encoder/nli-deberta-v3-xsmall)"
+            " or a sentence-transformers model (with its modules.json)"
         )
+
+
+def _pools_first_token(source: Path, model: str) -> bool:
+    """Whether the sentence-transformers model at ``source`` pools by its CLS token (else by the
+    mean), refusing modules and pooling modes the export does not reproduce."""
+    file = source / "modules.json"
+    modules = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else []
+    paths = {str(m.get("type", "")).rpartition(".")[2]: m.get("path", "") for m in modules}
+    extra = sorted(set(paths) - set(_MODULES))
+    if extra:
+        raise ConfigurationError(
+            f"{model} is a sentence-transformers model with {', '.join(extra)} modules; "
+            f"`semantix export` reproduces {', '.join(_MODULES)} only, so EmbeddingJudge "
+            "would not compute this model's embeddings; use a model without them"
+        )
+    pooling = load_json(source / paths["Pooling"] / "config.json") if "Pooling" in paths else {}
+    modes = sorted(
+        k.removeprefix("pooling_mode_")
+        for k, on in pooling.items()
+        if k.startswith("pooling_mode_") and on is True  # not e.g. include_prompt
+    )
+    if modes not in ([], ["mean_tokens"], ["cls_token"]):
+        raise ConfigurationError(
+            f"{model} pools with {', '.join(modes)}; `semantix export` reproduces mean and CLS "
+            "pooling only (see its 1_Pooling/config.json)"
+        )
+    return modes == ["cls_token"]
 
 
 def _copy_support_files(source: str, out: Path, tokenizer: Any) -> None:
     src = Path(source)
     for name in COPIED_FILES:
         if (src / name).is_file() and src.resolve() != out.resolve():
-            write_atomic(out / name, (src / name).read_bytes())
+            write_atomic(out / name, (src / name).read_bytes())  # parents created
     if not (out / "tokenizer.json").is_file():
         backend = getattr(tokenizer, "backend_tokenizer", None)
         if backend is None:

@@ -7,23 +7,27 @@
   ``cache_dir``, ``batch_size``, ``lazy_load``, and semantix-ai's ``model_name=``), checked the
   same way (every bad value is a `ConfigurationError` that names it), kept under the same
   attribute names, and an ``identity`` that never loads the model: before loading it is worked
-  out from the arguments, the registry and (for a local directory) the directory's listing.
+  out from the arguments, the registry and (for a local directory) the directory's listing and
+  the digest of its files (what the model is, not where it is).
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
+from semantix.compat import premise_and_hypothesis
 from semantix.config import check_positive_int
 from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
-from semantix.judges.base import Judge, JudgeIdentity, model_argument
+from semantix.judges.base import Judge, JudgeIdentity, Verdict, model_argument
+from semantix.judges.model_dir import local_identity
 from semantix.models import ModelInfo, ModelKind, lookup_model
 
-__all__ = ["LazyLoaded", "ModelJudge", "Named"]
+__all__ = ["LazyLoaded", "ModelJudge", "Named", "SemantixAiArguments"]
 
 T = TypeVar("T")
 
@@ -55,6 +59,7 @@ class LazyLoaded(Generic[T]):
         return self._loaded is not None
 
 
+@dataclass(frozen=True, slots=True)
 class Named:
     """Where a model judge's model is, as far as it is known without loading anything.
 
@@ -62,19 +67,10 @@ class Named:
     ``info`` the registry entry; ``repo_id``/``revision`` what the Hub would be asked for.
     """
 
-    __slots__ = ("directory", "info", "repo_id", "revision")
-
-    def __init__(
-        self,
-        directory: Path | None,
-        info: ModelInfo | None,
-        repo_id: str | None,
-        revision: str | None,
-    ) -> None:
-        self.directory = directory
-        self.info = info
-        self.repo_id = repo_id
-        self.revision = revision
+    directory: Path | None
+    info: ModelInfo | None
+    repo_id: str | None
+    revision: str | None
 
 
 def _check_optional_text(value: object, *, what: str, example: str) -> None:
@@ -82,6 +78,30 @@ def _check_optional_text(value: object, *, what: str, example: str) -> None:
         raise ConfigurationError(
             f"{what} must be a non-empty str or None, got {value!r}; {example}"
         )
+
+
+class SemantixAiArguments(Judge):
+    """Mixed in first by the model judges: ``evaluate`` also takes semantix-ai's names of its
+    arguments, ``premise=`` (the output) and ``hypothesis=`` (the intent description)."""
+
+    def evaluate(
+        self,
+        output: str | None = None,
+        intent_description: str | None = None,
+        threshold: float | None = None,
+        *,
+        premise: str | None = None,
+        hypothesis: str | None = None,
+    ) -> Verdict:
+        """Decide whether ``output`` (semantix-ai: ``premise``) satisfies
+        ``intent_description`` (``hypothesis``) at ``threshold``."""
+        name = type(self).__name__
+        output, intent_description = premise_and_hypothesis(
+            output, intent_description, premise, hypothesis, judge=name
+        )
+        if threshold is None:
+            raise TypeError(f"{name}.evaluate() needs a threshold, e.g. threshold=0.5")
+        return super().evaluate(output, intent_description, threshold)
 
 
 class ModelJudge(Judge, LazyLoaded[T]):
@@ -156,18 +176,27 @@ class ModelJudge(Judge, LazyLoaded[T]):
     def make_identity(
         self, named: Named, directory: Path | None, *, model: str | None = None
     ) -> JudgeIdentity:
-        """The identity of this judge on ``directory`` (the listing decides the file)."""
+        """The identity of this judge on ``directory`` (the listing decides the file).
+
+        A local directory is named by what it is (its name and the digest of its files,
+        `semantix.judges.model_dir.local_identity`), never by where it is."""
+        file = self._file_for(named, directory)
+        revision, location = named.revision, None
         if model is None:
             if named.repo_id is not None:
                 model = named.repo_id
+            elif directory is not None and directory.is_dir():
+                model, revision = local_identity(directory, file)
+                location = str(directory.resolve())
             elif directory is not None:
-                model = str(directory.resolve())
+                model = str(directory)  # not there: loading it says so
         return JudgeIdentity(
             type(self).__name__,
             model=model,
-            revision=named.revision,
-            file=self._file_for(named, directory),
+            revision=revision,
+            file=file,
             note=self._note_for(named, directory),
+            location=location,
         )
 
     @property

@@ -24,6 +24,7 @@ loaded or run, never at module import.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any, ClassVar, TypeVar
 
 from semantix.config import check_positive_int, default_threads
 from semantix.errors import ConfigurationError
-from semantix.judges.lazy import ModelJudge, Named
+from semantix.judges.lazy import ModelJudge, Named, SemantixAiArguments
 from semantix.judges.model_dir import check_inputs, dynamic_int8, find_onnx
 from semantix.judges.sessions import shared_session
 from semantix.models import ModelKind, ResolvedModel, choose_onnx_file, resolve_model
@@ -129,7 +130,7 @@ class Opened:
     onnx: OnnxModel
 
 
-class OnnxJudge(ModelJudge[T]):
+class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
     """A judge on an ONNX file run by onnxruntime; a subclass sets ``kind``, ``support_files``,
     ``required_support``, ``export_fix`` and ``judge_label``, and implements ``_load_now()``
     with `_open`."""
@@ -147,15 +148,15 @@ class OnnxJudge(ModelJudge[T]):
 
     def __init__(
         self,
-        model: str | os.PathLike[str] | None,
+        model: str | os.PathLike[str] | None = None,
         *,
-        revision: str | None,
-        file: str | None,
-        cache_dir: str | os.PathLike[str] | None,
-        threads: int | None,
-        batch_size: int,
-        lazy_load: bool,
-        model_name: str | os.PathLike[str] | None,
+        revision: str | None = None,
+        file: str | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+        batch_size: int = 16,
+        lazy_load: bool = True,
+        model_name: str | os.PathLike[str] | None = None,
     ) -> None:
         if file is not None and (not isinstance(file, str) or not file.strip()):
             raise ConfigurationError(
@@ -246,4 +247,13 @@ class OnnxJudge(ModelJudge[T]):
                 "Fetch it on a connected machine with `semantix download`, or pass file=... "
                 "naming a file that is there"
             )
-        return f"Pass file=... naming one of them, or {self.export_fix[0].lower()}{self.export_fix[1:]}"
+        directory = resolved.path
+        command = f"semantix export {shlex.quote(str(directory))}"
+        writes = "onnx/model.onnx" if self.kind == "embedding" else "model.onnx and its int8 copy"
+        fix = (
+            f"`{command}` adds {writes} to the directory (once; it needs pip install "
+            "'semantix-judge[export]')"
+        )
+        if any(directory.rglob("*.onnx")):
+            return f"Pass file=... naming one of them, or {fix}"
+        return fix[0].upper() + fix[1:]

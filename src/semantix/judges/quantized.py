@@ -15,7 +15,6 @@ assert_semantic("Thank you so much for your patience!", Polite, judge=judge)
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from semantix.judges.lazy import Named
@@ -53,29 +52,6 @@ class QuantizedNLIJudge(OnnxJudge[LoadedNLI], NLIJudgeBase):
     required_support = ("config.json", "tokenizer.json")
     export_fix = "Create the layout with `semantix export MODEL DIR`"
     judge_label = "quantized NLI judge"
-
-    def __init__(
-        self,
-        model: str | os.PathLike[str] | None = None,
-        *,
-        revision: str | None = None,
-        file: str | None = None,
-        cache_dir: str | os.PathLike[str] | None = None,
-        threads: int | None = None,
-        batch_size: int = 16,
-        lazy_load: bool = True,
-        model_name: str | os.PathLike[str] | None = None,
-    ) -> None:
-        super().__init__(
-            model,
-            revision=revision,
-            file=file,
-            cache_dir=cache_dir,
-            threads=threads,
-            batch_size=batch_size,
-            lazy_load=lazy_load,
-            model_name=model_name,
-        )
 
     def _load_now(self) -> LoadedNLI:
         opened = self._open()

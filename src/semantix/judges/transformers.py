@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
-from semantix.judges.lazy import Named
+from semantix.judges.lazy import Named, SemantixAiArguments
 from semantix.judges.nli import EncodedBatch, LoadedNLI, NLIJudgeBase, shared_core
 from semantix.models import resolve_model
 from semantix.models.deps import ensure_installed
@@ -123,7 +123,7 @@ class TorchBackend(NamedTuple):
     uses_token_types: bool
 
 
-class NLIJudge(NLIJudgeBase):
+class NLIJudge(SemantixAiArguments, NLIJudgeBase):
     """NLI judge on transformers + torch: scores P(entailment) of the hypothesis.
 
     Args:

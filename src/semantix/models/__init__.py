@@ -316,7 +316,7 @@ _MODEL_DIR_FIX: dict[str, str] = {
     "nli": "an NLI model directory (`semantix export MODEL DIR` makes one from a Hugging Face "
     "NLI model)",
     "embedding": "a sentence-embedding model directory with its ONNX file, e.g. onnx/model.onnx "
-    "(`optimum-cli export onnx --task feature-extraction MODEL DIR` makes one)",
+    "(`semantix export MODEL DIR` makes one from a sentence-transformers model)",
 }
 
 

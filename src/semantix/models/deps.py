@@ -42,4 +42,4 @@ def require(module: str, *, extra: str, feature: str) -> ModuleType:
         raise JudgeUnavailableError(
             f"{feature} needs {module}, which cannot be imported ({exc}); "
             f"run: {install_command(extra)}"
-        ) from exc
+        ) from None

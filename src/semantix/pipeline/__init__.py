@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from semantix.errors import SemanticAssertionError
+from semantix.errors import SemanticAssertionError, SemantixError, without_our_frames
 from semantix.intent import IntentLike
 from semantix.pipeline.options import CheckOptions, Options, read_options
 from semantix.pipeline.results import LeafResult, SemanticResult
@@ -87,6 +87,8 @@ def check(
     except REPORTED as exc:
         if report:
             report_error(outputs, intent, exc)
+        if isinstance(exc, SemantixError):  # a script shows its own line and the message
+            raise without_our_frames(exc) from exc.__cause__
         raise
 
 
@@ -107,6 +109,8 @@ async def acheck(
     except REPORTED as exc:
         if report:
             report_error(outputs, intent, exc)
+        if isinstance(exc, SemantixError):  # a script shows its own line and the message
+            raise without_our_frames(exc) from exc.__cause__
         raise
 
 

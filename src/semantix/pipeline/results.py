@@ -130,7 +130,7 @@ class LeafResult:
         verdict = self.verdict
         return {
             "intent": self.label,
-            "description": self.intent.description,
+            "description": str(self.intent.description),  # plain: xdist sends only str
             "judged_as": self.judged_as,
             "expected": self.expected,
             "satisfied": verdict.passed,

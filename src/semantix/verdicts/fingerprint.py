@@ -1,14 +1,14 @@
 """The store key of one check: what a frozen verdict is a verdict *about*.
 
-A verdict is stored under ``sha256`` of: the judge's identity (every field of its
-``JudgeIdentity``, as ``semantix.judges.calls.judge_identity()`` names it: class, model,
-revision, file), its ``prompt_version`` if it has one, the output normalised by
-``normalise_text()`` (Unicode NFC, ``\\r\\n`` → ``\\n``, no trailing spaces on lines,
-stripped), and the intent description with its ``hypothesis``, ``examples`` and
-``counterexamples`` — for a support leaf (``Grounded``, ``Contradicts``) also its relation and
-the sha256 of its normalised sources, in order (the sources themselves are not stored). The
-threshold is **not** part of it (see
-``StoredVerdict.decision_at()``).
+A verdict is stored under ``sha256`` of: the judge's identity (its ``JudgeIdentity``, as
+``semantix.judges.calls.judge_identity()`` names it: class, model, revision, file — for a local
+model directory the digest of its files, never its name or path), its ``prompt_version``
+if it has one, the output normalised by ``normalise_text()`` (Unicode NFC, ``\\r\\n`` →
+``\\n``, no trailing spaces on lines, stripped), and the intent description with its
+``hypothesis``, ``examples`` and ``counterexamples`` — for a support leaf (``Grounded``,
+``Contradicts``) also its relation and the sha256 of its normalised sources, in order (the
+sources themselves are not stored). The threshold is **not** part of it (see
+``StoredVerdict.decision_at()``). `former_fingerprints` gives the keys semantix 0.1 used.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from semantix.judges.calls import judge_identity
 __all__ = [
     "FORMAT_VERSION",
     "fingerprint",
+    "former_fingerprints",
     "intent_fields",
     "normalise_text",
     "prompt_version",
@@ -77,9 +78,31 @@ def sources_digest(sources: tuple[str, ...]) -> str:
 def fingerprint(judge: object, output: str, intent_description: str) -> str:
     """The store key of (judge identity, prompt version, normalised output, intent): sha256 hex."""
     identity = judge_identity(judge)
+    # A local model directory is keyed by its digest: its name is for people, as its place.
+    model = identity.model if identity.location is None else None
+    return _key(
+        [identity.name, model, identity.revision, identity.file], judge, output, intent_description
+    )
+
+
+def former_fingerprints(judge: object, output: str, intent_description: str) -> tuple[str, ...]:
+    """The keys semantix 0.1 stored the same check under, to read records made before them.
+
+    0.1 named a judge on a local model directory by the directory's absolute path (and no
+    revision) where `fingerprint` now names it by what it is (its name and digest): such a
+    record is found where the path is the same.
+    """
+    identity = judge_identity(judge)
+    if identity.location is None:
+        return ()
+    former = [identity.name, identity.location, None, identity.file]
+    return (_key(former, judge, output, intent_description),)
+
+
+def _key(named: list[str | None], judge: object, output: str, intent_description: str) -> str:
     payload = {
         "format": FORMAT_VERSION,
-        "judge": [identity.name, identity.model, identity.revision, identity.file],
+        "judge": named,
         "prompt_version": prompt_version(judge),
         "output": normalise_text(output),
         "intent": intent_fields(intent_description),

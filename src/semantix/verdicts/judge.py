@@ -34,7 +34,7 @@ from semantix.text import preview
 from semantix.verdicts.fingerprint import fingerprint
 from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
-from semantix.verdicts.record import StoredVerdict, replay_at, replayable
+from semantix.verdicts.record import StoredVerdict, answered, replay_at, replayable
 from semantix.verdicts.store import VerdictStore
 
 #: How the recording judge asks the wrapped judge for its misses: (judge, requests, what).
@@ -202,7 +202,7 @@ class RecordReplayJudge(WrappingJudge):
             fresh = ask_judge(self.judge, [request], what=_What([request]))[0]  # type: ignore[arg-type]
             self._count("judged")
             self._memo.put(key, replayable(fresh, self.judge, request[2]))
-            return fresh  # the judge's own verdict as it returned it (latency, usage)
+            return answered(fresh, self.judge, request[2])  # with its latency and usage
         finally:
             self._memo.release([key])
 
@@ -316,11 +316,11 @@ class RecordReplayJudge(WrappingJudge):
         if not self._policy.reads_store:
             return None, None
         key_fingerprint = fingerprint(self.judge, request[0], request[1])
-        record = self.store.get(key_fingerprint)
+        used, record = self.store.find(key_fingerprint, self.judge, request, self._policy)
         with self._lock:
-            self._used.add(key_fingerprint)
+            self._used.add(used)
         replayed = int(record is not None)
-        context.note_verdicts(str(self.store.path), replayed=replayed, used=(key_fingerprint,))
+        context.note_verdicts(str(self.store.path), replayed=replayed, used=(used,))
         if record is None and not self._policy.calls_judge:
             raise self._not_recorded(key_fingerprint, request)
         self._count("replayed", replayed)
@@ -360,7 +360,7 @@ class RecordReplayJudge(WrappingJudge):
             else:
                 remembered = replayable(verdict, self.judge, threshold)
             self._memo.put(key, remembered)
-            results[index] = verdict  # the judge's own verdict as it returned it (latency, usage)
+            results[index] = answered(verdict, self.judge, threshold)  # latency, usage kept
 
     def _secrets(self) -> tuple[object, ...]:
         """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``

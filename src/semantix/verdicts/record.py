@@ -7,6 +7,7 @@ writes only what this reader accepts, so a file the store wrote can always be re
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Iterable, Mapping
@@ -28,7 +29,7 @@ from semantix.verdicts.fingerprint import (
 )
 from semantix.verdicts.modes import RECORD_HINT
 
-__all__ = ["PREVIEW_CHARS", "StoredVerdict", "decision_at", "replayable"]
+__all__ = ["PREVIEW_CHARS", "StoredVerdict", "answered", "decision_at", "replayable"]
 
 #: How much of the output a stored file shows (the fingerprint covers all of it).
 PREVIEW_CHARS = 500
@@ -77,6 +78,14 @@ def replayable(verdict: Verdict, judge: object, threshold: float) -> Verdict:
         probabilities=verdict.probabilities,
         evidence=verdict.evidence,
         judge=verdict.judge or judge_identity(judge),
+    )
+
+
+def answered(verdict: Verdict, judge: object, threshold: float) -> Verdict:
+    """``verdict`` as the recording judge hands it on the first time: `replayable` (so a later
+    memo hit is ``==`` to it, as semantix-ai's ``CachingJudge`` promised) plus what it cost."""
+    return dataclasses.replace(
+        replayable(verdict, judge, threshold), latency_ms=verdict.latency_ms, usage=verdict.usage
     )
 
 
