@@ -29,29 +29,27 @@ from semantix import compat as _compat
 
 _compat.refuse_a_second_semantix()
 
-from semantix import context as _context
 from semantix.cache import clear_cache
 from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
 from semantix.intent import Intent
-from semantix.judges.base import Judge, Verdict
-from semantix.judges.fake import FakeJudge
-from semantix.pipeline import (
-    aassert_semantic,
-    aevaluate_many,
-    aevaluate_semantic,
-    assert_semantic,
-    evaluate_many,
-    evaluate_semantic,
-)
-from semantix.pipeline.results import SemanticResult
-from semantix.pipeline.specs import check_spec as _check_spec
 
 if _typing.TYPE_CHECKING:
+    from semantix.judges.base import Judge, Verdict
     from semantix.judges.embedding import EmbeddingJudge
     from semantix.judges.escalating import EscalatingJudge
+    from semantix.judges.fake import FakeJudge
     from semantix.judges.llm import LLMJudge
     from semantix.judges.quantized import QuantizedNLIJudge
     from semantix.judges.transformers import NLIJudge
+    from semantix.pipeline import (
+        aassert_semantic,
+        aevaluate_many,
+        aevaluate_semantic,
+        assert_semantic,
+        evaluate_many,
+        evaluate_semantic,
+    )
+    from semantix.pipeline.results import SemanticResult
 
 __version__ = "0.1.0"
 
@@ -81,9 +79,25 @@ __all__ = [
     "set_default_judge",
 ]
 
-# Names loaded on first attribute access: the judges (their modules import heavy libraries on
-# use) and the names that moved off the top level into the module that owns them.
+# Names loaded on first attribute access, so that ``import semantix`` loads only intents and
+# errors: the pipeline (``assert_semantic`` and friends, on first use), the judges (their
+# modules import heavy libraries on use) and the names that moved off the top level into the
+# module that owns them.
 _LAZY = {
+    **dict.fromkeys(
+        (
+            "aassert_semantic",
+            "aevaluate_many",
+            "aevaluate_semantic",
+            "assert_semantic",
+            "evaluate_many",
+            "evaluate_semantic",
+        ),
+        "semantix.pipeline",
+    ),
+    "SemanticResult": "semantix.pipeline.results",
+    **dict.fromkeys(("Judge", "Verdict"), "semantix.judges.base"),
+    "FakeJudge": "semantix.judges.fake",
     "QuantizedNLIJudge": "semantix.judges.quantized",
     "NLIJudge": "semantix.judges.transformers",
     "EmbeddingJudge": "semantix.judges.embedding",
@@ -148,10 +162,12 @@ def set_default_judge(judge: Judge | str | None) -> None:
         TypeError: a judge class instead of an instance, or an object without ``evaluate``.
         ConfigurationError: an unknown spec.
     """
-    if isinstance(judge, str):
-        judge = _check_spec(judge, source="set_default_judge")
-    elif judge is not None:
-        from semantix.judges.base import check_judge
+    from semantix import context
+    from semantix.judges.base import check_judge
+    from semantix.pipeline.specs import check_spec
 
+    if isinstance(judge, str):
+        judge = check_spec(judge, source="set_default_judge")
+    elif judge is not None:
         judge = check_judge(judge)
-    _context.set_defaults(judge=judge)
+    context.set_defaults(judge=judge)

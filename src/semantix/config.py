@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeGuard
+from typing import Literal, NamedTuple, TypeGuard
 
 from semantix.errors import ConfigurationError
 
@@ -57,9 +56,9 @@ _TRUE = frozenset({"1", "on", "yes", "true"})
 _FALSE = frozenset({"0", "off", "no", "false"})
 
 
-@dataclass(frozen=True, slots=True)
-class Variable:
-    """One environment variable semantix reads."""
+class Variable(NamedTuple):
+    """One environment variable semantix reads (a tuple: ``import semantix`` needs no
+    dataclasses)."""
 
     name: str
     section: str

@@ -92,9 +92,7 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
-        value = getattr(_importlib.import_module(f"semantix.checks.{_LAZY[name]}"), name)
-        globals()[name] = value  # the next access is a plain lookup
-        return value
+        return getattr(_importlib.import_module(f"semantix.checks.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'semantix.checks' has no attribute {name!r}")
 
 

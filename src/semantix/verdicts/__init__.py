@@ -77,7 +77,5 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
-        value = getattr(_importlib.import_module(f"semantix.verdicts.{_LAZY[name]}"), name)
-        globals()[name] = value
-        return value
+        return getattr(_importlib.import_module(f"semantix.verdicts.{_LAZY[name]}"), name)
     return compat.resolve(__name__, name)  # CachingJudge (semantix-ai), identity_of (0.1)
