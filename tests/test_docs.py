@@ -62,6 +62,7 @@ DOCSTRING_MODULES = [
     "semantix.text",
     "semantix.snapshots",
     "semantix.unittest",
+    "semantix.judges.verdict",
     "semantix.verdicts",
 ]
 

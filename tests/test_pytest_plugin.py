@@ -895,8 +895,8 @@ def test_every_bad_marker_argument_names_the_marker_and_shows_its_form(
                 "@pytest.mark.semantic(threshold=0.8)"
             ),
             (
-                "*test_judge_number: @pytest.mark.semantic(judge=42): neither a judge*write e.g. "
-                "@pytest.mark.semantic(judge='embedding') or judge=MyJudge()"
+                "*test_judge_number: @pytest.mark.semantic(judge=42): the judge must have an "
+                "evaluate(*got int*or give a spec, e.g. @pytest.mark.semantic(judge='embedding')"
             ),
             "*test_judge_unknown: @pytest.mark.semantic(judge='gpt'): unknown judge 'gpt'*",
             (

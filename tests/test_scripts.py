@@ -44,6 +44,7 @@ BENCH_LABELS = (
     "floor",
     "overhead",
     "structural",
+    "pipeline",
     "agents",
     "batched",
     "threads",

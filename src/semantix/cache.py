@@ -10,8 +10,10 @@ It holds, each in its own bounded region:
   reported once, not looked for again in every test);
 - ``calibrations``: thresholds calibrated from an intent's examples, per judge and intent.
 
-The run's state (defaults, the marker's scope, observers) is not here: it lives in
-`semantix.context`. ``clear_cache()`` drops every region and every memo semantix keeps.
+Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time. The
+run's state (defaults, the marker's scope, observers, the frozen verdicts it used, the worker
+pool it owns) is not here: it lives in `semantix.context`, and nothing asks this cache what a
+run did. ``clear_cache()`` drops every region and every memo semantix keeps.
 """
 
 from __future__ import annotations

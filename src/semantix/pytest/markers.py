@@ -20,6 +20,7 @@ from _pytest.nodes import Node
 
 from semantix.config import check_threshold, is_number
 from semantix.errors import SemantixError
+from semantix.judges.base import check_judge
 from semantix.pipeline.specs import check_spec
 
 __all__ = ["MARKER_HELP", "MARKER_KEYWORDS", "MarkerSettings", "marker_settings"]
@@ -103,12 +104,12 @@ def _where(item: pytest.Item, node: Node, arguments: str = "") -> str:
 def _judge(value: object) -> object:
     if isinstance(value, str):
         return check_spec(value, source="the semantic marker's judge")
-    if not callable(getattr(value, "evaluate", None)):
+    try:
+        return check_judge(value, what="the judge")
+    except TypeError as exc:
         raise _MarkerError(
-            "neither a judge (an object with evaluate(...)) nor a spec; write e.g. "
-            "@pytest.mark.semantic(judge='embedding') or judge=MyJudge()"
-        )
-    return value
+            f"{exc}; or give a spec, e.g. @pytest.mark.semantic(judge='embedding')"
+        ) from None
 
 
 def _threshold(value: object) -> float:
