@@ -22,6 +22,7 @@ T = TypeVar("T")
 
 __all__ = [
     "DECLARED",
+    "PLAIN_WRAPPERS",
     "SCALES",
     "Capabilities",
     "Judge",
@@ -259,7 +260,7 @@ def _inner_holds(state: dict[str, object]) -> bool:
 
 
 def _read(judge: object) -> Capabilities:
-    if type(judge) in _PLAIN_WRAPPERS and not judge.__dict__.keys() & _OVERRIDABLE:
+    if type(judge) in PLAIN_WRAPPERS and not judge.__dict__.keys() & _OVERRIDABLE:
         # A wrapper that sets nothing of its own declares what it wraps, plus its own methods.
         inner = capabilities(judge.judge)  # type: ignore[attr-defined]
         return Capabilities(
@@ -322,15 +323,17 @@ def declares(judge: object, method: str) -> bool:
 #: Instance attributes that override a wrapper's forwarded abilities (`WrappingJudge`).
 _OVERRIDABLE = frozenset((*DECLARED, "_declared_identity"))
 
-#: Wrapper classes that forward every declared ability unchanged (registered by `plain_wrapper`).
-_PLAIN_WRAPPERS: set[type] = set()
+#: Wrapper classes that forward every declared ability unchanged (registered by `plain_wrapper`);
+#: they ask the judge they wrap through `semantix.judges.calls.ask_judge`, so their verdicts
+#: were checked there (and are not checked twice).
+PLAIN_WRAPPERS: set[type] = set()
 
 
 def plain_wrapper(cls: type[T]) -> type[T]:
     """Register a `WrappingJudge` subclass that overrides none of the forwarded abilities and
     defines ``evaluate_batch`` and ``aevaluate_batch``, so `capabilities` can read the wrapped
     judge's directly (one lookup per ability instead of one per forwarding property)."""
-    _PLAIN_WRAPPERS.add(cls)
+    PLAIN_WRAPPERS.add(cls)
     return cls
 
 

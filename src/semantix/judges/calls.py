@@ -21,6 +21,7 @@ from semantix.config import is_number
 from semantix.errors import JudgeError, SemantixError
 from semantix.intent import EquivalenceDescription, SupportDescription
 from semantix.judges.base import (
+    PLAIN_WRAPPERS,
     Capabilities,
     JudgeIdentity,
     JudgeLike,
@@ -172,6 +173,8 @@ def _checked(
             f"judge {judge_identity(judge)}.evaluate_batch returned {len(verdicts)} verdicts "
             f"for {len(requests)} requests; it must return one Verdict per request, in order"
         )
+    if type(judge) in PLAIN_WRAPPERS:
+        return verdicts  # a recording judge's verdicts were checked where it asked for them
     for verdict, request in zip(verdicts, requests, strict=True):
         check_verdict(verdict, request[2], judge=judge, what=what)
     return verdicts
@@ -184,6 +187,15 @@ def check_verdict(verdict: object, threshold: float, *, judge: object, what: str
     pass below it, report another threshold, or carry a score that is not a finite number in
     [0, 1] (a score set after construction is checked here too).
     """
+    if (
+        type(verdict) is Verdict
+        and type(verdict.passed) is bool
+        and type(verdict.score) is float
+        and 0.0 <= verdict.score <= 1.0
+        and (verdict.threshold is None or abs(verdict.threshold - threshold) <= 1e-9)
+        and not (verdict.passed and verdict.score < threshold)
+    ):
+        return verdict  # the common answer, checked in one comparison chain
     about = f" for {what}" if what else ""
     if not isinstance(judge, (str, JudgeIdentity)):
         judge = _Named(judge)

@@ -32,7 +32,7 @@ from semantix.judges.base import (
 from semantix.judges.calls import aask_judge, ask_judge, in_pool
 from semantix.text import preview
 from semantix.verdicts.fingerprint import fingerprint
-from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Memo, memo_key
+from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Latch, Memo, memo_key
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
 from semantix.verdicts.record import StoredVerdict, answered, replay_at, replayable
 from semantix.verdicts.store import VerdictStore
@@ -237,7 +237,7 @@ class RecordReplayJudge(WrappingJudge):
         while pending:
             claimed: dict[Hashable, list[int]] = {}
             waiting: list[int] = []
-            events: list[threading.Event] = []
+            events: list[Latch] = []
             hits = 0
             for index in pending:
                 key, threshold = keys[index], requests[index][2]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Iterable
 from semantix.judges.base import Verdict
 from semantix.verdicts.record import replay_at
 
-__all__ = ["DEFAULT_MEMO_SIZE", "Memo", "memo_key"]
+__all__ = ["DEFAULT_MEMO_SIZE", "Latch", "Memo", "memo_key"]
 
 #: How many checks a recording judge remembers by default (the most recently used).
 DEFAULT_MEMO_SIZE = 1024
@@ -36,13 +36,31 @@ def memo_key(output: str, intent_description: str) -> MemoKey:
     )
 
 
+class Latch:
+    """Closed until `set`, then open for good: what a thread waits on while another answers the
+    same check (a lock held from the start, so making one costs little on every miss)."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lock.acquire()
+
+    def set(self) -> None:
+        self._lock.release()
+
+    def wait(self) -> None:
+        with self._lock:
+            pass
+
+
 class Memo:
     """At most ``size`` verdicts by key, least recently used dropped first; 0 keeps none."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._entries: OrderedDict[Hashable, Verdict] = OrderedDict()
-        self._claims: dict[Hashable, threading.Event] = {}
+        self._claims: dict[Hashable, Latch] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -57,7 +75,7 @@ class Memo:
 
     def acquire(
         self, key: Hashable, usable: Callable[[Verdict], Verdict | None]
-    ) -> tuple[Verdict | None, threading.Event | None]:
+    ) -> tuple[Verdict | None, Latch | None]:
         """Look ``key`` up, or claim it for answering.
 
         Returns ``(verdict, None)`` when an entry is there and ``usable`` turns it into an answer;
@@ -74,7 +92,7 @@ class Memo:
             event = self._claims.get(key)
             if event is not None:
                 return None, event
-            self._claims[key] = threading.Event()
+            self._claims[key] = Latch()
             return None, None
 
     def lookup(self, key: Hashable, threshold: float, exact: bool) -> Verdict | None:

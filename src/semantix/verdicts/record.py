@@ -7,7 +7,6 @@ writes only what this reader accepts, so a file the store wrote can always be re
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from collections.abc import Iterable, Mapping
@@ -84,8 +83,16 @@ def replayable(verdict: Verdict, judge: object, threshold: float) -> Verdict:
 def answered(verdict: Verdict, judge: object, threshold: float) -> Verdict:
     """``verdict`` as the recording judge hands it on the first time: `replayable` (so a later
     memo hit is ``==`` to it, as semantix-ai's ``CachingJudge`` promised) plus what it cost."""
-    return dataclasses.replace(
-        replayable(verdict, judge, threshold), latency_ms=verdict.latency_ms, usage=verdict.usage
+    return Verdict(
+        passed=verdict.passed,
+        score=verdict.score,
+        reason=verdict.reason,
+        threshold=verdict.threshold if verdict.threshold is not None else threshold,
+        probabilities=verdict.probabilities,
+        evidence=verdict.evidence,
+        judge=verdict.judge or judge_identity(judge),
+        latency_ms=verdict.latency_ms,
+        usage=verdict.usage,
     )
 
 
