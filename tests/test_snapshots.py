@@ -628,3 +628,17 @@ def test_a_similarity_judge_judges_snapshots_at_the_measured_threshold_with_a_no
     assert result.forward.reason == "similarity to the snapshot: 0.500"
     assert result.note == SIMILARITY_NOTE
     assert judge_equivalence(STORED, PARAPHRASE, judge=overlap_judge(), threshold=0.4).note is None
+
+
+def test_a_new_output_that_only_drops_content_is_not_said_to_add_anything(tmp_path: Path) -> None:
+    judge = FakeJudge(lambda output, description: 0.1)  # neither direction holds for it
+    stored = "You can return any item for a full refund. Shipping is free."
+    assert_semantic_snapshot(stored, "drop", judge=judge, directory=tmp_path, update=True)
+    with pytest.raises(SnapshotDriftError) as info:
+        assert_semantic_snapshot(
+            "You can return any item for a full refund.", "drop", judge=judge, directory=tmp_path
+        )
+    message = str(info.value)
+    assert "the new output does not state: 'Shipping is free.'" in message
+    assert "something the snapshot does not state" not in message
+    assert "adds no words the snapshot lacks (it only drops or rewords content)" in message
