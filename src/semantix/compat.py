@@ -9,8 +9,14 @@ Two kinds:
   ``evaluate(premise=..., hypothesis=...)`` (`premise_and_hypothesis`).
 - **semantix 0.1's names**, renamed since: ``semantix.verdicts.identity_of``,
   ``semantix.judges.JUDGE_NAMES``/``judge_from_spec``/``default_judge``/``build_default_judge``,
-  ``LeafResult.ok``, ``LLMJudge(backoff=...)``. They work and raise a ``DeprecationWarning``
-  that names the replacement; they will go in a later release.
+  ``LeafResult.ok``, ``LLMJudge(backoff=...)``, ``LLMJudge(timeout=...)`` (now
+  ``request_timeout=``: ``timeout`` bounds a whole check everywhere), the ``semantic`` fixture's
+  asserting ``check``/``acheck`` (now ``semantic(...)``/``semantic.aassert(...)``),
+  ``RunStats.below_floor``. They work and raise a ``DeprecationWarning`` that names the
+  replacement; they will go in a later release. The repeated-run ceilings
+  (``max_latency_ms=``, ``max_cost_usd=``, ``prices=``, ``latency_percentile=``) and
+  ``max_workers=`` are gone: each is a ``TypeError`` that names the leaf (``Latency``, ``Cost``)
+  or option (``concurrency``) to use.
 
 Names that only moved off the top level (``semantix.assert_pass_rate``,
 ``semantix.ConfigurationError``, ...) are not deprecated: ``semantix`` resolves them on access

@@ -66,9 +66,12 @@ def same_threshold(recorded: float | None, current: float) -> bool:
     return recorded is not None and math.isclose(recorded, current, abs_tol=1e-12)
 
 
-def replayable(verdict: Verdict, judge: object, threshold: float) -> Verdict:
+def replayable(
+    verdict: Verdict, judge: object, threshold: float, *, cost: bool = False
+) -> Verdict:
     """``verdict`` as a replay keeps it: decided at its threshold (else ``threshold``, the one it
-    was asked at), named, without the latency and token usage that only the first answer cost."""
+    was asked at), named, without the latency and token usage that only the first answer cost
+    (``cost=True`` keeps them: `answered`)."""
     return Verdict(
         passed=verdict.passed,
         score=verdict.score,
@@ -77,23 +80,15 @@ def replayable(verdict: Verdict, judge: object, threshold: float) -> Verdict:
         probabilities=verdict.probabilities,
         evidence=verdict.evidence,
         judge=verdict.judge or judge_identity(judge),
+        latency_ms=verdict.latency_ms if cost else None,
+        usage=verdict.usage if cost else None,
     )
 
 
 def answered(verdict: Verdict, judge: object, threshold: float) -> Verdict:
     """``verdict`` as the recording judge hands it on the first time: `replayable` (so a later
     memo hit is ``==`` to it, as semantix-ai's ``CachingJudge`` promised) plus what it cost."""
-    return Verdict(
-        passed=verdict.passed,
-        score=verdict.score,
-        reason=verdict.reason,
-        threshold=verdict.threshold if verdict.threshold is not None else threshold,
-        probabilities=verdict.probabilities,
-        evidence=verdict.evidence,
-        judge=verdict.judge or judge_identity(judge),
-        latency_ms=verdict.latency_ms,
-        usage=verdict.usage,
-    )
+    return replayable(verdict, judge, threshold, cost=True)
 
 
 def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Verdict | None:
