@@ -103,7 +103,7 @@ _LAZY = {
     "EmbeddingJudge": "semantix.judges.embedding",
     "LLMJudge": "semantix.judges.llm",
     "EscalatingJudge": "semantix.judges.escalating",
-    "cases": "semantix.casefiles",
+    "cases": "semantix.testing.casefiles",
     **dict.fromkeys(
         (
             "ConfigurationError",

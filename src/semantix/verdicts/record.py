@@ -66,9 +66,7 @@ def same_threshold(recorded: float | None, current: float) -> bool:
     return recorded is not None and math.isclose(recorded, current, abs_tol=1e-12)
 
 
-def replayable(
-    verdict: Verdict, judge: object, threshold: float, *, cost: bool = False
-) -> Verdict:
+def replayable(verdict: Verdict, judge: object, threshold: float, *, cost: bool = False) -> Verdict:
     """``verdict`` as a replay keeps it: decided at its threshold (else ``threshold``, the one it
     was asked at), named, without the latency and token usage that only the first answer cost
     (``cost=True`` keeps them: `answered`)."""

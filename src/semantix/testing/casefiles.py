@@ -1,6 +1,7 @@
 """Test cases from a file: ``semantix.cases(path)`` for ``@pytest.mark.parametrize``.
 
-(The module is ``casefiles`` so that ``semantix.cases`` stays the function.)
+(The module is ``casefiles`` so that ``semantix.cases`` stays the function; ``semantix.testing``
+exports it too.)
 
 ```python
 import pytest

@@ -22,8 +22,10 @@ from semantix.outputs import output_view
 from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic, judged
 from semantix.pipeline.options import read_options
 from semantix.runs import PassRateError, RunStats, assert_pass_rate, evaluate_pass_rate
+from semantix.testing.casefiles import CasesFileError, cases
 
 __all__ = [
+    "CasesFileError",
     "FakeJudge",
     "PassRateError",
     "RunStats",
@@ -33,6 +35,7 @@ __all__ = [
     "SemanticResult",
     "assert_pass_rate",
     "assert_semantic",
+    "cases",
     "evaluate_pass_rate",
     "evaluate_semantic",
 ]
