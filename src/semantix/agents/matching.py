@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from semantix.checks.tools import CalledToolCheck, mismatch
+from semantix.checks.tools import CalledToolCheck, fit, mismatch
 from semantix.outputs import ToolCall
 from semantix.text import preview
 
@@ -33,10 +33,6 @@ class Match:
     call: int | None = None
 
 
-def fits(expected: Expected, call: ToolCall) -> bool:
-    return call.name == expected.tool and mismatch(expected, call) is None
-
-
 def in_order(
     items: Sequence[tuple[Expected, ...]],
     calls: Sequence[ToolCall],
@@ -46,14 +42,7 @@ def in_order(
     pairs: dict[int, int] = {}
     position = slot = 0
     for members in items:
-        if not allow and len(members) == 1:  # the common case: the very next call, or none
-            if position < len(calls) and fits(members[0], calls[position]):
-                pairs[slot] = position
-                position, slot = position + 1, slot + 1
-                continue
-            found = None
-        else:
-            found = _place(members, calls, steps, position, allow)
+        found = _place(members, calls, steps, position, allow)
         if found is None:
             return Match(pairs, _why_not(members, calls, steps, position, allow), slot, position)
         pairs.update(zip(range(slot, slot + len(members)), found, strict=True))
@@ -76,13 +65,13 @@ def _place(
     first_end = position + len(members) - 1
     for end in range(first_end, len(calls) if allow else min(first_end + 1, len(calls))):
         if len(members) == 1:
-            if fits(members[0], calls[end]):
+            if fit(members[0], calls[end]) is not None:
                 return [end]
             continue
         pool = [j for j in range(position, end + 1) if steps[j] == steps[end]]
         if not allow and len(pool) != len(members):
             return None
-        owner = _assign([[j for j in pool if fits(m, calls[j])] for m in members])
+        owner = _assign([[j for j in pool if fit(m, calls[j]) is not None] for m in members])
         if len(owner) == len(members):
             return [call for call, _ in sorted(owner.items(), key=lambda pair: pair[1])]
     return None
@@ -127,18 +116,20 @@ def any_order(
     group_of: list[int | None] = []
     for index, members in enumerate(items):
         group_of.extend([index if len(members) > 1 else None] * len(members))
-    fit = [[j for j, call in enumerate(calls) if fits(member, call)] for member in slots]
+    fits = [
+        [j for j, call in enumerate(calls) if fit(member, call) is not None] for member in slots
+    ]
     groups = sorted({group for group in group_of if group is not None})
     choices: list[list[int | None]] = []
     for group in groups:  # the steps that could hold every member of the group
-        common = set.intersection(*({steps[j] for j in fit[s]} for s in _slots(group_of, group)))
+        common = set.intersection(*({steps[j] for j in fits[s]} for s in _slots(group_of, group)))
         options: list[int | None] = [*sorted(common)] if common else [None]
         choices.append(options)
     best: dict[int, int] = {}
     for choice in itertools.product(*choices):
         chosen = dict(zip(groups, choice, strict=True))
         candidates = [
-            [j for j in fit[s] if (g := group_of[s]) is None or steps[j] == chosen[g]]
+            [j for j in fits[s] if (g := group_of[s]) is None or steps[j] == chosen[g]]
             for s in range(len(slots))
         ]
         owner = {slot: call for call, slot in _assign(candidates).items()}
@@ -149,7 +140,7 @@ def any_order(
     missing = [s for s in range(len(slots)) if s not in best]
     if missing:
         s = missing[0]
-        return Match(best, _why_missing(slots[s], group_of[s], calls, fit[s]), s)
+        return Match(best, _why_missing(slots[s], group_of[s], calls, fits[s]), s)
     taken = set(best.values())
     extra = [j for j in range(len(calls)) if j not in taken]
     if extra and not allow:

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from semantix.checks.base import verdict
-from semantix.checks.tools import ArgsCheck, CalledToolCheck, called_tool, mismatch, not_called
+from semantix.checks.tools import (
+    ArgsCheck,
+    CalledToolCheck,
+    called_tool,
+    fit,
+    mismatch,
+    not_called,
+)
 from semantix.intent import Intent
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView
@@ -24,7 +31,7 @@ class ToolOutcomeCheck(CalledToolCheck, abstract=True):
         calls = [call for call in view.tool_calls if call.name == cls.tool]
         if not calls:
             return verdict(False, not_called(cls.tool, view))
-        fitting = [call for call in calls if mismatch(cls, call) is None]
+        fitting = [call for call in calls if fit(cls, call) is not None]
         if not fitting:
             return verdict(False, "; ".join(f"{call}: {mismatch(cls, call)}" for call in calls))
         results = {id(result.call): result for step in view.steps for result in step.tool_results}

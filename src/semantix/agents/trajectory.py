@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 from typing import Any, ClassVar
 
 from semantix.agents.matching import Expected, Match, any_order, describe, in_order
 from semantix.agents.results import ToolOutcomeCheck
 from semantix.checks.base import Structural, build, verdict
-from semantix.checks.tools import CalledToolCheck, unnamed
+from semantix.checks.tools import CalledToolCheck, fit
 from semantix.intent import Intent
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView, ToolCall
@@ -54,19 +54,31 @@ class ToolCallsCheck(Structural, abstract=True):
 
     needs: ClassVar[str] = "tool calls"
     items: ClassVar[tuple[tuple[Expected, ...], ...]]
+    #: The expected calls, groups flattened; ``grouped``: some item is an `AnyOrder`; ``made``:
+    #: how a pass's reason starts.
+    slots: ClassVar[tuple[Expected, ...]]
+    grouped: ClassVar[bool]
+    made: ClassVar[str]
     order: ClassVar[str]
     extra: ClassVar[str]
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
-        calls = view.tool_calls
+        calls, slots = view.tool_calls, cls.slots
+        if cls.order == "in_order" and not cls.grouped and len(calls) == len(slots):
+            named = list(map(fit, slots, calls))  # the common case: call k is expected call k
+            if None not in named:
+                return verdict(True, _summary(cls, zip(calls, named, strict=True)))
         steps = [index for index, step in enumerate(view.steps) for _ in step.tool_calls]
         steps = steps or [0] * len(calls)  # a single response: one step
         allow = cls.extra == "allow"
         match = (in_order if cls.order == "in_order" else any_order)(cls.items, calls, steps, allow)
         if match.problem is not None:
             return verdict(False, f"{match.problem}\n{_table(cls, calls, match)}")
-        return verdict(True, _summary(cls, calls, match))
+        taken = set(match.pairs.values())
+        extras = [call for j, call in enumerate(calls) if j not in taken]
+        matched = [(calls[j], fit(slots[s], calls[j])) for s, j in sorted(match.pairs.items())]
+        return verdict(True, _summary(cls, matched, extras))
 
 
 def ToolCalls(
@@ -103,6 +115,10 @@ def ToolCalls(
         item.calls if isinstance(item, AnyOrder) else (_expected(item, "ToolCalls"),)
         for item in expected
     )
+    slots = tuple(member for members in items for member in members)
+    count = f"{len(slots)} expected call{'s were' if len(slots) != 1 else ' was'}"
+    how = "in order" if order == "in_order" else "in any order"
+    made = f"the {count} made, {how}" if slots else "no tool calls were made"
     options = [f"order={order!r}"] if order != "in_order" else []
     options += [f"extra={extra!r}"] if extra != "forbid" else []
     calls = ", ".join(describe(members) for members in items) or "none"
@@ -113,6 +129,9 @@ def ToolCalls(
         f"The model made {how}, {'in this order' if order == 'in_order' else 'in any order'}: "
         f"{calls}.",
         items=items,
+        slots=slots,
+        grouped=len(items) < len(slots),
+        made=made,
         order=order,
         extra=extra,
     )
@@ -137,20 +156,18 @@ def _expected(item: object, factory: str) -> Expected:
     )
 
 
-def _summary(check: type[ToolCallsCheck], calls: Sequence[ToolCall], match: Match) -> str:
-    slots = [member for members in check.items for member in members]
-    how = "in order" if check.order == "in_order" else "in any order"
-    count = f"{len(slots)} expected call{'s were' if len(slots) != 1 else ' was'}"
-    parts = [f"the {count} made, {how}" if slots else "no tool calls were made"]
-    taken = set(match.pairs.values())
-    extras = [str(call) for j, call in enumerate(calls) if j not in taken]
+def _summary(
+    check: type[ToolCallsCheck],
+    matched: Iterable[tuple[ToolCall, str | None]],
+    extras: Sequence[ToolCall] = (),
+) -> str:
+    """The reason of a pass: ``matched`` are the calls the expected calls took, in their order,
+    each with its arguments they do not name (`fit`); ``extras`` the calls none took."""
+    parts = [check.made]
     if extras:
-        parts.append(f"other calls (extra='allow'): {preview(', '.join(extras), 160, quote=False)}")
-    named = [
-        f"{calls[j].name}: {', '.join(map(repr, keys))}"
-        for slot, j in sorted(match.pairs.items())
-        if (keys := unnamed(slots[slot], calls[j]))
-    ]
+        shown = ", ".join(map(str, extras))
+        parts.append(f"other calls (extra='allow'): {preview(shown, 160, quote=False)}")
+    named = [f"{call.name}: {keys}" for call, keys in matched if keys]
     if named:
         parts.append(f"arguments no expected call names: {'; '.join(named)}")
     return "; ".join(parts)
@@ -158,7 +175,7 @@ def _summary(check: type[ToolCallsCheck], calls: Sequence[ToolCall], match: Matc
 
 def _table(check: type[ToolCallsCheck], calls: Sequence[ToolCall], match: Match) -> str:
     """Expected and actual calls side by side; ``>`` marks the first mismatch."""
-    slots = [member.expected() for members in check.items for member in members]
+    slots = [member.expected() for member in check.slots]
     by_call = {j: slot for slot, j in match.pairs.items()}
     rows: list[tuple[int | None, int | None]]
     if check.order == "in_order":  # the calls matched, then the rest side by side

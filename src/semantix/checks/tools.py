@@ -3,8 +3,8 @@
 Tool calls come from the output view: OpenAI Chat Completions ``tool_calls`` (and the legacy
 ``function_call``), Responses ``function_call`` items and Anthropic ``tool_use`` blocks, with the
 arguments parsed from JSON; for a transcript, every call of the run. Arguments that are not a
-JSON object never match ``args=``; the reason quotes them. The argument rules (`mismatch`,
-`unnamed`) are shared with the trajectory checks of `semantix.agents`.
+JSON object never match ``args=``; the reason quotes them. The argument rules (`fit`,
+`mismatch`) are shared with the trajectory checks of `semantix.agents`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,14 @@ from semantix.judges.base import Verdict
 from semantix.outputs import OutputView, ToolCall, describe_calls
 from semantix.text import preview
 
-__all__ = ["CalledTool", "CalledToolCheck", "NoToolCalls", "called_tool", "mismatch", "unnamed"]
+__all__ = [
+    "CalledTool",
+    "CalledToolCheck",
+    "NoToolCalls",
+    "called_tool",
+    "fit",
+    "mismatch",
+]
 
 ArgsCheck = Mapping[str, Any] | Callable[[Mapping[str, Any]], object]
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -32,6 +39,8 @@ class CalledToolCheck(Structural, abstract=True):
     tool: ClassVar[str]
     args: ClassVar[Mapping[str, Any] | Callable[[Mapping[str, Any]], object] | None]
     exact: ClassVar[bool]
+    #: Every value of ``args`` is a str (then ``==`` compares them as JSON does).
+    texts: ClassVar[bool]
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
@@ -42,12 +51,12 @@ class CalledToolCheck(Structural, abstract=True):
             return verdict(True, f"called {describe_calls(calls)}")
         problems = []
         for call in calls:
-            problem = mismatch(cls, call)
-            if problem is None:
-                extra = unnamed(cls, call)
-                named = f"; {', '.join(map(repr, extra))} not in args=" if extra else ""
-                return verdict(True, f"called {call}{named}")
-            problems.append(f"{call}: {problem}")
+            extra = fit(cls, call)
+            if extra is not None:
+                return verdict(
+                    True, f"called {call}" + (f"; {extra} not in args=" if extra else "")
+                )
+            problems.append(f"{call}: {mismatch(cls, call)}")
         return verdict(False, "; ".join(problems))
 
     @classmethod
@@ -61,36 +70,56 @@ class CalledToolCheck(Structural, abstract=True):
         return f"{cls.tool}({shown}{', exact' if cls.exact else ''})"
 
 
+def fit(check: type[CalledToolCheck], call: ToolCall) -> str | None:
+    """How ``call`` fits the call ``check`` expects: None when it does not (`mismatch` says why),
+    else the arguments that ``check``'s ``args`` dict does not name, as ``'a', 'b'`` ("" for
+    none): allowed, but shown, so a hallucinated ``delete_database`` is visible."""
+    if call.name != check.tool:
+        return None
+    args, found = check.args, call.arguments
+    if args is None:
+        return ""
+    if found is None:
+        return None
+    if callable(args):
+        return "" if args(found) else None
+    if check.texts:  # str values: ``==`` is their JSON comparison, done for all at once
+        if not args.items() <= found.items():
+            return None
+    elif not all(key in found and value_matches(found[key], v) for key, v in args.items()):
+        return None
+    if len(found) == len(args):
+        return ""
+    if check.exact:
+        return None
+    shown = []
+    for key in found:  # a loop, not a comprehension: this is on every passing call's path
+        if key not in args:
+            shown.append(repr(key))
+    return ", ".join(shown)
+
+
 def mismatch(check: type[CalledToolCheck], call: ToolCall) -> str | None:
     """Why ``call`` is not the call ``check`` expects (name, then arguments), or None."""
+    if fit(check, call) is not None:
+        return None
     if call.name != check.tool:
         return f"expected {check.tool}, got {call.name or 'a call with no name'}"
-    if check.args is None:
-        return None
     if call.arguments is None:
         return "its arguments are not a JSON object"
     if callable(check.args):
-        accept = check.args
-        return None if accept(call.arguments) else f"rejected by {_callable_name(accept)}"
+        return f"rejected by {_callable_name(check.args)}"
+    assert check.args is not None
     problems = []
     for key, value in check.args.items():
         if key not in call.arguments:
             problems.append(f"{key!r} missing, expected {_shown(value)}")
         elif not value_matches(call.arguments[key], value):
             problems.append(f"{key!r} is {_shown(call.arguments[key])}, expected {_shown(value)}")
-    if check.exact:
-        extra = [key for key in call.arguments if key not in check.args]
-        if extra:
-            problems.append(f"unexpected {', '.join(map(repr, extra))} (exact=True)")
-    return "; ".join(problems) or None
-
-
-def unnamed(check: type[CalledToolCheck], call: ToolCall) -> list[str]:
-    """The arguments of ``call`` that ``check``'s ``args`` dict does not name (allowed, but shown:
-    a hallucinated ``delete_database`` must be visible)."""
-    if not isinstance(check.args, dict) or call.arguments is None:  # args= is kept as a dict
-        return []
-    return [key for key in call.arguments if key not in check.args]
+    extra = [key for key in call.arguments if key not in check.args]
+    if check.exact and extra:
+        problems.append(f"unexpected {', '.join(map(repr, extra))} (exact=True)")
+    return "; ".join(problems)
 
 
 def value_matches(found: Any, expected: Any) -> bool:
@@ -176,6 +205,7 @@ def called_tool(
         tool=tool,
         args=frozen,
         exact=exact,
+        texts=isinstance(args, Mapping) and all(type(value) is str for value in args.values()),
         **attributes,
     )
 
