@@ -122,7 +122,8 @@ def any_order(
     groups = sorted({group for group in group_of if group is not None})
     choices: list[list[int | None]] = []
     for group in groups:  # the steps that could hold every member of the group
-        common = set.intersection(*({steps[j] for j in fits[s]} for s in _slots(group_of, group)))
+        members = [s for s, g in enumerate(group_of) if g == group]
+        common = set.intersection(*({steps[j] for j in fits[s]} for s in members))
         options: list[int | None] = [*sorted(common)] if common else [None]
         choices.append(options)
     best: dict[int, int] = {}
@@ -171,10 +172,6 @@ def _why_missing(
         if call.name == expected.tool
     ]
     return f"{wanted} was not called" + ("; " + "; ".join(same) if same else "")
-
-
-def _slots(group_of: list[int | None], group: int) -> list[int]:
-    return [s for s, g in enumerate(group_of) if g == group]
 
 
 def _assign(candidates: list[list[int]]) -> dict[int, int]:

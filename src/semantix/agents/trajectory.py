@@ -98,14 +98,10 @@ def ToolCalls(
         ValueError: an unknown ``order`` or ``extra``, or nothing expected with
             ``extra="allow"`` (a check that cannot fail).
     """
-    if order not in ORDERS:
-        raise ValueError(
-            f"ToolCalls(order={order!r}) must be one of {', '.join(map(repr, ORDERS))}"
-        )
-    if extra not in EXTRAS:
-        raise ValueError(
-            f"ToolCalls(extra={extra!r}) must be one of {', '.join(map(repr, EXTRAS))}"
-        )
+    for keyword, value, allowed in (("order", order, ORDERS), ("extra", extra, EXTRAS)):
+        if value not in allowed:
+            listed = ", ".join(map(repr, allowed))
+            raise ValueError(f"ToolCalls({keyword}={value!r}) must be one of {listed}")
     if not expected and extra == "allow":
         raise ValueError(
             "ToolCalls(extra='allow') with no expected call passes on every output; name the "

@@ -136,9 +136,7 @@ class TurnCheck(Structural, abstract=True):
             (label, _holds(cls.inner, turn))
             for label, turn in cls.selector.pick(view, cls.__name__)
         ]
-        wanted = (
-            cls.selector.combine == "any"
-        )  # any: the first pass decides; all: the first failure
+        wanted = cls.selector.combine == "any"  # any: the first pass decides; all: the first fail
         label, (passed, reason) = next((r for r in results if r[1][0] is wanted), results[0])
         return verdict(passed, f"{label}: {reason}")
 

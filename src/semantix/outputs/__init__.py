@@ -1,39 +1,13 @@
 """Turn whatever the user passes as "the output" into one typed view, without importing any SDK.
 
-Accepted: ``str``; an OpenAI ``ChatCompletion`` (first choice's message), an OpenAI Responses
-object (its ``output`` items), an Anthropic ``Message`` (its content blocks), a chat message with
-a ``content`` field, and the plain-dict forms of all of these (``model_dump()`` / JSON); a whole
-run: a transcript (a list of messages in the OpenAI, Anthropic, Responses or LangChain shape,
-see `semantix.outputs.transcripts`) or an object with a ``messages`` attribute (or key) holding
-one; a recorded stream (a list or iterator of OpenAI ``ChatCompletionChunk``s or Anthropic
-stream events, see `semantix.outputs.streams`); an `OutputView` (returned as it is) and a
-`Timed` output (its view, with the time measured). Objects are recognised by shape (duck
-typing), never by import.
-
-`output_view` gives the text, the tool calls (OpenAI ``tool_calls`` and legacy
-``function_call``, Responses ``function_call`` items, Anthropic ``tool_use`` blocks, with their
-arguments parsed from JSON), the token usage and the model name; for a transcript also its
-steps, where the text is the final assistant reply. `output_text` gives the text alone; a
-message with no text at all (only tool calls, a refusal, ``content=None``) is a ``TypeError``
-there that says what the message holds: judging the empty string would let ``~X`` pass
-unjudged. Characters that cannot be encoded (lone surrogates such as ``"\\ud800"``, left by a
-bad decode) are replaced once, here, with U+FFFD, so every judge and the verdict store get text
-they can encode.
-
-```python
-from semantix.outputs import output_view
-
-view = output_view({
-    "model": "gpt-4o-mini",
-    "choices": [{"message": {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_1", "type": "function",
-         "function": {"name": "issue_refund", "arguments": '{"order_id": "A17"}'}},
-    ]}}],
-    "usage": {"prompt_tokens": 120, "completion_tokens": 18, "total_tokens": 138},
-})
-print(view.text, view.tool_calls[0], view.usage.output_tokens)
-#> None issue_refund({"order_id": "A17"}) 18
-```
+Accepted: see `ACCEPTED_OUTPUTS`; objects are recognised by shape (duck typing), never by import,
+transcripts are read by `semantix.outputs.transcripts` and recorded streams assembled by
+`semantix.outputs.streams`. `output_view` gives the text, the tool calls (arguments parsed from
+JSON), the token usage and the model name; for a transcript also its steps, where the text is
+the final assistant reply. `output_text` gives the text alone; a message with no text at all
+(only tool calls, a refusal, ``content=None``) is a ``TypeError`` there that says what the
+message holds: judging the empty string would let ``~X`` pass unjudged. Characters that cannot
+be encoded (lone surrogates such as ``"\\ud800"``) are replaced once, here, with U+FFFD.
 """
 
 from __future__ import annotations

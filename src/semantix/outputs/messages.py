@@ -178,20 +178,16 @@ def text_parts(content: object) -> list[str]:
 def read_usage(usage: object) -> Usage | None:
     if usage is None:
         return None
-    if get(usage, "prompt_tokens") is not None or get(usage, "completion_tokens") is not None:
-        # OpenAI Chat Completions: prompt_tokens already include the cached ones.
-        input_tokens = _count(get(usage, "prompt_tokens"))
-        output_tokens = _count(get(usage, "completion_tokens"))
-        details = get(usage, "prompt_tokens_details")
-        cache_read = _count(get(details, "cached_tokens"))
-        cache_write = _count(get(details, "cache_write_tokens"))
-    else:
-        input_tokens = _count(get(usage, "input_tokens"))
-        output_tokens = _count(get(usage, "output_tokens"))
-        # Responses API: input_tokens already include the cached ones (input_tokens_details).
-        details = get(usage, "input_tokens_details")
-        cache_read = _count(get(details, "cached_tokens"))
-        cache_write = _count(get(details, "cache_write_tokens"))
+    # OpenAI Chat Completions (prompt_tokens) and the Responses API (input_tokens) count the
+    # cached tokens in the input already.
+    chat = get(usage, "prompt_tokens") is not None or get(usage, "completion_tokens") is not None
+    words = ("prompt", "completion") if chat else ("input", "output")
+    input_tokens = _count(get(usage, f"{words[0]}_tokens"))
+    output_tokens = _count(get(usage, f"{words[1]}_tokens"))
+    details = get(usage, f"{words[0]}_tokens_details")
+    cache_read = _count(get(details, "cached_tokens"))
+    cache_write = _count(get(details, "cache_write_tokens"))
+    if not chat:
         anthropic_read = _count(get(usage, "cache_read_input_tokens"))
         anthropic_write = _count(get(usage, "cache_creation_input_tokens"))
         if anthropic_read is not None or anthropic_write is not None:

@@ -17,6 +17,7 @@ _EVENTS = frozenset(
     {"message_start", "message_delta", "message_stop", "ping", "error"}
     | {f"content_block_{part}" for part in ("start", "delta", "stop")}
 )
+_USAGE = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 
 
 def kind_of(item: object) -> str | None:
@@ -147,15 +148,7 @@ def _block(block: dict[str, Any]) -> dict[str, Any]:
 
 def _fields(usage: object) -> dict[str, Any]:
     """The usage counts that are set, from an SDK object or a dict."""
-    if usage is None:
-        return {}
-    names = (
-        "input_tokens",
-        "output_tokens",
-        "cache_read_input_tokens",
-        "cache_creation_input_tokens",
-    )
-    return {name: get(usage, name) for name in names if get(usage, name) is not None}
+    return {name: get(usage, name) for name in _USAGE if get(usage, name) is not None}
 
 
 def _unfinished(function: dict[str, Any]) -> tuple[object, str] | None:

@@ -194,13 +194,9 @@ def _summed(steps: Sequence[Step]) -> Usage | None:
         present = [count for count in counts if count is not None]
         return sum(present) if present else None
 
-    return Usage(
-        total("input_tokens", strict=True),
-        total("output_tokens", strict=True),
-        total("total_tokens", strict=True),
-        total("cache_read_tokens", strict=False),
-        total("cache_write_tokens", strict=False),
-    )
+    counts = ("input_tokens", "output_tokens", "total_tokens")  # cache counts are not strict
+    cache = ("cache_read_tokens", "cache_write_tokens")
+    return Usage(*(total(name, strict=name in counts) for name in (*counts, *cache)))
 
 
 def _content_text(content: object) -> str | None:
