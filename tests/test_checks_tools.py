@@ -218,6 +218,24 @@ def test_argument_values_compare_as_json_or_with_their_own_eq() -> None:
     assert (passed, reason.endswith("'amount' is 20, expected IsInt(gt=50)")) == (False, True)
 
 
+def test_text_values_compare_only_with_text_and_extra_arguments_keep_their_order() -> None:
+    """Arguments whose expected values are all str are compared at once (a fast path): a str
+    still never equals a number, a bool, null or a list, and the unnamed arguments are listed in
+    the call's own order."""
+    output = chat(("issue_refund", '{"z": 1, "order_id": "A17", "note": null, "a": [2]}'))
+    check = CalledTool("issue_refund", args={"order_id": "A17"})
+    assert decide(check, output) == (
+        True,
+        'called issue_refund({"z": 1, "order_id": "A17", "note": null, "a": [2]}); '
+        "'z', 'note', 'a' not in args=",
+    )
+    for name, value in (("z", "1"), ("note", "None"), ("a", "[2]"), ("order_id", "a17")):
+        assert not decide(CalledTool("issue_refund", args={name: value}), output)[0], name
+    assert not decide(CalledTool("issue_refund", args={"missing": "A17"}), output)[0]
+    truth = chat(("issue_refund", '{"flag": true}'))
+    assert not decide(CalledTool("issue_refund", args={"flag": "True"}), truth)[0]
+
+
 def test_no_tool_calls() -> None:
     assert decide(NoToolCalls, chat(content="Done.")) == (True, "no tool calls were made")
     assert decide(NoToolCalls, anthropic("lookup", {"q": "x"})) == (

@@ -1,21 +1,10 @@
 """Turn leaves (``FinalTurn``, ``EachTurn``, ``AnyTurn``, ``Turn``, ``WholeConversation``) and
 ``Steps``.
 
-A *turn* is an assistant step with text (a step that only calls tools is no turn); a single
-response or text is one turn. A turn leaf takes an intent and decides it on the turns it picks:
-
-- a **structural** intent (``Contains``, ``Length``, ... and ``~ & |`` of them) is decided
-  inside the leaf, on each turn's view;
-- a **semantic** intent becomes a leaf of its own, with the intent's description, threshold and
-  examples, that the pipeline asks the judge about once per turn (``subjects``) and folds into
-  one verdict (``combine``: ``all`` or ``any``);
-- a **composite** with semantic parts is distributed where that is exact:
-  ``FinalTurn(A & B)`` is ``FinalTurn(A) & FinalTurn(B)``, ``FinalTurn(~A)`` is
-  ``~FinalTurn(A)`` (the same for ``Turn`` and ``WholeConversation``, and for ``|``);
-  ``EachTurn(A & B)`` is ``EachTurn(A) & EachTurn(B)``, ``EachTurn(~A)`` is ``~AnyTurn(A)``,
-  ``AnyTurn(A | B)`` is ``AnyTurn(A) | AnyTurn(B)``, ``AnyTurn(~A)`` is ``~EachTurn(A)``.
-  ``EachTurn(A | B)`` and ``AnyTurn(A & B)`` are not the same as any split, so they are a
-  ``TypeError`` unless A and B are both structural.
+A turn leaf decides a **structural** intent itself, on each picked turn's view; a **semantic**
+intent becomes a `TurnLeaf` the pipeline asks the judge about once per turn (``subjects``) and
+folds (``combine``); a composite with semantic parts is distributed over ``~ & |`` where that is
+exact, and is a ``TypeError`` where it is not (the rules: "Testing agents", Turns, in the docs).
 """
 
 from __future__ import annotations
@@ -87,10 +76,6 @@ class Selector:
         return _SELECTORS[self.dual] if self.dual else self
 
 
-def _final(view: OutputView, name: str) -> Subjects:
-    return turns(view, name, last=True)
-
-
 def _whole(view: OutputView, name: str) -> Subjects:
     turns(view, name)  # an error without any assistant reply
     lines = [
@@ -102,7 +87,9 @@ def _whole(view: OutputView, name: str) -> Subjects:
 
 
 _SELECTORS = {
-    "final": Selector("FinalTurn(", "The final assistant reply", "all", "&|", _final),
+    "final": Selector(
+        "FinalTurn(", "The final assistant reply", "all", "&|", lambda v, n: turns(v, n, last=True)
+    ),
     "each": Selector("EachTurn(", "Every assistant reply", "all", "&", turns, "any"),
     "any": Selector("AnyTurn(", "Some assistant reply", "any", "|", turns, "each"),
     "whole": Selector("WholeConversation(", "The whole conversation", "all", "&|", _whole),

@@ -1,16 +1,10 @@
 """Transcripts: a whole run read into one `OutputView` with its steps, in one pass.
 
-A transcript is a list of messages in any of these shapes, SDK objects or their dicts, mixed
-freely: OpenAI chat messages (assistant ``tool_calls``, ``role: "tool"`` results with
-``tool_call_id``), whole ChatCompletion / Responses / Anthropic ``Message`` objects, Anthropic
-messages (``tool_use`` and ``tool_result`` blocks, ``is_error``), OpenAI Responses items
-(``function_call`` / ``function_call_output``; the items between two results are one assistant
-step) and LangChain-style messages (``.type`` ``human``/``ai``/``tool``, ``.content``,
-``.tool_calls``, ``.tool_call_id``, ``.status``, ``.usage_metadata``). A message wrapped in
-`semantix.outputs.Timed` (``semantix.agents.timed``) is a step with its timing.
-
-Every tool result is matched to the call it answers by id; a result that names no call, an
-unknown call or a call already answered is a ``ValueError``.
+The shapes read (OpenAI, Anthropic, Responses and LangChain messages, whole responses, mixed
+freely) are listed on the "Testing agents" page of the docs; a message wrapped in
+`semantix.outputs.Timed` is a step with its timing. Every tool result is matched to the call it
+answers by id; a result that names no call, an unknown call or a call already answered is a
+``ValueError``.
 """
 
 from __future__ import annotations
