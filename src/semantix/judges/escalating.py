@@ -18,32 +18,12 @@ assert_semantic("The parcel is late.", Apology, judge=judge, threshold=0.5)  # 0
 assert [level.decided for level in judge.stats()] == [1, 1]
 ```
 
-How a verdict is made, for each (output, intent, threshold):
-
-* The first judge scores the whole batch (one ``evaluate_batch`` call when it has one, through
-  `semantix.judges.calls.ask_judge`). A verdict whose score is **farther than** ``band``
-  from the threshold is final. A score within ``band`` of it (``|score - threshold| <= band``)
-  is uncertain and goes on, with the other uncertain ones, in one batch to the next judge; and
-  so on. The last judge's verdict is always final.
-* A verdict **with no score** (``score=None``) is uncertain: a judge that gives no score gives no
-  measure of how sure it is, so it goes on to the next judge (at the last level it stands).
-* Every level judges at the **same threshold**, the one the assertion resolved; by default that
-  is the first judge's ``recommended_threshold``. Put judges whose scores share a scale in one
-  chain, or set ``threshold=`` yourself.
-* The verdict returned is the deciding judge's, with ``judge`` set to that judge's identity and
-  the reason saying who decided and why: ``decided by LLMJudge(gpt-4o-mini)
-  (QuantizedNLIJudge(...) score 0.46 within 0.15 of 0.50): <the LLM's reason>``.
-* A support check (``Grounded``, ``Contradicts``) needs every level to declare
-  ``evaluate_support``, and escalates as a whole verdict: its score is the weakest claim's
-  support (or the strongest contradiction), so an uncertain weakest claim sends every claim to
-  the next level. Simple and honest; escalating claim by claim would need the levels to share
-  one claim splitter and aggregation.
-* An error at any level is an error (`JudgeError`), never a pass, and never a
-  fallback to another level.
-
-The chain's `identity` names every level and the band, so frozen
-verdicts record and replay the chain as one judge; `stats` counts how
-often each level decided (thread-safe).
+The rules (band, scoreless verdicts, one threshold for every level, the deciding judge's
+verdict and reason, errors, `identity`, `stats`) are in docs/verdicts.md ("A judge hierarchy that
+escalates only what is uncertain"). A support check (``Grounded``, ``Contradicts``) needs every
+level to declare ``evaluate_support`` and escalates as a whole verdict: an uncertain weakest claim
+sends every claim to the next level (escalating claim by claim would need the levels to share one
+claim splitter and aggregation).
 """
 
 from __future__ import annotations

@@ -1,32 +1,11 @@
 """Export a Hugging Face model to the ONNX layout a semantix judge loads: ``semantix export``.
 
-An NLI (sequence-classification) model becomes the quantized judge's layout; a
-sentence-transformers (feature-extraction) model, the embedding judge's — the layout of the
-Hugging Face repositories that ship ONNX:
-
-```
-nli out_dir/                               embedding out_dir/
-  model.onnx            fp32                 onnx/model.onnx    fp32, per-token embeddings
-  model_quantized.onnx  int8 weights         config.json, tokenizer.json, sentence_bert_config.json,
-  config.json           id2label             modules.json, 1_Pooling/config.json, ... (copied)
-  tokenizer.json, tokenizer_config.json, special_tokens_map.json, ... (copied or written)
-```
-
-``out_dir`` may be the model's own directory: then only the ONNX files are added beside its
-weights, and the directory itself loads (``EmbeddingJudge(model=DIR)``). A sentence-transformers
-model with mean pooling exports its per-token embeddings (``last_hidden_state``, pooled by the
-judge as sentence-transformers does); one with CLS pooling exports the pooled vector
-(``sentence_embedding``); other pooling modes and extra modules (Dense, ...) are refused.
-
-The exporter is ``torch.onnx.export(dynamo=False)`` (the TorchScript exporter): it works with
-transformers 4.x and 5.x alike, needs nothing beyond transformers + torch, and handles BERT,
-RoBERTa and DeBERTa-v2/v3. (optimum-onnx 0.1 also works with transformers 4.57, but not with
-5.x.) Quantization (NLI only: int8 shifts similarities) is
-``onnxruntime.quantization.quantize_dynamic`` with 8-bit weights (signed on VNNI/ARM CPUs,
-unsigned elsewhere: ``weight_type``), per-channel by default: per-tensor int8 is known to wreck
-DeBERTa-v3 accuracy.
-
-Needs the ``export`` extra: ``pip install 'semantix-judge[export]'``.
+An NLI (sequence-classification) model becomes ``model.onnx`` and its int8 copy
+``model_quantized.onnx``; a sentence-transformers model, ``onnx/model.onnx`` (fp32, per-token
+embeddings, or the pooled vector for CLS pooling); the layouts and rules are in docs/cli.md and
+docs/judges/nli.md. The exporter is ``torch.onnx.export(dynamo=False)`` (transformers 4.x and
+5.x alike); quantization is ``onnxruntime.quantization.quantize_dynamic``, per-channel by default
+(per-tensor int8 wrecks DeBERTa-v3). Needs the ``export`` extra.
 """
 
 from __future__ import annotations
@@ -41,7 +20,7 @@ from typing import Any, Literal
 from semantix.errors import ConfigurationError
 from semantix.files import write_atomic
 from semantix.judges.labels import label_map_from_config
-from semantix.judges.model_dir import embedding_marks, load_json
+from semantix.judges.model_dir import DESCRIBING_FILES, embedding_marks, load_json
 from semantix.models import cpu_kind, resolve_model
 from semantix.models.deps import require
 
@@ -52,21 +31,7 @@ QUANTIZED_FILE = "model_quantized.onnx"
 #: The file an embedding model is exported to (the first the embedding judge looks for).
 EMBEDDING_FILE = "onnx/model.onnx"
 #: Tokenizer and config files copied from the source model when present.
-COPIED_FILES = (
-    "config.json",
-    "tokenizer.json",
-    "tokenizer_config.json",
-    "special_tokens_map.json",
-    "vocab.txt",
-    "vocab.json",
-    "merges.txt",
-    "spm.model",
-    "added_tokens.json",
-    "sentencepiece.bpe.model",
-    "sentence_bert_config.json",
-    "modules.json",
-    "1_Pooling/config.json",
-)
+COPIED_FILES = (*DESCRIBING_FILES, "modules.json", "1_Pooling/config.json")
 OPSET = 17
 #: sentence-transformers modules the export reproduces (Normalize: the judge normalises).
 _MODULES = ("Transformer", "Pooling", "Normalize")

@@ -1,23 +1,8 @@
-"""One model directory, read one way, for every judge that runs a local model.
-
-What fastembed does with ``OnnxModel`` and its single ``load_tokenizer``, done once here for the
-NLI judges and the embedding judge:
-
-- `read_model_dir` reads ``config.json``, ``tokenizer_config.json`` (and
-  ``sentence_bert_config.json``), loads ``tokenizer.json`` once per directory, and works out the
-  longest input the model takes (`model_max_length`, RoBERTa's position offset included)
-  and the padding id;
-- `find_onnx` finds the ONNX file (the one asked for, else the first usual name) and, when
-  there is none, lists the ONNX files that are there;
-- `check_inputs` checks an onnxruntime session's inputs against what the judges feed;
-- `dynamic_int8` tells whether a file quantizes its activations per call (its scores then
-  depend on what else is in the batch, so such a model is run one text at a time);
-- `local_identity` names a local model by what it is, never by where it is: the directory's
-  name and a digest of its files (`DESCRIBING_FILES` and the weights), so a copied project
-  replays the frozen verdicts it recorded elsewhere.
-
-Tokenizers come back with padding and truncation off: the judges pad each batch themselves and
-window long texts instead of truncating them. Nothing heavy is imported at module import.
+"""One model directory, read one way, for every judge that runs a local model (what fastembed does
+with ``OnnxModel`` and its single ``load_tokenizer``): configs, the tokenizer (loaded once per
+directory, padding and truncation off: the judges pad each batch and window long texts), the
+longest input, the ONNX file and its inputs, and an identity by what the model is
+(`local_identity`), never where it is. Nothing heavy is imported at module import.
 """
 
 from __future__ import annotations
@@ -39,7 +24,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DESCRIBING_FILES",
     "FEEDS",
-    "LoadedTokenizer",
     "ModelFiles",
     "check_inputs",
     "dynamic_int8",
@@ -47,7 +31,6 @@ __all__ = [
     "embedding_output",
     "find_onnx",
     "load_json",
-    "load_tokenizer",
     "local_identity",
     "model_max_length",
     "read_model_dir",
@@ -107,55 +90,42 @@ def model_max_length(
     return min(candidates) if candidates else 512
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedTokenizer:
-    """A tokenizer with padding and truncation off, and the settings it shipped with."""
+def _unpadded(tokenizer: Tokenizer) -> tuple[Tokenizer, int | None, int | None]:
+    """``tokenizer`` with padding and truncation off, its shipped truncation and padding id.
 
-    tokenizer: Tokenizer
-    truncation: int | None
-    pad_id: int | None
-
-
-def _unpadded(tokenizer: Tokenizer) -> LoadedTokenizer:
-    truncation = tokenizer.truncation
-    padding = tokenizer.padding
+    Shipped settings such as all-MiniLM-L6-v2's fixed padding to 128 tokens (~10x slower) and
+    truncation at 128 are replaced by per-batch padding and windows."""
+    truncation, padding = tokenizer.truncation, tokenizer.padding
     pad_id = padding.get("pad_id") if padding else None
-    # Shipped settings such as all-MiniLM-L6-v2's fixed padding to 128 tokens (~10x slower)
-    # and truncation at 128 are replaced by per-batch padding and windows.
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    return LoadedTokenizer(
+    return (
         tokenizer,
         int(truncation["max_length"]) if truncation else None,
         pad_id if isinstance(pad_id, int) else None,
     )
 
 
-def load_tokenizer(path: Path) -> LoadedTokenizer:
+def _load_tokenizer(path: Path) -> tuple[Tokenizer, int | None, int | None]:
     """``path`` (a tokenizer.json) loaded once per process and shared by every judge on it."""
 
-    def build() -> LoadedTokenizer:
+    def build() -> tuple[Tokenizer, int | None, int | None]:
         from tokenizers import Tokenizer
 
         return _unpadded(Tokenizer.from_file(str(path)))
 
-    loaded: LoadedTokenizer = model_cache.get_or_create(("tokenizer", str(path.resolve())), build)
-    return loaded
+    return model_cache.get_or_create(("tokenizer", str(path.resolve())), build)
 
 
 def _pad_id(
-    loaded: LoadedTokenizer, config: Mapping[str, Any], tokenizer_config: Mapping[str, Any]
+    tokenizer: Tokenizer, config: Mapping[str, Any], tokenizer_config: Mapping[str, Any]
 ) -> int:
-    if loaded.pad_id is not None:
-        return loaded.pad_id
-    tokenizer = loaded.tokenizer
     token = tokenizer_config.get("pad_token")
     if isinstance(token, Mapping):
         token = token.get("content")
-    if isinstance(token, str):
-        found = tokenizer.token_to_id(token)
-        if found is not None:
-            return int(found)
+    found = tokenizer.token_to_id(token) if isinstance(token, str) else None
+    if found is not None:
+        return int(found)
     pad = config.get("pad_token_id")
     return pad if isinstance(pad, int) else 0
 
@@ -199,18 +169,18 @@ def read_model_dir(
                 f"no tokenizer.json in the {judge} model directory {str(path)!r}; the directory "
                 f"needs tokenizer.json next to the model weights ({fix})"
             )
-        loaded = load_tokenizer(tokenizer_file)
+        tokenizer, truncation, pad_id = _load_tokenizer(tokenizer_file)
     else:
-        loaded = _unpadded(tokenizer)
+        tokenizer, truncation, pad_id = _unpadded(tokenizer)
     sentence_bert = load_json(path / "sentence_bert_config.json") or None
     return ModelFiles(
         path=path,
         config=config,
-        tokenizer=loaded.tokenizer,
+        tokenizer=tokenizer,
         max_length=model_max_length(
-            config, tokenizer_config, loaded.truncation, sentence_bert=sentence_bert
+            config, tokenizer_config, truncation, sentence_bert=sentence_bert
         ),
-        pad_id=_pad_id(loaded, config, tokenizer_config),
+        pad_id=pad_id if pad_id is not None else _pad_id(tokenizer, config, tokenizer_config),
     )
 
 
