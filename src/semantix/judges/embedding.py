@@ -7,24 +7,11 @@ judge = EmbeddingJudge()  # all-MiniLM-L6-v2, pinned, fp32 ONNX from the Hugging
 assert_semantic("Sorry, I can't help with that.", "a refusal to help", judge=judge)
 ```
 
-How a verdict is made:
-
-* Text is tokenised with the model's ``tokenizer.json`` (its fixed padding to 128 tokens is
-  turned off: padding is to the longest text of each batch), run through the ONNX model, mean
-  pooled over the attention mask and L2-normalised (what sentence-transformers does).
-* **Verdicts**: by cosine similarity to the description, or to the intent's examples and
-  counterexamples by the judge's `ExampleRule` — written once for every similarity judge, in
-  `semantix.judges.similarity`.
-* **Long outputs**: the model sees at most ``max_length`` tokens (256 for all-MiniLM-L6-v2). A
-  longer output is split into near-equal sentence-aligned windows that fit (the same rule as the
-  NLI judges, `semantix.text`), every window is embedded, and the output's
-  similarity to a reference text is the **best window's** (so "does some part of the output say
-  this?", like the NLI judges). The reason says so and the best window is the verdict's
-  ``evidence``. Nothing is truncated silently.
-* **Determinism**: a score never depends on what was judged before or beside it. Descriptions
-  and examples are embedded on their own (and remembered); with a model that quantizes its
-  activations per call (dynamic int8, whose scale spans the whole batch) every text is run on
-  its own as well.
+Text is tokenised without the model's fixed padding (each batch is padded to its longest text),
+mean pooled over the attention mask and L2-normalised, as sentence-transformers does; verdicts
+follow `semantix.judges.similarity`, long outputs are scored in windows (docs/judges/embedding.md).
+A score never depends on what is judged beside it: references are embedded on their own, and a
+dynamic int8 model runs every text on its own.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
-"""EmbeddingFunctionJudge: the similarity judge over your own embedding function.
-
-```python
-from openai import OpenAI
-from semantix import assert_semantic
-from semantix.judges import EmbeddingFunctionJudge
-
-client = OpenAI()
-
-def embed(texts: list[str]) -> list[list[float]]:
-    response = client.embeddings.create(model="text-embedding-3-small", input=texts)
-    return [item.embedding for item in response.data]
-
-judge = EmbeddingFunctionJudge(embed, name="text-embedding-3-small", threshold=0.3)
-assert_semantic(reply, Polite, judge=judge)  # Polite with examples and counterexamples
-```
+"""EmbeddingFunctionJudge: the similarity judge over your own ``texts -> vectors`` function.
 
 It decides exactly as `EmbeddingJudge` does (`semantix.judges.similarity`), on the vectors the
-function returns; only numpy is needed. The function gets a list of distinct texts and returns one
-vector per text (any sequence of floats; they are L2-normalised here); a wrong shape, NaN, or an
-all-zero vector is an error naming the function. It sees each text whole: no windows.
+function returns (docs/judges/embedding.md has an example); only numpy is needed. The function
+gets a list of distinct texts and returns one vector per text (any sequence of floats; they are
+L2-normalised here); a wrong shape, NaN, or an all-zero vector is an error naming the function.
+It sees each text whole: no windows.
 """
 
 from __future__ import annotations

@@ -8,24 +8,11 @@ judge = LLMJudge(model="gpt-4o-mini")
 assert_semantic("Thank you for your patience.", "polite", judge=judge)
 ```
 
-Works with any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LiteLLM, ...): set ``base_url``
-or ``OPENAI_BASE_URL``; a server given that way needs no key.
-
-The model is asked for ``{"reason": "...", "score": 0..1}``, the probability that the output
-satisfies the requirement: the questions, the parser and the verdict are shared with
-`CallableJudge` (`semantix.judges.prompted`, `semantix.judges.llm_prompt`). Structured output
-(``response_format`` with a JSON schema) is requested first; a server that rejects it with a
-400/422 is asked again with ``json_object``, then with the prompt alone, and the first mode that
-works is remembered.
-
-Retries are the openai SDK's own (backoff with jitter, ``Retry-After``, 408/409/429/5xx,
-timeouts and connection errors), ``max_retries`` times. ``request_timeout`` bounds each attempt
-from connect to last byte (`semantix.judges.llm_http`); a check's ``timeout`` bounds the whole
-check. The SDK's final exception becomes a `JudgeError` that says what to do
-(`semantix.judges.llm_errors`): never a pass. The API key is masked in every text the judge
-keeps or raises, even when a server echoes it back.
-
-The openai SDK is imported on first use, not when this module is imported.
+The questions, the parser and the verdict are shared with `CallableJudge`
+(`semantix.judges.prompted`); the response-format fallback, the retries (the openai SDK's own),
+the per-attempt deadline (`semantix.judges.llm_http`), the errors (`semantix.judges.llm_errors`,
+never a pass) and the masking of the key are described in docs/judges/llm.md. The openai SDK is
+imported on first use, not when this module is imported.
 """
 
 from __future__ import annotations
@@ -122,14 +109,47 @@ class LLMJudge(PromptedJudge):
                 DeprecationWarning,
                 stacklevel=2,
             )
-        if timeout is not None:
-            request_timeout = _renamed_timeout(timeout, request_timeout)
+        if timeout is not None:  # the earlier name: `timeout` in semantix bounds a whole check
+            if request_timeout is not None:
+                raise ConfigurationError(
+                    f"LLMJudge got both timeout={timeout!r} and request_timeout="
+                    f"{request_timeout!r}; pass request_timeout= only (timeout= is its deprecated "
+                    "name)"
+                )
+            warnings.warn(
+                f"LLMJudge(timeout=...) is now request_timeout=... (the seconds one HTTP attempt "
+                f"may take): write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` "
+                "bounds a whole check: assert_semantic(..., timeout=...), --semantic-timeout",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            request_timeout = timeout
         if request_timeout is None:
             request_timeout = DEFAULT_REQUEST_TIMEOUT
-        _check_arguments(model, client, base_url, api_key, request_timeout, max_retries)
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigurationError(
+                f"model must be a model name such as 'gpt-4o-mini', got {model!r}"
+            )
+        if client is not None and (base_url is not None or api_key is not None):
+            raise ConfigurationError(
+                "pass either client=... or base_url=/api_key=..., not both: an injected client "
+                "already carries its base URL and key"
+            )
+        if not is_number(request_timeout) or request_timeout <= 0:
+            raise ConfigurationError(
+                f"request_timeout must be a positive number of seconds, got {request_timeout!r}; "
+                "pass e.g. request_timeout=30"
+            )
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise ConfigurationError(
+                f"max_retries must be an integer >= 0, got {max_retries!r}; pass e.g. "
+                "max_retries=2 (0 turns retries off)"
+            )
         check_positive_int(max_concurrency, what="max_concurrency", example=4)
         if client is None:
             ensure_installed(("openai",), extra="openai", feature="LLMJudge")
+        elif callable(getattr(client, "with_options", None)):  # the SDK's own client
+            client = client.with_options(timeout=float(request_timeout), max_retries=max_retries)
         self.model = model
         self.base_url = base_url or (config.openai_base_url() if client is None else None)
         self._api_key = api_key or (config.openai_api_key() if client is None else None)
@@ -144,7 +164,7 @@ class LLMJudge(PromptedJudge):
             getattr(client, "api_key", None),
             urlsplit(self.base_url).password if self.base_url else None,
         )
-        self._injected: Any = _configured(client, self.request_timeout, max_retries)
+        self._injected: Any = client
         self._client: Any = None
         self._lock = threading.Lock()
         #: Requests in flight at once, across threads and async checks (not only per batch).
@@ -286,58 +306,6 @@ class LLMJudge(PromptedJudge):
         url = self.base_url or str(getattr(self._injected, "base_url", None) or "")
         where = mask_url(url) or "the OpenAI API"
         return Failures(self._name(), where, self.request_timeout, self.max_retries, self.secrets)
-
-
-def _renamed_timeout(timeout: float, request_timeout: float | None) -> float:
-    """``timeout=``, the earlier name of ``request_timeout=``: it works, and warns, because
-    ``timeout`` in semantix always bounds a whole check."""
-    if request_timeout is not None:
-        raise ConfigurationError(
-            f"LLMJudge got both timeout={timeout!r} and request_timeout={request_timeout!r}; "
-            "pass request_timeout= only (timeout= is its deprecated name)"
-        )
-    warnings.warn(
-        f"LLMJudge(timeout=...) is now request_timeout=... (the seconds one HTTP attempt may "
-        f"take): write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` bounds a "
-        "whole check: assert_semantic(..., timeout=...), --semantic-timeout",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return timeout
-
-
-def _check_arguments(
-    model: object,
-    client: object,
-    base_url: object,
-    api_key: object,
-    request_timeout: object,
-    max_retries: object,
-) -> None:
-    if not isinstance(model, str) or not model.strip():
-        raise ConfigurationError(f"model must be a model name such as 'gpt-4o-mini', got {model!r}")
-    if client is not None and (base_url is not None or api_key is not None):
-        raise ConfigurationError(
-            "pass either client=... or base_url=/api_key=..., not both: an injected client "
-            "already carries its base URL and key"
-        )
-    if not is_number(request_timeout) or request_timeout <= 0:
-        raise ConfigurationError(
-            f"request_timeout must be a positive number of seconds, got {request_timeout!r}; "
-            "pass e.g. request_timeout=30"
-        )
-    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
-        raise ConfigurationError(
-            f"max_retries must be an integer >= 0, got {max_retries!r}; pass e.g. max_retries=2 "
-            "(0 turns retries off)"
-        )
-
-
-def _configured(client: Any, request_timeout: float, max_retries: int) -> Any:
-    """The injected client with this judge's timeout and retries (the SDK's ``with_options``)."""
-    if client is not None and callable(getattr(client, "with_options", None)):
-        return client.with_options(timeout=request_timeout, max_retries=max_retries)
-    return client
 
 
 def _usage(response: Any) -> TokenUsage | None:

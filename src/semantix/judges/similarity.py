@@ -1,27 +1,12 @@
 """The similarity judges' verdicts, written once: `SimilarityJudge` and the example rule.
 
 A similarity judge turns texts into unit vectors (`Embedded`: one row per window of a text its
-model can see whole) and decides by cosine similarity:
-
-* **Description only**: score = similarity of the output to the intent description, clipped to
-  [0, 1]; the verdict passes when ``score >= threshold``.
-* **Example-based** (the description carries ``examples``, and maybe ``counterexamples``), by
-  its `ExampleRule`: ``s_pos`` = the mean similarity of the output to its ``closest`` examples
-  (default 3, chosen on a held-out set, docs/judges/embedding.md; 1: the closest one alone;
-  None: all of them), ``s_neg`` the same over the counterexamples (0 when there are none).
-  Score = ``s_pos``; the verdict passes when ``s_pos >= threshold`` **and** ``s_pos - s_neg >
-  margin`` (default 0). The reason names the closest example and counterexample and the
-  figures; when the counterexamples win, it begins with why (``closer to counterexamples
-  (0.41, closest 'Whatever.') than to examples (0.36)``), which the failure message's verdict column shows for a verdict that fails above
-  its threshold.
-
-A text longer than the model sees is split into windows; its similarity to a reference is the
-best window's, which becomes the verdict's ``evidence``. References (descriptions, examples)
-are embedded on their own, never beside an output, and kept in a bounded LRU per judge.
-
-Subclasses: `semantix.judges.embedding.EmbeddingJudge` (an ONNX sentence-embedding model) and
-`semantix.judges.embedding_function.EmbeddingFunctionJudge` (your own ``texts -> vectors``).
-numpy is imported by the functions that need it, not with this module.
+model can see whole) and decides by cosine similarity, to the description or, by its
+`ExampleRule`, to the intent's examples and counterexamples; docs/judges/embedding.md gives the
+rule, the reasons and the windows of long outputs. When the counterexamples win, the reason
+begins with why, which the failure message's verdict column shows. References (descriptions,
+examples) are embedded on their own, never beside an output, and kept in a bounded LRU per
+judge. numpy is imported by the functions that need it, not with this module.
 """
 
 from __future__ import annotations

@@ -1,31 +1,15 @@
 """Where model weights come from: a local directory, or a Hugging Face repo at a pinned revision.
 
-Resolution, for ``resolve_model(model, ...)``:
-
-1. ``model`` is an existing directory (a ``str`` or ``PathLike``): use it as is.
-2. ``model`` is ``None``: the judge's default — the directory in the judge's environment
-   variable if set (``SEMANTIX_MODEL_DIR`` for NLI, ``SEMANTIX_EMBEDDING_MODEL_DIR`` for
-   embeddings), else the default model of the registry below.
-3. ``model`` is a short name from `list_supported_models` or a repo id ``owner/name``:
-   look in the Hugging Face cache first (no network), then download the needed files once, at
-   the pinned revision, through huggingface_hub (which honours ``HTTPS_PROXY``, ``HTTP_PROXY``
-   and ``NO_PROXY``). ``HF_HOME``, ``HF_HUB_CACHE``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE`` are
-   honoured, read (through `semantix.config`) when the model is resolved.
-
-A download enters every download listener registered with
-``semantix.context.add_download_listener``, called with what it fetches (model,
-revision, files, endpoint, cache) — the pytest plugin uses one to show it and the progress
-through its terminal and keep the time out of the test's duration; with no listener, one line on
-stderr says it. huggingface_hub shows its progress bars, and the download is recorded with its
-duration in `semantix.models.downloads.recent_downloads`. Cache hits touch none of that.
-
-With nothing on disk and no network (or ``HF_HUB_OFFLINE=1``) this fails within seconds with a
-`ModelNotFoundError` that names the model, where it looked, and the ways out.
+`resolve_model` takes an existing directory as is; None means the judge's default (its
+environment variable, ``SEMANTIX_MODEL_DIR`` or ``SEMANTIX_EMBEDDING_MODEL_DIR``, else the
+registry's default); a short name or repo id is looked up in the Hugging Face cache, then
+downloaded once at the pinned revision (`semantix.models.downloads`). docs/offline.md gives the
+order, the environment variables and the `ModelNotFoundError` that names the ways out.
 
 The int8 NLI files come in variants: a portable file (unsigned weights, loads on every CPU) and,
 in some repositories, files with signed weights for CPUs with fast u8 x s8 kernels (VNNI, ARM).
-`ModelInfo.onnx_files` lists them in order of preference for this CPU (`cpu_kind`)
-and `choose_onnx_file` picks the first one present, saying why when it falls back.
+`ModelInfo.onnx_files` lists them in order of preference for this CPU (`cpu_kind`) and
+`choose_onnx_file` picks the first one present, saying why when it falls back.
 """
 
 from __future__ import annotations
@@ -36,9 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from semantix import config
+from semantix.config import ModelKind as ModelKind
 from semantix.errors import ModelNotFoundError, UnknownModelError
 from semantix.models.downloads import Hub
 
@@ -55,9 +39,6 @@ __all__ = [
     "lookup_model",
     "resolve_model",
 ]
-
-ModelKind = Literal["nli", "embedding"]
-
 
 #: Files an NLI judge on onnxruntime needs besides its ONNX file; the first two are required,
 #: the others are fetched when the repository has them.
@@ -204,9 +185,6 @@ class ResolvedModel:
         return self.repo_id or str(self.path)
 
 
-# --- the registry ------------------------------------------------------------------------------
-
-
 def list_supported_models(kind: ModelKind | None = None) -> list[ModelInfo]:
     """The models semantix knows by short name, optionally only those of one kind."""
     return [info for info in SUPPORTED_MODELS if kind is None or info.kind == kind]
@@ -238,9 +216,6 @@ def lookup_model(
 
 
 hf_cache_dir = config.hf_cache_dir
-
-
-# --- the CPU -----------------------------------------------------------------------------------
 
 
 def cpu_flags(cpuinfo_path: str | os.PathLike[str] = "/proc/cpuinfo") -> frozenset[str]:
@@ -306,9 +281,6 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
     if known_missing:
         return f"is not in the repository at revision {info.revision[:12]}"
     return "is not in the cache (`semantix download` on a connected machine fetches it)"
-
-
-# --- resolution --------------------------------------------------------------------------------
 
 _REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 #: What a model directory variable should point at, and how to make one, per kind.

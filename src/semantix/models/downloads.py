@@ -16,15 +16,14 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from semantix import config, context
+from semantix.config import ModelKind
 from semantix.errors import ModelNotFoundError
 from semantix.models.deps import require
 
 __all__ = ["CONNECT_TIMEOUT", "Download", "Hub", "recent_downloads"]
-
-ModelKind = Literal["nli", "embedding"]
 
 #: A pattern with glob characters fetches the matching files of a snapshot, not named files.
 _GLOB = re.compile(r"[*?\[\]]")
@@ -178,7 +177,7 @@ class Hub:
                 except self.hub.errors.LocalEntryNotFoundError as exc:
                     # (a subclass of EntryNotFoundError): the hub could not be asked, or answered
                     # with an error; not an answer that the file is absent.
-                    raise _ours(self._mapped(exc), exc) from None
+                    raise self._mapped(exc) from None
                 except self.hub.errors.EntryNotFoundError as exc:
                     if name in required_files:
                         raise ModelNotFoundError(
@@ -188,8 +187,8 @@ class Hub:
                             cause=exc,
                         ) from None
                     continue  # optional: e.g. a CPU variant; the judge falls back
-                except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _ours
-                    raise _ours(self._mapped(exc), exc) from None
+                except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _mapped
+                    raise self._mapped(exc) from None
                 snapshot = Path(local).parents[len(Path(name).parts) - 1]
         if snapshot is None:
             raise ModelNotFoundError(
@@ -204,8 +203,8 @@ class Hub:
                 path = self._snapshot(
                     patterns, endpoint=self.endpoint, etag_timeout=CONNECT_TIMEOUT
                 )
-            except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _ours
-                raise _ours(self._mapped(exc), exc) from None
+            except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _mapped
+                raise self._mapped(exc) from None
         absent = [name for name in required_files if not (path / name).is_file()]
         if absent:
             raise ModelNotFoundError(
@@ -226,9 +225,10 @@ class Hub:
             )
         )
 
-    def _mapped(self, exc: Exception) -> Exception:
-        """huggingface_hub's final error as ours (``exc`` kept as its ``cause``); anything else
-        (a bug, not a network or hub condition) is returned unchanged and so raised as itself."""
+    def _mapped(self, exc: Exception) -> ModelNotFoundError:
+        """huggingface_hub's final error as ours (``exc`` kept as its ``cause``, raised ``from
+        None``: no network traceback chained); anything else (a bug, not a network or hub
+        condition) is raised as itself, with its own traceback."""
         errors = self.hub.errors
         if isinstance(exc, errors.RepositoryNotFoundError):  # also a gated repository
             return ModelNotFoundError(
@@ -244,7 +244,7 @@ class Hub:
             )
         if isinstance(exc, (OSError, errors.LocalEntryNotFoundError, errors.HfHubHTTPError)):
             return self._not_found("", f"the download failed ({_reason(exc)})", cause=exc)
-        return exc
+        raise exc
 
     def _not_found(
         self, missing: str, why: str, *, cause: BaseException | None = None
@@ -259,10 +259,3 @@ class Hub:
             cause=cause,
         )
 
-
-def _ours(mapped: Exception, exc: Exception) -> Exception:
-    """``mapped`` (our error, raised ``from None``: no network traceback is chained), or ``exc``
-    itself when it was not ours to map (then its own traceback is kept)."""
-    if mapped is exc:
-        raise exc
-    return mapped
