@@ -172,20 +172,5 @@ def without_our_frames(exc: _E) -> _E:
 
 
 # Shown as semantix.X in reprs and tracebacks, where users import them from.
-for _error in (
-    SemantixError,
-    SemanticAssertionError,
-    JudgeError,
-    JudgeTimeoutError,
-    UnenforceableCheckError,
-    PatternTimeoutError,
-    ConfigurationError,
-    JudgeUnavailableError,
-    UnknownModelError,
-    ModelNotFoundError,
-    VerdictStoreError,
-    VerdictNotRecordedError,
-    CorruptVerdictError,
-    IntentCalibrationError,
-):
-    _error.__module__ = "semantix"
+for _name in __all__:
+    globals()[_name].__module__ = "semantix"

@@ -20,7 +20,7 @@ from typing import ClassVar, cast
 from semantix.cache import memo
 from semantix.intent import Intent, IntentMeta
 
-__all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent"]
+__all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent", "build_intent"]
 
 #: Longest accepted argument: a topic or a thing is a phrase, not a requirement.
 MAX_ARGUMENT_CHARS = 200
@@ -80,26 +80,25 @@ def Mentions(thing: str) -> type[Intent]:
 
 @memo(maxsize=_CACHE_SIZE)
 def _on_topic(topic: str) -> type[Intent]:
-    statement = f"The text is about {topic}."
-    return _build(TopicIntent, f"OnTopic({topic!r})", statement, statement, topic=topic)
+    return build_intent(
+        TopicIntent, f"OnTopic({topic!r})", f"The text is about {topic}.", topic=topic
+    )
 
 
 @memo(maxsize=_CACHE_SIZE)
 def _mentions(thing: str) -> type[Intent]:
-    statement = f"The text mentions {thing}."
-    return _build(MentionIntent, f"Mentions({thing!r})", statement, statement, thing=thing)
+    return build_intent(
+        MentionIntent, f"Mentions({thing!r})", f"The text mentions {thing}.", thing=thing
+    )
 
 
-def _build(
-    base: type[Intent], name: str, description: str, hypothesis: str, **attributes: str
+def build_intent(
+    base: type[Intent], name: str, statement: str, **attributes: object
 ) -> type[Intent]:
-    namespace: dict[str, object] = {
-        "__doc__": description,
-        "__module__": "semantix.intents",
-        "__qualname__": name,
-        "hypothesis": hypothesis,
-        **attributes,
-    }
+    """A subclass of ``base`` named ``name``, with ``statement`` as its description and
+    hypothesis, and ``attributes``."""
+    namespace: dict[str, object] = {"__doc__": statement, "__module__": "semantix.intents"}
+    namespace |= {"__qualname__": name, "hypothesis": statement, **attributes}
     return cast("type[Intent]", IntentMeta(name, (base,), namespace))
 
 

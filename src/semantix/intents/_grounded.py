@@ -25,34 +25,25 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from semantix.cache import memo
-from semantix.intent import Intent, IntentDescription, IntentMeta, SupportDescription
+from semantix.intent import Intent, IntentDescription, SupportDescription
+from semantix.intents._factories import build_intent
 from semantix.outputs import encodable
 
 __all__ = [
-    "RELATIONS",
     "Contradicts",
     "Grounded",
     "SupportDescription",
     "SupportIntent",
-    "is_support",
     "source_texts",
 ]
 
-#: What a support leaf asks: ``support`` (every claim supported) or ``contradiction`` (some claim
-#: contradicted).
-RELATIONS = ("support", "contradiction")
 #: Distinct source sets each factory remembers (the same sources give the same class).
 _CACHE_SIZE = 256
 #: Most sources read from one argument (a retrieval step returns a handful, not thousands).
 MAX_SOURCES = 1000
-
-
-def is_support(description: object) -> bool:
-    """Whether ``description`` asks for support against sources (a `SupportDescription`)."""
-    return isinstance(description, SupportDescription)
 
 
 class SupportIntent(Intent, abstract=True):
@@ -112,22 +103,16 @@ def _about(sources: tuple[str, ...]) -> str:
     """``2 sources, 1,204 characters, sha256 3f2a9c0d1e4b``: the digest makes the description
     (hence the verdict memo's key) differ whenever the sources do."""
     digest = hashlib.sha256("\x00".join(sources).encode("utf-8")).hexdigest()
-    count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
-    return f"{count}, {sum(map(len, sources)):,} characters, sha256 {digest[:12]}"
+    return f"{_count(sources)}, {sum(map(len, sources)):,} characters, sha256 {digest[:12]}"
+
+
+def _count(sources: tuple[str, ...]) -> str:
+    return f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
 
 
 def _build(factory: str, statement: str, sources: tuple[str, ...], relation: str) -> type[Intent]:
-    count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
-    name = f"{factory}({count})"
-    namespace: dict[str, object] = {
-        "__doc__": statement,
-        "__module__": "semantix.intents",
-        "__qualname__": name,
-        "hypothesis": statement,
-        "sources": sources,
-        "relation": relation,
-    }
-    return cast("type[Intent]", IntentMeta(name, (SupportIntent,), namespace))
+    name = f"{factory}({_count(sources)})"
+    return build_intent(SupportIntent, name, statement, sources=sources, relation=relation)
 
 
 def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ...]:
