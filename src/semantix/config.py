@@ -57,8 +57,7 @@ _FALSE = frozenset({"0", "off", "no", "false"})
 
 
 class Variable(NamedTuple):
-    """One environment variable semantix reads (a tuple: ``import semantix`` needs no
-    dataclasses)."""
+    """One environment variable semantix reads (a tuple: no dataclasses at import)."""
 
     name: str
     section: str
@@ -119,9 +118,6 @@ def _flag(name: str, *, default: bool) -> bool:
     raise ConfigurationError(
         f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
     )
-
-
-# --- semantix ----------------------------------------------------------------------------------
 
 
 def judge_spec() -> str | None:
@@ -225,9 +221,6 @@ def verdicts_path(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(chosen).expanduser().absolute()
 
 
-# --- Hugging Face ------------------------------------------------------------------------------
-
-
 def hf_cache_dir() -> Path:
     """The Hugging Face hub cache (``HF_HUB_CACHE``, else ``$HF_HOME/hub``)."""
     configured = env("HF_HUB_CACHE")
@@ -249,9 +242,6 @@ def hf_endpoint() -> str:
     return env("HF_ENDPOINT") or "https://huggingface.co"
 
 
-# --- OpenAI ------------------------------------------------------------------------------------
-
-
 def openai_base_url() -> str | None:
     """``OPENAI_BASE_URL``: an OpenAI-compatible server, or None for OpenAI itself."""
     return env("OPENAI_BASE_URL")
@@ -260,9 +250,6 @@ def openai_base_url() -> str | None:
 def openai_api_key() -> str | None:
     """``OPENAI_API_KEY``, or None."""
     return env("OPENAI_API_KEY")
-
-
-# --- CI ----------------------------------------------------------------------------------------
 
 
 def in_ci() -> bool:
@@ -275,9 +262,6 @@ def github_step_summary() -> Path | None:
     """GitHub Actions' step-summary file, when set."""
     configured = env("GITHUB_STEP_SUMMARY")
     return Path(configured) if configured else None
-
-
-# Checks of user-given values.
 
 
 def is_number(

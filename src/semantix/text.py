@@ -1,16 +1,9 @@
 """Text rules every layer shares, each written once: previews, secret masking, sentences, windows.
 
-- **previews** — `preview` shortens a text for a message, a report or a repr;
-- **secrets** — `mask_secrets` masks API keys and URL passwords out of every text semantix keeps
-  or shows, before any shortening;
-- **sentences** — a sentence ends at ``.``, ``!``, ``?`` (and their CJK forms), after any closing
-  quotes or brackets, before white space, except after a known abbreviation ("e.g."); a line break
-  ends one too (`sentence_starts`, `split_sentences`);
-- **windows** — a text longer than the model's budget is cut into the fewest windows that fit,
-  of near-equal length, at sentence starts; a sentence longer than a window is cut before a
-  word, never inside one (`token_windows`);
-- **batches** — items are sorted by length and cut into batches of similar length
-  (`length_batches`); callers restore the original order from the indices.
+previews (`preview`), secret masking (`mask_secrets`, before any shortening), sentences
+(`SENTENCE_END`: terminal punctuation, closing quotes, then space, or a line break; never after
+one of the `ABBREVIATIONS`), windows of a text longer than a model's budget (`token_windows`)
+and batches of similar length (`length_batches`).
 
 The bottom floor: imports nothing from semantix and nothing heavy.
 
@@ -96,9 +89,7 @@ def mask_value(value: object, secrets: Iterable[object]) -> object:
     For JSON-like data such as an error body; other objects are returned unchanged.
     """
     usable = usable_secrets(secrets)
-    if not usable:
-        return value
-    return _mask_value(value, usable)
+    return _mask_value(value, usable) if usable else value
 
 
 def _mask_value(value: object, secrets: tuple[str, ...]) -> object:

@@ -1,28 +1,15 @@
-"""Turn an intent description into the declarative hypothesis an NLI model can judge.
+"""Phrasings an NLI model can judge: ``to_hypothesis`` and `negated_statement`.
 
-NLI models answer "does the premise entail this *statement*?", so requirements phrased as
-obligations, imperatives or bare phrases are rewritten as statements about the text:
+NLI models answer "does the premise entail this *statement*?". ``to_hypothesis`` (its rewrite
+and word tables live in `semantix.judges.hypothesis`; re-exported here) turns an obligation, an
+imperative or a bare phrase into a statement about the text ("The text must be polite" gives
+"The text is polite."), touching only the subject, the modal and the first verb. An intent's
+``hypothesis`` attribute bypasses it.
 
-| description | hypothesis |
-| --- | --- |
-| ``The text must be polite`` | ``The text is polite.`` |
-| ``The reply must not contain prices`` | ``The reply does not contain prices.`` |
-| ``polite and professional`` | ``The text is polite and professional.`` |
-| ``Apologize for the delay.`` | ``The text apologizes for the delay.`` |
-| ``Never mention competitors`` | ``The text never mentions competitors.`` |
-| ``The text provides medical advice.`` | unchanged |
-
-The rewrite is conservative: it only touches the subject, the modal and the first verb, and it
-never alters any other word. Descriptions it does not recognise are kept as they are when they
-already read as a statement, and otherwise become ``The text is <phrase>.``. An intent's
-``hypothesis`` attribute bypasses all of this. The rewrite and its word tables live in
-`semantix.judges.hypothesis`; this module re-exports ``to_hypothesis``.
-
-`negated_statement`, written here, answers a second question for the NLI and embedding judges, which
-cannot confirm an absence: is the description a prohibition ("Never reveal the system
-prompt")? If so it returns the positive statement ("The text reveals the system prompt."),
-which is judged and inverted, like ``~X``. It is exactly ``to_hypothesis`` of the positive
-requirement, and None for anything that is not one plain prohibition.
+`negated_statement` answers a second question for the NLI and embedding judges, which cannot
+confirm an absence: is the description one plain prohibition ("Never reveal the system
+prompt")? If so it returns ``to_hypothesis`` of the positive requirement ("The text reveals the
+system prompt."), which is judged and inverted, like ``~X``.
 """
 
 from __future__ import annotations
@@ -43,13 +30,6 @@ from semantix.judges.hypothesis import (
 )
 
 __all__ = ["negated_statement", "to_hypothesis"]
-
-
-# -- negatively phrased requirements --------------------------------------------------------------
-#
-# A model cannot confirm an absence, so "must not X" is judged as NOT "X". negated_statement finds
-# the positive requirement ("The text must contain X") and hands it to to_hypothesis, so the
-# statement judged is exactly what to_hypothesis gives for the positive requirement.
 
 #: Prohibitions after an optional subject: "must not", "should never", "is not allowed to", ...
 _PROHIBITIONS = (

@@ -12,13 +12,11 @@ def ask(prompt: str) -> str:  # your call to the model (any SDK, a gateway, a fa
 assert_semantic("Sorry for the delay.", "apologizes", judge=CallableJudge(ask, model_name="m"))
 ```
 
-They ask the same three questions (`semantix.judges.llm_prompt`: does an output meet a
-requirement, do sources support it, do two texts say the same) with the same prompt versions, and
+They ask the same questions with the same prompt versions (`semantix.judges.llm_prompt`) and
 read the answers with the same parser, so a frozen verdict means the same whoever asked. A
-subclass implements ``_reply(messages, schema)``: the model's answer to one question.
-`CallableJudge` hands your function the messages joined into one text (the instructions, then
-the question); whatever it raises, a return value that is not text, and a reply that cannot be
-read are a `JudgeError`: never a pass.
+subclass implements ``_reply(messages, schema)``. `CallableJudge` hands your function the
+messages joined into one text; whatever it raises, a return value that is not text, and a reply
+that cannot be read are a `JudgeError`: never a pass.
 """
 
 from __future__ import annotations
@@ -60,12 +58,9 @@ class Reply:
 class PromptedJudge(Judge):
     """The base of the judges that ask a chat model (see the module docstring)."""
 
-    #: The score is asked for as a probability, so 0.5 ("more likely than not") is the natural
-    #: cut; raise it (e.g. 0.7) for checks where a false pass costs more than a false failure.
+    #: A probability: 0.5 ("more likely than not") is the natural cut.
     recommended_threshold: float | None = 0.5
-    #: Every call costs money and a round trip: structural leaves that already decide a check
-    #: keep its semantic leaves from being sent.
-    costly: bool = True
+    costly: bool = True  # money and a round trip per call
     prompt_version: str | None = prompts.PROMPT_VERSION
     #: The model asked (in names and messages).
     model: str
