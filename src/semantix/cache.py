@@ -1,19 +1,11 @@
 """The one piece of global state in semantix: an explicit, thread-safe, bounded cache.
 
-It holds, each in its own bounded region:
-
-- ``models``: loaded models (ONNX sessions, tokenizers, torch modules) keyed by what identifies
-  them — e.g. ``("onnx-session", model_dir, file, threads)`` — so a judge built twice on the same
-  model reuses the loaded weights;
-- ``judges``: judges built from a spec or wrapped for the frozen-verdict store, and the default
-  judge (built once per process, on first use; a failed build is remembered, so a missing model is
-  reported once, not looked for again in every test);
-- ``calibrations``: thresholds calibrated from an intent's examples, per judge and intent.
-
-Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time. The
-run's state (defaults, the marker's scope, observers, the frozen verdicts it used, the worker
-pool it owns) is not here: it lives in `semantix.context`, and nothing asks this cache what a
-run did. ``clear_cache()`` drops every region and every memo semantix keeps.
+Its bounded regions hold ``models`` (ONNX sessions, tokenizers, torch modules, keyed by what
+identifies them, so a judge built twice on a model reuses its weights), ``judges`` (built from a
+spec or wrapped for the verdict store, and the default judge, whose failed build is remembered:
+a missing model is reported once) and ``calibrations`` (thresholds from an intent's examples).
+Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time; a run's
+state lives in `semantix.context`.
 """
 
 from __future__ import annotations

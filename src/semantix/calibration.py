@@ -23,10 +23,10 @@ semantix judge. Metric arguments are ``(expected, predicted)``, like scikit-lear
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from semantix.config import is_number
 from semantix.proportions import JudgeAccuracy, wilson_interval
 
 __all__ = [
@@ -71,7 +71,7 @@ def _counts(expected: Sequence[bool], predicted: Sequence[bool]) -> tuple[int, i
 
 def accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
     """The fraction of predictions that agree with the labels."""
-    return _Agreement(*_counts(expected, predicted)).accuracy
+    return Calibration(*_counts(expected, predicted)).accuracy
 
 
 def balanced_accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
@@ -80,7 +80,7 @@ def balanced_accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> fl
     Unlike accuracy it is not flattered by a skewed label set: always answering "pass" on 90%
     positive labels scores 0.5, not 0.9. A class absent from ``expected`` is left out of the mean.
     """
-    return _Agreement(*_counts(expected, predicted)).balanced_accuracy
+    return Calibration(*_counts(expected, predicted)).balanced_accuracy
 
 
 def cohens_kappa(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
@@ -89,7 +89,7 @@ def cohens_kappa(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
     1 is perfect agreement, 0 is chance level, negative is worse than chance. When both sides
     put everything in one and the same class, chance agreement is 1 and κ is defined as 1.
     """
-    return _Agreement(*_counts(expected, predicted)).kappa
+    return Calibration(*_counts(expected, predicted)).kappa
 
 
 def predict(scores: Sequence[float], threshold: float) -> list[bool]:
@@ -105,12 +105,7 @@ def _check_scores(scores: Sequence[float], labels: Sequence[bool]) -> None:
     if not scores:
         raise ValueError("no scores given; pass at least one (score, label) pair")
     for index, score in enumerate(scores):
-        if (
-            isinstance(score, bool)
-            or not isinstance(score, (int, float))
-            or math.isnan(score)
-            or not 0.0 <= score <= 1.0
-        ):
+        if not is_number(score, low=0.0, high=1.0):
             raise ValueError(f"scores[{index}] is {score!r}; scores must be numbers in [0, 1]")
     _check_pair(labels, labels)
 
@@ -161,13 +156,22 @@ def best_threshold(
 
 
 @dataclass(frozen=True, slots=True)
-class _Agreement:
-    """Counts of a labelled prediction, and the agreement figures they give (one formula each)."""
+class Calibration:
+    """How well a threshold reproduces the labels: the counts, and every figure from them.
+
+    ``weakest_positive`` and ``strongest_negative`` are the lowest score of an output labelled
+    to pass and the highest of one labelled to fail (None without such labels): the threshold
+    separates the labels exactly when the first is above the second (`separates`). An intent's
+    ``examples`` and ``counterexamples`` are calibrated this way, as labels True and False.
+    """
 
     n: int
     positives: int
     true_positives: int
     true_negatives: int
+    threshold: float = 0.5
+    weakest_positive: float | None = None
+    strongest_negative: float | None = None
 
     @property
     def accuracy(self) -> float:
@@ -195,21 +199,6 @@ class _Agreement:
         predicted_yes = (self.true_positives + (n - positives - self.true_negatives)) / n
         chance = positives / n * predicted_yes + (1 - positives / n) * (1 - predicted_yes)
         return 1.0 if chance >= 1.0 else (self.accuracy - chance) / (1 - chance)
-
-
-@dataclass(frozen=True, slots=True)
-class Calibration(_Agreement):
-    """How well a threshold reproduces the labels: the counts, and every figure from them.
-
-    ``weakest_positive`` and ``strongest_negative`` are the lowest score of an output labelled
-    to pass and the highest of one labelled to fail (None without such labels): the threshold
-    separates the labels exactly when the first is above the second (`separates`). An intent's
-    ``examples`` and ``counterexamples`` are calibrated this way, as labels True and False.
-    """
-
-    threshold: float = 0.5
-    weakest_positive: float | None = None
-    strongest_negative: float | None = None
 
     @property
     def separates(self) -> bool:

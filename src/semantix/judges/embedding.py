@@ -20,6 +20,7 @@ from semantix.models.deps import ensure_installed
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="embed", feature="EmbeddingJudge")
 
+import itertools
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -168,10 +169,12 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
         lengths = [len(sequence) for sequence in sequences]
         for chunk in length_batches(lengths, self.batch_size):
             batch = pad([sequences[i] for i in chunk], model.files.pad_id)
+            outputs = model.onnx.run(batch, model.output_name)  # one per session call
+            rows = itertools.accumulate((len(hidden) for hidden in outputs), initial=0)
             pooled = np.concatenate(
                 [
                     self._pool(model, hidden, batch.attention_mask[row : row + len(hidden)])
-                    for hidden, row in _rows(model.onnx.run(batch, model.output_name))
+                    for hidden, row in zip(outputs, rows, strict=False)
                 ]
             )
             if result.shape[1] == 0:
@@ -190,15 +193,6 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
             weights = np.asarray([row[:width] for row in mask_rows], dtype=np.float32)[:, :, None]
             pooled = (values * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         return unit_rows(pooled)
-
-
-def _rows(outputs: list[Any]) -> list[tuple[Any, int]]:
-    """Each session call's output with the index of its first row in the batch."""
-    found, row = [], 0
-    for output in outputs:
-        found.append((output, row))
-        row += len(output)
-    return found
 
 
 def required_files(model: str | None = None, *, file: str | None = None) -> list[str]:

@@ -82,7 +82,9 @@ def export_model(
     transformers = require("transformers", extra="export", feature="semantix export")
     torch = require("torch", extra="export", feature="semantix export")
     require("onnx", extra="export", feature="semantix export")
-    source = _source_dir(model, revision)
+    source = str(
+        local if local.is_dir() else resolve_model(model, kind="nli", revision=revision).path
+    )
     embedding = embedding_marks(Path(source)) is not None
     written = (EMBEDDING_FILE,) if embedding else ("model.onnx", QUANTIZED_FILE)
     if in_place and not overwrite and any((out / name).is_file() for name in written):
@@ -221,13 +223,6 @@ class _Wrapper:
                 return hidden[:, 0] if first_token else hidden
 
         return Wrapped()
-
-
-def _source_dir(model: str, revision: str | None) -> str:
-    path = Path(str(model)).expanduser()
-    if path.is_dir():
-        return str(path)
-    return str(resolve_model(model, kind="nli", revision=revision).path)
 
 
 def _check_labels(config: Any, model: str) -> None:

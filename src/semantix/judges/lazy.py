@@ -1,14 +1,10 @@
 """The lazy, thread-safe load and the constructor every model-backed judge shares.
 
-- `LazyLoaded`: a judge implements ``_load_now()``; ``_load()`` returns the loaded state,
-  building it once — on first use, or in the constructor with ``lazy_load=False`` — however
-  many threads ask at the same time.
-- `ModelJudge`: the arguments the model judges take alike (``model``, ``revision``,
-  ``cache_dir``, ``batch_size``, ``lazy_load``, and semantix-ai's ``model_name=``), checked the
-  same way (every bad value is a `ConfigurationError` that names it), kept under the same
-  attribute names, and an ``identity`` that never loads the model: before loading it is worked
-  out from the arguments, the registry and (for a local directory) the directory's listing and
-  the digest of its files (what the model is, not where it is).
+`LazyLoaded` builds a judge's ``_load_now()`` once, on first use or in the constructor
+(``lazy_load=False``), however many threads ask. `ModelJudge` takes the arguments the model
+judges take alike (``model``, ``revision``, ``cache_dir``, ``batch_size``, ``lazy_load``,
+semantix-ai's ``model_name=``), checks them the same way (a `ConfigurationError` naming the
+value), and gives an ``identity`` that never loads the model.
 """
 
 from __future__ import annotations
@@ -61,11 +57,8 @@ class LazyLoaded(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class Named:
-    """Where a model judge's model is, as far as it is known without loading anything.
-
-    ``directory`` is the local directory (a path given, or the kind's environment variable);
-    ``info`` the registry entry; ``repo_id``/``revision`` what the Hub would be asked for.
-    """
+    """Where a model judge's model is, known without loading anything: the local directory, the
+    registry entry, or the repo id and revision the Hub would be asked for."""
 
     directory: Path | None
     info: ModelInfo | None

@@ -128,19 +128,17 @@ def build_messages(output: str, intent_description: str) -> list[dict[str, str]]
     if counterexamples:
         parts.append("Examples of outputs that do NOT satisfy it:\n" + _bullets(counterexamples))
     parts.append(f"OUTPUT:\n<<<\n{output}\n>>>")
-    return [
-        {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
+    return _messages(SYSTEM_PROMPT, "\n\n".join(parts))
 
 
 def build_equivalence_messages(stored: str, new: str) -> list[dict[str, str]]:
     """The chat messages asking whether ``stored`` and ``new`` say the same thing."""
     user = f"STORED:\n<<<\n{stored}\n>>>\n\nNEW:\n<<<\n{new}\n>>>"
-    return [
-        {"role": "system", "content": EQUIVALENCE_SYSTEM_PROMPT},
-        {"role": "user", "content": user},
-    ]
+    return _messages(EQUIVALENCE_SYSTEM_PROMPT, user)
+
+
+def _messages(system: str, user: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def _bullets(items: Sequence[str]) -> str:
@@ -346,11 +344,9 @@ def build_support_messages(
         f"SOURCE {number}:\n<<<\n{source}\n>>>" for number, source in enumerate(sources, 1)
     )
     question = f"SCORE: {_SCORE_MEANING[relation]}"
-    user = f"{numbered}\n\nOUTPUT:\n<<<\n{output}\n>>>\n\n{question}"
-    return [
-        {"role": "system", "content": SUPPORT_SYSTEM_PROMPT},
-        {"role": "user", "content": user},
-    ]
+    return _messages(
+        SUPPORT_SYSTEM_PROMPT, f"{numbered}\n\nOUTPUT:\n<<<\n{output}\n>>>\n\n{question}"
+    )
 
 
 def parse_support(

@@ -187,11 +187,8 @@ def read_model_dir(
 def find_onnx(
     directory: Path, wanted: str | None, candidates: Sequence[str], *, where: str, fix: str
 ) -> str:
-    """``wanted`` if it is in ``directory``, else (nothing wanted) the first candidate there.
-
-    Raises `ModelNotFoundError` naming what was looked for, the ONNX files
-    that are there, and ``fix``.
-    """
+    """``wanted`` if it is in ``directory``, else (nothing wanted) the first candidate there; else
+    a `ModelNotFoundError` naming what was looked for, the ONNX files there, and ``fix``."""
     if wanted is not None and (directory / wanted).is_file():
         return wanted
     if wanted is None:
@@ -274,12 +271,8 @@ def embedding_marks(directory: Path) -> str | None:
 
 
 def dynamic_int8(onnx_path: Path) -> bool:
-    """Whether the graph quantizes activations at run time (``DynamicQuantizeLinear``).
-
-    Such a model's scale is computed over the whole batch, so a text's score would depend on
-    the texts batched with it; the judges then run one text at a time.
-    """
-
+    """Whether the graph quantizes activations at run time (``DynamicQuantizeLinear``): its scale
+    spans the whole batch, so the judges run such a model one text at a time."""
     try:
         stat = onnx_path.stat()
     except OSError:  # onnxruntime says why when it opens the file
@@ -322,15 +315,12 @@ _TORCH_WEIGHTS = ("*.safetensors", "pytorch_model*.bin")
 def local_identity(directory: Path, weights: str | None) -> tuple[str, str]:
     """(name, digest) of the local model in ``directory``: what it is, not where it is.
 
-    The name is the directory's as given (a symlink's own), for people: frozen verdicts are
-    keyed by the digest alone (`semantix.verdicts.fingerprint`). The digest is a sha256 over each of
-    `DESCRIBING_FILES` that is there and the weights — the ONNX file ``weights`` with its
-    external data (``<file>_data``, ``<file>.data``), else the torch weights (``*.safetensors``,
-    ``pytorch_model*.bin``) — by relative path and content (text files with ``\\n`` line ends,
-    so a Windows checkout digests alike), never by time or place: a ``cp -r`` of the directory
-    has the same digest. It reads every byte of the weights, once per process per directory
-    (a bounded memo, renewed when a file's size or time changes): about 0.2 s for the 90 MB of
-    all-MiniLM-L6-v2 (SHA-256 at ~800 MB/s on a 2-core machine); nothing is loaded.
+    The name is the directory's as given, for people; frozen verdicts are keyed by the digest
+    alone: a sha256 over each of `DESCRIBING_FILES` there and the weights (the ONNX file
+    ``weights`` with its external data, else the torch weights), by relative path and content
+    (text files with ``\\n`` line ends), so a ``cp -r`` or a Windows checkout digests alike. Every
+    byte is read once per process per directory (a memo renewed when a file's size or time
+    changes): about 0.2 s for the 90 MB of all-MiniLM-L6-v2.
     """
     root = directory.resolve()
     names = [*DESCRIBING_FILES]
@@ -343,14 +333,10 @@ def local_identity(directory: Path, weights: str | None) -> tuple[str, str]:
             for pattern in _TORCH_WEIGHTS
             for path in root.glob(pattern)
         )
-    stamp = tuple((name, *_stat(root / name)) for name in sorted(found))
+    stats = {name: (root / name).stat() for name in sorted(found)}
+    stamp = tuple((name, stat.st_size, stat.st_mtime_ns) for name, stat in stats.items())
     shown = directory.name if directory.name.strip(".") else root.name
     return shown or str(root), _digest(str(root), stamp)
-
-
-def _stat(path: Path) -> tuple[int, int]:
-    stat = path.stat()
-    return stat.st_size, stat.st_mtime_ns
 
 
 @memo(maxsize=32)

@@ -105,10 +105,8 @@ class ModelInfo:
 #: The registry. Revisions are commit hashes; docs/judges/nli.md gives the sources for every
 #: file name and revision, and why the default is the default.
 SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
-    # NLI default: a universal zero-shot classifier (Laurer et al. 2023, arXiv 2312.17543):
-    # DeBERTa-v3-xsmall trained on 5 NLI datasets plus 28 classification datasets reformatted as
-    # "is this hypothesis true of this text" — the question semantix asks. Two labels
-    # (entailment / not_entailment). The repository ships one int8 file, no CPU variants.
+    # NLI default: a universal zero-shot classifier (Laurer et al. 2023, arXiv 2312.17543); one
+    # int8 file, no CPU variants.
     ModelInfo(
         name="deberta-v3-xsmall-zeroshot",
         kind="nli",
@@ -124,9 +122,7 @@ SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
         default=True,
         labels=("entailment", "not_entailment"),
     ),
-    # Fact-style NLI (does the text imply this claim about the world?): SNLI + MultiNLI only.
-    # Its int8 files are quantized per-channel (sentence-transformers' optimum configs), which
-    # keeps DeBERTa-v3 from collapsing under int8; signed-weight variants for VNNI/ARM CPUs.
+    # Fact-style NLI; per-channel int8 (keeps DeBERTa-v3 from collapsing), VNNI/ARM variants.
     ModelInfo(
         name="nli-deberta-v3-xsmall",
         kind="nli",
@@ -158,10 +154,8 @@ SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
         name="all-MiniLM-L6-v2",
         kind="embedding",
         repo_id="sentence-transformers/all-MiniLM-L6-v2",
-        # A commit that ships onnx/model.onnx (the snapshot found in public HF cache paths).
-        revision="c9745ed1d9f207416be6d2e6f8de32d1f16199bf",
-        # fp32: scores equal the sentence-transformers reference (cosine 1 - 1e-7); the int8
-        # files shift similarities by up to 0.08 and depend on the CPU's int8 kernels.
+        revision="c9745ed1d9f207416be6d2e6f8de32d1f16199bf",  # one that ships onnx/model.onnx
+        # fp32: int8 files shift similarities by up to 0.08 (docs/judges/embedding.md).
         onnx_file="onnx/model.onnx",
         description="all-MiniLM-L6-v2 sentence embeddings (384 dims, mean pooling)",
         license="apache-2.0",
@@ -232,12 +226,8 @@ def cpu_flags(cpuinfo_path: str | os.PathLike[str] = "/proc/cpuinfo") -> frozens
 
 
 def cpu_kind() -> str:
-    """``"arm64"``, ``"vnni"`` (x86 with AVX512-VNNI, AVX-VNNI or AMX) or ``"x86"``.
-
-    Signed int8 weights run on the fast u8 x s8 kernels of VNNI and ARM CPUs (1.6-3x faster
-    than unsigned weights on the bench box); without VNNI those kernels can saturate, so plain
-    x86 keeps the portable unsigned-weight file.
-    """
+    """``"arm64"``, ``"vnni"`` (x86 with AVX512-VNNI, AVX-VNNI or AMX: fast u8 x s8 kernels for
+    signed int8 weights) or ``"x86"`` (where those kernels can saturate)."""
     import platform
 
     if platform.machine().lower() in {"arm64", "aarch64"}:
@@ -250,13 +240,9 @@ def cpu_kind() -> str:
 def choose_onnx_file(
     info: ModelInfo, directory: Path, *, cpu: str | None = None, cache_dir: Path | None = None
 ) -> tuple[str, str | None]:
-    """The ONNX file of ``info`` to load from ``directory``, and a note when it is not the best.
-
-    The first of `ModelInfo.onnx_files` present wins: on a VNNI or ARM CPU the variant
-    with signed weights, else (absent at the pinned revision, or not in the cache) the portable
-    file, with a note saying which and why. When none is there the portable file is returned
-    (the caller reports it missing).
-    """
+    """The first of `ModelInfo.onnx_files` in ``directory``, and a note saying why when it is not
+    the best (absent at the pinned revision, or not in the cache); the portable file when none is
+    there (the caller reports it missing)."""
     cpu = cpu or cpu_kind()
     wanted = info.onnx_files(cpu)
     for file in wanted:
@@ -282,6 +268,7 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
         return f"is not in the repository at revision {info.revision[:12]}"
     return "is not in the cache (`semantix download` on a connected machine fetches it)"
 
+
 _REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 #: What a model directory variable should point at, and how to make one, per kind.
 _MODEL_DIR_FIX: dict[str, str] = {
@@ -301,19 +288,13 @@ def resolve_model(
     allow_patterns: Sequence[str] | None = None,
     required_files: Sequence[str] = (),
 ) -> ResolvedModel:
-    """Find ``model`` on disk, downloading what is missing; see the module docstring.
+    """Find ``model`` (a directory, a short name, a repo id, or None for the default of
+    ``kind``) on disk, downloading what is missing; see the module docstring.
 
-    Args:
-        model: a directory, a short name, a repo id, or None for the default of ``kind``.
-        kind: "nli" or "embedding" (chooses the default and its environment variable).
-        revision: a commit hash, branch or tag; default: the registry's pin, else "main".
-        cache_dir: the Hugging Face cache to use instead of the environment's.
-        allow_patterns: which files of the repo to fetch; default: all. When every entry is a
-            plain file name, each is fetched on its own and those not in ``required_files``
-            may be absent from the repository (e.g. a CPU-specific variant); globs fetch the
-            matching files of the repository.
-        required_files: files that must be in a cached snapshot for it to count (e.g. the
-            ONNX file a judge will load); a snapshot without one is downloaded again.
+    ``revision`` defaults to the registry's pin, else "main". ``allow_patterns`` (default: all)
+    that are plain file names are fetched each on its own, and those not in ``required_files``
+    may be absent (a CPU variant); globs fetch the matching files. A cached snapshot without one
+    of ``required_files`` is downloaded again.
     """
     if model is None:
         configured = config.model_dir(kind)

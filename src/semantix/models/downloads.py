@@ -258,4 +258,3 @@ class Hub:
             f"local model directory: {variable}=/path/to/model (or the judge's model=...)",
             cause=cause,
         )
-
