@@ -6,7 +6,7 @@ Two kinds:
   ``semantix.CachingJudge`` and ``semantix.verdicts.CachingJudge`` (now ``RecordReplayJudge``),
   ``semantix.composite.AllOf/AnyOf/Not``. They resolve silently. Its spellings too:
   ``Intent.description()`` (a `Description`, callable) and the model judges'
-  ``evaluate(premise=..., hypothesis=...)`` (`premise_and_hypothesis`).
+  ``evaluate(premise=..., hypothesis=...)`` (`semantix.judges.lazy.SemantixAiArguments`).
 - **semantix 0.1's names**, renamed since: ``semantix.verdicts.identity_of``,
   ``semantix.judges.JUDGE_NAMES``/``judge_from_spec``/``default_judge``/``build_default_judge``,
   ``LeafResult.ok``, ``LLMJudge(backoff=...)``, ``LLMJudge(timeout=...)`` (now
@@ -36,7 +36,6 @@ __all__ = [
     "OLD_NAMES",
     "OTHER_DISTRIBUTIONS",
     "Description",
-    "premise_and_hypothesis",
     "refuse_a_second_semantix",
     "resolve",
     "warn_renamed",
@@ -93,38 +92,6 @@ class Description(str):
 
     def __call__(self) -> str:
         return str(self)
-
-
-def premise_and_hypothesis(
-    output: str | None,
-    intent_description: str | None,
-    premise: str | None,
-    hypothesis: str | None,
-    *,
-    judge: str,
-) -> tuple[str, str]:
-    """``(output, intent_description)`` from ``evaluate``'s arguments, where semantix-ai's
-    ``premise=`` names the output and ``hypothesis=`` the intent description (never both
-    spellings of one).
-
-    Raises:
-        TypeError: one is given twice or not at all.
-    """
-    for ours, theirs, name, alias in (
-        (output, premise, "output", "premise"),
-        (intent_description, hypothesis, "intent_description", "hypothesis"),
-    ):
-        if (ours is None) == (theirs is None):
-            given = "both {}= and" if ours is not None else "neither {}= nor"
-            raise TypeError(
-                f"{judge}.evaluate() got {given.format(name)} its semantix-ai spelling {alias}=; "
-                "pass one: evaluate(output, intent_description, threshold)"
-            )
-    # As given: an intent description is an IntentDescription that carries its examples.
-    return (
-        output if premise is None else premise,  # type: ignore[return-value]
-        intent_description if hypothesis is None else hypothesis,
-    )
 
 
 def refuse_a_second_semantix() -> None:

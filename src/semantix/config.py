@@ -1,11 +1,8 @@
 """Settings: every environment variable semantix reads, and the checks of user-given values.
 
-No other module reads ``os.environ``: each asks a function here, at the moment the value matters
-(when a judge is built, a model resolved, a store opened), never at import time. ``VARIABLES`` is
-the table of every variable; ``docs/environment-variables.md`` is tested against it.
-
-The value checks (`check_threshold`, `check_seconds`, ...) name the value at fault, say what was
-expected and how to fix it; every layer uses them.
+No other module reads ``os.environ``: each asks a function here when the value matters, never at
+import time. ``VARIABLES`` is the table of every variable (docs/environment-variables.md is
+tested against it). The value checks name the value at fault, what was expected and the fix.
 """
 
 from __future__ import annotations
@@ -140,12 +137,8 @@ def xdist_workers() -> int:
 
 
 def default_threads() -> int:
-    """Threads for one model session.
-
-    ``SEMANTIX_THREADS`` wins; otherwise the available cores divided among pytest-xdist workers
-    (``PYTEST_XDIST_WORKER_COUNT``), at least 1, so that ``-n 2`` on two cores does not run four
-    busy threads.
-    """
+    """Threads for one model session: ``SEMANTIX_THREADS``, else the available cores divided
+    among pytest-xdist workers, at least 1 (``-n 2`` on two cores runs two busy threads, not 4)."""
     configured = env("SEMANTIX_THREADS")
     if configured is not None:
         try:
@@ -162,11 +155,8 @@ def default_threads() -> int:
 
 
 def cache_path() -> Path:
-    """semantix's own cache directory (optimized ONNX sessions, exported models).
-
-    ``SEMANTIX_CACHE_PATH`` wins; else the user cache dir (``$XDG_CACHE_HOME/semantix`` or
-    ``~/.cache/semantix``), never a temporary directory that the OS may wipe.
-    """
+    """semantix's own cache (optimized ONNX sessions): ``SEMANTIX_CACHE_PATH``, else the user
+    cache dir (``$XDG_CACHE_HOME/semantix`` or ``~/.cache/semantix``), never a temporary one."""
     configured = env("SEMANTIX_CACHE_PATH")
     if configured:
         return Path(configured).expanduser()
@@ -279,10 +269,8 @@ def is_number(
 def check_threshold(
     value: object, *, what: str = "threshold", example: str = "threshold=0.8"
 ) -> float:
-    """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it.
-
-    ``example`` is the fix the message suggests (``min_pass_rate=0.8`` for a floor).
-    """
+    """``value`` as a float in [0, 1], or a ``ValueError`` that names it and suggests
+    ``example`` (``min_pass_rate=0.8`` for a floor)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         # A ValueError, not TypeError: the documented contract for every invalid threshold.
         raise ValueError(  # noqa: TRY004

@@ -23,10 +23,8 @@ SemantixError                   base of everything below
 `SemanticAssertionError`s too; the other snapshot errors are in `semantix.snapshots.errors`.
 
 A `SemanticAssertionError` means "the output is wrong"; everything else means "the check could
-not be judged". pytest shows any exception in a test body as a failure (F), so the semantic
-report counts the latter as errors; unittest reports them as errors. Outside pytest, the check
-pipeline raises the latter without semantix's own frames in the traceback
-(``without_our_frames``): a script shows its own line and the message.
+not be judged" (the semantic report counts those as errors, and outside pytest the pipeline
+raises them without semantix's own frames: ``without_our_frames``). docs/errors.md has each.
 """
 
 from __future__ import annotations
@@ -58,12 +56,8 @@ class SemantixError(Exception):
 
 
 class SemanticAssertionError(SemantixError, AssertionError):
-    """The output does not satisfy the intent.
-
-    Carries the full `SemanticResult` (every leaf verdict) as ``result``, and
-    the verdicts as ``verdicts``. (``result`` is typed ``Any`` because this module is the bottom
-    floor: it imports nothing of semantix. ``evaluate_semantic`` returns the typed result.)
-    """
+    """The output does not satisfy the intent: the full `SemanticResult` is ``result`` (typed
+    ``Any``: this bottom floor imports nothing of semantix), its leaf verdicts ``verdicts``."""
 
     def __init__(self, message: str, result: Any) -> None:
         super().__init__(message)
@@ -76,10 +70,8 @@ class SemanticAssertionError(SemantixError, AssertionError):
 
 
 class JudgeError(SemantixError):
-    """A judge raised, timed out or returned something that is not a verdict.
-
-    The original exception is chained as ``__cause__``. A judge error is never a pass.
-    """
+    """A judge raised (chained as ``__cause__``), timed out or returned something that is not a
+    verdict. A judge error is never a pass."""
 
 
 class JudgeTimeoutError(JudgeError):
@@ -87,20 +79,13 @@ class JudgeTimeoutError(JudgeError):
 
 
 class UnenforceableCheckError(SemantixError):
-    """A check cannot be decided from what the output carries: never a pass.
-
-    A token ceiling on an output without usage (a plain ``str``), a cost ceiling for a model
-    without a price. The message says what is missing and how to supply it.
-    """
+    """A check cannot be decided from what the output carries (a token ceiling on a plain
+    ``str``, a cost ceiling for a model without a price): never a pass."""
 
 
 class PatternTimeoutError(SemantixError):
-    """A regular expression ran past its time bound on an output (it backtracks catastrophically).
-
-    Every pattern semantix runs on what a model wrote has a bound (`semantix.checks.patterns`);
-    the message names the pattern and the limit. Never a pass, and never a fail either: the
-    check could not be decided.
-    """
+    """A regular expression ran past its time bound (`semantix.checks.patterns`) on an output:
+    never a pass, and never a fail either."""
 
 
 class ConfigurationError(SemantixError, ValueError):
@@ -118,9 +103,8 @@ class UnknownModelError(ConfigurationError):
 class ModelNotFoundError(ConfigurationError):
     """The model is not on disk and cannot be downloaded (offline, or no network).
 
-    The message is short: what is missing, where semantix looked and the ways out. The
-    low-level error behind it (a connection error, an HTTP status) is kept as ``cause``, not
-    repeated in the text and not chained, so a script's traceback ends in one clean line.
+    The low-level error behind it is kept as ``cause``, not repeated in the short message and
+    not chained, so a script's traceback ends in one clean line.
     """
 
     def __init__(self, message: str, *, cause: BaseException | None = None) -> None:
@@ -142,10 +126,8 @@ class CorruptVerdictError(VerdictStoreError):
 
 
 class IntentCalibrationError(ConfigurationError):
-    """The judge scores an intent's weakest example no higher than its strongest counterexample.
-
-    The threshold cannot be calibrated from the examples; the message shows both scores.
-    """
+    """The judge scores an intent's weakest example no higher than its strongest counterexample:
+    no threshold can be calibrated from them."""
 
 
 _E = TypeVar("_E", bound=BaseException)
@@ -153,13 +135,8 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def without_our_frames(exc: _E) -> _E:
-    """``exc`` without semantix's own frames in its traceback.
-
-    The check pipeline raises its `SemantixError` through it (their messages already say what
-    to do): a configuration error in a script or under ``python -m unittest`` shows the
-    user's line and one message, not semantix's call stack (pytest hides our frames itself).
-    Chained causes keep their tracebacks.
-    """
+    """``exc`` without semantix's own frames in its traceback (chained causes keep theirs): a
+    script or ``python -m unittest`` shows the user's line and one message."""
     kept, entry = [], exc.__traceback__
     while entry is not None:
         if not entry.tb_frame.f_code.co_filename.startswith(_PACKAGE):

@@ -46,11 +46,8 @@ __all__ = [
 
 
 def preview(text: str, limit: int, *, quote: bool = True) -> str:
-    """``text`` on one line (whitespace collapsed), cut to ``limit`` characters with ``…``.
-
-    With ``quote`` (the default) the result is ``repr``-quoted and a cut text says how long the
-    whole was: ``'Take two aspirin…' (truncated, 212 chars in all)``.
-    """
+    """``text`` on one line, cut to ``limit`` characters with ``…``; with ``quote``, ``repr``-quoted
+    and saying how long a cut text was: ``'Take two aspirin…' (truncated, 212 chars in all)``."""
     if limit < 2:
         raise ValueError(f"preview limit must be at least 2 characters, got {limit}")
     flat = " ".join(str(text).split())
@@ -84,10 +81,8 @@ def mask_secrets(text: str, secrets: Iterable[object]) -> str:
 
 
 def mask_value(value: object, secrets: Iterable[object]) -> object:
-    """``value`` with secrets masked in every string inside it (dicts, lists and tuples walked).
-
-    For JSON-like data such as an error body; other objects are returned unchanged.
-    """
+    """``value`` (JSON-like data, e.g. an error body) with secrets masked in every string in its
+    dicts, lists and tuples; other objects are returned unchanged."""
     usable = usable_secrets(secrets)
     return _mask_value(value, usable) if usable else value
 
@@ -105,11 +100,8 @@ def _mask_value(value: object, secrets: tuple[str, ...]) -> object:
 
 
 def mask_exception(exc: BaseException, secrets: Iterable[object]) -> BaseException:
-    """Mask secrets in ``exc`` in place and return it.
-
-    Masks its ``args`` and the ``message`` and ``body`` attributes HTTP SDKs set (the openai SDK's
-    ``APIError``), through the whole ``__cause__``/``__context__`` chain.
-    """
+    """``exc`` with secrets masked in place in its ``args`` and the ``message`` and ``body`` that
+    HTTP SDKs set, through the whole ``__cause__``/``__context__`` chain."""
     usable = usable_secrets(secrets)
     seen: set[int] = set()
     current: BaseException | None = exc
@@ -223,13 +215,9 @@ def _word_cut(text: str, offsets: Offsets, begin: int, target: int, limit: int) 
 
 
 def token_windows(text: str, offsets: Offsets, budget: int) -> list[tuple[int, int]]:
-    """Cut the tokens of ``text`` into ``[start, end)`` ranges of at most ``budget`` tokens.
-
-    The fewest windows that fit, each near ``count / windows`` tokens long, cut at the sentence
-    start nearest that length; when no sentence start keeps that count, at the last sentence
-    start that fits; inside an over-long sentence, before the word nearest that length. The
-    ranges do not overlap and cover every token.
-    """
+    """Cut the tokens of ``text`` into the fewest ``[start, end)`` ranges of at most ``budget``
+    tokens, each near ``count / windows`` long, cut at the nearest sentence start that keeps the
+    count (else the last that fits; inside an over-long sentence, before the nearest word)."""
     if budget < 1:
         raise ValueError(f"budget must be at least 1 token, got {budget}")
     count = len(offsets)
@@ -261,11 +249,8 @@ def token_windows(text: str, offsets: Offsets, budget: int) -> list[tuple[int, i
 
 
 def encoded_windows(text: str, encoding: Any, max_length: int) -> list[tuple[list[int], str]]:
-    """One encoded text as windows of at most ``max_length`` ids, special tokens included.
-
-    The text's own tokens are cut by `token_windows`; each window keeps the encoding's
-    leading and trailing special tokens (``[CLS]``/``[SEP]``). Returns (ids, window text) pairs.
-    """
+    """One encoded text as (ids, window text) windows of at most ``max_length`` ids, cut by
+    `token_windows`, each keeping the leading and trailing special tokens (``[CLS]``/``[SEP]``)."""
     ids: list[int] = list(encoding.ids)
     if len(ids) <= max_length:
         return [(ids, text)]
@@ -287,11 +272,8 @@ def encoded_windows(text: str, encoding: Any, max_length: int) -> list[tuple[lis
 
 
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices into ``lengths``, shortest first, in batches of similar length.
-
-    A batch holds at most ``batch_size`` items and is cut early when padding to its longest item
-    would exceed 1.5x its real tokens (a 480-token window is not batched with 20-token pairs).
-    """
+    """Indices into ``lengths``, shortest first, in batches of at most ``batch_size``, cut early
+    when padding to the longest would exceed 1.5x the real tokens."""
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
     batches: list[list[int]] = []
     current: list[int] = []

@@ -24,8 +24,7 @@ __all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent", "build_intent"
 
 #: Longest accepted argument: a topic or a thing is a phrase, not a requirement.
 MAX_ARGUMENT_CHARS = 200
-#: How many distinct arguments each factory remembers (the same argument gives the same class).
-_CACHE_SIZE = 256
+_CACHE_SIZE = 256  # distinct arguments remembered: the same argument gives the same class
 
 
 class TopicIntent(Intent, abstract=True):
@@ -41,15 +40,12 @@ class MentionIntent(Intent, abstract=True):
 
 
 def OnTopic(topic: str) -> type[Intent]:
-    """The intent "the text is about ``topic``", e.g. ``OnTopic("cooking")``.
-
-    The text must be about the topic as a whole, not merely touch on it in passing. The returned
-    class is named ``OnTopic('cooking')`` in messages and reports, and the same argument returns
-    the same class.
+    """The intent "the text is about ``topic``" as a whole (not merely in passing), named
+    ``OnTopic('cooking')`` in messages; the same argument returns the same class.
 
     Args:
-        topic: what the text should be about: a short phrase such as ``"cooking"`` or
-            ``"our refund policy"`` (whitespace is normalised, a final period dropped).
+        topic: a short phrase such as ``"our refund policy"`` (whitespace is normalised, a final
+            period dropped).
 
     Raises:
         TypeError: ``topic`` is not a str.
@@ -59,15 +55,13 @@ def OnTopic(topic: str) -> type[Intent]:
 
 
 def Mentions(thing: str) -> type[Intent]:
-    """The intent "the text mentions ``thing``", e.g. ``Mentions("the oven temperature")``.
-
-    The text must refer to the thing explicitly or by a clear paraphrase; being about the same
-    general subject is not enough. The returned class is named ``Mentions('the oven
-    temperature')`` in messages and reports, and the same argument returns the same class.
+    """The intent "the text mentions ``thing``" explicitly or by a clear paraphrase (the same
+    subject is not enough), named ``Mentions('a refund')`` in messages; the same argument returns
+    the same class.
 
     Args:
-        thing: what the text should mention: a short phrase such as ``"a refund"`` or
-            ``"the return deadline"`` (whitespace is normalised, a final period dropped).
+        thing: a short phrase such as ``"the return deadline"`` (whitespace is normalised, a
+            final period dropped).
 
     Raises:
         TypeError: ``thing`` is not a str.

@@ -1,23 +1,9 @@
-"""Grounded answers: ``Grounded(sources)`` and ``Contradicts(sources)`` (docs: "Grounded answers").
+"""Grounded answers: ``Grounded(sources)`` and ``Contradicts(sources)`` (docs/grounded.md).
 
-```python
-from semantix.intents import Contradicts, Grounded
-
-docs = ["Refunds are paid within 14 days of the return.", "Shipping is free over 50 euros."]
-supported = Grounded(docs)        # every claim of the output is supported by some source text
-contradicted = Contradicts(docs)  # some claim of the output is contradicted by the sources
-print(supported.__name__)
-#> Grounded(2 sources)
-```
-
-Both build *support leaves*: intent classes that carry their sources. The check asks the judge's
-declared support ability (``evaluate_support``, see `semantix.judges.base.Capabilities`) with the
-source as the premise and each claim sentence of the output as the hypothesis, the reverse of a
-text-property intent. A judge without it is an error at the call.
-
-Sources are a str, a sequence of str, or document objects read by duck typing, without importing
-their libraries: ``page_content`` (LangChain), ``text`` or ``get_content()`` (LlamaIndex). Empty
-sources are an error, never a pass.
+Both build *support leaves*: intent classes that carry their sources, which the check sends to
+the judge's declared support ability (``evaluate_support``), the source as the premise and each
+claim sentence of the output as the hypothesis; a judge without it is an error at the call.
+Sources are a str, a sequence of str, or documents read by duck typing (`source_texts`).
 """
 
 from __future__ import annotations
@@ -40,8 +26,7 @@ __all__ = [
     "source_texts",
 ]
 
-#: Distinct source sets each factory remembers (the same sources give the same class).
-_CACHE_SIZE = 256
+_CACHE_SIZE = 256  # distinct source sets remembered: the same sources give the same class
 #: Most sources read from one argument (a retrieval step returns a handful, not thousands).
 MAX_SOURCES = 1000
 

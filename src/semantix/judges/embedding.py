@@ -40,7 +40,7 @@ __all__ = ["EmbeddingJudge", "required_files"]
 
 @dataclass(frozen=True, slots=True)
 class _Model:
-    """Everything loaded for one judge: shared session and tokenizer, plus what they need."""
+    """Everything loaded for one judge (the session and tokenizer are shared)."""
 
     onnx: OnnxModel
     files: ModelFiles
@@ -139,8 +139,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     # -- embedding -------------------------------------------------------------------------------
 
     def _embed_texts(self, model: _Model, texts: list[str]) -> dict[str, Embedded]:
-        """Each distinct text's windows, embedded in one model pass (a dynamic int8 model runs
-        each window on its own, `OnnxModel.run`, so no text's scale depends on another)."""
+        """Each distinct text's windows, embedded in one model pass (`OnnxModel.run`)."""
         texts = list(dict.fromkeys(str(text) for text in texts))
         tokenizer = model.files.tokenizer
         # encode_batch hands work to a thread pool: worth it for a batch, not for one text

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from semantix.config import is_number
 from semantix.judges.base import (
     Capabilities,
     Judge,
@@ -49,23 +50,15 @@ from semantix.judges.calls import ask_judge
 
 __all__ = ["EscalatingJudge", "LevelStats"]
 
-#: Floating-point slack at the band's edge: 0.35 is within 0.15 of 0.5 although 0.5 - 0.35 is
-#: 0.15000000000000002.
-_EPSILON = 1e-9
+_EPSILON = 1e-9  # 0.35 is within 0.15 of 0.5, although 0.5 - 0.35 is 0.15000000000000002
 #: The widest band allowed: with 0.5 every score in [0, 1] around a 0.5 threshold escalates.
 MAX_BAND = 0.5
 
 
 @dataclass(frozen=True, slots=True)
 class LevelStats:
-    """How one level of an `EscalatingJudge` has done so far.
-
-    Attributes:
-        level: the level's position in the chain, from 1.
-        judge: the level's identity, as text.
-        decided: verdicts this level gave as final.
-        escalated: verdicts this level was unsure of and handed to the next level.
-    """
+    """How one level (from 1) of an `EscalatingJudge` has done so far: the verdicts it gave as
+    final (``decided``) and those it was unsure of and handed on (``escalated``)."""
 
     level: int
     judge: str
@@ -244,7 +237,7 @@ def _joined_versions(levels: list[Capabilities]) -> str | None:
 
 def _first_threshold(levels: list[Capabilities]) -> float | None:
     first = levels[0].recommended_threshold
-    return first if isinstance(first, (int, float)) and not isinstance(first, bool) else None
+    return first if is_number(first) else None
 
 
 _COMBINED = {

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from semantix.compat import premise_and_hypothesis
 from semantix.config import check_positive_int
 from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
@@ -87,14 +86,26 @@ class SemantixAiArguments(Judge):
         hypothesis: str | None = None,
     ) -> Verdict:
         """Decide whether ``output`` (semantix-ai: ``premise``) satisfies
-        ``intent_description`` (``hypothesis``) at ``threshold``."""
+        ``intent_description`` (``hypothesis``) at ``threshold``; one spelling of each."""
         name = type(self).__name__
-        output, intent_description = premise_and_hypothesis(
-            output, intent_description, premise, hypothesis, judge=name
-        )
+        for ours, theirs, what, alias in (
+            (output, premise, "output", "premise"),
+            (intent_description, hypothesis, "intent_description", "hypothesis"),
+        ):
+            if (ours is None) == (theirs is None):
+                given = f"both {what}= and" if ours is not None else f"neither {what}= nor"
+                raise TypeError(
+                    f"{name}.evaluate() got {given} its semantix-ai spelling {alias}=; pass one: "
+                    "evaluate(output, intent_description, threshold)"
+                )
         if threshold is None:
             raise TypeError(f"{name}.evaluate() needs a threshold, e.g. threshold=0.5")
-        return super().evaluate(output, intent_description, threshold)
+        # As given: an intent description is an IntentDescription that carries its examples.
+        return super().evaluate(
+            premise if output is None else output,  # type: ignore[arg-type]
+            hypothesis if intent_description is None else intent_description,  # type: ignore[arg-type]
+            threshold,
+        )
 
 
 class ModelJudge(Judge, LazyLoaded[T]):

@@ -49,10 +49,8 @@ __all__ = ["EQUIVALENCE_PROMPT_VERSION", "PROMPT_VERSION", "LLMJudge", "mask_url
 
 logger = logging.getLogger("semantix.judges.llm")
 
-#: Sent as the key when a custom ``base_url`` is used without one (local servers ignore it).
-NO_KEY_PLACEHOLDER = "semantix-no-key"
-#: Seconds one attempt may take by default.
-DEFAULT_REQUEST_TIMEOUT = 30.0
+NO_KEY_PLACEHOLDER = "semantix-no-key"  # sent to a base_url given no key (local servers ignore it)
+DEFAULT_REQUEST_TIMEOUT = 30.0  # seconds one attempt may take
 
 
 class LLMJudge(PromptedJudge):
@@ -215,8 +213,7 @@ class LLMJudge(PromptedJudge):
     def ask_json(
         self, messages: list[dict[str, str]], schema: dict[str, Any]
     ) -> tuple[Any, str | None]:
-        """One request through this judge's own path (client, timeouts, retries, the
-        response-format fallback, error mapping) for tools that ask a model for structured data
+        """One request through this judge's own path, for tools that ask for structured data
         (`semantix examples`, `semantix freeze-variants`): the reply's content parsed as JSON
         (None when it is not JSON), and the content as sent."""
         response = self._complete(messages, schema)

@@ -35,23 +35,15 @@ __all__ = [
     "response_format",
 ]
 
-#: Version of the requirement prompt and reply format. Part of the judge's identity, hence of
-#: every frozen-verdict fingerprint: bump it whenever SYSTEM_PROMPT, the user message or the
-#: schema change, so verdicts recorded with the old prompt are not replayed for the new one.
+#: Versions of the prompts, part of every frozen-verdict fingerprint: bump one whenever its system
+#: prompt, user message or schema changes, so verdicts recorded with the old prompt are not
+#: replayed for the new one (for the support prompt, bump `PROMPT_VERSION` too: it keys them).
 PROMPT_VERSION = "v1"
-
-#: Version of the equivalence prompt (`LLMJudge.evaluate_equivalence`); same rule.
 EQUIVALENCE_PROMPT_VERSION = "eq-v1"
-
-#: Version of the support prompt (``Grounded``/``Contradicts``): the revision of support
-#: verdicts' judge identity. Bump it, and `PROMPT_VERSION` (which keys frozen verdicts), whenever
-#: SUPPORT_SYSTEM_PROMPT, its user message or SUPPORT_SCHEMA change.
 SUPPORT_PROMPT_VERSION = "support-v1"
 
-#: Longest reply read, in characters. A verdict is one short JSON object; a longer reply is an
-#: error at once (parsing it could not make it a better verdict, only a slower one).
+#: Longest reply read: a verdict is one short JSON object, so a longer reply is an error at once.
 MAX_REPLY_CHARS = 50_000
-
 #: How deep the parser looks inside a ``{...}`` that is not JSON for one that is (prose braces).
 _MAX_NESTING_SEARCHED = 3
 
@@ -211,13 +203,9 @@ def _read_verdict(candidate: dict[str, Any]) -> ParsedVerdict:
 
 
 def json_objects(text: str, *, containing: Iterable[str] = ("",)) -> Iterator[dict[str, Any]]:
-    """Every JSON object in ``text`` that is not inside another, in order.
-
-    One pass pairs the braces (outside strings); each outermost balanced ``{...}`` whose text
-    contains one of ``containing`` is decoded once. One that is not JSON (prose in braces) is searched
-    for objects inside, at most `_MAX_NESTING_SEARCHED` levels down, so the work stays
-    linear in ``len(text)``.
-    """
+    """Every JSON object in ``text`` that is not inside another, in order, in linear time: one
+    pass pairs the braces, each outermost ``{...}`` containing one of ``containing`` is decoded
+    once, and one that is not JSON is searched at most `_MAX_NESTING_SEARCHED` levels down."""
     yield from _decode(text, _brace_tree(text), containing, _MAX_NESTING_SEARCHED)
 
 

@@ -62,10 +62,8 @@ class PromptedJudge(Judge):
     recommended_threshold: float | None = 0.5
     costly: bool = True  # money and a round trip per call
     prompt_version: str | None = prompts.PROMPT_VERSION
-    #: The model asked (in names and messages).
-    model: str
-    #: Questions in flight at once within one batch.
-    max_concurrency: int = 1
+    model: str  # the model asked (in names and messages)
+    max_concurrency: int = 1  # questions in flight at once within one batch
 
     def _reply(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> Reply:
         raise NotImplementedError
@@ -91,8 +89,7 @@ class PromptedJudge(Judge):
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         """Which claims the sources do not support (``Grounded``/``Contradicts`` requests only):
-        the model quotes them back and scores its probability that every claim is supported (or
-        that some claim is contradicted); the claims it lists decide (`parse_support`)."""
+        the model quotes them back, and they decide (`parse_support`)."""
         checked = [support_request(request) for request in requests]
         return self._each(lambda request: self._support(*request), checked)
 
@@ -109,12 +106,9 @@ class PromptedJudge(Judge):
         )
 
     def evaluate_equivalence(self, stored: str, new: str, threshold: float) -> Verdict:
-        """Ask the model whether ``stored`` and ``new`` say the same thing (semantic snapshots).
-
-        The score is the model's probability that they do; the reason names what one says that
-        the other does not. The verdict's judge identity carries
-        ``EQUIVALENCE_PROMPT_VERSION`` as its revision.
-        """
+        """Ask the model whether ``stored`` and ``new`` say the same thing (semantic snapshots):
+        the score is its probability that they do, the reason what one says that the other does
+        not; the identity's revision is ``EQUIVALENCE_PROMPT_VERSION``."""
         threshold = check_threshold(threshold)
         for name, text in (("stored", stored), ("new", new)):
             if not isinstance(text, str):

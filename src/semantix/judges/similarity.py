@@ -86,8 +86,7 @@ class ExampleRule:
         return f"example-rule:closest={self.closest},margin={self.margin:g}"
 
     def side(self, count: int) -> str:
-        """Which of ``count`` references are averaged, in words: ``closest`` (one alone),
-        ``the 3 closest`` or ``all 2`` (for reasons)."""
+        """Which of ``count`` references are averaged: ``closest``, ``the 3 closest``, ``all 2``."""
         if self.closest == 1 or count == 1:
             return "closest"
         if self.closest is None or self.closest >= count:
@@ -99,17 +98,13 @@ class SimilarityJudge(Judge):
     """The base of the judges that decide by cosine similarity (see the module's rule).
 
     A subclass calls `_start_similarity` in its constructor and implements `_embed_many`
-    (distinct texts -> their `Embedded`); its ``identity`` names the verdicts (read after
-    embedding, so a model judge names the file it loaded); `max_length` is the most tokens its
-    model sees at once (None: the embedder takes any text whole).
+    (distinct texts -> their `Embedded`); its ``identity`` is read after embedding, so a model
+    judge names the file it loaded.
     """
 
-    #: Embeddings cannot see "not": negative requirements are judged as NOT their positive statement.
-    reads_negation = False
-    #: The score already uses the intent's examples (the example rule), so the core does not
-    #: calibrate a threshold from them (an example would score 1.0 against itself).
+    reads_negation = False  # embeddings cannot see "not"
+    #: The example rule uses the examples: none is calibrated from (it would score 1.0 itself).
     uses_examples = True
-    #: The score is a cosine similarity (topical closeness), not an entailment.
     scale = "similarity"
 
     rule: ExampleRule
@@ -243,10 +238,8 @@ class SimilarityJudge(Judge):
     # -- references ------------------------------------------------------------------------------
 
     def _references_for(self, texts: list[str]) -> dict[str, Embedded]:
-        """Descriptions and examples, each embedded on its own once and kept in a bounded LRU.
-
-        On its own: a reference's vector must not depend on the outputs judged beside it.
-        """
+        """Descriptions and examples, each embedded on its own (never beside an output) once, and
+        kept in a bounded LRU."""
         found: dict[str, Embedded] = {}
         missing: list[str] = []
         with self._references_lock:
@@ -270,9 +263,8 @@ class SimilarityJudge(Judge):
 
 
 def unit_rows(rows: Any) -> Vectors:
-    """``rows`` (a sequence of vectors or a matrix) as a float32 matrix of unit-length rows (a
-    zero row stays zero). Any finite scale works: each row is divided by its largest magnitude
-    first, in float64, so no norm overflows (1e25) or underflows (1e-25) to zero."""
+    """``rows`` as a float32 matrix of unit-length rows (a zero row stays zero); each row is
+    divided by its largest magnitude first, in float64, so no norm overflows or underflows."""
     import numpy as np
 
     matrix = np.asarray(rows, dtype=np.float64).reshape(len(rows), -1)
@@ -334,9 +326,8 @@ class _Side:
         )
 
     def short(self, *, named: bool) -> str:
-        """``counterexample '…' (0.41)`` and ``any example (0.36)`` for the closest alone;
-        ``counterexamples (0.41, closest '…')`` and ``examples (0.36)`` for a mean (kept
-        short: it is the failure message's verdict column)."""
+        """``counterexample '…' (0.41)``, ``any example (0.36)``; for a mean ``counterexamples
+        (0.41, closest '…')``, ``examples (0.36)`` (the failure message's verdict column)."""
         if self.averaged == "closest":
             if named:
                 return f"{self.kind} {preview(self.closest, 60)} ({self.similarity:.2f})"
@@ -346,9 +337,8 @@ class _Side:
 
 
 def _why_counterexamples_win(pos: _Side, neg: _Side, margin: float) -> str:
-    """Why a verdict fails whatever its threshold: ``closer to counterexample '…' (0.41) than to
-    any example (0.36)`` (``as close to … as to …`` on a tie; ``… lead … by 0.05, not more
-    than the margin`` under a margin). The reason's first clause."""
+    """Why a verdict fails whatever its threshold (the reason's first clause): ``closer to …
+    than to …``, ``as close to … as to …`` or ``… lead … by 0.05, not more than the margin``."""
     if neg.similarity > pos.similarity:
         return f"closer to {neg.short(named=True)} than to {pos.short(named=False)}"
     if neg.similarity == pos.similarity:

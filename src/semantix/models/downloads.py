@@ -53,11 +53,8 @@ def recent_downloads() -> list[Download]:
 def _announced(
     description: str, repo_id: str, revision: str, files: Sequence[str]
 ) -> Iterator[None]:
-    """Enter every download listener and record how long the download took.
-
-    The listeners say what is downloaded (the pytest plugin, through its terminal); with none
-    registered (a script, the CLI) one line on stderr does.
-    """
+    """Enter every download listener (with none, one line on stderr says it) and record how
+    long the download took."""
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
@@ -75,9 +72,8 @@ def _announced(
 
 
 def _reason(exc: BaseException) -> str:
-    """A few words for what went wrong: the error's type and, for an HTTP answer, its status
-    (``ConnectionError``, ``HfHubHTTPError 403 Forbidden``). The full error stays on the
-    `ModelNotFoundError` as ``cause``; the URLs and retries it lists are not for the message."""
+    """The error's type and, for an HTTP answer, its status (``HfHubHTTPError 403 Forbidden``);
+    the full error stays on the `ModelNotFoundError` as ``cause``."""
     seen: BaseException | None = exc
     while seen is not None:
         response = getattr(seen, "response", None)
@@ -90,8 +86,7 @@ def _reason(exc: BaseException) -> str:
 
 
 class Hub:
-    """One repository at one revision in one cache: look it up, download what is missing, and
-    turn huggingface_hub's errors into ours."""
+    """One repository at one revision in one cache: look it up, download what is missing."""
 
     def __init__(
         self,
@@ -134,12 +129,8 @@ class Hub:
         return path, [name for name in required_files if not (path / name).is_file()]
 
     def _check_connection(self) -> None:
-        """Fail within seconds when the endpoint cannot be reached.
-
-        The request goes through huggingface_hub's own HTTP session, so proxies (``HTTPS_PROXY``,
-        ``HTTP_PROXY``, ``NO_PROXY``), certificates and headers are exactly those its download
-        would use; only the timeout is ours (its downloads retry for ~20 s before giving up).
-        """
+        """Fail within seconds (its downloads retry for ~20 s) when the endpoint cannot be
+        reached, through huggingface_hub's own session: its proxies, certificates and headers."""
         url = self.hub.hf_hub_url(
             self.repo_id, "config.json", revision=self.revision, endpoint=self.endpoint
         )
