@@ -13,11 +13,9 @@ print(calibrate(scores, labels))
 #> <Calibration threshold=0.480 accuracy=1.000 balanced_accuracy=1.000 kappa=1.000 n=5>
 ```
 
-Pure functions on plain sequences (no numpy), used by ``semantix calibrate``, by the
-calibration of an intent's own examples (`semantix.pipeline.thresholds`) and by anyone choosing a
-``recommended_threshold``; `Calibration` is the one result of all of them. A prediction is ``score >= threshold``, as in every
-semantix judge. Metric arguments are ``(expected, predicted)``, like scikit-learn's
-``(y_true, y_pred)``.
+Pure functions on plain sequences (no numpy), used by ``semantix calibrate`` and the calibration
+of an intent's own examples; `Calibration` is the one result of all of them. A prediction is
+``score >= threshold``; metric arguments are ``(expected, predicted)``, like scikit-learn's.
 """
 
 from __future__ import annotations
@@ -75,20 +73,14 @@ def accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
 
 
 def balanced_accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
-    """The mean of the recall on positive labels and the recall on negative labels.
-
-    Unlike accuracy it is not flattered by a skewed label set: always answering "pass" on 90%
-    positive labels scores 0.5, not 0.9. A class absent from ``expected`` is left out of the mean.
-    """
+    """The mean of the recalls on positive and on negative labels (a class absent from
+    ``expected`` left out): always "pass" on 90% positive labels scores 0.5, not 0.9."""
     return Calibration(*_counts(expected, predicted)).balanced_accuracy
 
 
 def cohens_kappa(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
-    """Cohen's κ: agreement corrected for the agreement expected by chance.
-
-    1 is perfect agreement, 0 is chance level, negative is worse than chance. When both sides
-    put everything in one and the same class, chance agreement is 1 and κ is defined as 1.
-    """
+    """Cohen's κ: agreement corrected for chance (1 perfect, 0 chance level, negative worse);
+    1 when both sides put everything in one and the same class."""
     return Calibration(*_counts(expected, predicted)).kappa
 
 
@@ -122,17 +114,12 @@ def _candidates(scores: Sequence[float]) -> list[float]:
 def best_threshold(
     scores: Sequence[float], labels: Sequence[bool], *, metric: Metric = accuracy
 ) -> float:
-    """The threshold whose verdicts agree best with ``labels``.
+    """The threshold whose verdicts agree best with ``labels`` (for each of the judge's
+    ``scores``, in [0, 1], whether the output truly satisfies the intent).
 
-    Tries the thresholds half-way between neighbouring distinct scores (so the result sits as
-    far as possible from the scores on either side) and keeps the one with the highest
-    ``metric`` (default: accuracy, the fraction of agreement); ties go to the higher balanced
-    accuracy, then to the wider gap around the threshold, then to the lower threshold.
-
-    Args:
-        scores: the judge's scores, in [0, 1].
-        labels: for each score, whether the output truly satisfies the intent.
-        metric: ``metric(expected, predicted) -> float`` to maximise, e.g. ``cohens_kappa``.
+    Of the thresholds half-way between neighbouring distinct scores, the one with the highest
+    ``metric(expected, predicted)`` (default: accuracy; e.g. ``cohens_kappa``); ties go to the
+    higher balanced accuracy, then to the wider gap around the threshold, then to the lower one.
     """
     _check_scores(scores, labels)
     ordered = sorted(float(score) for score in scores)

@@ -61,11 +61,8 @@ OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
 
 
 def resolve(module: str, name: str) -> object:
-    """The object an old ``module.name`` stands for (warning if deprecated).
-
-    Raises:
-        AttributeError: ``name`` is not an old name of ``module``.
-    """
+    """The object an old ``module.name`` stands for (warning if deprecated); AttributeError
+    when ``name`` is not an old name of ``module``."""
     try:
         target_module, target, deprecated = OLD_NAMES[(module, name)]
     except KeyError:
@@ -95,16 +92,10 @@ class Description(str):
 
 
 def refuse_a_second_semantix() -> None:
-    """Fail at import when another distribution's ``semantix`` is installed beside ours.
-
-    semantix-ai installs a top-level ``semantix`` package too: whichever was installed last
-    overwrote the other's files, so neither works as documented. Its metadata (a
-    ``semantix_ai-*.dist-info`` folder on ``sys.path``) is looked for, without importlib.metadata
-    (which would cost a fifth of the import time).
-
-    Raises:
-        ImportError: the other distribution is installed; the message says what to do.
-    """
+    """Raise ``ImportError`` at import when semantix-ai, which installs a top-level ``semantix``
+    too (the one installed last overwrote the other's files), is installed beside us: its
+    ``semantix_ai-*.dist-info`` on ``sys.path``, found without importlib.metadata (a fifth of
+    the import time)."""
     where = installed_beside_us(OTHER_DISTRIBUTIONS)
     if where is not None:
         raise ImportError(

@@ -18,13 +18,7 @@ from semantix.intent import Intent, IntentDescription, SupportDescription
 from semantix.intents._factories import build_intent
 from semantix.outputs import encodable
 
-__all__ = [
-    "Contradicts",
-    "Grounded",
-    "SupportDescription",
-    "SupportIntent",
-    "source_texts",
-]
+__all__ = ["Contradicts", "Grounded", "SupportDescription", "SupportIntent", "source_texts"]
 
 _CACHE_SIZE = 256  # distinct source sets remembered: the same sources give the same class
 #: Most sources read from one argument (a retrieval step returns a handful, not thousands).

@@ -136,8 +136,6 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
         return self._embed_texts(self._load(), texts)
 
-    # -- embedding -------------------------------------------------------------------------------
-
     def _embed_texts(self, model: _Model, texts: list[str]) -> dict[str, Embedded]:
         """Each distinct text's windows, embedded in one model pass (`OnnxModel.run`)."""
         texts = list(dict.fromkeys(str(text) for text in texts))

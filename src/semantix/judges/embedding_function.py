@@ -62,7 +62,9 @@ class EmbeddingFunctionJudge(SimilarityJudge):
             )
         self._start_similarity(rule)
         self.embed_function = embed
-        self.name = name or _qualified_name(embed)
+        module = getattr(embed, "__module__", None)
+        qualname = getattr(embed, "__qualname__", None) or type(embed).__qualname__
+        self.name = name or (f"{module}.{qualname}" if module else str(qualname))
         self.identity = JudgeIdentity(type(self).__name__, model=self.name)
         check_positive_int(batch_size, what="batch_size", example=64)
         self.batch_size = batch_size
@@ -80,12 +82,6 @@ class EmbeddingFunctionJudge(SimilarityJudge):
 
     def __repr__(self) -> str:
         return f"EmbeddingFunctionJudge({self.name!r})"
-
-
-def _qualified_name(function: Callable[..., Any]) -> str:
-    module = getattr(function, "__module__", None)
-    name = getattr(function, "__qualname__", None) or type(function).__qualname__
-    return f"{module}.{name}" if module else str(name)
 
 
 def per_text(function: Callable[[str], Sequence[float]]) -> EmbeddingFunction:

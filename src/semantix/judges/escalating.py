@@ -107,8 +107,6 @@ class EscalatingJudge(Judge):
         self._decided = [0] * len(judges)
         self._escalated = [0] * len(judges)
 
-    # -- what semantix reads from a judge -------------------------------------------------------
-
     @property
     def identity(self) -> JudgeIdentity:
         """``EscalatingJudge[A -> B, band=0.15]``: every level and the band."""
@@ -125,8 +123,6 @@ class EscalatingJudge(Judge):
     def __repr__(self) -> str:
         levels = ", ".join(repr(judge) for judge in self.judges)
         return f"EscalatingJudge({levels}, band={self.band:g})"
-
-    # -- judging ----------------------------------------------------------------------------------
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Judge one output: the first sure level decides."""
@@ -202,8 +198,6 @@ class EscalatingJudge(Judge):
     def evaluate_support(self, value: Callable[[Sequence[JudgeRequest]], list[Verdict]]) -> None:
         self.__dict__["evaluate_support"] = value
 
-    # -- statistics ------------------------------------------------------------------------------
-
     def stats(self) -> tuple[LevelStats, ...]:
         """How often each level decided (and escalated) since this judge was built."""
         with self._lock:
@@ -214,7 +208,7 @@ class EscalatingJudge(Judge):
         )
 
 
-def _combined(name: str, combine: Callable[[list[Capabilities]], Any], doc: str) -> property:
+def _combined(name: str, combine: Callable[[list[Capabilities]], Any]) -> property:
     """A declared ability of the chain, derived from its levels' (read live), unless set on it."""
 
     def get(self: EscalatingJudge) -> Any:
@@ -225,7 +219,7 @@ def _combined(name: str, combine: Callable[[list[Capabilities]], Any], doc: str)
     def set_(self: EscalatingJudge, value: Any) -> None:
         self.__dict__[name] = value
 
-    return property(get, set_, doc=doc)
+    return property(get, set_, doc=f"The chain's {name}, from its levels'.")
 
 
 def _joined_versions(levels: list[Capabilities]) -> str | None:
@@ -235,37 +229,19 @@ def _joined_versions(levels: list[Capabilities]) -> str | None:
     return " -> ".join(v if isinstance(v, str) else "-" for v in versions)
 
 
-def _first_threshold(levels: list[Capabilities]) -> float | None:
-    first = levels[0].recommended_threshold
-    return first if is_number(first) else None
-
-
-_COMBINED = {
-    "recommended_threshold": (_first_threshold, "The first judge's: its scores decide most."),
-    "reads_negation": (
-        lambda levels: all(level.reads_negation for level in levels),
-        (
-            "False when any level cannot read 'must not X' (NLI, embedding): the chain is then "
-            "given the positive statement, inverted, so every level judges the same question."
-        ),
+#: The first judge's threshold (its scores decide most) and use of examples; reads negation only
+#: when every level does (else every level judges the positive statement, inverted); costly when
+#: any level is; the levels' shared scale, else "score"; their prompt versions and secrets.
+_COMBINED: dict[str, Callable[[list[Capabilities]], Any]] = {
+    "recommended_threshold": lambda levels: (
+        levels[0].recommended_threshold if is_number(levels[0].recommended_threshold) else None
     ),
-    "uses_examples": (
-        lambda levels: levels[0].uses_examples,
-        "The first judge's: whether its score already uses the intent's examples.",
-    ),
-    "costly": (
-        lambda levels: any(level.costly for level in levels),
-        "Whether any level costs money or time per call.",
-    ),
-    "scale": (
-        lambda levels: levels[0].scale if len({lv.scale for lv in levels}) == 1 else "score",
-        "The levels' scale when they share one, else 'score'.",
-    ),
-    "prompt_version": (_joined_versions, "The levels' prompt versions (LLM judges), joined."),
-    "secrets": (
-        lambda levels: tuple(secret for level in levels for secret in level.secrets),
-        "Every level's secrets.",
-    ),
+    "reads_negation": lambda levels: all(level.reads_negation for level in levels),
+    "uses_examples": lambda levels: levels[0].uses_examples,
+    "costly": lambda levels: any(level.costly for level in levels),
+    "scale": lambda levels: levels[0].scale if len({lv.scale for lv in levels}) == 1 else "score",
+    "prompt_version": _joined_versions,
+    "secrets": lambda levels: tuple(secret for level in levels for secret in level.secrets),
 }
-for _name, (_combine, _doc) in _COMBINED.items():
-    setattr(EscalatingJudge, _name, _combined(_name, _combine, _doc))
+for _name, _combine in _COMBINED.items():
+    setattr(EscalatingJudge, _name, _combined(_name, _combine))

@@ -47,14 +47,13 @@ def export_model(
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
     overwrite: bool = False,
 ) -> Path:
-    """Export ``model`` (a repo id or a local directory) to ONNX in ``out_dir``.
+    """Export ``model`` to ONNX in ``out_dir``.
 
     Args:
-        model: a Hugging Face repo id or a directory holding a transformers
-            sequence-classification NLI model, or a sentence-transformers (feature-extraction)
-            model, and its tokenizer.
-        out_dir: where to write the layout above (created if needed); ``model``'s own
-            directory adds the ONNX files beside its weights.
+        model: a Hugging Face repo id or a directory holding an NLI (sequence-classification) or
+            a sentence-transformers model, and its tokenizer.
+        out_dir: where to write (created if needed); ``model``'s own directory adds the ONNX
+            files beside its weights.
         revision: the Hub revision to export (repo ids only).
         quantize: also write ``model_quantized.onnx`` (int8 weights; NLI models only).
         per_channel: quantize weights per output channel (recommended; per-tensor int8
@@ -149,12 +148,8 @@ def quantize_model(
     per_channel: bool = True,
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
 ) -> Path:
-    """Dynamic int8 quantization of ``source`` into ``target``.
-
-    Activations are quantized to u8 at run time. Signed weights (u8 x s8) use the fast VNNI /
-    ARM dot-product kernels; on x86 CPUs without VNNI those kernels can saturate, so "auto"
-    picks unsigned weights (u8 x u8) there, as sentence-transformers' ``avx2`` exports do.
-    """
+    """Dynamic int8 quantization of ``source`` into ``target`` (activations u8 at run time);
+    "auto" weights are signed on VNNI/ARM CPUs, unsigned elsewhere (`semantix.models.cpu_kind`)."""
     if weight_type not in {"auto", "qint8", "quint8"}:
         raise ValueError(f"weight_type must be 'auto', 'qint8' or 'quint8', got {weight_type!r}")
     if weight_type == "auto":
@@ -182,8 +177,8 @@ def quantize_model(
 
 
 def check_out_dir(out: Path, *, overwrite: bool) -> None:
-    """Refuse a file, or a non-empty directory unless ``overwrite``: an export must not replace
-    someone's ``config.json`` or drop a ``model.onnx`` among their sources unasked."""
+    """Refuse a file, or a non-empty directory unless ``overwrite`` (an export must not replace
+    someone's files unasked)."""
     if out.exists() and not out.is_dir():
         raise ConfigurationError(
             f"output directory {str(out)!r} is a file; pass a new or empty directory"

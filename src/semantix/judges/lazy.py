@@ -28,7 +28,7 @@ T = TypeVar("T")
 
 
 class LazyLoaded(Generic[T]):
-    """Holds what ``_load_now()`` builds; builds it at most once per instance."""
+    """Holds what ``_load_now()`` builds, built at most once per instance."""
 
     def __init__(self, *, lazy_load: bool) -> None:
         self._lock = threading.Lock()
@@ -109,11 +109,8 @@ class SemantixAiArguments(Judge):
 
 
 class ModelJudge(Judge, LazyLoaded[T]):
-    """The base of the model judges (quantized NLI, transformers NLI, embedding).
-
-    A subclass sets ``kind`` and implements ``_load_now()`` (whose result has an ``identity``)
-    and ``_file_for(named)`` (the file it would load, or None).
-    """
+    """The base of the model judges: a subclass sets ``kind`` and implements ``_load_now()``
+    (whose result has an ``identity``) and ``_file_for`` (the file it would load, or None)."""
 
     kind: ClassVar[ModelKind]
 
@@ -156,8 +153,6 @@ class ModelJudge(Judge, LazyLoaded[T]):
         self._named_identity: JudgeIdentity | None = None
         super().__init__(lazy_load=lazy_load)
 
-    # -- naming without loading ------------------------------------------------------------------
-
     def _named(self) -> Named:
         """The model as the arguments, the registry and the environment name it (no I/O)."""
         info = lookup_model(self.model, self.kind)
@@ -180,10 +175,8 @@ class ModelJudge(Judge, LazyLoaded[T]):
     def make_identity(
         self, named: Named, directory: Path | None, *, model: str | None = None
     ) -> JudgeIdentity:
-        """The identity of this judge on ``directory`` (the listing decides the file).
-
-        A local directory is named by what it is (its name and the digest of its files,
-        `semantix.judges.model_dir.local_identity`), never by where it is."""
+        """The identity of this judge on ``directory`` (its listing decides the file; a local one
+        is named by what it is, `semantix.judges.model_dir.local_identity`)."""
         file = self._file_for(named, directory)
         revision, location = named.revision, None
         if model is None:

@@ -190,8 +190,6 @@ class LLMJudge(PromptedJudge):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # -- one request --
-
     def _reply(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> Reply:
         response = self._complete(messages, schema)
         choices = getattr(response, "choices", None)

@@ -39,10 +39,7 @@ _PROHIBITIONS = (
     r"(?:is|are)\s+not\s+(?:allowed|permitted|supposed)\s+to|(?:is|are)\s+not\s+to|"
     r"(?:is|are)\s+(?:forbidden|prohibited)\s+to|(?:is|are)\s+never\s+to"
 )
-_PROHIBITION = LazyPattern(
-    rf"^(?:{SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$",
-    re.IGNORECASE,
-)
+_PROHIBITION = LazyPattern(rf"^(?:{SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$", re.IGNORECASE)
 #: "must avoid X", "refrains from X", "should stay away from X" (X: a noun phrase or a gerund).
 _AVOIDANCE = LazyPattern(
     rf"^(?:{SUBJECT}\s+)?(?:(?:{MODALS})\s+)?(?:always\s+)?"
@@ -52,8 +49,7 @@ _AVOIDANCE = LazyPattern(
 )
 #: "The text is not rude", "The reply isn't in English": a negated copula statement.
 _NOT_COPULA = LazyPattern(
-    rf"^{SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    rf"^{SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$", re.IGNORECASE
 )
 #: "The text must be free of jargon", "free from profanity".
 _FREE_OF = LazyPattern(
@@ -267,28 +263,10 @@ def negated_statement(description: str) -> str | None:
     "The text must not contain medical advice" gives ``"The text contains medical advice."``:
     the NLI and embedding judges judge the description as NOT that statement, exactly like
     ``~MedicalAdvice``, because a model cannot confirm an absence. The statement is what
-    `to_hypothesis` gives for the positive requirement ("The text must contain medical
-    advice"), so the two always agree.
-
-    Recognised: "must/should/shall/will/may not X", "cannot X", "do not X", "does not X",
-    "never X", "is not allowed to X", "no X", "contains no X", "without X", "avoid X",
-    "refrain from X", "stay away from X", "free of X", "X is not allowed", "There should be no
-    X", "is not X", "not X", led by "Please", "Make sure not to" or "Under no circumstances",
-    with emphasis ("never ever", "at all", "under any circumstances") dropped.
-
-    None (the description is judged as written) for anything else, and on purpose for:
-
-    * descriptions of more than one sentence or bullet, even when every one is negative: the
-      negation of "X. Y." is not "not X. not Y."; write ``~X & ~Y`` as two intents instead;
-    * a negation with a positive part or an exception ("Do not apologize but explain",
-      "not only X but also Y", "unless asked", "Reply without jargon", "... and always ...");
-    * negations that mean something positive ("does not hesitate to help", "never fails to
-      greet", "cannot be too careful", "can't wait to help", "don't forget to thank");
-    * "no" that is no absence ("no later than Friday", "no more than 100 words", "no matter");
-    * permission, not prohibition ("does not need to", "need not", "doesn't have to",
-      "may not be accurate");
-    * double negatives ("must not be without a greeting") and unknown verbs after "avoid" or
-      "without" ("avoid frobnicating").
+    `to_hypothesis` gives for the positive requirement, so the two always agree. What is
+    recognised, and what is left as written on purpose (several sentences, a positive part or an
+    exception, negations that mean something positive, permission, double negatives), is listed
+    on [Getting verdicts right](verdicts.md#negatively-phrased-requirements).
 
     Example:
         ```python

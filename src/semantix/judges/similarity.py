@@ -128,8 +128,6 @@ class SimilarityJudge(Judge):
         """The most tokens (special tokens included) the model sees at once, or None."""
         return None
 
-    # -- the judge protocol ----------------------------------------------------------------------
-
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Decide whether ``output`` is close enough to the description (or its examples)."""
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
@@ -162,8 +160,6 @@ class SimilarityJudge(Judge):
         texts = [str(text) for text in texts]
         embedded = self._embed_many(list(dict.fromkeys(texts)))
         return unit_rows([embedded[text].vectors.mean(axis=0) for text in texts])
-
-    # -- verdicts --------------------------------------------------------------------------------
 
     def _verdict(
         self,
@@ -235,8 +231,6 @@ class SimilarityJudge(Judge):
         window = pos_window if s_pos >= s_neg else neg_window
         return score >= threshold and leads, score, reason, window
 
-    # -- references ------------------------------------------------------------------------------
-
     def _references_for(self, texts: list[str]) -> dict[str, Embedded]:
         """Descriptions and examples, each embedded on its own (never beside an output) once, and
         kept in a bounded LRU."""
@@ -257,9 +251,6 @@ class SimilarityJudge(Judge):
             while len(self._references) > REFERENCE_CACHE_SIZE:
                 self._references.popitem(last=False)
         return {**found, **fresh}
-
-
-# -- helpers -------------------------------------------------------------------------------------
 
 
 def unit_rows(rows: Any) -> Vectors:

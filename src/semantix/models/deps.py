@@ -11,16 +11,10 @@ from semantix.errors import JudgeUnavailableError
 __all__ = ["ensure_installed", "install_command", "require"]
 
 
-def _missing(modules: tuple[str, ...]) -> list[str]:
-    return [name for name in modules if importlib.util.find_spec(name) is None]
-
-
 def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> None:
-    """Raise `JudgeUnavailableError` unless every module is importable.
-
-    Uses ``find_spec`` only, so nothing heavy is imported.
-    """
-    missing = _missing(modules)
+    """Raise `JudgeUnavailableError` unless every module is importable (``find_spec`` only:
+    nothing heavy is imported)."""
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
     if missing:
         verb = "is" if len(missing) == 1 else "are"
         raise JudgeUnavailableError(
