@@ -255,12 +255,10 @@ def encoded_windows(text: str, encoding: Any, max_length: int) -> list[tuple[lis
     if len(ids) <= max_length:
         return [(ids, text)]
     special: list[int] = list(encoding.special_tokens_mask)
-    lead = 0
-    while lead < len(ids) and special[lead]:
-        lead += 1
-    trail = 0
-    while trail < len(ids) - lead and special[len(ids) - 1 - trail]:
-        trail += 1
+    lead = next((i for i, flag in enumerate(special) if not flag), len(ids))
+    trail = next(
+        (i for i, flag in enumerate(reversed(special[lead:])) if not flag), len(ids) - lead
+    )
     prefix, suffix = ids[:lead], ids[len(ids) - trail :]
     content = ids[lead : len(ids) - trail]
     offsets: list[tuple[int, int]] = list(encoding.offsets)[lead : len(ids) - trail]

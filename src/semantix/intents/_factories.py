@@ -51,7 +51,10 @@ def OnTopic(topic: str) -> type[Intent]:
         TypeError: ``topic`` is not a str.
         ValueError: ``topic`` is empty or longer than 200 characters.
     """
-    return _on_topic(_check_argument(topic, factory="OnTopic", what="topic", example="cooking"))
+    topic = _check_argument(topic, factory="OnTopic", what="topic", example="cooking")
+    return _cached_intent(
+        TopicIntent, f"OnTopic({topic!r})", f"The text is about {topic}.", topic=topic
+    )
 
 
 def Mentions(thing: str) -> type[Intent]:
@@ -67,21 +70,8 @@ def Mentions(thing: str) -> type[Intent]:
         TypeError: ``thing`` is not a str.
         ValueError: ``thing`` is empty or longer than 200 characters.
     """
-    return _mentions(
-        _check_argument(thing, factory="Mentions", what="thing", example="the oven temperature")
-    )
-
-
-@memo(maxsize=_CACHE_SIZE)
-def _on_topic(topic: str) -> type[Intent]:
-    return build_intent(
-        TopicIntent, f"OnTopic({topic!r})", f"The text is about {topic}.", topic=topic
-    )
-
-
-@memo(maxsize=_CACHE_SIZE)
-def _mentions(thing: str) -> type[Intent]:
-    return build_intent(
+    thing = _check_argument(thing, factory="Mentions", what="thing", example="the oven temperature")
+    return _cached_intent(
         MentionIntent, f"Mentions({thing!r})", f"The text mentions {thing}.", thing=thing
     )
 
@@ -94,6 +84,9 @@ def build_intent(
     namespace: dict[str, object] = {"__doc__": statement, "__module__": "semantix.intents"}
     namespace |= {"__qualname__": name, "hypothesis": statement, **attributes}
     return cast("type[Intent]", IntentMeta(name, (base,), namespace))
+
+
+_cached_intent = memo(maxsize=_CACHE_SIZE)(build_intent)
 
 
 def _check_argument(value: object, *, factory: str, what: str, example: str) -> str:

@@ -52,7 +52,7 @@ def Grounded(sources: object) -> type[Intent]:
         TypeError: a source is not text and has no text field.
         ValueError: no source has any text.
     """
-    return _grounded(source_texts(sources, factory="Grounded"))
+    return _support_intent("Grounded", source_texts(sources, factory="Grounded"))
 
 
 def Contradicts(sources: object) -> type[Intent]:
@@ -63,35 +63,30 @@ def Contradicts(sources: object) -> type[Intent]:
     that tells contradiction apart from "not supported" (a three-label NLI model, an LLM); a
     two-label NLI model is an error, never a guess. Arguments as `Grounded`.
     """
-    return _contradicts(source_texts(sources, factory="Contradicts"))
+    return _support_intent("Contradicts", source_texts(sources, factory="Contradicts"))
+
+
+#: What each factory's leaves ask, and the statement they make.
+_RELATIONS = {
+    "Grounded": ("support", "Every claim of the text is supported by the sources"),
+    "Contradicts": ("contradiction", "Some claim of the text is contradicted by the sources"),
+}
 
 
 @memo(maxsize=_CACHE_SIZE)
-def _grounded(sources: tuple[str, ...]) -> type[Intent]:
-    statement = f"Every claim of the text is supported by the sources ({_about(sources)})."
-    return _build("Grounded", statement, sources, "support")
-
-
-@memo(maxsize=_CACHE_SIZE)
-def _contradicts(sources: tuple[str, ...]) -> type[Intent]:
-    statement = f"Some claim of the text is contradicted by the sources ({_about(sources)})."
-    return _build("Contradicts", statement, sources, "contradiction")
-
-
-def _about(sources: tuple[str, ...]) -> str:
-    """``2 sources, 1,204 characters, sha256 3f2a9c0d1e4b``: the digest makes the description
-    (hence the verdict memo's key) differ whenever the sources do."""
-    digest = hashlib.sha256("\x00".join(sources).encode("utf-8")).hexdigest()
-    return f"{_count(sources)}, {sum(map(len, sources)):,} characters, sha256 {digest[:12]}"
-
-
-def _count(sources: tuple[str, ...]) -> str:
-    return f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
-
-
-def _build(factory: str, statement: str, sources: tuple[str, ...], relation: str) -> type[Intent]:
-    name = f"{factory}({_count(sources)})"
-    return build_intent(SupportIntent, name, statement, sources=sources, relation=relation)
+def _support_intent(factory: str, sources: tuple[str, ...]) -> type[Intent]:
+    relation, statement = _RELATIONS[factory]
+    # The digest makes the description (hence the verdict memo's key) differ with the sources.
+    digest = hashlib.sha256("\x00".join(sources).encode("utf-8")).hexdigest()[:12]
+    count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
+    about = f"{count}, {sum(map(len, sources)):,} characters, sha256 {digest}"
+    return build_intent(
+        SupportIntent,
+        f"{factory}({count})",
+        f"{statement} ({about}).",
+        sources=sources,
+        relation=relation,
+    )
 
 
 def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ...]:

@@ -30,11 +30,9 @@ class EmbeddingFunctionJudge(SimilarityJudge):
     Args:
         embed: called with a list of texts; returns one vector per text, in order.
         name: the model's name, for reports and frozen verdicts (default: the function's
-            qualified name). Give one when the function is a lambda or a closure, so a
-            frozen verdict stays tied to the model that gave it.
+            qualified name; give one for a lambda or a closure).
         threshold: the similarity a matching text reaches with your model (its
-            ``recommended_threshold``); default None: the library's order decides (measure it
-            with ``semantix calibrate``: similarities differ from one model to another).
+            ``recommended_threshold``; measure it with ``semantix calibrate``).
         rule: how examples and counterexamples decide (`ExampleRule`; default: the mean of the
             3 closest of each).
         batch_size: the most texts handed to ``embed`` at once.

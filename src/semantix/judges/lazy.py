@@ -159,8 +159,7 @@ class ModelJudge(Judge, LazyLoaded[T]):
         if info is not None:
             return Named(None, info, info.repo_id, self.revision or info.revision)
         if self.model is None:
-            configured = configured_model_dir(self.kind)
-            return Named(configured.expanduser() if configured else None, None, None, None)
+            return Named(configured_model_dir(self.kind), None, None, None)
         if isinstance(self.model, os.PathLike) or Path(str(self.model)).expanduser().is_dir():
             return Named(Path(self.model).expanduser(), None, None, None)
         return Named(None, None, str(self.model), self.revision or "main")

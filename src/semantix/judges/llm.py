@@ -59,22 +59,17 @@ class LLMJudge(PromptedJudge):
     Args:
         model: the chat model to ask.
         base_url: an OpenAI-compatible endpoint; default ``OPENAI_BASE_URL``, else OpenAI.
-        api_key: default ``OPENAI_API_KEY``. Not needed when a base URL is set (a placeholder
-            is sent). Masked in reprs, logs, messages and verdicts.
-        client: an ``openai.OpenAI`` client to use instead of building one (then ``base_url``
-            and ``api_key`` must not be given); ``request_timeout`` and ``max_retries`` are
-            applied to it with ``with_options``.
-        request_timeout: seconds one HTTP attempt may take, connect to last byte (default 30;
-            the openai SDK's per-request ``timeout``). With an injected client, which keeps its
-            own HTTP client, the whole call is bounded instead, by ``request_timeout *
-            (max_retries + 1)``. A check's own ``timeout=`` bounds the whole check.
-        max_retries: extra attempts the openai SDK makes after a transient failure (429, 408,
-            409, 5xx, timeout, connection error), waiting with backoff and ``Retry-After``.
+        api_key: default ``OPENAI_API_KEY``; not needed with a base URL. Masked everywhere.
+        client: an ``openai.OpenAI`` client instead of ``base_url``/``api_key``; it gets
+            ``request_timeout`` and ``max_retries`` through ``with_options``.
+        request_timeout: seconds one HTTP attempt may take, connect to last byte (default 30);
+            through an injected client, the whole call gets ``request_timeout * (max_retries +
+            1)``. A check's own ``timeout=`` bounds the whole check.
+        max_retries: extra attempts the openai SDK makes after a transient failure.
         temperature: sampling temperature; ``None`` omits it (for models that reject it).
         seed: best-effort determinism where the server supports it; ``None`` omits it.
-        max_concurrency: requests in flight at once: in `evaluate_batch`, and across every
-            thread and async check that uses this judge (``await aassert_semantic(...)`` from
-            many tasks sends at most this many requests at a time).
+        max_concurrency: requests in flight at once, across every batch, thread and async check
+            that uses this judge.
         timeout: deprecated spelling of ``request_timeout`` (passing it warns).
         backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
@@ -253,13 +248,9 @@ class LLMJudge(PromptedJudge):
     def _request(
         self, client: Any, messages: list[dict[str, str]], format_: dict[str, Any] | None
     ) -> Any:
+        optional = {"response_format": format_, "temperature": self.temperature, "seed": self.seed}
         options: dict[str, Any] = {"model": self.model, "messages": messages}
-        if format_ is not None:
-            options["response_format"] = format_
-        if self.temperature is not None:
-            options["temperature"] = self.temperature
-        if self.seed is not None:
-            options["seed"] = self.seed
+        options |= {name: value for name, value in optional.items() if value is not None}
         if self._injected is None:  # our own HTTP client bounds each attempt
             return client.chat.completions.create(**options)
         overall = self.request_timeout * (self.max_retries + 1)

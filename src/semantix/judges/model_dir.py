@@ -63,14 +63,9 @@ def model_max_length(
     *,
     sentence_bert: Mapping[str, Any] | None = None,
 ) -> int:
-    """The longest sequence (special tokens included) the model accepts.
-
-    ``max_seq_length`` from sentence_bert_config.json, when given, is what the model was
-    trained for and replaces the tokenizer's limits. Otherwise the smallest of
-    ``model_max_length`` from tokenizer_config.json (ignoring the "no limit" sentinel) and the
-    truncation stored in tokenizer.json. Never more than ``max_position_embeddings`` (minus the
-    RoBERTa-family offset). 512 when nothing says.
-    """
+    """The longest sequence (special tokens included) the model accepts: the sentence-bert
+    ``max_seq_length`` (what it was trained for), else the smallest of the tokenizer's limits;
+    never more than ``max_position_embeddings`` (minus RoBERTa's offset); 512 when nothing says."""
     candidates: list[int] = []
     positions = config.get("max_position_embeddings")
     if isinstance(positions, int) and positions > 0:
@@ -149,11 +144,8 @@ def read_model_dir(
     require_config: bool = False,
     tokenizer: Tokenizer | None = None,
 ) -> ModelFiles:
-    """Read ``path``'s configs and tokenizer; ``judge`` and ``fix`` go into the errors.
-
-    ``tokenizer`` replaces ``tokenizer.json`` for directories that have none (transformers
-    builds one from the slow-tokenizer files).
-    """
+    """Read ``path``'s configs and tokenizer (``tokenizer``, built by transformers, for a
+    directory without tokenizer.json); ``judge`` and ``fix`` go into the errors."""
     config_path = path / "config.json"
     if require_config and not config_path.is_file():
         raise ModelNotFoundError(
@@ -222,11 +214,8 @@ _TOKEN_OUTPUTS = ("last_hidden_state", "token_embeddings")
 
 
 def embedding_output(session: Any, onnx_path: Path) -> tuple[str, bool]:
-    """The output an embedding model is read from, and whether it is already pooled.
-
-    Per-token embeddings (``last_hidden_state``/``token_embeddings``, else any 3-d output) are
-    preferred, to be mean pooled; else a 2-d (already pooled) output.
-    """
+    """The output an embedding model is read from, and whether it is already pooled: per-token
+    embeddings (by name, else any 3-d output) first, to be mean pooled; else a 2-d output."""
     outputs = {item.name: item for item in session.get_outputs()}
     for name in _TOKEN_OUTPUTS:
         if name in outputs:

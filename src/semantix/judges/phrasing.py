@@ -31,6 +31,12 @@ from semantix.judges.hypothesis import (
 
 __all__ = ["negated_statement", "to_hypothesis"]
 
+
+def _pattern(pattern: str) -> LazyPattern:
+    """Every phrasing pattern ignores case."""
+    return LazyPattern(pattern, re.IGNORECASE)
+
+
 #: Prohibitions after an optional subject: "must not", "should never", "is not allowed to", ...
 _PROHIBITIONS = (
     r"must\s+not|mustn't|must\s+never|should\s+not|shouldn't|should\s+never|shall\s+not|"
@@ -39,95 +45,81 @@ _PROHIBITIONS = (
     r"(?:is|are)\s+not\s+(?:allowed|permitted|supposed)\s+to|(?:is|are)\s+not\s+to|"
     r"(?:is|are)\s+(?:forbidden|prohibited)\s+to|(?:is|are)\s+never\s+to"
 )
-_PROHIBITION = LazyPattern(rf"^(?:{SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$", re.IGNORECASE)
+_PROHIBITION = _pattern(rf"^(?:{SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$")
 #: "must avoid X", "refrains from X", "should stay away from X" (X: a noun phrase or a gerund).
-_AVOIDANCE = LazyPattern(
+_AVOIDANCE = _pattern(
     rf"^(?:{SUBJECT}\s+)?(?:(?:{MODALS})\s+)?(?:always\s+)?"
     r"(?:avoids?|refrains?\s+from|abstains?\s+from|steers?\s+clear\s+of|stays?\s+away\s+from)"
-    r"\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"\s+(?P<rest>.+)$"
 )
 #: "The text is not rude", "The reply isn't in English": a negated copula statement.
-_NOT_COPULA = LazyPattern(
-    rf"^{SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$", re.IGNORECASE
-)
+_NOT_COPULA = _pattern(rf"^{SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$")
 #: "The text must be free of jargon", "free from profanity".
-_FREE_OF = LazyPattern(
+_FREE_OF = _pattern(
     rf"^(?:{SUBJECT}\s+)?(?:(?:{MODALS})\s+be\s+|(?:is|are)\s+)?(?:completely\s+|entirely\s+)?"
-    r"free\s+(?:of|from)\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"free\s+(?:of|from)\s+(?P<rest>.+)$"
 )
 #: "The reply must contain no personal data", "has no typos".
-_VERB_NO = LazyPattern(
+_VERB_NO = _pattern(
     rf"^(?P<head>(?:{SUBJECT}\s+)?(?:(?:{MODALS})\s+)?"
     r"(?:contains?|includes?|ha(?:s|ve)|uses?|mentions?|gives?|makes?|offers?|shows?))"
-    r"\s+no\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"\s+no\s+(?P<rest>.+)$"
 )
 #: "Profanity is not allowed", "Mentioning competitors is forbidden".
-_BANNED = LazyPattern(
+_BANNED = _pattern(
     r"^(?P<rest>.+?)\s+(?:is|are)\s+(?:not\s+(?:allowed|permitted|acceptable|ok|okay)|"
-    r"forbidden|prohibited|banned|off[- ]limits)$",
-    re.IGNORECASE,
+    r"forbidden|prohibited|banned|off[- ]limits)$"
 )
 #: Leads that only add emphasis: "Please", "Under no circumstances should", "Make sure not to".
-_PLEASE = LazyPattern(r"^please,?\s+", re.IGNORECASE)
-_NO_CIRCUMSTANCES = LazyPattern(
+_PLEASE = _pattern(r"^please,?\s+")
+_NO_CIRCUMSTANCES = _pattern(
     r"^(?:under\s+no\s+circumstances|in\s+no\s+case|on\s+no\s+account|at\s+no\s+(?:point|time))"
-    rf"\s*,?\s+(?:(?:should|must|shall|may|will|can|does|do)\s+(?:{SUBJECT}\s+)?)?(?P<rest>.+)$",
-    re.IGNORECASE,
+    rf"\s*,?\s+(?:(?:should|must|shall|may|will|can|does|do)\s+(?:{SUBJECT}\s+)?)?(?P<rest>.+)$"
 )
-_CAREFUL = LazyPattern(
+_CAREFUL = _pattern(
     r"^(?:make\s+sure|be\s+sure|ensure|take\s+care|be\s+careful)\s+(?:that\s+)?"
-    r"(?:not\s+to|never\s+to|to\s+never|to\s+not)\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"(?:not\s+to|never\s+to|to\s+never|to\s+not)\s+(?P<rest>.+)$"
 )
-_ENSURE_SUBJECT = LazyPattern(r"^(?:make\s+sure|be\s+sure|ensure)\s+(?:that\s+)?", re.IGNORECASE)
+_ENSURE_SUBJECT = _pattern(r"^(?:make\s+sure|be\s+sure|ensure)\s+(?:that\s+)?")
 #: Words that mean the requirement is not a plain prohibition: a positive part, an exception,
 #: or "not only X but also Y".
-_COMPOUND = LazyPattern(
+_COMPOUND = _pattern(
     r"\bnot\s+(?:only|just|merely|simply|necessarily|always|all|every|everything|even)\b|"
     r"\bbut\b|\binstead\b|\bunless\b|\bexcept\b|\brather\s+than\b|,\s*(?:only|just)\b|"
-    r"(?:\band\b|;)\s+(?:always|be|stay|keep|remain|remember|make\s+sure|ensure|also)\b",
-    re.IGNORECASE,
+    r"(?:\band\b|;)\s+(?:always|be|stay|keep|remain|remember|make\s+sure|ensure|also)\b"
 )
 #: Idioms whose negation is emphasis, not a prohibition: "cannot be too careful".
-_IDIOM = LazyPattern(
+_IDIOM = _pattern(
     r"\bcan(?:not|'t|\s+not|\s+never)\s+(?:be\s+too|help\s+but|wait|stress|emphasi[sz]e|"
-    r"overstate|thank|say\s+enough)\b",
-    re.IGNORECASE,
+    r"overstate|thank|say\s+enough)\b"
 )
 #: Verbs whose negation says the opposite positively: "never fails to greet" = "greets".
-_LITOTES = LazyPattern(
+_LITOTES = _pattern(
     r"^(?:hesitate|fail|forget|neglect|omit|cease|miss\s+(?:a|the)\s+chance|"
-    r"be\s+(?:afraid|shy|hesitant|reluctant))s?\b|^(?:hesitates|fails|forgets|neglects|omits)\b",
-    re.IGNORECASE,
+    r"be\s+(?:afraid|shy|hesitant|reluctant))s?\b|^(?:hesitates|fails|forgets|neglects|omits)\b"
 )
 #: "does not need to", "doesn't have to": permission, not prohibition.
-_PERMISSION = LazyPattern(r"(?:need|have|has)\s+to\b|need\b", re.IGNORECASE)
+_PERMISSION = _pattern(r"(?:need|have|has)\s+to\b|need\b")
 #: "no" that does not name an absence: "no later than Friday", "no matter what".
-_NOT_ABSENCE = LazyPattern(
+_NOT_ABSENCE = _pattern(
     r"^(?:(?:\w+er|more|less|fewer)\s+than|longer\b|later\b|sooner\b|matter\b|doubt\b|one\b|"
-    r"need\b|problem\b|worries\b|wonder\b|way\b|more\b|less\b|fewer\b)",
-    re.IGNORECASE,
+    r"need\b|problem\b|worries\b|wonder\b|way\b|more\b|less\b|fewer\b)"
 )
 #: Conditions or requirements that stay negative inside the positive part (a double negative).
-_STILL_NEGATIVE = LazyPattern(
-    r"\b(?:not|never|no|without|nothing|none|nobody|neither|nor|cannot)\b|n't\b", re.IGNORECASE
+_STILL_NEGATIVE = _pattern(
+    r"\b(?:not|never|no|without|nothing|none|nobody|neither|nor|cannot)\b|n't\b"
 )
-_TRAILING_EMPHASIS = LazyPattern(
+_TRAILING_EMPHASIS = _pattern(
     r"(?:,?\s+(?:at\s+all|in\s+any\s+(?:way|form)|under\s+any\s+circumstances|whatsoever|ever|"
-    r"please))+$",
-    re.IGNORECASE,
+    r"please))+$"
 )
 #: Emphasis inside a prohibition: "must not, under any circumstances, reveal", "never ever".
-_INNER_EMPHASIS = LazyPattern(
-    r",\s*(?:under\s+any\s+circumstances|in\s+any\s+case|ever)\s*,|(?<=\bnever),?\s+ever\b",
-    re.IGNORECASE,
+_INNER_EMPHASIS = _pattern(
+    r",\s*(?:under\s+any\s+circumstances|in\s+any\s+case|ever)\s*,|(?<=\bnever),?\s+ever\b"
 )
 #: "There must be no X", "There is no X".
-_THERE_IS_NO = LazyPattern(
-    r"^there\s+(?:(?:must|should|shall|will|may)\s+be|is|are)\s+no\s+(?P<rest>.+)$", re.IGNORECASE
+_THERE_IS_NO = _pattern(
+    r"^there\s+(?:(?:must|should|shall|will|may)\s+be|is|are)\s+no\s+(?P<rest>.+)$"
 )
 
 
