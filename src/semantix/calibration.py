@@ -102,15 +102,6 @@ def _check_scores(scores: Sequence[float], labels: Sequence[bool]) -> None:
     _check_pair(labels, labels)
 
 
-def _candidates(scores: Sequence[float]) -> list[float]:
-    """Thresholds half-way between neighbouring distinct scores (and 0 and 1 at the ends)."""
-    points = sorted({0.0, *(float(score) for score in scores), 1.0})
-    middles = [(low + high) / 2 for low, high in itertools.pairwise(points)]
-    if min(scores) == 0.0:
-        middles.append(0.0)  # everything passes
-    return sorted(middles)
-
-
 def best_threshold(
     scores: Sequence[float], labels: Sequence[bool], *, metric: Metric = accuracy
 ) -> float:
@@ -127,9 +118,14 @@ def best_threshold(
     def gap(threshold: float) -> float:
         return min(abs(score - threshold) for score in ordered)
 
+    # Half-way between neighbouring distinct scores (and 0 and 1 at the ends), ascending.
+    points = sorted({0.0, *ordered, 1.0})
+    candidates = [(low + high) / 2 for low, high in itertools.pairwise(points)]
+    if ordered[0] == 0.0:
+        candidates.insert(0, 0.0)  # everything passes
     best: tuple[float, float, float, float] | None = None
     chosen = 0.0
-    for threshold in _candidates(scores):
+    for threshold in candidates:
         predicted = predict(scores, threshold)
         key = (
             metric(labels, predicted),

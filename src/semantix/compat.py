@@ -44,6 +44,7 @@ __all__ = [
 #: Distributions that install a top-level ``semantix`` package of their own.
 OTHER_DISTRIBUTIONS = ("semantix_ai",)
 
+_JUDGING = "semantix.pipeline.judging"
 #: (module, old name) -> (module it lives in, its name there, deprecated?)
 OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
     ("semantix", "CachingJudge"): ("semantix.verdicts.judge", "RecordReplayJudge", False),
@@ -51,12 +52,8 @@ OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
     ("semantix.verdicts", "identity_of"): ("semantix.judges.base", "judge_identity", True),
     ("semantix.judges", "JUDGE_NAMES"): ("semantix.pipeline.specs", "JUDGE_NAMES", True),
     ("semantix.judges", "judge_from_spec"): ("semantix.pipeline.specs", "judge_from_spec", True),
-    ("semantix.judges", "default_judge"): ("semantix.pipeline.judging", "default_judge", True),
-    ("semantix.judges", "build_default_judge"): (
-        "semantix.pipeline.judging",
-        "build_default_judge",
-        True,
-    ),
+    ("semantix.judges", "default_judge"): (_JUDGING, "default_judge", True),
+    ("semantix.judges", "build_default_judge"): (_JUDGING, "build_default_judge", True),
 }
 
 

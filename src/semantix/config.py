@@ -41,7 +41,6 @@ __all__ = [
     "parse_flag",
     "verdicts_mode",
     "verdicts_path",
-    "xdist_workers",
 ]
 
 ModelKind = Literal["nli", "embedding"]
@@ -130,12 +129,6 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def xdist_workers() -> int:
-    """How many pytest-xdist workers share this machine (1 outside xdist)."""
-    workers = env("PYTEST_XDIST_WORKER_COUNT") or ""
-    return int(workers) if workers.isdigit() and int(workers) > 0 else 1
-
-
 def default_threads() -> int:
     """Threads for one model session: ``SEMANTIX_THREADS``, else the available cores divided
     among pytest-xdist workers, at least 1 (``-n 2`` on two cores runs two busy threads, not 4)."""
@@ -151,7 +144,8 @@ def default_threads() -> int:
                 "unset it to use the available cores"
             )
         return threads
-    return max(1, available_cores() // xdist_workers())
+    workers = env("PYTEST_XDIST_WORKER_COUNT") or ""  # 1 outside xdist
+    return max(1, available_cores() // (max(1, int(workers)) if workers.isdigit() else 1))
 
 
 def cache_path() -> Path:

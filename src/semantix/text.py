@@ -127,11 +127,7 @@ def cleandoc(doc: str) -> str:
     indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
     margin = min(indents, default=0)
     lines = [lines[0].lstrip(), *(line[margin:] for line in lines[1:])]
-    while lines and not lines[-1]:
-        lines.pop()
-    while lines and not lines[0]:
-        lines.pop(0)
-    return "\n".join(lines)
+    return "\n".join(lines).strip("\n")
 
 
 def mask_url(url: str | None) -> str | None:

@@ -48,10 +48,6 @@ class _Model:
     pooled: bool
     identity: JudgeIdentity
 
-    @property
-    def max_length(self) -> int:
-        return self.files.max_length
-
 
 class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     """Judge by the cosine similarity of sentence embeddings (ONNX, no torch).
@@ -115,7 +111,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     @property
     def max_length(self) -> int:
         """The most tokens (special tokens included) the model sees at once."""
-        return self._load().max_length
+        return self._load().files.max_length
 
     def _load_now(self) -> _Model:
         opened = self._open()
@@ -147,7 +143,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
             else [tokenizer.encode(t) for t in texts]
         )
         per_text = [
-            list(encoded_windows(text, encoding, model.max_length))
+            list(encoded_windows(text, encoding, model.files.max_length))
             for text, encoding in zip(texts, encodings, strict=True)
         ]
         flat = self._run(model, [tuple(ids) for windows in per_text for ids, _ in windows])

@@ -9,12 +9,10 @@ from typing import Any, NoReturn
 
 from semantix.errors import JudgeError, JudgeTimeoutError
 from semantix.judges.llm_http import ReplyTooLargeError
+from semantix.judges.prompted import QUOTED
 from semantix.text import mask_exception, mask_secrets, preview
 
 __all__ = ["Failures"]
-
-#: How much of an error body a message quotes.
-_QUOTED = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +102,7 @@ class Failures:
         message = getattr(exc, "message", None) or str(exc) or "(no message)"
         prefix = f"HTTP {status} {name}" if status is not None else name
         masked = mask_secrets(str(message), self.secrets)
-        return f"{prefix}: {preview(masked, _QUOTED, quote=False)}"
+        return f"{prefix}: {preview(masked, QUOTED, quote=False)}"
 
 
 def _attempts(exc: BaseException) -> int | None:

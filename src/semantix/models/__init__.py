@@ -198,15 +198,10 @@ def lookup_model(
     """The registry entry ``model`` names (short name or repo id; None: the default of
     ``kind``), or None for a directory, an unregistered repo, or a configured model directory."""
     if model is None:
-        if kind is None or config.model_dir(kind) is not None:
-            return None
-        return default_model(kind)
+        return None if kind is None or config.model_dir(kind) is not None else default_model(kind)
     if isinstance(model, os.PathLike):
         return None
-    for info in list_supported_models(kind):
-        if model in (info.name, info.repo_id):
-            return info
-    return None
+    return next((i for i in list_supported_models(kind) if model in (i.name, i.repo_id)), None)
 
 
 hf_cache_dir = config.hf_cache_dir
