@@ -205,12 +205,10 @@ class Calibration:
     def intervals(self) -> dict[str, tuple[float, float] | None]:
         """The Wilson 95 % interval of accuracy, sensitivity and specificity (None: no labels
         of that kind)."""
-        negatives = self.n - self.positives
+        positives, negatives = self.positives, self.n - self.positives
         return {
             "accuracy": wilson_interval(self.true_positives + self.true_negatives, self.n),
-            "sensitivity": wilson_interval(self.true_positives, self.positives)
-            if self.positives
-            else None,
+            "sensitivity": wilson_interval(self.true_positives, positives) if positives else None,
             "specificity": wilson_interval(self.true_negatives, negatives) if negatives else None,
         }
 

@@ -121,19 +121,12 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
             fix="re-export it, or copy tokenizer.json from the model's Hugging Face repo",
         )
         output_name, pooled = embedding_output(opened.onnx.session, opened.onnx.path)
-        return _Model(
-            onnx=opened.onnx,
-            files=files,
-            output_name=output_name,
-            pooled=pooled,
-            identity=self.make_identity(opened.named, opened.resolved.path),
-        )
+        identity = self.make_identity(opened.named, opened.resolved.path)
+        return _Model(opened.onnx, files, output_name, pooled, identity)
 
     def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
-        return self._embed_texts(self._load(), texts)
-
-    def _embed_texts(self, model: _Model, texts: list[str]) -> dict[str, Embedded]:
         """Each distinct text's windows, embedded in one model pass (`OnnxModel.run`)."""
+        model = self._load()
         texts = list(dict.fromkeys(str(text) for text in texts))
         tokenizer = model.files.tokenizer
         # encode_batch hands work to a thread pool: worth it for a batch, not for one text

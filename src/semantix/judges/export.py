@@ -155,6 +155,7 @@ def quantize_model(
     if weight_type == "auto":
         weight_type = "qint8" if cpu_kind() in {"vnni", "arm64"} else "quint8"
     quantization = require("onnxruntime.quantization", extra="export", feature="int8 quantization")
+    types = quantization.QuantType
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic logs a pre-processing hint at WARNING
@@ -165,11 +166,7 @@ def quantize_model(
                 str(source),
                 str(target),
                 per_channel=per_channel,
-                weight_type=(
-                    quantization.QuantType.QInt8
-                    if weight_type == "qint8"
-                    else quantization.QuantType.QUInt8
-                ),
+                weight_type=types.QInt8 if weight_type == "qint8" else types.QUInt8,
             )
     finally:
         root.setLevel(level)

@@ -35,6 +35,7 @@ from semantix.judges.llm_prompt import (
     EQUIVALENCE_PROMPT_VERSION,
     FORMATS,
     PROMPT_VERSION,
+    parse_verdict,
     response_format,
 )
 from semantix.judges.prompted import PromptedJudge, Reply
@@ -44,7 +45,7 @@ from semantix.text import MASK, mask_url
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["EQUIVALENCE_PROMPT_VERSION", "PROMPT_VERSION", "LLMJudge"]
+__all__ = ["EQUIVALENCE_PROMPT_VERSION", "PROMPT_VERSION", "LLMJudge", "mask_url", "parse_verdict"]
 
 logger = logging.getLogger("semantix.judges.llm")
 

@@ -1,14 +1,9 @@
 """What the LLM judge asks and how it reads the answer: prompts, schemas, a linear-time parser.
 
-Three questions are asked, each with its own prompt version (part of every frozen-verdict
-fingerprint): does an OUTPUT satisfy a REQUIREMENT (`PROMPT_VERSION`), do SOURCES support its
-claims (`SUPPORT_PROMPT_VERSION`, for grounded checks), and do two texts say the same thing
-(`EQUIVALENCE_PROMPT_VERSION`, for semantic snapshots). All are answered with ``{"reason":
-"...", "score": 0..1}`` (support adds the ``claims`` it finds unsupported).
-
-`parse_verdict` reads that object (or ``{"pass": ..., "reasoning": ...}``) out of a reply in time
-linear in the reply's length and refuses replies over `MAX_REPLY_CHARS` outright, whatever they
-contain; `parse_support` lets the listed claims decide and refuses a score that says otherwise.
+Three questions, each with its own prompt version: does an OUTPUT satisfy a REQUIREMENT, do
+SOURCES support its claims (grounded checks), do two texts say the same thing (snapshots). All
+are answered with ``{"reason": "...", "score": 0..1}`` (support adds the unsupported ``claims``),
+read by `parse_verdict` and `parse_support`.
 """
 
 from __future__ import annotations

@@ -196,6 +196,7 @@ def _positive_requirement(sentence: str) -> str | None:
         head = text[: match.start("rest")].lower().split()
         if _LITOTES.match(rest) or _PERMISSION.match(rest):
             return None
+        positive = f"{subject}must {rest}"
         if head[-1] == "never" and len(head) == (len(subject.split()) + 1):
             # "The assistant never reveals X": a statement; drop "never", keep the verb's form.
             first = rest.split(" ", 1)[0].lower()
@@ -205,10 +206,6 @@ def _positive_requirement(sentence: str) -> str | None:
                 positive = f"{subject}{rest}"
             elif not subject and base_of(first) is not None:
                 positive = f"must {base_of(first)}{rest[len(first) :]}"
-            else:
-                positive = f"{subject}must {rest}"
-        else:
-            positive = f"{subject}must {rest}"
         positive = _drop_any_after_modal(positive)
     elif match := _NOT_COPULA.match(text):
         positive = f"{match.group('subject')} {match.group('be')} {match.group('rest')}"

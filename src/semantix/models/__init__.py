@@ -210,14 +210,11 @@ hf_cache_dir = config.hf_cache_dir
 def cpu_flags(cpuinfo_path: str | os.PathLike[str] = "/proc/cpuinfo") -> frozenset[str]:
     """The CPU's feature flags (``/proc/cpuinfo`` ``flags``, or ``Features`` on ARM Linux);
     empty where the system does not say (macOS, Windows)."""
-    try:
-        with open(cpuinfo_path, encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith(("flags", "Features")):
-                    return frozenset(line.partition(":")[2].split())
-    except OSError:
-        pass  # no /proc: nothing to read, the machine name decides alone
-    return frozenset()
+    with contextlib.suppress(OSError), open(cpuinfo_path, encoding="utf-8") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith(("flags", "Features")):
+                return frozenset(line.partition(":")[2].split())
+    return frozenset()  # no /proc: the machine name decides alone
 
 
 def cpu_kind() -> str:

@@ -1,10 +1,9 @@
 """Fetching model files from the Hugging Face hub: the one place semantix touches the network.
 
-`Hub` looks in the cache first, then lets huggingface_hub download (it honours
-``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``), and maps its
-final errors into `ModelNotFoundError`. Every real download (never a cache hit)
-enters the download listeners of `semantix.context` (the pytest plugin shows it on
-its terminal) and is recorded with its duration (`recent_downloads`).
+`Hub` looks in the cache first, then lets huggingface_hub download (honouring the proxy
+variables, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``) and maps its final errors into
+`ModelNotFoundError`. Every real download enters the download listeners of `semantix.context`
+and is recorded with its duration (`recent_downloads`).
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +64,8 @@ def _announced(
                 print(f"semantix: downloading {description}", file=sys.stderr, flush=True)
             yield
     finally:
-        record = Download(
-            description, repo_id, revision, tuple(files), time.perf_counter() - started
-        )
-        context.record_download(record)
+        seconds = time.perf_counter() - started
+        context.record_download(Download(description, repo_id, revision, tuple(files), seconds))
 
 
 def _reason(exc: BaseException) -> str:
@@ -85,23 +82,18 @@ def _reason(exc: BaseException) -> str:
     return type(exc).__name__
 
 
+@dataclass
 class Hub:
     """One repository at one revision in one cache: look it up, download what is missing."""
 
-    def __init__(
-        self,
-        repo_id: str,
-        *,
-        revision: str,
-        cache_dir: Path,
-        kind: ModelKind,
-        size_mb: float | None = None,
-    ) -> None:
-        self.repo_id = repo_id
-        self.size_mb = size_mb
-        self.revision = revision
-        self.cache_dir = cache_dir
-        self.kind = kind
+    repo_id: str
+    _: KW_ONLY
+    revision: str
+    cache_dir: Path
+    kind: ModelKind
+    size_mb: float | None = None
+
+    def __post_init__(self) -> None:
         self.endpoint = config.hf_endpoint()
         self.hub: Any = require("huggingface_hub", extra="onnx", feature="downloading models")
 
