@@ -106,14 +106,12 @@ def parse_flag(value: str) -> bool | None:
 
 def _flag(name: str, *, default: bool) -> bool:
     value = env(name)
-    if value is None:
-        return default
-    flag = parse_flag(value)
-    if flag is not None:
-        return flag
-    raise ConfigurationError(
-        f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
-    )
+    flag = default if value is None else parse_flag(value)
+    if flag is None:
+        raise ConfigurationError(
+            f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
+        )
+    return flag
 
 
 def judge_spec() -> str | None:
@@ -152,10 +150,11 @@ def cache_path() -> Path:
     """semantix's own cache (optimized ONNX sessions): ``SEMANTIX_CACHE_PATH``, else the user
     cache dir (``$XDG_CACHE_HOME/semantix`` or ``~/.cache/semantix``), never a temporary one."""
     configured = env("SEMANTIX_CACHE_PATH")
-    if configured:
-        return Path(configured).expanduser()
-    base = env("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "semantix"
+    return Path(configured).expanduser() if configured else _user_cache() / "semantix"
+
+
+def _user_cache() -> Path:
+    return Path(env("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
 def ort_cache_enabled() -> bool:
@@ -163,10 +162,7 @@ def ort_cache_enabled() -> bool:
     return _flag("SEMANTIX_ORT_CACHE", default=True)
 
 
-MODEL_DIR_VARIABLES: dict[str, str] = {
-    "nli": "SEMANTIX_MODEL_DIR",
-    "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR",
-}
+MODEL_DIR_VARIABLES = {"nli": "SEMANTIX_MODEL_DIR", "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR"}
 
 
 def model_dir(kind: ModelKind) -> Path | None:
@@ -210,10 +206,7 @@ def hf_cache_dir() -> Path:
     configured = env("HF_HUB_CACHE")
     if configured:
         return Path(configured).expanduser()
-    home = env("HF_HOME") or os.path.join(
-        env("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface"
-    )
-    return Path(home).expanduser() / "hub"
+    return Path(env("HF_HOME") or _user_cache() / "huggingface").expanduser() / "hub"
 
 
 def hf_offline() -> bool:

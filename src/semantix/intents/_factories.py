@@ -1,9 +1,7 @@
 """Parameterised ready-made intents: ``OnTopic(topic)`` and ``Mentions(thing)``.
 
-Each call returns an intent class named after the call (``OnTopic('cooking')``), the same class
-for the same argument. The classes carry no threshold, examples or counterexamples, so the usual
-threshold order applies and no judge can calibrate them from examples; subclass one to add them
-(the subclass keeps the description and hypothesis):
+The classes carry no threshold or examples, so no judge calibrates them from examples; subclass
+one to add them (the subclass keeps the description and hypothesis):
 
 ```python
 class AboutCooking(OnTopic("cooking")):

@@ -134,20 +134,15 @@ def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ..
 
 
 def _text_of(item: object) -> str | None:
-    if isinstance(item, str):
-        return item
-    if isinstance(item, bytes):
-        return None
+    if isinstance(item, (str, bytes)):
+        return item if isinstance(item, str) else None
     for name in ("page_content", "text"):
         value = getattr(item, name, None)
         if isinstance(value, str):
             return value
     get_content = getattr(item, "get_content", None)
-    if callable(get_content):
-        value = get_content()
-        if isinstance(value, str):
-            return value
-    return None
+    value = get_content() if callable(get_content) else None
+    return value if isinstance(value, str) else None
 
 
 SupportIntent.__module__ = "semantix.intents"

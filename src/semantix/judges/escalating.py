@@ -184,10 +184,8 @@ class EscalatingJudge(Judge):
 
     @property
     def evaluate_support(self) -> Callable[[Sequence[JudgeRequest]], list[Verdict]] | None:
-        """The support ability (``Grounded``, ``Contradicts``) when every level has it, else
-        None. A support verdict escalates whole: when the level's score (the weakest claim's
-        support, or the strongest contradiction) is within ``band`` of the threshold, the next
-        level judges every claim again."""
+        """The support ability (``Grounded``, ``Contradicts``) when every level has it, else None
+        (a support verdict escalates whole: see the module docstring)."""
         if "evaluate_support" in self.__dict__:
             return self.__dict__["evaluate_support"]  # type: ignore[no-any-return]
         if any(capabilities(judge).support is None for judge in self.judges):

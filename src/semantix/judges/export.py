@@ -56,22 +56,19 @@ def export_model(
             files beside its weights.
         revision: the Hub revision to export (repo ids only).
         quantize: also write ``model_quantized.onnx`` (int8 weights; NLI models only).
-        per_channel: quantize weights per output channel (recommended; per-tensor int8
-            collapses DeBERTa-v3).
-        weight_type: "qint8" (signed weights: the fast u8 x s8 kernels of VNNI and ARM CPUs),
-            "quint8" (unsigned: no saturation on x86 CPUs without VNNI) or "auto", the right
-            one for the CPU exporting (see ``semantix.models.cpu_kind``).
-        overwrite: write into ``out_dir`` even when it is not empty (or, for the model's own
-            directory, when it has the ONNX files already), replacing files of the same names
-            (``semantix export --force``); other files are left as they are.
+        per_channel: quantize weights per output channel (per-tensor collapses DeBERTa-v3).
+        weight_type: "qint8" (signed: fast on VNNI and ARM CPUs), "quint8" (unsigned: no
+            saturation on x86 CPUs without VNNI) or "auto", the right one for this CPU.
+        overwrite: write into a non-empty ``out_dir`` (or over the ONNX files of the model's
+            own directory), replacing files of the same names (``semantix export --force``).
 
     Returns:
         ``out_dir`` as a `pathlib.Path`.
 
     Raises:
-        ConfigurationError: ``out_dir`` is a file, or a directory that is not empty and
-            ``overwrite`` is False (nothing is written), or the model is neither an NLI
-            classifier nor a sentence-embedding model the export reproduces.
+        ConfigurationError: ``out_dir`` is a file, or not empty without ``overwrite`` (nothing
+            is written), or the model is neither an NLI classifier nor an embedding model the
+            export reproduces.
     """
     out = Path(out_dir).expanduser()
     local = Path(str(model)).expanduser()
@@ -123,7 +120,7 @@ def export_model(
         target = out / written[0]
         target.parent.mkdir(parents=True, exist_ok=True)
         torch.onnx.export(
-            _Wrapper(network, names, output, cls),
+            _wrapped(network, names, output, cls),
             tuple(sample[name] for name in names),
             str(target),
             input_names=names,
@@ -195,26 +192,24 @@ def check_out_dir(out: Path, *, overwrite: bool) -> None:
         )
 
 
-class _Wrapper:
-    """Call the model with named inputs and return one clean ONNX output: the logits, the
-    per-token embeddings, or (``cls``) the first token's embedding."""
+def _wrapped(network: Any, names: list[str], output: str, first_token: bool) -> Any:
+    """``network`` called with named inputs, returning one clean ONNX output: the logits, the
+    per-token embeddings, or (``first_token``) the first token's embedding."""
+    import torch
 
-    def __new__(cls, network: Any, names: list[str], output: str, first_token: bool) -> Any:
-        import torch
+    class Wrapped(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.network = network
 
-        class Wrapped(torch.nn.Module):
-            def __init__(self) -> None:
-                super().__init__()
-                self.network = network
+        def forward(self, *inputs: Any) -> Any:
+            outputs = self.network(**dict(zip(names, inputs, strict=True)), return_dict=True)
+            if output == "logits":
+                return outputs.logits
+            hidden = outputs.last_hidden_state
+            return hidden[:, 0] if first_token else hidden
 
-            def forward(self, *inputs: Any) -> Any:
-                outputs = self.network(**dict(zip(names, inputs, strict=True)), return_dict=True)
-                if output == "logits":
-                    return outputs.logits
-                hidden = outputs.last_hidden_state
-                return hidden[:, 0] if first_token else hidden
-
-        return Wrapped()
+    return Wrapped()
 
 
 def _check_labels(config: Any, model: str) -> None:

@@ -113,11 +113,7 @@ class ModelJudge(Judge, LazyLoaded[T]):
     (whose result has an ``identity``) and ``_file_for`` (the file it would load, or None)."""
 
     kind: ClassVar[ModelKind]
-
     model: str | os.PathLike[str] | None
-    revision: str | None
-    cache_dir: str | os.PathLike[str] | None
-    batch_size: int
 
     def __init__(
         self,

@@ -179,14 +179,11 @@ def read_model_dir(
 def find_onnx(
     directory: Path, wanted: str | None, candidates: Sequence[str], *, where: str, fix: str
 ) -> str:
-    """``wanted`` if it is in ``directory``, else (nothing wanted) the first candidate there; else
-    a `ModelNotFoundError` naming what was looked for, the ONNX files there, and ``fix``."""
-    if wanted is not None and (directory / wanted).is_file():
-        return wanted
-    if wanted is None:
-        for candidate in candidates:
-            if (directory / candidate).is_file():
-                return candidate
+    """``wanted`` (or, nothing wanted, the first of ``candidates``) in ``directory``, else a
+    `ModelNotFoundError` naming what was looked for, the ONNX files there, and ``fix``."""
+    for candidate in candidates if wanted is None else [wanted]:
+        if (directory / candidate).is_file():
+            return candidate
     found = sorted(str(p.relative_to(directory)) for p in directory.rglob("*.onnx"))
     asked = (
         f"ONNX file {wanted!r}" if wanted else f"ONNX model (looked for {', '.join(candidates)})"

@@ -125,7 +125,7 @@ class SimilarityJudge(Judge):
 
     @property
     def max_length(self) -> int | None:
-        """The most tokens (special tokens included) the model sees at once, or None."""
+        """The most tokens (special tokens included) the model sees at once (None: any text)."""
         return None
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:

@@ -60,13 +60,9 @@ class ModelInfo:
         kind: ``"nli"`` or ``"embedding"``.
         repo_id: the Hugging Face repository.
         revision: the pinned commit: a model never changes under a test suite.
-        onnx_file: the portable ONNX file, loaded on every CPU (int8 for NLI).
-        description: what the model is and what it was trained on.
-        license: the model's license.
-        size_mb: the size of ``onnx_file``.
+        onnx_file: the portable ONNX file, loaded on every CPU (int8 for NLI), of ``size_mb``.
         default: whether it is the default model of its kind.
-        cpu_files: ``(cpu kind, file)`` pairs: faster int8 variants for some CPUs
-            (see `cpu_kind`); only files seen in the repository at ``revision``.
+        cpu_files: ``(cpu kind, file)`` pairs: faster int8 variants for some CPUs (`cpu_kind`).
         labels: the model's output labels as its ``config.json`` names them.
     """
 
@@ -320,13 +316,9 @@ def resolve_model(
             f"model {name!r} is neither an existing directory nor a Hugging Face repo id "
             f"('owner/name'); known {kind} models: {known}"
         )
-    hub = Hub(
-        repo_id,
-        revision=revision,
-        cache_dir=Path(cache_dir) if cache_dir is not None else config.hf_cache_dir(),
-        kind=kind,
-        size_mb=info.size_mb if info is not None else None,
-    )
+    cache = Path(cache_dir) if cache_dir is not None else config.hf_cache_dir()
+    size_mb = info.size_mb if info is not None else None
+    hub = Hub(repo_id, revision=revision, cache_dir=cache, kind=kind, size_mb=size_mb)
     return ResolvedModel(hub.fetch(allow_patterns, required_files), repo_id, revision, info)
 
 
