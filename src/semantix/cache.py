@@ -1,11 +1,9 @@
 """The one piece of global state in semantix: an explicit, thread-safe, bounded cache.
 
-Its bounded regions hold ``models`` (ONNX sessions, tokenizers, torch modules, keyed by what
-identifies them, so a judge built twice on a model reuses its weights), ``judges`` (built from a
-spec or wrapped for the verdict store, and the default judge, whose failed build is remembered:
-a missing model is reported once) and ``calibrations`` (thresholds from an intent's examples).
-Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time; a run's
-state lives in `semantix.context`.
+Its bounded regions hold ``models`` (sessions, tokenizers, torch modules, keyed by what
+identifies them), ``judges`` (built from a spec, wrapped for the verdict store, the default judge,
+whose failed build is remembered) and ``calibrations``. Everything here can be rebuilt, so
+eviction or ``clear_cache()`` loses nothing but time; a run's state lives in `semantix.context`.
 """
 
 from __future__ import annotations

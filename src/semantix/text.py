@@ -1,11 +1,6 @@
-"""Text rules every layer shares, each written once: previews, secret masking, sentences, windows.
-
-previews (`preview`), secret masking (`mask_secrets`, before any shortening), sentences
-(`SENTENCE_END`: terminal punctuation, closing quotes, then space, or a line break; never after
-one of the `ABBREVIATIONS`), windows of a text longer than a model's budget (`token_windows`)
-and batches of similar length (`length_batches`).
-
-The bottom floor: imports nothing from semantix and nothing heavy.
+"""Text rules every layer shares, each written once: previews, secret masking (before any
+shortening), sentences (`SENTENCE_END`), windows of a text longer than a model's budget
+(`token_windows`) and batches of similar length. The bottom floor: it imports nothing heavy.
 
 ```python
 from semantix.text import mask_secrets, mask_url
@@ -20,6 +15,7 @@ print(mask_url("https://me:pw@proxy.example/v1"))
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -75,8 +71,7 @@ def usable_secrets(secrets: Iterable[object]) -> tuple[str, ...]:
 def mask_secrets(text: str, secrets: Iterable[object]) -> str:
     """``text`` with every occurrence of each secret replaced by `MASK`."""
     for secret in usable_secrets(secrets):
-        if secret in text:
-            text = text.replace(secret, MASK)
+        text = text.replace(secret, MASK)
     return text
 
 
@@ -174,11 +169,8 @@ def split_sentences(text: str) -> list[str]:
     #> ['Use e.g. a refund.', 'Be polite!', 'Thanks']
     ```
     """
-    pieces, start = [], 0
-    for match in SENTENCE_END.finditer(text):
-        pieces.append(text[start : match.end()].strip())
-        start = match.end()
-    pieces.append(text[start:].strip())
+    ends = [0, *(match.end() for match in SENTENCE_END.finditer(text)), len(text)]
+    pieces = (text[start:end].strip() for start, end in itertools.pairwise(ends))
     return [piece for piece in pieces if piece]
 
 

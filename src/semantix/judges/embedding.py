@@ -75,6 +75,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     Every bad argument is a `ConfigurationError` naming it; ``identity`` never loads the model.
     """
 
+    __module__ = "semantix"
     kind = "embedding"
     support_files = ("*.json", "vocab.txt")
     export_fix = "Export a sentence-transformers model with `semantix export MODEL DIR`"
@@ -182,13 +183,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
 
 
 def required_files(model: str | None = None, *, file: str | None = None) -> list[str]:
-    """The files of a Hub model the embedding judge needs (for ``semantix download``).
-
-    ``file`` is the ONNX file to load; default: the registry's file for ``model`` (a registered
-    name or repo id, or None for the default model), else the usual ONNX file names.
-    """
+    """The files of a Hub model the embedding judge needs (``semantix download``); ``file``, the
+    ONNX file, defaults to the registry's for ``model``, else the usual ONNX file names."""
     named = Named(None, lookup_model(model, "embedding"), None, None)
     return EmbeddingJudge.fetch_files(named, file)[0]
-
-
-EmbeddingJudge.__module__ = "semantix"

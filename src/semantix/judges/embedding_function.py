@@ -38,6 +38,7 @@ class EmbeddingFunctionJudge(SimilarityJudge):
         batch_size: the most texts handed to ``embed`` at once.
     """
 
+    __module__ = "semantix.judges"
     judge_label = "embedding function"
 
     def __init__(
@@ -83,14 +84,10 @@ class EmbeddingFunctionJudge(SimilarityJudge):
 
 
 def per_text(function: Callable[[str], Sequence[float]]) -> EmbeddingFunction:
-    """A one-text embedding function (pytest-semantic's ``custom_embed_fn``) as ``texts ->
-    vectors``."""
+    """A one-text function (pytest-semantic's ``custom_embed_fn``) as ``texts -> vectors``."""
 
     @functools.wraps(function)  # its name is the judge's default name
     def embed(texts: list[str]) -> list[Sequence[float]]:
         return [function(text) for text in texts]
 
     return embed
-
-
-EmbeddingFunctionJudge.__module__ = "semantix.judges"

@@ -18,12 +18,9 @@ assert_semantic("The parcel is late.", Apology, judge=judge, threshold=0.5)  # 0
 assert [level.decided for level in judge.stats()] == [1, 1]
 ```
 
-The rules (band, scoreless verdicts, one threshold for every level, the deciding judge's
-verdict and reason, errors, `identity`, `stats`) are in docs/verdicts.md ("A judge hierarchy that
-escalates only what is uncertain"). A support check (``Grounded``, ``Contradicts``) needs every
-level to declare ``evaluate_support`` and escalates as a whole verdict: an uncertain weakest claim
-sends every claim to the next level (escalating claim by claim would need the levels to share one
-claim splitter and aggregation).
+The rules are in docs/verdicts.md ("A judge hierarchy that escalates only what is uncertain"). A
+support check (``Grounded``, ``Contradicts``) needs every level's ``evaluate_support`` and
+escalates whole: an uncertain weakest claim sends every claim to the next level.
 """
 
 from __future__ import annotations
@@ -184,8 +181,7 @@ class EscalatingJudge(Judge):
 
     @property
     def evaluate_support(self) -> Callable[[Sequence[JudgeRequest]], list[Verdict]] | None:
-        """The support ability (``Grounded``, ``Contradicts``) when every level has it, else None
-        (a support verdict escalates whole: see the module docstring)."""
+        """The support ability when every level has it, else None (it escalates whole)."""
         if "evaluate_support" in self.__dict__:
             return self.__dict__["evaluate_support"]  # type: ignore[no-any-return]
         if any(capabilities(judge).support is None for judge in self.judges):

@@ -171,8 +171,7 @@ def quantize_model(
 
 
 def check_out_dir(out: Path, *, overwrite: bool) -> None:
-    """Refuse a file, or a non-empty directory unless ``overwrite`` (an export must not replace
-    someone's files unasked)."""
+    """Refuse a file, or a non-empty directory unless ``overwrite``: replace no files unasked."""
     if out.exists() and not out.is_dir():
         raise ConfigurationError(
             f"output directory {str(out)!r} is a file; pass a new or empty directory"

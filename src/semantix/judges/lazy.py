@@ -1,10 +1,8 @@
 """The lazy, thread-safe load and the constructor every model-backed judge shares.
 
 `LazyLoaded` builds a judge's ``_load_now()`` once, on first use or in the constructor
-(``lazy_load=False``), however many threads ask. `ModelJudge` takes the arguments the model
-judges take alike (``model``, ``revision``, ``cache_dir``, ``batch_size``, ``lazy_load``,
-semantix-ai's ``model_name=``), checks them the same way (a `ConfigurationError` naming the
-value), and gives an ``identity`` that never loads the model.
+(``lazy_load=False``), however many threads ask. `ModelJudge` takes and checks the arguments the
+model judges share, and gives an ``identity`` that never loads the model.
 """
 
 from __future__ import annotations
@@ -85,8 +83,7 @@ class SemantixAiArguments(Judge):
         premise: str | None = None,
         hypothesis: str | None = None,
     ) -> Verdict:
-        """Decide whether ``output`` (semantix-ai: ``premise``) satisfies
-        ``intent_description`` (``hypothesis``) at ``threshold``; one spelling of each."""
+        """``evaluate``, also with semantix-ai's ``premise=`` and ``hypothesis=`` (one of each)."""
         name = type(self).__name__
         for ours, theirs, what, alias in (
             (output, premise, "output", "premise"),

@@ -77,6 +77,8 @@ class LLMJudge(PromptedJudge):
     credentials does not fail, judging does (with a `ConfigurationError`).
     """
 
+    __module__ = "semantix"
+
     def __init__(
         self,
         model: str = "gpt-4o-mini",
@@ -206,9 +208,8 @@ class LLMJudge(PromptedJudge):
     def ask_json(
         self, messages: list[dict[str, str]], schema: dict[str, Any]
     ) -> tuple[Any, str | None]:
-        """One request through this judge's own path, for tools that ask for structured data
-        (`semantix examples`, `semantix freeze-variants`): the reply's content parsed as JSON
-        (None when it is not JSON), and the content as sent."""
+        """One request through this judge's path, for tools such as ``semantix examples``: the
+        reply's content parsed as JSON (None if it is not), and the content as sent."""
         response = self._complete(messages, schema)
         choices = getattr(response, "choices", None) or []
         message = getattr(choices[0], "message", None) if choices else None
@@ -301,6 +302,3 @@ def _usage(response: Any) -> TokenUsage | None:
     if isinstance(prompt, int) and isinstance(completion, int):
         return TokenUsage(prompt_tokens=prompt, completion_tokens=completion)
     return None
-
-
-LLMJudge.__module__ = "semantix"

@@ -26,8 +26,7 @@ class Failures:
     secrets: tuple[object, ...]
 
     def fail(self, exc: BaseException, rejected: list[str]) -> NoReturn:
-        """Raise the `JudgeError` for the SDK's final exception ``exc`` (``rejected``: the
-        response formats the server refused before)."""
+        """Raise the `JudgeError` for the SDK's final ``exc`` (``rejected``: formats refused)."""
         import openai
 
         if isinstance(exc, ReplyTooLargeError):
@@ -81,8 +80,7 @@ class Failures:
         )
 
     def timeout(self, attempts: int | None, *, overall: float | None = None) -> JudgeError:
-        """No complete answer in time: each attempt within ``request_timeout`` or, through an
-        injected client, the whole call within ``overall``."""
+        """No complete answer within ``request_timeout`` (one attempt) or ``overall`` (a call)."""
         if overall is not None:
             return JudgeTimeoutError(
                 f"{self.name} did not finish within {overall:g}s at {self.where} "

@@ -234,9 +234,8 @@ _SENTENCE_TRANSFORMERS = ("sentence_bert_config.json", "modules.json")
 
 
 def embedding_marks(directory: Path) -> str | None:
-    """Why ``directory`` holds a sentence-embedding (feature-extraction) model — its
-    sentence-transformers files, or a config.json naming architectures without a
-    classification head — or None."""
+    """Why ``directory`` holds a sentence-embedding model (its sentence-transformers files, or a
+    config.json naming architectures without a classification head), or None."""
     marks = [name for name in _SENTENCE_TRANSFORMERS if (directory / name).is_file()]
     if marks:
         return ", ".join(marks)

@@ -69,8 +69,7 @@ class PromptedJudge(Judge):
         raise NotImplementedError
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """Ask the model once and turn its answer into a `Verdict` (a support request, called
-        directly, gets the support prompt: `evaluate_support`)."""
+        """Ask the model once (a support request gets the support prompt: `evaluate_support`)."""
         request = (output, intent_description, threshold)
         if isinstance(intent_description, SupportDescription):
             return self.evaluate_support([request])[0]
@@ -88,8 +87,7 @@ class PromptedJudge(Judge):
         )
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Which claims the sources do not support (``Grounded``/``Contradicts`` requests only):
-        the model quotes them back, and they decide (`parse_support`)."""
+        """Which claims of ``Grounded``/``Contradicts`` requests the sources do not support."""
         checked = [support_request(request) for request in requests]
         return self._each(lambda request: self._support(*request), checked)
 
@@ -106,9 +104,8 @@ class PromptedJudge(Judge):
         )
 
     def evaluate_equivalence(self, stored: str, new: str, threshold: float) -> Verdict:
-        """Ask the model whether ``stored`` and ``new`` say the same thing (semantic snapshots):
-        the score is its probability that they do, the reason what one says that the other does
-        not; the identity's revision is ``EQUIVALENCE_PROMPT_VERSION``."""
+        """Ask the model whether ``stored`` and ``new`` say the same thing (snapshots); the reason
+        names what one says that the other does not (revision ``EQUIVALENCE_PROMPT_VERSION``)."""
         threshold = check_threshold(threshold)
         for name, text in (("stored", stored), ("new", new)):
             if not isinstance(text, str):
@@ -181,6 +178,8 @@ class CallableJudge(PromptedJudge):
             thread-safe).
     """
 
+    __module__ = "semantix.judges"
+
     def __init__(
         self, fn: Callable[[str], str], model_name: str, *, max_concurrency: int = 1
     ) -> None:
@@ -231,6 +230,3 @@ class CallableJudge(PromptedJudge):
 
 def _name_of(fn: Callable[..., Any]) -> str:
     return str(getattr(fn, "__qualname__", None) or type(fn).__name__)
-
-
-CallableJudge.__module__ = "semantix.judges"

@@ -2,11 +2,8 @@
 
 A similarity judge turns texts into unit vectors (`Embedded`: one row per window of a text its
 model can see whole) and decides by cosine similarity, to the description or, by its
-`ExampleRule`, to the intent's examples and counterexamples; docs/judges/embedding.md gives the
-rule, the reasons and the windows of long outputs. When the counterexamples win, the reason
-begins with why, which the failure message's verdict column shows. References (descriptions,
-examples) are embedded on their own, never beside an output, and kept in a bounded LRU per
-judge. numpy is imported by the functions that need it, not with this module.
+`ExampleRule`, to the intent's examples and counterexamples (docs/judges/embedding.md gives the
+rule, the reasons and the windows). numpy is imported by the functions that need it.
 """
 
 from __future__ import annotations
@@ -232,8 +229,7 @@ class SimilarityJudge(Judge):
         return score >= threshold and leads, score, reason, window
 
     def _references_for(self, texts: list[str]) -> dict[str, Embedded]:
-        """Descriptions and examples, each embedded on its own (never beside an output) once, and
-        kept in a bounded LRU."""
+        """Descriptions and examples, each embedded once on its own (never beside an output)."""
         found: dict[str, Embedded] = {}
         missing: list[str] = []
         with self._references_lock:

@@ -1,10 +1,8 @@
 """Where model weights come from: a local directory, or a Hugging Face repo at a pinned revision.
 
 `resolve_model` takes an existing directory as is; None means the judge's default (its
-environment variable, ``SEMANTIX_MODEL_DIR`` or ``SEMANTIX_EMBEDDING_MODEL_DIR``, else the
-registry's default); a short name or repo id is looked up in the Hugging Face cache, then
-downloaded once at the pinned revision (`semantix.models.downloads`). docs/offline.md gives the
-order, the environment variables and the `ModelNotFoundError` that names the ways out.
+environment variable, else the registry's); a short name or repo id is looked up in the Hugging
+Face cache, then downloaded once at the pinned revision (docs/offline.md gives the order).
 
 The int8 NLI files come in variants: a portable file (unsigned weights, loads on every CPU) and,
 in some repositories, files with signed weights for CPUs with fast u8 x s8 kernels (VNNI, ARM).
@@ -204,8 +202,7 @@ hf_cache_dir = config.hf_cache_dir
 
 
 def cpu_flags(cpuinfo_path: str | os.PathLike[str] = "/proc/cpuinfo") -> frozenset[str]:
-    """The CPU's feature flags (``/proc/cpuinfo`` ``flags``, or ``Features`` on ARM Linux);
-    empty where the system does not say (macOS, Windows)."""
+    """The CPU's feature flags (``/proc/cpuinfo``); empty where the system does not say."""
     with contextlib.suppress(OSError), open(cpuinfo_path, encoding="utf-8") as cpuinfo:
         for line in cpuinfo:
             if line.startswith(("flags", "Features")):
@@ -228,9 +225,8 @@ def cpu_kind() -> str:
 def choose_onnx_file(
     info: ModelInfo, directory: Path, *, cpu: str | None = None, cache_dir: Path | None = None
 ) -> tuple[str, str | None]:
-    """The first of `ModelInfo.onnx_files` in ``directory``, and a note saying why when it is not
-    the best (absent at the pinned revision, or not in the cache); the portable file when none is
-    there (the caller reports it missing)."""
+    """The first of `ModelInfo.onnx_files` in ``directory`` (else the portable file, reported
+    missing by the caller), and a note saying why when it is not the best."""
     cpu = cpu or cpu_kind()
     wanted = info.onnx_files(cpu)
     for file in wanted:

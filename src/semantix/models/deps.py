@@ -12,8 +12,7 @@ __all__ = ["ensure_installed", "install_command", "require"]
 
 
 def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> None:
-    """Raise `JudgeUnavailableError` unless every module is importable (``find_spec`` only:
-    nothing heavy is imported)."""
+    """Raise `JudgeUnavailableError` unless every module is importable (``find_spec`` only)."""
     missing = [name for name in modules if importlib.util.find_spec(name) is None]
     if missing:
         verb = "is" if len(missing) == 1 else "are"

@@ -52,8 +52,7 @@ def recent_downloads() -> list[Download]:
 def _announced(
     description: str, repo_id: str, revision: str, files: Sequence[str]
 ) -> Iterator[None]:
-    """Enter every download listener (with none, one line on stderr says it) and record how
-    long the download took."""
+    """Enter every download listener (none: a line on stderr) and record the download's time."""
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
@@ -209,9 +208,8 @@ class Hub:
         )
 
     def _mapped(self, exc: Exception) -> ModelNotFoundError:
-        """huggingface_hub's final error as ours (``exc`` kept as its ``cause``, raised ``from
-        None``: no network traceback chained); anything else (a bug, not a network or hub
-        condition) is raised as itself, with its own traceback."""
+        """huggingface_hub's final error as ours (``exc`` kept as its ``cause``, not chained);
+        anything else (a bug, not a network or hub condition) is raised as itself."""
         errors = self.hub.errors
         if isinstance(exc, errors.RepositoryNotFoundError):  # also a gated repository
             return ModelNotFoundError(
