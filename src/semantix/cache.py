@@ -53,11 +53,8 @@ class ModelCache:
         region: str = "models",
         remember_failure: bool = False,
     ) -> T:
-        """The value for ``key`` in ``region``, built by ``factory`` once (thread-safe).
-
-        With ``remember_failure``, a factory that raised is not run again for that key: the same
-        error is raised at once until `clear` (a missing model is reported once).
-        """
+        """The value for ``key`` in ``region``, built by ``factory`` once (thread-safe); with
+        ``remember_failure``, a factory that raised is not run again: its error is, until `clear`."""
         entries = self._regions[region]
         with self._lock:
             if key in entries:

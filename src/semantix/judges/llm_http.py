@@ -30,11 +30,8 @@ class ReplyTooLargeError(Exception):
 
 
 def deadline_http_client(seconds: float, *, max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
-    """An HTTP client for ``openai.OpenAI(http_client=...)`` whose requests end by ``seconds``.
-
-    It is the SDK's own default client (its connection limits, redirects and proxy settings)
-    with a deadline per request and a cap of ``max_bytes`` on each response body.
-    """
+    """An HTTP client for ``openai.OpenAI(http_client=...)``: the SDK's default client (its limits,
+    redirects and proxies) whose requests end by ``seconds``, each body capped at ``max_bytes``."""
     return _deadline_client_class()(deadline=seconds, max_bytes=max_bytes)
 
 

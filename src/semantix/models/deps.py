@@ -11,9 +11,13 @@ from semantix.errors import JudgeUnavailableError
 __all__ = ["ensure_installed", "install_command", "require"]
 
 
+def _missing(modules: tuple[str, ...]) -> list[str]:
+    return [name for name in modules if importlib.util.find_spec(name) is None]
+
+
 def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> None:
     """Raise `JudgeUnavailableError` unless every module is importable (``find_spec`` only)."""
-    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    missing = _missing(modules)
     if missing:
         verb = "is" if len(missing) == 1 else "are"
         raise JudgeUnavailableError(
