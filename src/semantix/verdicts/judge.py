@@ -175,21 +175,18 @@ class RecordReplayJudge(WrappingJudge):
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         if self.memo:  # the hot path: a remembered check costs a tuple hash and one lock
-            verdict = self._memo.lookup(
-                memo_key(output, intent_description), threshold, self._policy.exact_threshold
-            )
+            key = memo_key(output, intent_description)
+            verdict = self._memo.lookup(key, threshold, self._policy.exact_threshold)
             if verdict is not None:
                 self._count("memo_hits")
                 return verdict
-        request = (output, intent_description, threshold)
-        if self.memo and not self._policy.reads_store:
-            return self._judge_one(request)  # mode off: the memo alone, one request
-        return self.evaluate_batch([request])[0]
+            if not self._policy.reads_store:  # mode off: the memo alone, one request
+                return self._judge_one(key, (output, intent_description, threshold))
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
-    def _judge_one(self, request: JudgeRequest) -> Verdict:
+    def _judge_one(self, key: Hashable, request: JudgeRequest) -> Verdict:
         """One miss in mode ``off``: claim it (a concurrent ask of the same check waits for this
         answer), ask the wrapped judge, remember the answer. The batch path, minus the store."""
-        key = memo_key(request[0], request[1])
         while True:
             verdict, event = self._memo.acquire(key, self._replayer(request[2]))
             if verdict is not None:
