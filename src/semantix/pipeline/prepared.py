@@ -6,8 +6,8 @@ on the intent, the options, the run's defaults, three variables (``SEMANTIX_JUDG
 ``SEMANTIX_VERDICTS``, ``SEMANTIX_VERDICTS_PATH``) and what the judge declares. They are kept in
 the ``checks`` region of `semantix.cache.model_cache`, keyed by the first four, and the plans
 are made again when the judge declares something else (an attribute of the judge changed).
-Changing an attribute of an intent class (``Polite.threshold = 0.9``) drops every kept entry,
-as does ``clear_cache()``.
+Changing an attribute of an intent class once it was planned (``Polite.threshold = 0.9``), or
+of a class it inherits from, drops every kept entry, as does ``clear_cache()``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from semantix import context
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
-from semantix.intent import Intent, IntentDescription
+from semantix.intent import Intent, IntentDescription, mark_planned
 from semantix.judges.base import Capabilities, JudgeLike
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.options import Options
@@ -68,6 +68,8 @@ class Prepared:
         if planned is not None and planned[0] is declared:
             return planned[1]
         _check_abilities(leaves, declared)
+        for leaf in leaves:
+            mark_planned(leaf)
         plans = {leaf: _plan(leaf, self.judge, declared, explicit, marker) for leaf in leaves}
         self._planned = (declared, plans)
         return plans
