@@ -96,6 +96,11 @@ class ModelCache:
         with self._lock:
             return len(self._entries)
 
+    def values(self, region: str = "models") -> list[Any]:
+        """The values of one region, least recently used first."""
+        with self._lock:
+            return list(self._regions[region].values())
+
     def keys(self) -> list[Hashable]:
         with self._lock:
             return list(self._entries)

@@ -76,8 +76,7 @@ def mask_secrets(text: str, secrets: Iterable[object]) -> str:
 
 
 def mask_value(value: object, secrets: Iterable[object]) -> object:
-    """``value`` (JSON-like data, e.g. an error body) with secrets masked in every string in its
-    dicts, lists and tuples; other objects are returned unchanged."""
+    """``value`` (JSON-like data) with secrets masked in every string in its dicts, lists, tuples."""
     usable = usable_secrets(secrets)
     return _mask_value(value, usable) if usable else value
 

@@ -1,6 +1,5 @@
-"""What went wrong with an LLM judge's request, in words: the openai SDK's final exceptions as
-`JudgeError` (`JudgeTimeoutError` for timeouts) that say what to do — never a pass. Every text
-passes through the judge's secrets mask, and so does the SDK exception chained to it."""
+"""The openai SDK's final exceptions as a `JudgeError` (`JudgeTimeoutError`) that says what to do,
+never a pass; every text, and the SDK exception chained to it, is masked of the judge's secrets."""
 
 from __future__ import annotations
 

@@ -99,8 +99,7 @@ class ModelInfo:
 #: The registry. Revisions are commit hashes; docs/judges/nli.md gives the sources for every
 #: file name and revision, and why the default is the default.
 SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
-    # NLI default: a universal zero-shot classifier (Laurer et al. 2023, arXiv 2312.17543); one
-    # int8 file, no CPU variants.
+    # NLI default: a zero-shot classifier (arXiv 2312.17543); one int8 file, no CPU variants.
     ModelInfo(
         name="deberta-v3-xsmall-zeroshot",
         kind="nli",

@@ -68,8 +68,7 @@ def _announced(
 
 
 def _reason(exc: BaseException) -> str:
-    """The error's type and, for an HTTP answer, its status (``HfHubHTTPError 403 Forbidden``);
-    the full error stays on the `ModelNotFoundError` as ``cause``."""
+    """The error's type and, for an HTTP answer, its status (``HfHubHTTPError 403 Forbidden``)."""
     seen: BaseException | None = exc
     while seen is not None:
         response = getattr(seen, "response", None)
