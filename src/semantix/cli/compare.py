@@ -14,10 +14,9 @@ import json
 from pathlib import Path
 
 from semantix.cli.common import CommandError, Commands, Formatter
+from semantix.files import write_atomic
 from semantix.report.compare import FAIL_ON, compare, load_report
 from semantix.report.compare_views import html_page, markdown, text_lines
-from semantix.report.files import write_text_atomic
-from semantix.report.schema import ReportDocumentError
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -65,10 +64,7 @@ def run(args: argparse.Namespace) -> int:
             f"--html {str(args.html)!r}: the directory {str(args.html.parent)!r} does not "
             "exist; create it or choose another path"
         )
-    try:
-        documents = [load_report(args.base), load_report(args.candidate)]
-    except ReportDocumentError as exc:
-        raise CommandError(str(exc)) from None
+    documents = [load_report(args.base), load_report(args.candidate)]  # errors name the file
     comparison = compare(*documents, base_path=str(args.base), candidate_path=str(args.candidate))
     if args.format == "json":
         print(json.dumps(comparison.to_dict(), indent=2, ensure_ascii=False))
@@ -77,5 +73,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(text for text, _ in text_lines(comparison)))
     if args.html is not None:
-        write_text_atomic(args.html, html_page(comparison))
+        write_atomic(args.html, html_page(comparison))
     return 1 if comparison.failed(args.fail_on) else 0

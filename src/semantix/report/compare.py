@@ -34,13 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from semantix.proportions import mcnemar_exact, newcombe_interval, wilson_interval
-from semantix.report.files import read_json_report
 from semantix.report.records import PASSED, leaf_outcome, outcome
-from semantix.report.schema import ReportDocumentError, check_document
+from semantix.report.schema import load_report
 
 __all__ = ["FAIL_ON", "KINDS", "Comparison", "Flip", "RateChange", "compare", "load_report"]
 
@@ -50,15 +48,6 @@ KINDS = ("regression", "fix", "new", "removed", "judge")
 FAIL_ON = ("regressions", "significant", "never")
 #: The significance level of McNemar's test and of the Newcombe intervals (95 %).
 ALPHA = 0.05
-
-
-def load_report(path: Path) -> Mapping[str, Any]:
-    """The JSON report at ``path``, read and checked (`ReportDocumentError` naming the file)."""
-    data = read_json_report(path)  # its errors name the file already
-    try:
-        return check_document(data)
-    except ReportDocumentError as exc:
-        raise ReportDocumentError(f"{str(path)!r}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

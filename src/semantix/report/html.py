@@ -8,18 +8,9 @@ print(page.startswith("<!DOCTYPE html>"))
 #> True
 ```
 
-`render` reads nothing but the JSON report (`semantix.report.json_document`), so the
-pytest option ``--semantic-report-html`` and ``semantix report JSON -o PAGE`` write byte-identical
-pages for the same run. The page has no network dependency (inline CSS, a small inline script,
-inline SVG plots drawn in `semantix.report.html_parts`), reads as a plain table without
-JavaScript and prints.
-
-The document is checked first (`semantix.report.schema.check_document`: a field of the wrong type
-is an error naming it); every text from the run is HTML-escaped, the OpenAI API key
-(``OPENAI_API_KEY``) is masked wherever it appears and what UTF-8 cannot encode is replaced
-(`semantix.report.records.clean`). Each assertion's row has the id ``/assertions/N`` — the JSON
-Pointer of the assertion in the JSON report — and its test id links to that row; the header links
-to the JSON report (``json_href``) when the page knows where it is.
+`render` reads nothing but the JSON report, checked first (`check_document`) and cleaned
+(`semantix.report.records.clean`), so ``--semantic-report-html`` and ``semantix report`` write
+byte-identical pages; what the page shows is in docs/html-report.md.
 """
 
 from __future__ import annotations
@@ -33,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from semantix import __version__
-from semantix.report.files import write_text_atomic
+from semantix.files import write_atomic
 from semantix.report.html_assets import CSS, JS
 from semantix.report.html_parts import (
     PREVIEW_CHARS,
@@ -78,7 +69,6 @@ _OUTCOME_ORDER = {word: rank for rank, word in enumerate(_ORDER)}
 _CSS_CLASS = dict(
     zip(OUTCOME_WORDS, ("pass", "fail", "error", "xfail", "xpass", "skip"), strict=True)
 )
-#: What an empty cell shows.
 _NONE = "—"
 
 
@@ -97,24 +87,17 @@ def json_href(json_path: Path | None, page_path: Path) -> str | None:
 def write_html_report(
     path: Path, document: Mapping[str, Any], *, json_path: Path | None = None
 ) -> None:
-    """Render ``document`` (as it reads back from JSON) to ``path``, parents created, whole or
-    not at all (`semantix.report.files.write_text_atomic`).
-
-    ``json_path`` is where the same document was written as JSON, for the header's link.
-    """
-    # The page is rendered from what the JSON file holds, so a page rendered later from that
-    # file (semantix report) is byte-identical: tuples become lists, keys strings.
+    """Render ``document`` to ``path`` (parents created), whole or not at all; ``json_path`` is
+    where the same document was written as JSON, for the header's link."""
+    # Rendered from what the JSON file holds (tuples become lists, keys strings), so a page
+    # rendered later from that file (semantix report) is byte-identical.
     plain = json.loads(json.dumps(document, ensure_ascii=False))
-    write_text_atomic(path, render(plain, json_href=json_href(json_path, path)))
+    write_atomic(path, render(plain, json_href=json_href(json_path, path)))
 
 
 def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
-    """The HTML page of a JSON report (a `semantix.report.json_document`).
-
-    ``json_href`` is the link to the JSON report file, shown in the page's header. A document
-    that is not a semantix report, or has a field of the wrong type, is a `ReportDocumentError`
-    naming the field.
-    """
+    """The HTML page of a JSON report; ``json_href`` is the header's link to the JSON file. A
+    document that is not a semantix report is a `ReportDocumentError` naming the field."""
     try:
         cleaned = clean(check_document(document))
     except RecursionError:
@@ -141,7 +124,6 @@ class _Column:
     always: bool = False  # shown even when every cell is empty
 
 
-#: The table's columns, in order.
 _COLUMNS: Sequence[_Column] = (
     _Column("o", "n", "verdict", "5.5em", always=True),
     _Column("id", "s", "test", "minmax(0,1.3fr)", always=True),
@@ -156,19 +138,10 @@ _COLUMNS: Sequence[_Column] = (
 )
 
 
-#: The header's totals (`semantix.report.records.Summary` fields) and their CSS classes: the
-#: first four always shown, the others when there are any.
-_TOTALS = {
-    "total": "total",
-    "passed": "pass",
-    "failed": "fail",
-    "errors": "error",
-    "xfailed": "xfail",
-    "xpassed": "xpass",
-    "skipped": "skip",
-    "borderline": "bl",
-    "topical": "tp",
-}
+#: The header's totals (`Summary` fields) and their CSS classes: the first four always shown.
+_TOTALS = {"total": "total", "passed": "pass", "failed": "fail", "errors": "error"}
+_TOTALS |= {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip", "borderline": "bl"}
+_TOTALS |= {"topical": "tp"}
 
 
 class _Page:
@@ -176,9 +149,7 @@ class _Page:
         self.document = document
         self.meta: Mapping[str, Any] = _mapping(document.get("meta"))
         self.records: list[Mapping[str, Any]] = list(document["assertions"])
-        #: Counted from the records, by the rule the JSON's summary was (reports of earlier
-        #: versions lack some counts).
-        self.counts = summarize(self.records)
+        self.counts = summarize(self.records)  # older reports lack some counts
         self.json_href = json_href
         #: Each distinct intent description, numbered: rows show it through CSS classes, so a
         #: description repeated on thousands of rows is in the page once.
@@ -246,8 +217,6 @@ class _Page:
             "<code>#/assertions/N</code> is the JSON Pointer of its assertion there)</small></dd>"
         )
 
-    # -- header ----------------------------------------------------------------------------
-
     def _title(self) -> str:
         bad = self.counts.failed + self.counts.errors
         state = f"{bad} failing" if bad else "all passed"
@@ -294,8 +263,6 @@ class _Page:
         if relation_data(self.document):
             links.append('<a href="#relations">Relations</a>')
         return f"<nav>{' · '.join(links)}</nav>\n"
-
-    # -- the table ----------------------------------------------------------------------------
 
     def _table(self) -> str:
         order = sorted(range(len(self.records)), key=lambda i: (_rank(self.records[i]), i))

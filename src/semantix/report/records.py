@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from semantix import config
+from semantix.files import encodable, write_atomic
 from semantix.pipeline.results import OUTCOME_WORDS as CHECK_WORDS
 from semantix.pipeline.results import SemanticResult
-from semantix.report.files import encodable, write_text_atomic
 from semantix.report.schema import CHECK_OUTCOMES, REPORT_VERSION
 from semantix.text import mask_secrets, preview, usable_secrets
 
@@ -258,5 +258,5 @@ def json_document(
 
 def write_json_report(path: Path, document: Mapping[str, Any]) -> None:
     """Write ``document`` to ``path`` (parents created), as indented UTF-8 JSON, whole or not at
-    all (`semantix.report.files.write_text_atomic`; what UTF-8 cannot encode is replaced)."""
-    write_text_atomic(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    all (`semantix.files.write_atomic`)."""
+    write_atomic(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -1,25 +1,14 @@
-"""The shape of a JSON report, checked in one place before anything renders it.
-
-`check_document` accepts what `semantix.report.json_document` writes (and what earlier versions
-wrote: a missing field is fine, every renderer has a default for it) and raises
-`ReportDocumentError` for a field of the wrong type, naming the field by its path, what it holds
-and what was expected:
-
-```python
-from semantix.report.schema import ReportDocumentError, check_document
-
-try:
-    check_document({"version": 2, "assertions": [{"nodeid": "t::a", "leaves": [{"score": "high"}]}]})
-except ReportDocumentError as error:
-    print(error)
-#> assertions[0].leaves[0].score is 'high' (a str); expected a number or null. The file is not a report semantix wrote: write it again with pytest --semantic-report-json PATH
-```
+"""The shape of a JSON report, checked in one place before anything renders it, and the one
+reader of report files (`load_report`): every error names the file, or the field by its path, what
+it holds and what was expected (docs/html-report.md, "Damaged or foreign files").
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Hashable, Mapping
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -28,6 +17,7 @@ __all__ = [
     "TEST_OUTCOMES",
     "ReportDocumentError",
     "check_document",
+    "load_report",
 ]
 
 #: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections;
@@ -41,6 +31,7 @@ CHECK_OUTCOMES = ("passed", "failed", "error")
 TEST_OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 
 _AGAIN = "write it again with pytest --semantic-report-json PATH"
+_WRITTEN_BY = "pass the file written by pytest --semantic-report-json PATH"
 
 
 class ReportDocumentError(ValueError):
@@ -163,17 +154,51 @@ _DOCUMENT: Mapping[str, Any] = {
 }
 
 
+def load_report(path: Path) -> Mapping[str, Any]:
+    """The JSON report at ``path``, read and checked (`check_document`); `ReportDocumentError`
+    naming the file when it cannot be read, is not UTF-8 text or JSON, or nests deeper than
+    Python reads. An escaped lone surrogate (``"\\ud800"``) reads as it is."""
+    shown = repr(str(path))
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ReportDocumentError(
+            f"cannot read the JSON report {shown} ({exc.strerror or exc}); {_WRITTEN_BY}"
+        ) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReportDocumentError(
+            f"{shown} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}), so "
+            f"it is not a JSON report; {_WRITTEN_BY}"
+        ) from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReportDocumentError(
+            f"{shown} is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+            f"{_WRITTEN_BY}"
+        ) from None
+    except RecursionError:
+        raise ReportDocumentError(
+            f"{shown} nests arrays or objects deeper than can be read (a semantix report nests "
+            f"5 levels); {_WRITTEN_BY}"
+        ) from None
+    try:
+        return check_document(document)
+    except ReportDocumentError as exc:
+        raise ReportDocumentError(f"{shown}: {exc}") from None
+
+
 def check_document(document: object) -> Mapping[str, Any]:
     """``document`` if it has the shape of a semantix JSON report, else `ReportDocumentError`.
 
-    Fields are checked by type, nested objects and lists included; fields this version does not
-    know are left alone (a newer semantix may add some), a missing field is fine, and a version
-    newer than `REPORT_VERSION` is refused with the upgrade to make.
+    Fields this version does not know are left alone (a newer semantix may add some), a missing
+    field is fine, and a version newer than `REPORT_VERSION` is refused with the upgrade to make.
     """
     if not isinstance(document, Mapping):
         raise ReportDocumentError(
-            f"a semantix JSON report is a JSON object, got {_kind(document)}; pass the file "
-            "written by pytest --semantic-report-json PATH"
+            f"a semantix JSON report is a JSON object, got {_kind(document)}; {_WRITTEN_BY}"
         )
     version = document.get("version")
     assertions = document.get("assertions")
@@ -184,7 +209,7 @@ def check_document(document: object) -> Mapping[str, Any]:
     ):
         raise ReportDocumentError(
             "this JSON is not a semantix report (it needs an integer 'version' and an "
-            "'assertions' list); pass the file written by pytest --semantic-report-json PATH"
+            f"'assertions' list); {_WRITTEN_BY}"
         )
     if version > REPORT_VERSION:
         raise ReportDocumentError(
