@@ -261,7 +261,8 @@ def compare(
     candidate_path: str | None = None,
 ) -> Comparison:
     """Compare two JSON reports (as `load_report` returns them): baseline, then candidate."""
-    repeated = _repeated(base) | _repeated(candidate)
+    # Repeated tests are compared by rate (`_rates`), not by pairs.
+    repeated = {str(test.get("nodeid")) for side in (base, candidate) for test in _run_tests(side)}
     old, new = _assertions(base, repeated), _assertions(candidate, repeated)
     flips: list[Flip] = []
     paired = judge_changes = 0
@@ -284,14 +285,8 @@ def compare(
     )
     order = {kind: rank for rank, kind in enumerate(KINDS)}
     flips.sort(key=lambda flip: (order[flip.kind], flip.nodeid, flip.intent, flip.occurrence))
-    return Comparison(
-        tuple(flips),
-        _rates(base, candidate),
-        paired,
-        judge_changes,
-        base_path,
-        candidate_path,
-    )
+    rates = _rates(base, candidate)
+    return Comparison(tuple(flips), rates, paired, judge_changes, base_path, candidate_path)
 
 
 def _good(record: Mapping[str, Any]) -> bool | None:
@@ -307,11 +302,6 @@ def _outcome(record: Mapping[str, Any]) -> str:
 
 
 _Key = tuple[str, str, int]
-
-
-def _repeated(document: Mapping[str, Any]) -> set[str]:
-    """The test ids of the repeated tests of a report (compared by rate, not by pairs)."""
-    return {str(test.get("nodeid")) for test in _run_tests(document)}
 
 
 def _run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -360,24 +350,17 @@ def _leaves(
         return {str(leaf.get("intent")): leaf for leaf in leaves}
 
     before, after = sides(base), sides(candidate)
+    names = dict.fromkeys([*after, *before])
     return tuple(
-        {
-            "intent": name,
-            "base": _leaf(before.get(name)),
-            "candidate": _leaf(after.get(name)),
-        }
-        for name in dict.fromkeys([*after, *before])
+        {"intent": name, "base": _leaf(before.get(name)), "candidate": _leaf(after.get(name))}
+        for name in names
     )
 
 
 def _leaf(leaf: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
     if leaf is None:
         return None
-    return {
-        "outcome": leaf_outcome(leaf),
-        "score": leaf.get("score"),
-        "threshold": leaf.get("threshold"),
-    }
+    return {"outcome": leaf_outcome(leaf)} | {key: leaf.get(key) for key in ("score", "threshold")}
 
 
 def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateChange, ...]:
@@ -385,20 +368,14 @@ def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateC
         return {(str(test.get("nodeid")), test.get("name")): test for test in _run_tests(document)}
 
     before, after = keyed(base), keyed(candidate)
-    changes = []
-    for key in sorted(set(before) | set(after), key=lambda key: (key[0], str(key[1]))):
-        old, new = before.get(key), after.get(key)
-        changes.append(
-            RateChange(
-                key[0],
-                key[1],
-                _counts(old),
-                _counts(new),
-                None if old is None else old.get("verdict"),
-                None if new is None else new.get("verdict"),
-            )
+    keys = sorted(set(before) | set(after), key=lambda key: (key[0], str(key[1])))
+    return tuple(
+        RateChange(
+            *key, _counts(old), _counts(new), (old or {}).get("verdict"), (new or {}).get("verdict")
         )
-    return tuple(changes)
+        for key in keys
+        for old, new in [(before.get(key), after.get(key))]
+    )
 
 
 def _counts(test: Mapping[str, Any] | None) -> tuple[int, int] | None:

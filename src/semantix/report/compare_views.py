@@ -24,13 +24,8 @@ __all__ = ["MARKDOWN_ROWS", "html_page", "markdown", "text_lines"]
 
 #: Rows per Markdown table (a GitHub comment holds 65,536 characters); the rest are counted.
 MARKDOWN_ROWS = 50
-_TITLES = {
-    "regression": "regressions",
-    "fix": "fixes",
-    "new": "new",
-    "removed": "removed",
-    "judge": "judged by another judge",
-}
+_TITLES = {"regression": "regressions", "fix": "fixes", "new": "new", "removed": "removed"}
+_TITLES["judge"] = "judged by another judge"
 _MARKUP = {"regression": {"red": True}, "fix": {"green": True}}
 
 
@@ -45,17 +40,16 @@ def text_lines(comparison: Comparison) -> list[Line]:
             lines += [(f"  {_rate_text(rate)}", _rate_markup(rate)) for rate in rates]
         if flips:
             lines.append((f"{_TITLES[kind]} ({len(flips)}):", {"bold": True}))
-            lines += [(f"  {_flip_text(flip)}", _MARKUP.get(kind, {})) for flip in flips]
+            texts = (
+                f"{flip.nodeid}  {flip.label}  {_outcomes(flip)}  {detail(flip)}" for flip in flips
+            )
+            lines += [(f"  {text}".rstrip(), _MARKUP.get(kind, {})) for text in texts]
     return lines
 
 
 def _title(comparison: Comparison) -> str:
     base, candidate = comparison.base_path or "baseline", comparison.candidate_path or "candidate"
     return f"semantix compare: {base} -> {candidate}"
-
-
-def _flip_text(flip: Flip) -> str:
-    return f"{flip.nodeid}  {flip.label}  {_outcomes(flip)}  {detail(flip)}".rstrip()
 
 
 def _outcomes(flip: Flip) -> str:
@@ -67,7 +61,7 @@ def _outcomes(flip: Flip) -> str:
 def detail(flip: Flip) -> str:
     """What changed: the leaves whose outcome moved (score/threshold in each run), the error,
     and a change of judge."""
-    moved = [leaf for leaf in flip.leaves if _side(leaf["base"]) != _side(leaf["candidate"])]
+    moved = [leaf for leaf in flip.leaves if _side(leaf, "base") != _side(leaf, "candidate")]
     parts = []
     for leaf in moved or flip.leaves:
         base = _score(leaf["base"], flip.base)
@@ -86,8 +80,8 @@ def detail(flip: Flip) -> str:
     return "; ".join(parts)
 
 
-def _side(leaf: Mapping[str, Any] | None) -> object:
-    return None if leaf is None else leaf.get("outcome")
+def _side(leaf: Mapping[str, Any], side: str) -> object:
+    return (leaf[side] or {}).get("outcome")
 
 
 def _score(leaf: Mapping[str, Any] | None, outcome: str | None) -> str:
@@ -213,8 +207,7 @@ def html_page(comparison: Comparison) -> str:
     )
 
 
-def _html_rates(rates: Sequence[RateChange]) -> str:
-    shown = list(rates)
+def _html_rates(shown: Sequence[RateChange]) -> str:
     if not shown:
         return ""
     body = "".join(
