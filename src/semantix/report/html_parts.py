@@ -1,8 +1,6 @@
-"""Pieces of the HTML report: value formatting, and two sections after the assertions table
-(scores per intent, repeated runs), each a function of the JSON report (the snapshots and
-relations sections are in `semantix.report.html_sections`).
-
-Every text is HTML-escaped here (`_e`); `semantix.report.html` puts the pieces into the page.
+"""Pieces of the HTML report (`semantix.report.html` puts them into the page): value formatting,
+every text HTML-escaped (`_e`), and the sections on scores per intent and repeated runs, each a
+function of the JSON report, checked already (`check_document`).
 """
 
 from __future__ import annotations
@@ -52,10 +50,6 @@ def _split_description(text: str) -> tuple[str, str]:
     return first.strip(), rest.strip("\n")
 
 
-def _first_line(text: str) -> str:
-    return _split_description(text)[0]
-
-
 def _num(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
@@ -97,10 +91,7 @@ def _date(value: object) -> str:
 
 
 def _leaves(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    leaves = record.get("leaves")
-    if not isinstance(leaves, list):
-        return []
-    return [leaf for leaf in leaves if isinstance(leaf, Mapping)]
+    return list(record.get("leaves") or ())
 
 
 def _folded(text: object, css: str) -> str:
@@ -255,7 +246,7 @@ def _plot(
     caption = (
         f"<b>{_e(name)}</b>"
         + (f" <code>{_e(qualname)}</code>" if qualname else "")
-        + f" <small>{_e(_first_line(description))}</small><br>{scored:,} score"
+        + f" <small>{_e(_split_description(description)[0])}</small><br>{scored:,} score"
         f"{'s' if scored != 1 else ''}, {failed:,} failed, {borderline:,} borderline; "
         f"threshold {_e(shown)} (passes {direction} the line)"
     )
@@ -270,21 +261,13 @@ def _plot(
 
 # --- repeated runs ---------------------------------------------------------------------
 
-#: A repeated test's pytest outcome that replaces its own verdict, and its CSS class.
-_EXPECTED = {
-    "xfailed": ("xfail", "xfail"),
-    "xpassed": ("xpass", "xpass"),
-    "skipped": ("skip", "skip"),
-}
+#: A repeated test's pytest outcome that replaces its own verdict, as its word and CSS class.
+_EXPECTED = {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip"}
 
 
 def run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The repeated tests of the JSON report's ``runs`` section."""
-    runs = _mapping(document.get("runs"))
-    tests = runs.get("tests")
-    if not isinstance(tests, list):
-        return []
-    return [test for test in tests if isinstance(test, Mapping)]
+    return list(_mapping(document.get("runs")).get("tests") or ())
 
 
 def runs(document: Mapping[str, Any]) -> str:
@@ -334,7 +317,7 @@ def _run_row(test: Mapping[str, Any]) -> str:
     verdict = str(test.get("verdict") or "?")
     css = "pass" if verdict in PASSED else "fail"
     if test.get("test_outcome") in _EXPECTED:  # pytest expected the failure, or skipped it
-        verdict, css = _EXPECTED[str(test["test_outcome"])]
+        verdict = css = _EXPECTED[str(test["test_outcome"])]
     name = test.get("name")
     nodeid = str(test.get("nodeid", "?"))
     label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")
