@@ -49,60 +49,34 @@ _OPT_BOOL = (bool, None)
 
 _LEAF: Mapping[str, Any] = {
     "intent": str,
-    "qualname": _OPT_STR,
-    "description": _OPT_STR,
-    "judged_as": _OPT_STR,
-    "expected": _OPT_BOOL,
-    "satisfied": _OPT_BOOL,
-    "passed": _OPT_BOOL,
-    "judged": _OPT_BOOL,
-    "score": _OPT_NUMBER,
-    "threshold": _OPT_NUMBER,
-    "threshold_source": _OPT_STR,
-    "borderline": _OPT_BOOL,
-    "reason": _OPT_STR,
-    "evidence": _OPT_STR,
-    "judge": _OPT_STR,
-    "judge_model": _OPT_STR,
-    "latency_ms": _OPT_NUMBER,
-    "topical": _OPT_BOOL,
+    **dict.fromkeys(("qualname", "description", "judged_as", "threshold_source"), _OPT_STR),
+    **dict.fromkeys(("reason", "evidence", "judge", "judge_model"), _OPT_STR),
+    **dict.fromkeys(("expected", "satisfied", "passed", "judged"), _OPT_BOOL),
+    **dict.fromkeys(("borderline", "topical"), _OPT_BOOL),
+    **dict.fromkeys(("score", "threshold", "latency_ms"), _OPT_NUMBER),
 }
 
 _RECORD: Mapping[str, Any] = {
     "nodeid": str,
     "outcome": CHECK_OUTCOMES,
     "test_outcome": (*TEST_OUTCOMES, None),
-    "intent": _OPT_STR,
-    "judge": _OPT_STR,
-    "passed": _OPT_BOOL,
-    "borderline": _OPT_BOOL,
-    "empty": _OPT_BOOL,
+    **dict.fromkeys(("intent", "judge", "output", "error"), _OPT_STR),
+    **dict.fromkeys(("passed", "borderline", "empty"), _OPT_BOOL),
     "duration_ms": _OPT_NUMBER,
-    "output": _OPT_STR,
-    "error": _OPT_STR,
     "leaves": [_LEAF],
 }
 
 _RUN: Mapping[str, Any] = {
-    "nodeid": _OPT_STR,
-    "name": _OPT_STR,
-    "runs": (int, None),
-    "passes": (int, None),
-    "errors": (int, None),
-    "pass_rate": _OPT_NUMBER,
+    **dict.fromkeys(("nodeid", "name", "verdict"), _OPT_STR),
+    **dict.fromkeys(("runs", "passes", "errors"), (int, None)),
+    **dict.fromkeys(("pass_rate", "min_pass_rate"), _OPT_NUMBER),
     "interval": ([_NUMBER], None),
-    "min_pass_rate": _OPT_NUMBER,
-    "verdict": _OPT_STR,
     "test_outcome": (*TEST_OUTCOMES, None),
 }
 
-_SNAPSHOT: Mapping[str, Any] = {
-    "path": _OPT_STR,
-    "outcome": _OPT_STR,
-    "stored": _OPT_STR,
-    "output": _OPT_STR,
-    "test": _OPT_STR,
-}
+_SNAPSHOT: Mapping[str, Any] = dict.fromkeys(
+    ("path", "outcome", "stored", "output", "test"), _OPT_STR
+)
 
 _DOCUMENT: Mapping[str, Any] = {
     "meta": {
@@ -112,15 +86,8 @@ _DOCUMENT: Mapping[str, Any] = {
         "duration_s": _OPT_NUMBER,
     },
     "summary": {
-        "total": int,
-        "passed": int,
-        "failed": int,
-        "errors": int,
-        "xfailed": int,
-        "xpassed": int,
-        "skipped": int,
-        "borderline": int,
-        "topical": int,
+        **dict.fromkeys(("total", "passed", "failed", "errors", "xfailed", "xpassed"), int),
+        **dict.fromkeys(("skipped", "borderline", "topical"), int),
         "decided_by": ({}, None),
     },
     "assertions": [_RECORD],
@@ -277,12 +244,8 @@ def _matches(value: object, option: object) -> bool:
     if isinstance(option, str):  # one of the allowed words
         return value == option
     if option is int:
-        return _is_int(value)
+        return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(option, type) and isinstance(value, option)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _describe(options: tuple[Any, ...]) -> str:
@@ -304,24 +267,15 @@ def _describe(options: tuple[Any, ...]) -> str:
     return " or ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
 
 
-_NAMES = {str: "a string", int: "an integer", bool: "true or false"}
-
-
 def _kind(value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return "not a finite number"
     return _KINDS.get(type(value), f"a {type(value).__name__}")
 
 
-_KINDS = {
-    dict: "an object",
-    list: "a list",
-    type(None): "null",
-    str: "a string",
-    int: "an integer",
-    float: "a number",
-    bool: "a boolean",
-}
+_KINDS = {dict: "an object", list: "a list", type(None): "null", str: "a string"}
+_KINDS |= {int: "an integer", float: "a number", bool: "a boolean"}
+_NAMES = _KINDS | {bool: "true or false"}  # what a field of each type holds
 
 
 def _shown(value: object) -> str:
