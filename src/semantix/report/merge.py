@@ -12,20 +12,13 @@ print(merged["summary"]["total"], merged["summary"]["failed"], merged["meta"]["j
 #> 2 1 ['J']
 ```
 
-`assemble` builds a JSON report from its parts — records, repeated tests, relations, the
-snapshot section, run metadata — and is the one function both writers use: the pytest session
-with its own parts (pytest-xdist workers' payloads already merged into them) and `merge_reports`
-with the parts of every shard. Every figure derived from the parts (the summary, "decided by",
-the stability score, the relations' summary) is computed there from the merged parts, never
-added up from the shards' own figures, so a merge equals the unsharded report by construction.
-What only a shard knows is combined: snapshot counts are added, unused and deleted snapshots
-joined, the judges' cost added, the start the earliest and the duration the sum (the time the
-suite took, as one machine would have run it); ``meta.shards`` lists each shard's file, start and
-duration.
-
-Shards must be of one report version and one verdict mode, and no test id may be in two of them
-(`ReportDocumentError` otherwise, naming the files); assertions made outside any test (in a
-session fixture) may be in each.
+`assemble` builds a JSON report from its parts and is the one function both writers use: the
+pytest session (xdist workers' payloads merged in) and `merge_reports` (every shard's parts).
+Every derived figure (the summary, "decided by", the stability score, the relations' summary) is
+computed there from the merged parts, so a merge equals the unsharded report by construction;
+what only a shard knows (snapshot counts, the judges' cost, timing) is combined as
+docs/comparing-runs.md says. Shards of different report versions or verdict modes, or sharing a
+test id, are a `ReportDocumentError` naming the files.
 """
 
 from __future__ import annotations
@@ -56,9 +49,8 @@ def assemble(
     relations: Sequence[Record] = (),
     snapshots: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The JSON report of these parts: records and repeated tests sorted by test id (each test's
-    own in the order it made them), pytest's outcome of each test, relations too, and every
-    summary computed from them."""
+    """The JSON report of these parts, sorted by test id (each test's own in the order it made
+    them), with every summary computed from them."""
     sections: dict[str, Any] = {"tests": sorted(tests, key=lambda test: str(test["nodeid"]))}
     if snapshots is not None:
         sections["snapshots"] = dict(snapshots)
