@@ -1,11 +1,6 @@
 """``semantix calibrate LABELS``: measure a judge against labelled outputs and suggest
-thresholds (the metrics are `semantix.calibration`'s).
-
-LABELS is a CSV file with the header ``output,intent,expected`` (a UTF-8 byte-order mark, as
-Excel writes, is fine) or a JSON Lines file (``.jsonl``/``.ndjson``, or any file whose first
-character is ``{``) with one ``{"output": ..., "intent": ..., "expected": ...}`` per line.
-An intent ``~module:Name`` is the negation of the imported intent: its rows are rows of
-``module:Name`` with the label flipped, so they calibrate the positive intent's threshold.
+thresholds (the metrics are `semantix.calibration`'s; the LABELS formats are in
+docs/calibration.md).
 """
 
 from __future__ import annotations
@@ -136,11 +131,7 @@ def _json_lines(text: str, path: Path) -> Iterator[Row]:
         if not isinstance(record, dict):
             raise CommandError(f"{where} is {type(record).__name__}, not an object; {FORMATS}")
         missing = [key for key in ("output", "intent", "expected") if key not in record]
-        wrong = [
-            key
-            for key in ("output", "intent")
-            if key in record and not isinstance(record[key], str)
-        ]
+        wrong = [key for key in ("output", "intent") if not isinstance(record.get(key, ""), str)]
         if missing or wrong:
             problem = f"lacks {', '.join(missing)}" if missing else f"{', '.join(wrong)} not text"
             raise CommandError(f"{where} {problem}; each line needs {JSONL_FORMAT}")
