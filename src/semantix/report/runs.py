@@ -153,8 +153,7 @@ def corrected_lines(records: Sequence[Record]) -> list[Line]:
     return lines
 
 
-_MARKUP = {"PASS": {"green": True}, "XFAIL": {"yellow": True}, "XPASS": {"yellow": True}}
-_MARKUP["SKIP"] = {"yellow": True}
+_MARKUP = {"PASS": {"green": True}, **dict.fromkeys(("XFAIL", "XPASS", "SKIP"), {"yellow": True})}
 
 
 def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[str]:
