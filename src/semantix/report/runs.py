@@ -153,7 +153,9 @@ def corrected_lines(records: Sequence[Record]) -> list[Line]:
     return lines
 
 
-_MARKUP = {"PASS": {"green": True}, **dict.fromkeys(("XFAIL", "XPASS", "SKIP"), {"yellow": True})}
+_MARKUP = {"PASS": {"green": True}} | {
+    word: {"yellow": True} for word in ("XFAIL", "XPASS", "SKIP")
+}
 
 
 def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[str]:
