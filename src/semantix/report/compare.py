@@ -13,21 +13,11 @@ print(comparison.summary_line())
 #> 1 regression, 1 fix, 0 new, 0 removed over 3 paired assertions; McNemar exact p = 1.000 (1 regression vs 1 fix)
 ```
 
-- **Pairs.** An assertion is a record of the JSON report; it pairs with the record of the same test
-  id and intent in the other run (the k-th assertion of an intent in a test with the k-th). A
-  **regression** went from passed to failed or error, a **fix** the other way; a pair that stays
-  on one side is unchanged. An assertion in one run only is **new** or **removed**. A pair whose
-  judges differ is flagged (and listed when its outcome stayed): a verdict from another judge is
-  not a like-for-like comparison.
-- **Repeated tests** (the report's ``runs`` section) are compared by pass rate, not run by run
-  (their runs are exchangeable): each rate with its Wilson 95 % interval, and the difference
-  (candidate minus baseline) with Newcombe's interval, **significant** when it excludes 0. Their
-  assertions are left out of the pairs.
-- **McNemar's exact test** on the paired flips: under "nothing changed" a flip is as likely either
-  way, so the p-value is the two-sided binomial tail of the smaller count at 1/2.
-
-Reading the reports is `semantix.report.schema`'s (`load_report`); rendering is
-`semantix.report.compare_views`'.
+An assertion pairs with the one of the same test id and intent in the other run (the k-th with
+the k-th); repeated tests are compared by pass rate (Wilson and Newcombe intervals), and McNemar's
+exact test weighs the paired flips: [Comparing runs](comparing-runs.md) says what each figure
+means. Reading
+the reports is `semantix.report.schema.load_report`'s; rendering `semantix.report.compare_views`'.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ pytest session (xdist workers' payloads merged in) and `merge_reports` (every sh
 Every derived figure (the summary, "decided by", the stability score, the relations' summary) is
 computed there from the merged parts, so a merge equals the unsharded report by construction;
 what only a shard knows (snapshot counts, the judges' cost, timing) is combined as
-docs/comparing-runs.md says. Shards of different report versions or verdict modes, or sharing a
-test id, are a `ReportDocumentError` naming the files.
+[Comparing runs](comparing-runs.md#shards-semantix-report-merge) says. Shards of different
+report versions or verdict modes, or sharing a test id, are a `ReportDocumentError` naming the
+files.
 """
 
 from __future__ import annotations
