@@ -84,7 +84,8 @@ def report_lines(
     marks = {mark for cells in table for mark in cells[len(header) - 2].rpartition(" ")[2]}
     lines.extend((text, {}) for mark, text in _LEGENDS.items() if mark in marks)
     summary = summarize(records)
-    markup = _summary_markup(summary)
+    colour = "red" if summary.failed or summary.errors else "yellow" if summary.xpassed else "green"
+    markup = {colour: True, "bold": True}
     text = summary_line(summary)
     head, separator, deciders = text.partition("; leaf verdicts")
     if len(text) > width and separator:  # who decided what on a line of its own
@@ -136,14 +137,6 @@ def summary_line(summary: Summary) -> str:
     return text
 
 
-def _summary_markup(summary: Summary) -> dict[str, bool]:
-    if summary.failed or summary.errors:
-        return {"red": True, "bold": True}
-    if summary.xpassed:
-        return {"yellow": True, "bold": True}
-    return {"green": True, "bold": True}
-
-
 #: Each outcome's colour in the table (`OUTCOME_WORDS`); pytest's for xfail and skips.
 _MARKUP = {"passed": {"green": True}, "failed": {"red": True}, "error": {"red": True}}
 _MARKUP |= {word: {"yellow": True} for word in ("xfailed", "xpassed", "skipped")}
@@ -168,11 +161,12 @@ def _rows(record: Record) -> list[_Row]:
     rows: list[_Row] = [(tuple(head), markup)]
     for leaf in leaves:
         result = leaf_outcome(leaf)
+        own = short_judge(leaf["judge"]) if leaf.get("judge") else judge
         leaf_verdict = _LEAF_WORDS[result] + _marks(leaf.get("borderline"), leaf.get("topical"))
         cells = (
             "",
             "  " + leaf["intent"],
-            _leaf_judge(leaf, judge),
+            "" if own == judge else own,  # a leaf's judge when not the row's (``structural``)
             _score_range([leaf]),
             _threshold_range([leaf]),
             leaf_verdict,
@@ -180,12 +174,6 @@ def _rows(record: Record) -> list[_Row]:
         )
         rows.append((cells, {"red": True} if result == "failed" else {}))
     return rows
-
-
-def _leaf_judge(leaf: Mapping[str, Any], judge: str) -> str:
-    """A leaf's judge when it is not the row's (an escalation level, ``structural``)."""
-    own = short_judge(leaf.get("judge")) if leaf.get("judge") else judge
-    return "" if own == judge else own
 
 
 _LEAF_WORDS = {"passed": "ok", "failed": "not ok", NOT_JUDGED: NOT_JUDGED}
