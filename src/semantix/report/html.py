@@ -110,9 +110,9 @@ def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
 
 def _rank(record: Mapping[str, Any]) -> int:
     result = outcome(record)
-    if result == "passed" and record.get("borderline"):
-        return _OUTCOME_ORDER["borderline"]
-    return _OUTCOME_ORDER[result]
+    return _OUTCOME_ORDER[
+        "borderline" if result == "passed" and record.get("borderline") else result
+    ]
 
 
 @dataclass(frozen=True, slots=True)
