@@ -120,9 +120,6 @@ def _rate_markup(rate: RateChange) -> dict[str, bool]:
     return {"green": True} if rate.significant else {}
 
 
-# --- Markdown ---------------------------------------------------------------------------------
-
-
 def markdown(comparison: Comparison, *, rows: int = MARKDOWN_ROWS) -> str:
     """GitHub-flavoured Markdown for a pull-request comment: the summary line, the regressions'
     table, the repeated tests, then fixes, new and removed assertions folded away."""
@@ -169,9 +166,6 @@ def _more(count: int, rows: int) -> list[str]:
 
 def _md(text: str) -> str:
     return str(clean(text)).replace("|", "\\|").replace("\n", " ").replace("`", "'")
-
-
-# --- HTML -------------------------------------------------------------------------------------
 
 
 def html_page(comparison: Comparison) -> str:

@@ -149,9 +149,6 @@ def judge_cost(meta: Mapping[str, Any]) -> str:
     )
 
 
-# --- strip plots -----------------------------------------------------------------------
-
-
 def plots(records: Sequence[Mapping[str, Any]]) -> str:
     """The "Scores per intent" section: a strip plot per intent (by qualified name)."""
     # Keyed by the intent's qualified name and its label: two intents of one name from two
@@ -258,8 +255,6 @@ def _plot(
         f'y2="{axis_y}"/>{ticks}{lines}{"".join(shapes)}</svg></figure>\n'
     )
 
-
-# --- repeated runs ---------------------------------------------------------------------
 
 #: A repeated test's pytest outcome that replaces its own verdict, as its word and CSS class.
 _EXPECTED = {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip"}

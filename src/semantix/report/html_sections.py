@@ -14,9 +14,6 @@ from semantix.snapshots.diff import word_opcodes
 __all__ = ["relation_data", "relations", "snapshot_data", "snapshots"]
 
 
-# --- snapshots -------------------------------------------------------------------------
-
-
 def snapshot_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
     """The ``snapshots`` section when any snapshot was involved, else empty."""
     data = _mapping(document.get("snapshots"))
@@ -87,9 +84,6 @@ def _diff_html(stored: str, new: str) -> str:
         if j2 > j1:
             out.append(f"<ins>{_e(' '.join(new_words[j1:j2]))}</ins>")
     return " ".join(out)
-
-
-# --- relations -------------------------------------------------------------------------
 
 
 def relation_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
