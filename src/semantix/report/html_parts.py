@@ -196,37 +196,28 @@ def _plot(
     thresholds = sorted(
         {round(t, 4) for _, leaf in points if (t := _num(leaf.get("threshold"))) is not None}
     )
-    shapes: list[str] = []
+    rings: list[str] = []
     passes: list[str] = []
     fails: list[str] = []
-    scored = failed = borderline = 0
     for number, (index, leaf) in enumerate(points):
         score = _num(leaf.get("score"))
         if score is None:
             continue
-        scored += 1
         # A deterministic spread (golden-ratio sequence) keeps equal scores apart.
         y = _PAD_TOP + 3 + ((number * 0.6180339887498949) % 1.0) * (band - 6)
         cx = x(score)
         # Every point is a zero-length segment of one path per kind (round caps draw a dot,
         # square caps a square): thousands of points stay a few bytes each.
-        dot = f"M{cx:.1f} {y:.1f}h0"
-        if leaf_outcome(leaf) != "failed":
-            passes.append(dot)
-        else:
-            failed += 1
-            fails.append(dot)
+        (passes if leaf_outcome(leaf) != "failed" else fails).append(f"M{cx:.1f} {y:.1f}h0")
         if leaf.get("borderline"):
             # Borderline points are few and worth a look: a ring that names its test.
-            borderline += 1
             tip = f"{_e(records[index].get('nodeid', '?'))}: {score:.3f}"
-            shapes.append(
+            rings.append(
                 f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"><title>{tip}</title></circle>'
             )
-    if passes:
-        shapes.insert(0, f'<path class="pass" d="{"".join(passes)}"/>')
-    if fails:
-        shapes.insert(1 if passes else 0, f'<path class="fail" d="{"".join(fails)}"/>')
+    paths = [(css, dots) for css, dots in (("pass", passes), ("fail", fails)) if dots]
+    shapes = [f'<path class="{css}" d="{"".join(dots)}"/>' for css, dots in paths] + rings
+    scored, failed, borderline = len(passes) + len(fails), len(fails), len(rings)
     lines = "".join(
         f'<line class="th" x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{_PAD_TOP - 4}" '
         f'y2="{_PAD_TOP + band}"/>'
