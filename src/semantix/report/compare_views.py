@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from semantix import __version__
 from semantix.proportions import wilson_interval
 from semantix.report.compare import KINDS, Comparison, Flip, RateChange
-from semantix.report.html_assets import CSS
-from semantix.report.html_parts import _e
+from semantix.report.html_parts import _e, page
 from semantix.report.records import clean
 from semantix.report.terminal import Line, short_judge
 from semantix.text import preview
@@ -188,16 +186,13 @@ def html_page(comparison: Comparison) -> str:
                 f"<tbody>{body}</tbody></table>"
             )
     title = _title(comparison)
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f'<meta name="generator" content="semantix {_e(__version__)}">\n'
-        f"<title>{_e(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+    return page(
+        title,
         f"<h1>{_e(title)}</h1>\n<p>{_e(comparison.summary_line())}</p>\n"
         + "\n".join(sections)
         + "\n<footer>Rendered by semantix compare. Pairs are matched by test id and intent; "
         "McNemar's exact test counts the paired flips; a repeated test's difference has "
-        "Newcombe's 95 % interval.</footer>\n</body>\n</html>\n"
+        "Newcombe's 95 % interval.</footer>\n",
     )
 
 

@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from semantix import __version__
 from semantix.files import write_atomic
-from semantix.report.html_assets import CSS, JS
+from semantix.report.html_assets import JS
 from semantix.report.html_parts import (
     PREVIEW_CHARS,
     _breakable,
@@ -44,6 +43,7 @@ from semantix.report.html_parts import (
     _short,
     _split_description,
     judge_cost,
+    page,
     plots,
     run_tests,
     runs,
@@ -186,12 +186,6 @@ class _Page:
     def render(self) -> str:
         table = self._table()  # first: it collects the descriptions and columns the style shows
         parts = [
-            "<!DOCTYPE html>\n",
-            '<html lang="en">\n<head>\n<meta charset="utf-8">\n',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-            '<meta name="generator" content="semantix ' + _e(__version__) + '">\n',
-            f"<title>{_e(self._title())}</title>\n",
-            f"<style>{CSS}{self._style()}</style>\n</head>\n<body>\n",
             self._header(),
             self._nav(),
             table,
@@ -204,9 +198,9 @@ class _Page:
                 f"{_e(self.document.get('version'))}); every figure here is in that file. Row ids "
                 "are JSON Pointers into it: <code>#/assertions/N</code>.</footer>\n"
             ),
-            f"<script>{JS}</script>\n</body>\n</html>\n",
+            f"<script>{JS}</script>\n",
         ]
-        return "".join(parts)
+        return page(self._title(), "".join(parts), style=self._style())
 
     def _json_link(self) -> str:
         if self.json_href is None:

@@ -12,10 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from semantix import __version__
+from semantix.report.html_assets import CSS
 from semantix.report.records import OUTCOME_WORDS, PASSED, format_usd, leaf_outcome
 from semantix.report.terminal import short_judge
 
-__all__ = ["PREVIEW_CHARS", "judge_cost", "plots", "run_tests", "runs"]
+__all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "run_tests", "runs"]
 
 #: Characters of an output (or evidence) shown in the table before it is folded into <details>.
 PREVIEW_CHARS = 120
@@ -28,6 +30,17 @@ _BAR_W, _BAR_H = 200, 18
 
 def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
+
+
+def page(title: str, body: str, *, style: str = "") -> str:
+    """A self-contained page (no network) with the report's style sheet, and ``style`` after it."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="semantix {_e(__version__)}">\n'
+        f"<title>{_e(title)}</title>\n<style>{CSS}{style}</style>\n</head>\n<body>\n{body}"
+        "</body>\n</html>\n"
+    )
 
 
 #: Where a test id, an intent or a judge name may wrap: after a path's or a name's separators,
