@@ -173,8 +173,7 @@ def run(args: argparse.Namespace) -> int:
         current, note = _current_threshold(intent, judge)
         best = calibrate(scores, labels)
         title = name if not isinstance(intent, str) else repr(name)
-        print()
-        print(f"{title}: {best.n} rows, {best.positives} expected to pass")
+        print(f"\n{title}: {best.n} rows, {best.positives} expected to pass")
         flipped = sum(1 for row in mine if row.negated)
         if flipped:
             print(f"  {flipped} of them from ~{name}, with the label flipped")
@@ -212,8 +211,7 @@ def run(args: argparse.Namespace) -> int:
                 f"# judge accuracy at it, for repeated runs: judge_accuracy=({best.sensitivity:.3f}, "
                 f"{best.specificity:.3f}, {best.positives}, {best.n - best.positives})"
             )
-    print()
-    print(f"# thresholds from semantix calibrate ({judge_label}, {path.name}); paste into each")
+    print(f"\n# thresholds from semantix calibrate ({judge_label}, {path.name}); paste into each")
     print("# intent class, or pass threshold=... for description strings")
     print("\n".join(snippet))
     return 0
