@@ -180,12 +180,14 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> Summary:
         for leaf in record.get("leaves") or ():
             if leaf.get("judge") and leaf_outcome(leaf) != NOT_JUDGED:
                 deciders[leaf["judge"]] += 1
-    counts = (
-        outcomes[word] for word in ("passed", "failed", "error", "xfailed", "xpassed", "skipped")
-    )
     return Summary(
-        len(records),
-        *counts,
+        total=len(records),
+        passed=outcomes["passed"],
+        failed=outcomes["failed"],
+        errors=outcomes["error"],
+        xfailed=outcomes["xfailed"],
+        xpassed=outcomes["xpassed"],
+        skipped=outcomes["skipped"],
         borderline=sum(1 for record in records if record.get("borderline")),
         topical=sum(1 for record in records if is_topical(record)),
         decided_by=dict(deciders),
