@@ -218,20 +218,11 @@ class _Page:
 
     def _header(self) -> str:
         counts = self.counts.to_dict()
-        judges = self.meta.get("judges")
-        judge_items = (
-            "".join(f"<li><code>{_e(judge)}</code></li>" for judge in judges)
-            if isinstance(judges, list) and judges
-            else "<li>—</li>"
+        judges = "".join(
+            f"<li><code>{_e(judge)}</code></li>" for judge in self.meta.get("judges") or ()
         )
-        decided = self.counts.decided_by
-        decided_text = (
-            ", ".join(
-                f"<code>{_e(short_judge(str(judge)))}</code> {_e(count)}"
-                for judge, count in sorted(decided.items())
-            )
-            or "—"
-        )
+        decided = sorted(self.counts.decided_by.items())
+        decided_by = ", ".join(f"<code>{_e(short_judge(j))}</code> {_e(n)}" for j, n in decided)
         totals = "".join(
             f'<li class="{css}"><b>{counts[key]:,}</b> {"assertions" if key == "total" else key}</li>'
             for index, (key, css) in enumerate(_TOTALS.items())
@@ -243,8 +234,8 @@ class _Page:
             f"<dt>Run</dt><dd>{_e(_date(self.meta.get('started')))}</dd>"
             f"<dt>Duration</dt><dd>{_e(_duration(self.meta.get('duration_s')))}</dd>"
             f"<dt>Verdicts</dt><dd>{_e(self.meta.get('verdicts_mode') or 'off')}</dd>"
-            f"<dt>Judges</dt><dd><ul>{judge_items}</ul></dd>"
-            f"<dt>Decided by</dt><dd>{decided_text}</dd>{judge_cost(self.meta)}{self._json_link()}"
+            f"<dt>Judges</dt><dd><ul>{judges or '<li>—</li>'}</ul></dd>"
+            f"<dt>Decided by</dt><dd>{decided_by or '—'}</dd>{judge_cost(self.meta)}{self._json_link()}"
             "</dl>\n</header>\n"
         )
 
