@@ -35,7 +35,6 @@ from semantix.report.html_parts import (
     _fmt,
     _folded,
     _judge,
-    _leaves,
     _lines,
     _mapping,
     _ms,
@@ -294,7 +293,7 @@ class _Page:
         pointer = f"/assertions/{index}"
         result = outcome(record)
         borderline = bool(record.get("borderline"))
-        leaves = _leaves(record)
+        leaves: list[Mapping[str, Any]] = list(record.get("leaves") or ())
         known = [value for leaf in leaves if (value := _num(leaf.get("score"))) is not None]
         latency = _num(record.get("duration_ms"))
         topical = is_topical(record)

@@ -58,8 +58,7 @@ def _breakable(value: object) -> str:
 
 def _split_description(text: str) -> tuple[str, str]:
     """A description's first line, and the rest (empty for a one-line description)."""
-    stripped = text.strip()
-    first, _, rest = stripped.partition("\n")
+    first, _, rest = text.strip().partition("\n")
     return first.strip(), rest.strip("\n")
 
 
@@ -103,10 +102,6 @@ def _date(value: object) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _leaves(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return list(record.get("leaves") or ())
-
-
 def _folded(text: object, css: str) -> str:
     """A text shown whole when short, else folded: its first words, expanding to the rest.
 
@@ -129,21 +124,17 @@ def _folded(text: object, css: str) -> str:
 
 def _judge(identity: object) -> str:
     """The short judge name; the full identity (model, revision, file) on hover."""
-    full = str(identity) if identity else None
-    if full is None:
+    if not identity:
         return "—"
-    short = short_judge(full)
-    if short == full:
-        return f'<span class="j">{_breakable(short)}</span>'
-    return f'<span class="j" title="{_e(full)}">{_breakable(short)}</span>'
+    full = str(identity)
+    title = "" if short_judge(full) == full else f' title="{_e(full)}"'
+    return f'<span class="j"{title}>{_breakable(short_judge(full))}</span>'
 
 
 def _lines(cells: Iterable[str]) -> str:
     """One line per leaf inside a cell (a single leaf's cell is just its text)."""
     shown = list(cells)
-    if len(shown) == 1:
-        return shown[0]
-    return "".join(f"<div>{cell}</div>" for cell in shown)
+    return shown[0] if len(shown) == 1 else "".join(f"<div>{cell}</div>" for cell in shown)
 
 
 def judge_cost(meta: Mapping[str, Any]) -> str:
@@ -168,7 +159,7 @@ def plots(records: Sequence[Mapping[str, Any]]) -> str:
     # modules stay apart, and ~X (passes below the line) is not merged into X.
     groups: dict[tuple[str, str], list[tuple[int, Mapping[str, Any]]]] = {}
     for index, record in enumerate(records):
-        for leaf in _leaves(record):
+        for leaf in record.get("leaves") or ():
             label = str(leaf.get("intent", "?"))
             key = (label, str(leaf.get("qualname") or label))
             groups.setdefault(key, []).append((index, leaf))
