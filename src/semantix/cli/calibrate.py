@@ -88,7 +88,7 @@ class Row:
 
 
 def read_labels(path: Path) -> list[Row]:
-    """Rows of a labels file: CSV with a header, or JSON Lines (see the module docstring)."""
+    """Rows of a labels file: CSV with a header, or JSON Lines (docs/calibration.md)."""
     try:
         text = read_text(path, what="labels file", error=CommandError)
     except FileNotFoundError:
@@ -285,21 +285,15 @@ def _score(
     path: Path,
     advance: Callable[[int], object],
 ) -> tuple[list[float], str]:
-    """The scores of ``intent``'s rows and the judge's name.
-
-    Rows are judged at a fixed threshold: only the scores are used, so an intent whose examples
-    do not separate is still measured (and reported as such).
-    """
+    """The scores of ``intent``'s rows and the judge's name, judged at a fixed threshold (only the
+    scores are used: an intent whose examples do not separate is still measured)."""
     mine = [row for row in rows if row.intent == name]
     scores: list[float] = []
     judge_name = ""
     for start in range(0, len(mine), CHUNK):
         chunk = mine[start : start + CHUNK]
-        for row, result in zip(
-            chunk,
-            evaluate_many([row.output for row in chunk], intent, judge=judge, threshold=0.5),
-            strict=True,
-        ):
+        results = evaluate_many([row.output for row in chunk], intent, judge=judge, threshold=0.5)
+        for row, result in zip(chunk, results, strict=True):
             judge_name = str(result.judge)
             if len(result.leaves) != 1 or not result.leaves[0].expected:
                 raise CommandError(
