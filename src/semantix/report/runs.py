@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from semantix.report.records import OUTCOME_WORDS, PASSED, Record
-from semantix.report.terminal import Line, cut_test_id
+from semantix.report.terminal import Line, _render
 from semantix.runs import RunStats, suite_stability
 
 __all__ = [
@@ -121,8 +121,11 @@ def run_lines(
         overflow = sum(widths) + 2 * (len(widths) - 1) - width
         if overflow > 0:
             widths[0] = max(16, widths[0] - overflow)
-        lines.append((_render(_HEADER, widths), {"bold": True}))
-        lines += [(_render(cells, widths), _MARKUP.get(cells[-1], {"red": True})) for cells in rows]
+        lines.append((_render(_HEADER, widths, _RIGHT), {"bold": True}))
+        lines += [
+            (_render(cells, widths, _RIGHT), _MARKUP.get(cells[-1], {"red": True}))
+            for cells in rows
+        ]
         counted = _counted(records)
         _, below = suite_stability(counted)
         failed = any(record["verdict"] not in PASSED for record in counted)
@@ -175,12 +178,3 @@ def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[
         cells = [cell.replace("|", "\\|") for cell in cells]
         lines.append("| " + " | ".join(cells) + " |")
     return [*lines, "", stability_line(records).capitalize() + ".", ""]
-
-
-def _render(cells: tuple[str, ...], widths: Sequence[int]) -> str:
-    out = []
-    for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
-        if len(cell) > width:
-            cell = cut_test_id(cell, width)  # only the test column gives way
-        out.append(cell.rjust(width) if index in _RIGHT else cell.ljust(width))
-    return "  ".join(out).rstrip()

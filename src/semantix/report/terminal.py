@@ -259,6 +259,8 @@ def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> l
 
 
 def _render(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> str:
+    """A table row: cells padded to ``widths`` (those in ``right`` aligned right), a test id cut
+    by `cut_test_id`, any other cell at its end; a single cell is a line as wide as the table."""
     if len(cells) == 1:  # a line of its own (an error), as wide as the table
         total = sum(widths) + 2 * (len(widths) - 1)
         return cells[0] if len(cells[0]) <= total else cells[0][: total - 1] + "…"
