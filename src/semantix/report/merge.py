@@ -92,13 +92,16 @@ def merge_reports(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, 
 
 
 def _section(document: Mapping[str, Any], name: str, key: str) -> list[Record]:
-    section = document.get(name)
-    return list(section.get(key) or ()) if isinstance(section, Mapping) else []
+    return list((document.get(name) or {}).get(key) or ())
 
 
 def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
     for key, what in (("version", "report version"), ("verdicts_mode", "verdict mode")):
-        values = {path: _value(document, key) for path, document in shards}
+        values = {
+            path: document.get(key) if key == "version" else meta.get(key, "off")
+            for path, document in shards
+            for meta in [document.get("meta") or {}]
+        }
         if len(set(values.values())) > 1:
             listed = ", ".join(f"{path!r}: {value!r}" for path, value in values.items())
             raise ReportDocumentError(
@@ -117,13 +120,6 @@ def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
                     "suite run different tests; merge the reports of one run's shards only (or "
                     "compare two runs with semantix compare)"
                 )
-
-
-def _value(document: Mapping[str, Any], key: str) -> object:
-    if key == "version":
-        return document.get("version")
-    meta = document.get("meta")
-    return (meta or {}).get(key, "off") if isinstance(meta, Mapping) else "off"
 
 
 def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
