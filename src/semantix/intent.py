@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePath
 from typing import Any, ClassVar, cast
 
+from semantix.cache import model_cache
 from semantix.compat import Description
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
@@ -132,6 +133,14 @@ class IntentMeta(type):
     def __repr__(cls) -> str:
         return cls.__name__
 
+    def __setattr__(cls, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        _changed()
+
+    def __delattr__(cls, name: str) -> None:
+        super().__delattr__(name)
+        _changed()
+
     @property
     def description(cls) -> str:
         """The requirement in words: the class docstring, cleaned with ``inspect.cleandoc``
@@ -158,6 +167,11 @@ class IntentMeta(type):
 
     def __bool__(cls) -> bool:
         return True
+
+
+def _changed() -> None:
+    """An intent class attribute changed: what checks kept of intents is made again."""
+    model_cache.clear_region("checks")
 
 
 class Intent(metaclass=IntentMeta):
