@@ -1,10 +1,6 @@
-"""``semantix compare BASE.json CAND.json``: what got worse between two runs' JSON reports.
-
-Pairs the assertions of the two reports by test id and intent and lists regressions first, then
-the repeated tests' pass rates (Wilson intervals, Newcombe's interval of the difference), fixes,
-new and removed assertions, with McNemar's exact test on the paired flips
-(`semantix.report.compare`). Exit status: 1 when ``--fail-on`` says so (default: any
-regression), 0 otherwise, 2 when a file is not a report.
+"""``semantix compare BASE.json CAND.json``: what got worse between two runs' JSON reports
+(`semantix.report.compare`); exit status 1 when ``--fail-on`` says so, 2 when a file is not a
+report.
 """
 
 from __future__ import annotations

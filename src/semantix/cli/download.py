@@ -1,8 +1,5 @@
-"""``semantix download``: fetch models into the Hugging Face cache, for offline CI.
-
-Each judge and model is fetched in turn; one that fails is reported and the rest are still
-fetched. The exit status is 2 when any failed.
-"""
+"""``semantix download``: fetch models into the Hugging Face cache, for offline CI; one that
+fails is reported and the rest are still fetched (exit status 2)."""
 
 from __future__ import annotations
 

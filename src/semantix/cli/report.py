@@ -3,9 +3,7 @@
 the JSON report an unsharded run would have written (`semantix.report.merge`).
 
 The page is the one ``pytest --semantic-report-html`` writes, byte for byte, when it sits at the
-same place relative to the JSON. A file that is not a report is one line naming the file, the
-field and what was expected (exit status 2). The page goes into a directory that exists (never
-created behind the user's back) and replaces an existing file only with ``--force``.
+same place relative to the JSON; docs/cli.md says what each refuses.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """A `semantix.report.compare.Comparison` as terminal lines, Markdown (a pull-request comment) and
-an HTML page in the style of the run's report. JSON is `Comparison.to_dict`.
-
-Every view says the same things in the same order: the summary line (counts, McNemar's p-value
-with the counts it used), regressions first, the repeated tests' pass rates, then fixes, new and
-removed assertions. A row judged by another judge in the candidate says so.
+an HTML page in the style of the run's report (JSON is `Comparison.to_dict`), each in the one
+order of `KINDS`, the repeated tests' pass rates after the regressions.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """Sections of the HTML report after the repeated runs: semantic snapshots (each drifted one with
-its word diff) and metamorphic relations (the terminal's table, and the cases that did not hold),
-each a function of the JSON report; every text HTML-escaped.
-"""
+its word diff) and metamorphic relations, each a function of the JSON report."""
 
 from __future__ import annotations
 
