@@ -69,6 +69,7 @@ _CSS_CLASS = dict(
     zip(OUTCOME_WORDS, ("pass", "fail", "error", "xfail", "xpass", "skip"), strict=True)
 )
 _NONE = "—"
+_EMPTY = '<p class="empty">No semantic assertion was made in this run.</p>\n'
 
 
 def json_href(json_path: Path | None, page_path: Path) -> str | None:
@@ -265,11 +266,6 @@ class _Page:
             f"<tr{attributes}>" + "".join(row[column.key] for column in self.columns) + "</tr>\n"
             for row, attributes, _ in cells
         )
-        empty = (
-            '<p class="empty">No semantic assertion was made in this run.</p>\n'
-            if not self.records
-            else ""
-        )
         return (
             '<section id="assertions">\n<h2>Assertions</h2>\n'
             '<p class="hint">Failures and errors first, expected failures (xfail) and skips '
@@ -283,7 +279,7 @@ class _Page:
             '<option value="xfail">xfailed</option><option value="xpass">xpassed</option>'
             '<option value="skip">skipped</option></select> <span id="n"></span> '
             "<small>Click a column header to sort.</small></div>\n"
-            f'{empty}<table id="t" class="grid">\n<thead><tr class="h">{head}</tr></thead>\n'
+            f'{"" if self.records else _EMPTY}<table id="t" class="grid">\n<thead><tr class="h">{head}</tr></thead>\n'
             f"<tbody>\n{rows}</tbody>\n</table>\n</section>\n"
         )
 
