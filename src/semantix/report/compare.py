@@ -316,8 +316,6 @@ def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, M
 def _flip(
     kind: str, key: _Key, base: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None
 ) -> Flip:
-    either = candidate if candidate is not None else base
-    assert either is not None
     return Flip(
         kind,
         *key,
