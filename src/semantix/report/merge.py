@@ -146,7 +146,7 @@ def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
     return meta
 
 
-_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "usd")
+_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "usd", "unknown")
 
 
 def _snapshots(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
