@@ -249,22 +249,21 @@ def _matches(value: object, option: object) -> bool:
 
 
 def _describe(options: tuple[Any, ...]) -> str:
-    words: list[str] = []
-    for option in options:
-        if option is None:
-            words.append("null")
-        elif option == _NUMBER:
-            words.append("a number")
-        elif isinstance(option, str):
-            words.append(repr(option))
-        elif isinstance(option, Mapping):
-            words.append("an object")
-        elif isinstance(option, list):
-            single = _describe((option[0],))
-            words.append(f"a list of {single.split(' ', 1)[1]}s")
-        else:
-            words.append(_NAMES.get(option, option.__name__))
-    return " or ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+    return " or ".join(_word(option) for option in options)
+
+
+def _word(option: Any) -> str:
+    if option is None:
+        return "null"
+    if option == _NUMBER:
+        return "a number"
+    if isinstance(option, str):
+        return repr(option)
+    if isinstance(option, Mapping):
+        return "an object"
+    if isinstance(option, list):
+        return f"a list of {_word(option[0]).split(' ', 1)[1]}s"
+    return _NAMES.get(option, option.__name__)
 
 
 def _kind(value: object) -> str:
