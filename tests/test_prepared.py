@@ -88,3 +88,29 @@ def test_clear_cache_drops_what_checks_kept() -> None:
 
     clear_cache()
     assert model_cache.values("checks") == []
+
+
+def test_a_base_class_threshold_set_after_a_check_is_used_by_its_subclass_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Strict(Intent, abstract=True):
+        threshold = 0.7
+
+    class Courteous(Strict):
+        """The text is courteous."""
+
+    judge = FakeJudge(lambda output, intent: 0.9)
+    (leaf,) = evaluate_semantic("Thank you.", Courteous, judge=judge).leaves
+    assert (leaf.threshold, leaf.threshold_source) == (0.7, "intent")
+    monkeypatch.setattr(Strict, "threshold", 0.65)
+    (leaf,) = evaluate_semantic("Thank you.", Courteous, judge=judge).leaves
+    assert (leaf.threshold, leaf.threshold_source) == (0.65, "intent")
+
+
+def test_a_description_string_is_one_intent_so_its_checks_share_their_verdicts() -> None:
+    judge = FakeJudge(lambda output, intent: 0.9)
+    first = evaluate_semantic("Thank you.", "The text thanks the reader.", judge=judge)
+    second = evaluate_semantic("Thank you.", "The text thanks the reader.", judge=judge)
+    assert first.intent is second.intent
+    assert judge.calls == [("Thank you.", "The text thanks the reader.")]  # the second remembered
+

@@ -2,12 +2,13 @@
 
 A check's judge (resolved behind its store, `semantix.pipeline.judging`) and each semantic
 leaf's plan (the description sent, its threshold and where the threshold came from) depend only
-on the intent, the options, the run's defaults, three variables (``SEMANTIX_JUDGE``,
-``SEMANTIX_VERDICTS``, ``SEMANTIX_VERDICTS_PATH``) and what the judge declares. They are kept in
-the ``checks`` region of `semantix.cache.model_cache`, keyed by the first four, and the plans
-are made again when the judge declares something else (an attribute of the judge changed).
-Changing an attribute of an intent class (``Polite.threshold = 0.9``) drops every kept entry,
-as does ``clear_cache()``.
+on the intent, the options (with a recording judge's own mode and store), the run's defaults,
+three variables (``SEMANTIX_JUDGE``, ``SEMANTIX_VERDICTS``, ``SEMANTIX_VERDICTS_PATH``) and what
+the judge declares. They are kept in the ``checks`` region of `semantix.cache.model_cache`,
+keyed by all but the last, and the plans are made again when the judge declares something else
+(an attribute of the judge changed).
+Changing an attribute of an intent class once it was planned (``Polite.threshold = 0.9``), or
+of a class it inherits from, drops every kept entry, as does ``clear_cache()``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from dataclasses import dataclass
 from semantix import context
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
-from semantix.intent import Intent, IntentDescription
-from semantix.judges.base import Capabilities, JudgeLike
+from semantix.intent import Intent, IntentDescription, mark_planned
+from semantix.judges.base import Capabilities, JudgeLike, WrappingJudge
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.options import Options
 from semantix.pipeline.thresholds import resolve_threshold
@@ -68,6 +69,8 @@ class Prepared:
         if planned is not None and planned[0] is declared:
             return planned[1]
         _check_abilities(leaves, declared)
+        for leaf in leaves:
+            mark_planned(leaf)
         plans = {leaf: _plan(leaf, self.judge, declared, explicit, marker) for leaf in leaves}
         self._planned = (declared, plans)
         return plans
@@ -76,7 +79,11 @@ class Prepared:
 def prepare(intent: type[Intent], options: Options, defaults: context.Defaults) -> Prepared:
     """The kept `Prepared` of this check, made (the judge resolved) on first use."""
     target = options.judge if options.judge is not None else defaults.judge
-    named = target if target is None or isinstance(target, str) else id(target)
+    named: object = target
+    if isinstance(target, WrappingJudge):  # a recording judge's own mode and store count
+        named = (id(target), target.__dict__.get("mode"), target.__dict__.get("store"))
+    elif target is not None and not isinstance(target, str):
+        named = id(target)
     mode = os.environ.get("SEMANTIX_VERDICTS")  # the variables resolution reads, only those
     spec = os.environ.get("SEMANTIX_JUDGE") if target is None else None
     stored = (defaults.verdicts_mode or mode or "off").strip().lower() != "off"
