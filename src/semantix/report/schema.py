@@ -263,7 +263,7 @@ def _word(option: Any) -> str:
         return "an object"
     if isinstance(option, list):
         return f"a list of {_word(option[0]).split(' ', 1)[1]}s"
-    return _NAMES.get(option, option.__name__)
+    return _NAMES.get(option, str(option.__name__))
 
 
 def _kind(value: object) -> str:
