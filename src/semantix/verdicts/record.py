@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
 from semantix.cache import memo
 from semantix.config import is_number
-from semantix.errors import VerdictNotRecordedError
 from semantix.judges.base import JudgeIdentity, TokenUsage, Verdict
 from semantix.judges.calls import judge_identity
 from semantix.text import mask_secrets, usable_secrets
@@ -98,10 +97,8 @@ def answered(verdict: Verdict, judge: object, threshold: float) -> Verdict:
 
 
 def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Verdict | None:
-    """A remembered verdict (see ``replayable()``) at ``threshold``; None when unknown there.
-
-    With ``exact`` (strict mode) only its own threshold is known.
-    """
+    """A remembered verdict (`replayable`) at ``threshold``; None when unknown there (with
+    ``exact``, strict mode, at any other threshold than its own)."""
     if same_threshold(verdict.threshold, threshold):
         return verdict
     if exact:
@@ -109,15 +106,7 @@ def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Ver
     passed = decision_at(verdict.passed, verdict.score, verdict.threshold, threshold)
     if passed is None:
         return None
-    return Verdict(
-        passed=passed,
-        score=verdict.score,
-        reason=verdict.reason,
-        threshold=threshold,
-        probabilities=verdict.probabilities,
-        evidence=verdict.evidence,
-        judge=verdict.judge,
-    )
+    return replace(verdict, passed=passed, threshold=threshold)
 
 
 @memo(maxsize=1)
@@ -198,15 +187,6 @@ class StoredVerdict:
             semantix_version=_semantix_version(),
         )
 
-    def decision_at(self, threshold: float) -> bool | None:
-        """Whether this verdict passes at ``threshold``, or None when that cannot be known
-        (see ``decision_at()``)."""
-        return decision_at(self.passed, self.score, self.threshold, threshold)
-
-    def usable_at(self, threshold: float) -> bool:
-        """Whether this verdict can be replayed at ``threshold`` (see ``decision_at()``)."""
-        return self.decision_at(threshold) is not None
-
     def replayable(self) -> Verdict:
         """This verdict as recorded (its own threshold), as a ``Verdict`` to replay."""
         return Verdict(
@@ -218,19 +198,6 @@ class StoredVerdict:
             evidence=self.evidence,
             judge=self.judge,
         )
-
-    def to_verdict(self, threshold: float, *, exact: bool = False) -> Verdict:
-        """This verdict at ``threshold``: as recorded, or re-decided (see ``decision_at()``).
-
-        With ``exact=True`` (strict mode) a different threshold is an error instead.
-
-        Raises:
-            VerdictNotRecordedError: the record cannot tell the decision at ``threshold``.
-        """
-        verdict = replay_at(self.replayable(), threshold, exact=exact)
-        if verdict is None:
-            raise VerdictNotRecordedError(self.threshold_message(threshold, exact=exact))
-        return verdict
 
     def threshold_message(self, threshold: float, *, exact: bool) -> str:
         """Why this verdict cannot be replayed at ``threshold``, and what to do."""
@@ -263,10 +230,7 @@ class StoredVerdict:
         if self.evidence is not None:
             verdict["evidence"] = self.evidence
         if self.usage is not None:
-            verdict["usage"] = {
-                "prompt_tokens": self.usage.prompt_tokens,
-                "completion_tokens": self.usage.completion_tokens,
-            }
+            verdict["usage"] = asdict(self.usage)
         if self.latency_ms is not None:
             verdict["latency_ms"] = round(self.latency_ms, 1)
         document = {
@@ -380,7 +344,6 @@ class _Fields:
 
     def optional_section(self, key: str) -> _Fields | None:
         return None if self.raw.get(key) is None else self.section(key)
-
     def number(self, key: str, *, low: float = 0.0, high: float = math.inf) -> float | None:
         """An optional finite number in [low, high]."""
         value = self.raw.get(key)
@@ -413,15 +376,12 @@ class _Fields:
         section = self.optional_section(key)
         if section is None:
             return None
-        values: dict[str, float] = {}
-        for label in section.raw:
-            value = section.fraction(label)
+        for label, value in section.raw.items():
             if value is None:
                 raise ValueError(
                     f"the field {section._name(label)!r} is null, expected a number between 0 and 1"
                 )
-            values[label] = value
-        return values
+        return {label: float(section.fraction(label) or 0.0) for label in section.raw}
 
 
 def _kind(value: object) -> str:
