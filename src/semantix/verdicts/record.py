@@ -344,6 +344,7 @@ class _Fields:
 
     def optional_section(self, key: str) -> _Fields | None:
         return None if self.raw.get(key) is None else self.section(key)
+
     def number(self, key: str, *, low: float = 0.0, high: float = math.inf) -> float | None:
         """An optional finite number in [low, high]."""
         value = self.raw.get(key)

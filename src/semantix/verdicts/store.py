@@ -1,9 +1,6 @@
-"""The directory of frozen verdicts: one JSON file per verdict, written atomically.
-
-``<store>/<fingerprint[:2]>/<fingerprint>.json``. Each file is written whole or not at all
-(`semantix.files.write_atomic`), so concurrent writers (threads, xdist workers) never leave a
-partial file; the last writer of the same verdict wins. A record the
-reader would refuse (a NaN or out-of-range score, say) is refused before anything is written.
+"""The directory of frozen verdicts: ``<store>/<fingerprint[:2]>/<fingerprint>.json``, each file
+written whole or not at all (`semantix.files.write_atomic`; the last writer of a verdict wins).
+A record the reader would refuse (a NaN score, say) is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -66,16 +63,15 @@ class VerdictStore:
         try:
             return StoredVerdict.from_json(text, expected_key=key)
         except (ValueError, RecursionError) as exc:
-            raise _corrupt(file, exc) from exc
+            problem = f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc})"
+            raise _damaged(problem) from exc
 
     def find(
         self, key: str, judge: object, request: JudgeRequest, mode: ModePolicy
     ) -> tuple[str, StoredVerdict | None]:
-        """The record of ``key`` (``judge``'s fingerprint of ``request``), else the one an
-        earlier semantix stored the same check under (`former_fingerprints`), as the record of
-        ``key``, written under ``key`` when ``mode`` writes the store (its old file is then
-        unused). Returns the key the record is used under, and the record (None: none).
-        """
+        """(the key the record is used under, the record or None): the record of ``key``
+        (``judge``'s fingerprint of ``request``), else the one an earlier semantix stored the same
+        check under (`former_fingerprints`), rewritten under ``key`` when ``mode`` writes."""
         record = self.get(key)
         for former in () if record is not None else former_fingerprints(judge, *request[:2]):
             found = self.get(former)
@@ -114,8 +110,7 @@ class VerdictStore:
 
     def fingerprints(self) -> Iterator[str]:
         """Fingerprints of every stored verdict (in no particular order)."""
-        for file in self._files():
-            yield file.stem
+        return (file.stem for file in self._files())
 
     def unused(self, used_fingerprints: Iterable[str]) -> list[Path]:
         """The stored files whose fingerprint is not in ``used_fingerprints``, sorted.
@@ -156,10 +151,6 @@ class VerdictStore:
 
 def _is_fingerprint(key: object) -> bool:
     return isinstance(key, str) and len(key) == 64 and _HEX.issuperset(key)
-
-
-def _corrupt(file: Path, exc: BaseException) -> CorruptVerdictError:
-    return _damaged(f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc})")
 
 
 def _damaged(problem: str) -> CorruptVerdictError:
