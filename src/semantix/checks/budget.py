@@ -1,10 +1,8 @@
 """Budget checks: token and cost ceilings read from the response's usage and model.
 
-A ceiling that the output cannot be checked against is **unenforceable** and raises
-`UnenforceableCheckError`, never passes: an output without usage (a plain ``str``), a usage that
-lacks the count asked for or contradicts itself (more cached tokens than input tokens, a total
-that is not input plus output), a response that names no model, or a model without a price.
-semantix ships no price table: prices change and differ by contract, so they come from you.
+A ceiling the output cannot be checked against (no usage, a usage that contradicts itself, no
+model, a model without a price) raises `UnenforceableCheckError`, never passes
+(docs/budgets.md). semantix ships no price table: prices come from you.
 """
 
 from __future__ import annotations

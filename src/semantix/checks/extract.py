@@ -1,9 +1,7 @@
 """Find the JSON a model wrote inside prose: the first ```json block, else a balanced block.
 
-With ``extract=True`` the JSON checks read, in this order: the first fenced code block whose
-info string is ``json`` (any case), up to its closing fence line; else the balanced ``{…}`` and ``[…]`` blocks
-of the text, left to right (brackets inside JSON strings do not count), the first that parses.
-One pass over the text, linear in its length, whatever the model wrote.
+The order is docs/structural-checks.md's; brackets inside JSON strings do not count. One pass
+over the text, linear in its length, whatever the model wrote.
 """
 
 from __future__ import annotations

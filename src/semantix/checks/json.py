@@ -1,12 +1,10 @@
 """Structural checks on JSON text: ``IsJSON`` and ``JSONPath`` (``JSONSchema`` and
 ``MatchesModel`` build on the reading here).
 
-The text must be one JSON document as RFC 8259 defines it (surrounding whitespace allowed):
-``NaN`` and ``Infinity`` are not JSON numbers, a name twice in one object is refused (RFC 8259
-leaves its value unpredictable, so a check on it could pass on the value a consumer never reads),
-and a document nested more than `MAX_DEPTH` levels deep is a failure with a reason, never a crash.
-With ``extract=True`` the JSON is found inside prose (`semantix.checks.extract`). ``JSONPath``
-follows RFC 9535 (jsonpath-rfc9535, the ``[json]`` extra, imported when a check is built).
+The text must be one RFC 8259 JSON document (no NaN, no name twice in one object, at most
+`MAX_DEPTH` levels deep: docs/structural-checks.md); ``extract=True`` finds it inside prose
+(`semantix.checks.extract`). ``JSONPath`` follows RFC 9535 (jsonpath-rfc9535, the ``[json]``
+extra, imported when a check is built).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """``MatchesModel``: the text is JSON that a pydantic v2 model accepts (``model_validate_json``).
 
-pydantic comes with the ``[json]`` extra and is imported when such a check is built, never at
-``import semantix``. The document is first read as the other JSON checks read it (RFC 8259,
-``extract=True`` to find it in prose); a failure lists every error with its field path, as
-pydantic's ``ValidationError.errors()`` gives it: ``items[0].qty: Input should be a valid
-integer``.
+pydantic (the ``[json]`` extra) is imported when such a check is built. A failure lists every
+error with its field path: ``items[0].qty: Input should be a valid integer``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """Regular expressions on what a model wrote, run with a time bound: a pattern never hangs a run.
 
-Python's ``re`` backtracks without limit (``re.search(r"(a+)+$", "a" * 30 + "!")`` runs for
-minutes, and the text is the model's, chosen by nobody). semantix runs every pattern it applies
-to an output with the `regex <https://pypi.org/project/regex/>`_ engine, which reads ``re``'s
-syntax the same way and takes a ``timeout``: `Matches`, `JSONPath(matches=...)`, the RFC 9535
-``match()`` and ``search()`` filter functions, and JSON Schema's ``pattern``,
-``patternProperties`` and the keywords that consult them (``additionalProperties``,
-``unevaluatedProperties``). Each match may take at most `TIMEOUT_S` seconds; one that runs past
-it is a `PatternTimeoutError` naming the pattern and the limit, never a pass.
-
-``regex`` is semantix's one core dependency, because `Matches` needs no extra: a maintained
-engine shipped as wheels, imported on first use. (google-re2 is linear-time but has no
-backreferences and no lookarounds, which users' patterns and schemas do use.)
+Every pattern semantix applies to an output runs on the `regex <https://pypi.org/project/regex/>`_
+engine (``re``'s syntax, plus a ``timeout``), semantix's one core dependency; each match may take
+at most `TIMEOUT_S` seconds, past which it is a `PatternTimeoutError`, never a pass. Which
+patterns, and why not google-re2: docs/structural-checks.md ("Patterns never hang").
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """``JSONSchema``: the text is JSON valid against a JSON Schema (the jsonschema library, the
 ``[json]`` extra, imported when a check is built).
 
-The draft comes from the schema's ``$schema``, else the latest; the formats jsonschema checks
-without extra packages are checked. Every pattern the schema applies to the document
-(``pattern``, ``patternProperties`` and the keywords that consult them, the ``regex`` format)
-runs with semantix's time bound (`semantix.checks.patterns`): jsonschema's own keyword code runs
-unchanged on the bounded engine.
+The draft is the schema's ``$schema``, else the latest. jsonschema's own keyword code runs
+unchanged on the time-bounded engine (`semantix.checks.patterns`), so every pattern the schema
+applies to the document is bounded.
 """
 
 from __future__ import annotations

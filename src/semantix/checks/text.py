@@ -1,10 +1,7 @@
 """Structural checks on the text: substrings, equality, ends, regular expressions, length.
 
-``Contains``, ``ContainsAll`` and ``ContainsAny`` ignore case by default (``case_sensitive=True``
-to match exactly); ``Equals``, ``StartsWith``, ``EndsWith`` and ``Matches`` are case-sensitive by
-default (``case_sensitive=False``; ``Matches(..., flags=re.IGNORECASE)``), as a regular
-expression is. Offsets in reasons count characters of the output as given (not of its
-case-folded form, where "ß" is two). The same arguments give the same class.
+Case defaults, offsets and options: docs/structural-checks.md. The same arguments give the same
+class.
 """
 
 from __future__ import annotations
@@ -305,6 +302,9 @@ def _matches(source: str, flags: int) -> type[Intent]:
     )
 
 
+_UNITS = {"chars": "characters", "words": "words"}
+
+
 class LengthCheck(Structural, abstract=True):
     """Base of ``Length``: ``bounds`` maps "chars"/"words" to (min or None, max or None)."""
 
@@ -317,8 +317,7 @@ class LengthCheck(Structural, abstract=True):
         counts = {"chars": len(view.text), "words": len(view.text.split())}
         problems, facts = [], []
         for unit, low, high in cls.bounds:
-            count = counts[unit]
-            word = "characters" if unit == "chars" else "words"
+            count, word = counts[unit], _UNITS[unit]
             facts.append(f"{count} {word}")
             if low is not None and count < low:
                 problems.append(f"{count} {word}, fewer than the minimum {low}")
@@ -386,25 +385,22 @@ def _length(bounds: tuple[tuple[str, int | None, int | None], ...]) -> type[Inte
 
 
 def _bounds_text(bounds: Sequence[tuple[str, int | None, int | None]]) -> str:
-    parts = []
-    for unit, low, high in bounds:
-        word = "characters" if unit == "chars" else "words"
-        if low is not None and high is not None:
-            parts.append(f"between {low} and {high} {word}")
-        elif low is not None:
-            parts.append(f"at least {low} {word}")
-        else:
-            parts.append(f"at most {high} {word}")
-    return " and ".join(parts)
+    return " and ".join(
+        f"between {low} and {high} {_UNITS[unit]}"
+        if low is not None and high is not None
+        else f"at least {low} {_UNITS[unit]}"
+        if low is not None
+        else f"at most {high} {_UNITS[unit]}"
+        for unit, low, high in bounds
+    )
 
 
 def _needles(values: tuple[object, ...], *, factory: str) -> tuple[str, ...]:
-    flat: list[object] = []
-    for value in values:
-        if isinstance(value, (list, tuple)):
-            flat.extend(value)
-        else:
-            flat.append(value)
+    flat = [
+        item
+        for value in values
+        for item in (value if isinstance(value, (list, tuple)) else [value])
+    ]
     if not flat:
         raise ValueError(
             f"{factory}() needs at least one substring, e.g. {factory}('refund', 'order')"
@@ -425,8 +421,8 @@ def _needle(value: object, factory: str) -> str:
 
 
 def _fold(text: str) -> tuple[str, list[int] | None]:
-    """``text.casefold()`` and, when folding changed its length ("ß" folds to "ss"), the index
-    in ``text`` of each folded character (and of the end); None when they line up."""
+    """``text.casefold()`` and, when folding changed its length ("ß" folds to "ss"), the index in
+    ``text`` of each folded character and of the end (None when they line up)."""
     folded = text.casefold()
     if len(folded) == len(text):  # folding never shortens a character: they line up
         return folded, None

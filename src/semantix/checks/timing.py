@@ -1,8 +1,5 @@
-"""``Latency``: a ceiling on the time the system took, read from the time the subject carries.
-
-The time comes from whoever measured it: `semantix.agents.timed` (and ``atimed``), or a repeated
-run, which times each call. A subject without the time asked for (a plain ``str``, a response
-nobody timed, ``first_token_ms`` on an output that was not streamed) raises
+"""``Latency``: a ceiling on the time the system took, read from the time the subject carries
+(measured by `semantix.agents.timed` or a repeated run); a subject without that time raises
 `UnenforceableCheckError`, never passes.
 """
 
