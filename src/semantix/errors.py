@@ -1,32 +1,9 @@
-"""The exceptions semantix raises.
+"""The exceptions semantix raises (their tree, and how each runner shows them: docs/errors.md).
 
-Every error names the value at fault, says what was expected and what to do next.
-
-```
-SemantixError                   base of everything below
-├── SemanticAssertionError      the output does not mean what the intent asks (an AssertionError)
-├── JudgeError                  a judge raised, timed out or returned garbage: never a pass
-│   └── JudgeTimeoutError       the judge did not answer in time
-├── UnenforceableCheckError     a ceiling cannot be checked (no usage, no price): never a pass
-├── PatternTimeoutError         a pattern ran past its time bound on an output: never a pass
-├── ConfigurationError          semantix cannot run as configured (also ValueError)
-│   ├── JudgeUnavailableError   a judge's optional dependencies are missing (names the extra)
-│   ├── UnknownModelError       a model name is no known model, repo id or directory
-│   ├── ModelNotFoundError      the model is not on disk and cannot be downloaded (offline)
-│   └── IntentCalibrationError  the judge cannot separate an intent's examples
-└── VerdictStoreError           the frozen-verdict store cannot answer
-    ├── VerdictNotRecordedError replay/strict mode and no verdict stored for this check
-    └── CorruptVerdictError     a stored verdict file cannot be read
-```
-
-`semantix.runs.PassRateError` and `semantix.snapshots.SnapshotDriftError` are
-`SemanticAssertionError`s too; the other snapshot errors are in `semantix.snapshots.errors`.
-
-A `SemanticAssertionError` means "the output is wrong"; everything else means "the check could
-not be judged". pytest shows any exception in a test body as a failure (F), so the semantic
-report counts the latter as errors; unittest reports them as errors. Outside pytest, the check
-pipeline raises the latter without semantix's own frames in the traceback
-(``without_our_frames``): a script shows its own line and the message.
+Every error names the value at fault, says what was expected and what to do next. A
+`SemanticAssertionError` means "the output is wrong"; everything else means "the check could
+not be judged", and the check pipeline raises it without semantix's own frames in the traceback
+(`without_our_frames`).
 """
 
 from __future__ import annotations
@@ -172,20 +149,6 @@ def without_our_frames(exc: _E) -> _E:
 
 
 # Shown as semantix.X in reprs and tracebacks, where users import them from.
-for _error in (
-    SemantixError,
-    SemanticAssertionError,
-    JudgeError,
-    JudgeTimeoutError,
-    UnenforceableCheckError,
-    PatternTimeoutError,
-    ConfigurationError,
-    JudgeUnavailableError,
-    UnknownModelError,
-    ModelNotFoundError,
-    VerdictStoreError,
-    VerdictNotRecordedError,
-    CorruptVerdictError,
-    IntentCalibrationError,
-):
-    _error.__module__ = "semantix"
+for _error in [value for value in tuple(globals().values()) if isinstance(value, type)]:
+    if issubclass(_error, SemantixError):
+        _error.__module__ = "semantix"

@@ -1,29 +1,14 @@
 """What a semantic check returns — one `LeafResult` per leaf intent, in a `SemanticResult` — and
 its failure message (`failure_message`, what ``SemanticResult.explain()`` returns).
 
-The failure message says what was asked, what the judge saw and by how much it missed.
-An illustration of its shape (the scores are made up, not measured):
-
-```
-Semantic check failed (score=0.12): the output does not satisfy Polite
-  judge: QuantizedNLIJudge(MoritzLaurer/deberta-v3-xsmall-zeroshot-v1.1-all-33@262ae02f2917)
-
-  intent   score  threshold  verdict
-  Polite    0.12       0.50  FAIL: not satisfied
-
-  Polite: The text must be polite and professional.
-    reason: entailment 0.12 (not_entailment 0.88)
-
-  output (41 chars): 'Whatever. Read the manual next time.'
-```
-
-The first line keeps the shape semantix-ai users match on (``Semantic check failed
-(score=...)``, ``score=N/A`` without a score) for single-intent checks.
+The failure message says what was asked, what the judge saw and by how much it missed (its shape:
+docs/index.md). Its first line keeps the shape semantix-ai users match on (``Semantic check
+failed (score=...)``, ``score=N/A`` without a score) for single-intent checks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from semantix import compat, config
@@ -146,12 +131,7 @@ class LeafResult:
             "judge": None if verdict.judge is None else str(verdict.judge),
             "judge_model": None if verdict.judge is None else verdict.judge.model,
             "latency_ms": verdict.latency_ms,
-            "usage": None
-            if verdict.usage is None
-            else {
-                "prompt_tokens": verdict.usage.prompt_tokens,
-                "completion_tokens": verdict.usage.completion_tokens,
-            },
+            "usage": None if verdict.usage is None else asdict(verdict.usage),
         }
 
 
@@ -274,8 +254,8 @@ EVIDENCE_PREVIEW_CHARS = 160
 
 def failure_message(result: SemanticResult) -> str:
     """The multi-line failure message of a result (also used by the CLI for a failed check)."""
-    lines = [_headline(result), f"  judge: {result.judge}", ""]
     name_width = max(len("intent"), *(len(leaf.label) for leaf in result.leaves))
+    lines = [_headline(result), f"  judge: {result.judge}", ""]
     lines.append(f"  {'intent':<{name_width}}  score  threshold  verdict")
     for leaf in result.leaves:
         score = "  n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:5.2f}"
@@ -300,35 +280,30 @@ def failure_message(result: SemanticResult) -> str:
         evidence = leaf.verdict.evidence
         if evidence and evidence != result.output:
             lines.append(f"    evidence: {preview(evidence, EVIDENCE_PREVIEW_CHARS)}")
-    borderline = [leaf for leaf in result.leaves if leaf.borderline]
+    borderline = ", ".join(leaf.label for leaf in result.leaves if leaf.borderline)
     if borderline:
         lines.append("")
-        names = ", ".join(leaf.label for leaf in borderline)
         lines.append(
-            f"  borderline: {names} scored within {BORDERLINE_MARGIN:.2f} of the threshold; a "
-            "reworded output may flip this verdict"
+            f"  borderline: {borderline} scored within {BORDERLINE_MARGIN:.2f} of the "
+            "threshold; a reworded output may flip this verdict"
         )
     topical = [leaf for leaf in result.leaves if leaf.topical]
     if topical:
-        lines.append("")
-        lines.append(_similarity_note(topical))
-    lines.append("")
-    lines.append(_output_line(result.output))
+        lines += ["", _similarity_note(topical)]
+    lines += ["", _output_line(result.output)]
     # The message reaches the terminal, JUnit XML and CI logs: the API key is masked there too.
     return mask_secrets("\n".join(lines), [config.openai_api_key()])
 
 
 def _output_line(output: str) -> str:
-    """``output (55 chars): '…'``, or ``output (truncated, 500 chars in all): '…'`` for an output
-    longer than `OUTPUT_PREVIEW_CHARS`: its length stated once."""
+    """``output (55 chars): '…'``, or ``output (truncated, 500 chars in all): '…'``."""
     shown = preview(output, OUTPUT_PREVIEW_CHARS, quote=False)
     cut = shown != " ".join(output.split())
     return f"  output ({'truncated, ' if cut else ''}{len(output)} chars{' in all' if cut else ''}): {shown!r}"
 
 
 def _block(head: str, text: str, indent: str) -> str:
-    """``head`` and ``text``; a text of several lines (a docstring's paragraphs) continues on
-    lines indented by ``indent``, so it stays inside the message's indentation."""
+    """``head`` and ``text``, its further lines (a docstring's paragraphs) indented by ``indent``."""
     import textwrap  # a multi-paragraph docstring only
 
     first, _, rest = text.strip("\n").partition("\n")
@@ -374,11 +349,8 @@ def _headline(result: SemanticResult) -> str:
 
 def leaf_verdict_text(leaf: LeafResult) -> str:
     """``ok``, ``FAIL: not satisfied``, ``FAIL: the output DID satisfy X (0.91 >= 0.70)``, or
-    ``not judged`` for a leaf the structural leaves made irrelevant (its reason says which).
-
-    A verdict that fails at or above its threshold (a judge's extra condition, such as the
-    embedding judge's counterexamples) says why: the first clause of its reason, ``FAIL: closer
-    to counterexamples (0.41, closest 'Whatever.') than to examples (0.36)``."""
+    ``not judged``; a verdict that fails at or above its threshold (a judge's extra condition,
+    such as the embedding judge's counterexamples) shows the first clause of its reason."""
     verdict = leaf.verdict
     flag = " (borderline)" if leaf.borderline else ""
     if not leaf.judged:
