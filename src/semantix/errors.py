@@ -1,8 +1,26 @@
-"""The exceptions semantix raises (their tree, and how each runner shows them: docs/errors.md).
+"""The exceptions semantix raises.
 
-Every error names the value at fault, says what was expected and what to do next. A
-`SemanticAssertionError` means "the output is wrong"; everything else means "the check could
-not be judged", and the check pipeline raises it without semantix's own frames in the traceback
+Every error names the value at fault, says what was expected and what to do next.
+
+```
+SemantixError                   base of everything below
+├── SemanticAssertionError      the output does not mean what the intent asks (an AssertionError)
+├── JudgeError                  a judge raised, timed out or returned garbage: never a pass
+│   └── JudgeTimeoutError       the judge did not answer in time
+├── UnenforceableCheckError     a ceiling cannot be checked (no usage, no price): never a pass
+├── PatternTimeoutError         a pattern ran past its time bound on an output: never a pass
+├── ConfigurationError          semantix cannot run as configured (also ValueError)
+│   ├── JudgeUnavailableError   a judge's optional dependencies are missing (names the extra)
+│   ├── UnknownModelError       a model name is no known model, repo id or directory
+│   ├── ModelNotFoundError      the model is not on disk and cannot be downloaded (offline)
+│   └── IntentCalibrationError  the judge cannot separate an intent's examples
+└── VerdictStoreError           the frozen-verdict store cannot answer
+    ├── VerdictNotRecordedError replay/strict mode and no verdict stored for this check
+    └── CorruptVerdictError     a stored verdict file cannot be read
+```
+
+Their tree in full, and how each runner shows them: docs/errors.md. The check pipeline raises
+an error that is not a `SemanticAssertionError` without semantix's own frames in the traceback
 (`without_our_frames`).
 """
 
@@ -35,12 +53,8 @@ class SemantixError(Exception):
 
 
 class SemanticAssertionError(SemantixError, AssertionError):
-    """The output does not satisfy the intent.
-
-    Carries the full `SemanticResult` (every leaf verdict) as ``result``, and
-    the verdicts as ``verdicts``. (``result`` is typed ``Any`` because this module is the bottom
-    floor: it imports nothing of semantix. ``evaluate_semantic`` returns the typed result.)
-    """
+    """The output does not satisfy the intent: the `SemanticResult` is ``result`` (typed
+    ``Any``: this bottom floor imports nothing of semantix), its leaves' verdicts ``verdicts``."""
 
     def __init__(self, message: str, result: Any) -> None:
         super().__init__(message)
@@ -53,10 +67,8 @@ class SemanticAssertionError(SemantixError, AssertionError):
 
 
 class JudgeError(SemantixError):
-    """A judge raised, timed out or returned something that is not a verdict.
-
-    The original exception is chained as ``__cause__``. A judge error is never a pass.
-    """
+    """A judge raised, timed out or returned something that is not a verdict (the original
+    exception chained as ``__cause__``): never a pass."""
 
 
 class JudgeTimeoutError(JudgeError):
@@ -64,20 +76,13 @@ class JudgeTimeoutError(JudgeError):
 
 
 class UnenforceableCheckError(SemantixError):
-    """A check cannot be decided from what the output carries: never a pass.
-
-    A token ceiling on an output without usage (a plain ``str``), a cost ceiling for a model
-    without a price. The message says what is missing and how to supply it.
-    """
+    """A check cannot be decided from what the output carries (a token ceiling on a plain
+    ``str``, a cost ceiling for a model without a price): never a pass."""
 
 
 class PatternTimeoutError(SemantixError):
-    """A regular expression ran past its time bound on an output (it backtracks catastrophically).
-
-    Every pattern semantix runs on what a model wrote has a bound (`semantix.checks.patterns`);
-    the message names the pattern and the limit. Never a pass, and never a fail either: the
-    check could not be decided.
-    """
+    """A regular expression ran past its time bound (`semantix.checks.patterns`) on an output:
+    the check could not be decided (never a pass, nor a fail); the message names the pattern."""
 
 
 class ConfigurationError(SemantixError, ValueError):
@@ -93,12 +98,8 @@ class UnknownModelError(ConfigurationError):
 
 
 class ModelNotFoundError(ConfigurationError):
-    """The model is not on disk and cannot be downloaded (offline, or no network).
-
-    The message is short: what is missing, where semantix looked and the ways out. The
-    low-level error behind it (a connection error, an HTTP status) is kept as ``cause``, not
-    repeated in the text and not chained, so a script's traceback ends in one clean line.
-    """
+    """The model is not on disk and cannot be downloaded (offline, or no network). The
+    low-level error behind it is kept as ``cause``, not chained: a traceback ends in one line."""
 
     def __init__(self, message: str, *, cause: BaseException | None = None) -> None:
         super().__init__(message)
@@ -119,10 +120,8 @@ class CorruptVerdictError(VerdictStoreError):
 
 
 class IntentCalibrationError(ConfigurationError):
-    """The judge scores an intent's weakest example no higher than its strongest counterexample.
-
-    The threshold cannot be calibrated from the examples; the message shows both scores.
-    """
+    """The judge scores an intent's weakest example no higher than its strongest counterexample,
+    so no threshold can be calibrated from them; the message shows both scores."""
 
 
 _E = TypeVar("_E", bound=BaseException)
@@ -130,13 +129,8 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def without_our_frames(exc: _E) -> _E:
-    """``exc`` without semantix's own frames in its traceback.
-
-    The check pipeline raises its `SemantixError` through it (their messages already say what
-    to do): a configuration error in a script or under ``python -m unittest`` shows the
-    user's line and one message, not semantix's call stack (pytest hides our frames itself).
-    Chained causes keep their tracebacks.
-    """
+    """``exc`` without semantix's own frames in its traceback (chained causes keep theirs): a
+    script or ``python -m unittest`` shows the user's line and one message."""
     kept, entry = [], exc.__traceback__
     while entry is not None:
         if not entry.tb_frame.f_code.co_filename.startswith(_PACKAGE):

@@ -22,11 +22,8 @@ _CLOSERS = {"{": "}", "[": "]"}
 
 
 def candidates(text: str) -> Iterator[tuple[str, str]]:
-    """The texts that may hold the JSON, each with where it was found, best first.
-
-    A ```json block is the only candidate when there is one; otherwise every maximal balanced
-    block, left to right.
-    """
+    """The texts that may hold the JSON, each with where it was found, best first: a ```json
+    block alone when there is one, else every maximal balanced block, left to right."""
     fenced = _fenced(text)
     if fenced is not None:
         yield fenced

@@ -38,7 +38,7 @@ _NO_JSON = "no ```json block and no balanced {…} or […] block"
 
 class JSONCheck(Structural, abstract=True):
     """Base of the JSON checks: reads the document (found in prose when ``extract``), then
-    ``check`` decides on it; the reason says where an extracted document came from."""
+    ``check`` decides on it."""
 
     extract: ClassVar[bool] = False
 
@@ -55,7 +55,7 @@ class JSONCheck(Structural, abstract=True):
 
     @classmethod
     def check(cls, document: Any, text: str) -> tuple[bool, str]:
-        """Decide on the parsed ``document`` (``text`` is its JSON): (passed, reason)."""
+        """(passed, reason) on the parsed ``document`` (``text`` is its JSON)."""
         raise NotImplementedError(f"{cls.__name__} does not implement check(document, text)")
 
 
@@ -168,18 +168,18 @@ class JSONPathCheck(JSONCheck, abstract=True):
         values = "; ".join(f"{where} is {shown(value)}" for where, value in found)
         if not cls.exists:
             return False, f"{cls.path} exists: {values}"
-        if cls.expected is not _MISSING:
+        wrong, wanted = [], ""
+        if cls.expected is not _MISSING:  # equals= and matches= never come together
             wrong = [(w, v) for w, v in found if not json_equal(v, cls.expected)]
-            if wrong:
-                listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
-                return False, f"{listed}, expected {shown(cls.expected)}"
-        if cls.pattern is not None:
+            wanted = shown(cls.expected)
+        elif cls.pattern is not None:
             wrong = [
                 (w, v) for w, v in found if not (isinstance(v, str) and search(cls.pattern, v))
             ]
-            if wrong:
-                listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
-                return False, f"{listed}, expected a string matching {cls.pattern.pattern!r}"
+            wanted = f"a string matching {cls.pattern.pattern!r}"
+        if wrong:
+            listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
+            return False, f"{listed}, expected {wanted}"
         return True, values
 
 
@@ -191,13 +191,10 @@ def JSONPath(
     exists: bool = True,
     extract: bool = False,
 ) -> type[Intent]:
-    """The check "the text is JSON and the RFC 9535 ``path`` holds what is asked".
-
-    With neither ``equals`` nor ``matches``, the path must exist; ``equals`` compares JSON values
-    exactly (``1`` equals ``1.0``, ``true`` does not equal ``1``); ``matches`` is a regular
-    expression the string value must contain (``re.search`` syntax, time-bounded); ``exists=False``
-    asks that the path is absent. A path that finds several values (``$.items[*].status``) needs
-    every one to pass. ``extract=True`` finds the JSON inside prose.
+    """The check "the text is JSON and the RFC 9535 ``path`` holds what is asked": it exists, or
+    every value it finds ``equals`` a JSON value (``1`` equals ``1.0``, ``true`` not ``1``) or is a
+    string that ``matches`` a (time-bounded) pattern; ``exists=False``: it is absent.
+    ``extract=True`` finds the JSON inside prose.
 
     Raises:
         JudgeUnavailableError: jsonpath-rfc9535 is not installed (the ``[json]`` extra).

@@ -47,9 +47,8 @@ def _error(error: Any) -> str:
 
 
 def MatchesModel(model: type[Any], *, extract: bool = False) -> type[Intent]:
-    """The check "the text is JSON that the pydantic v2 ``model`` accepts".
-
-    ``extract=True`` finds the JSON inside prose (a ```json block, else a balanced block).
+    """The check "the text is JSON that the pydantic v2 ``model`` accepts" (``extract=True``
+    finds the JSON inside prose).
 
     Raises:
         JudgeUnavailableError: pydantic is not installed (the ``[json]`` extra).

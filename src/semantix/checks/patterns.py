@@ -26,12 +26,8 @@ T = TypeVar("T")
 
 
 def compile_pattern(source: str, flags: int = 0) -> Any:
-    """``source`` compiled by the bounded engine, with ``re`` flags (translated by name: the
-    engine numbers some of them differently).
-
-    Raises:
-        ValueError: not a valid regular expression (the message is the engine's).
-    """
+    """``source`` compiled by the bounded engine, with ``re`` flags (translated by name), or a
+    ValueError with the engine's message."""
     import regex
 
     engine_flags = 0
@@ -47,11 +43,8 @@ def compile_pattern(source: str, flags: int = 0) -> Any:
 
 
 def search(pattern: Any, text: str) -> Any:
-    """``pattern.search(text)`` within `TIMEOUT_S` (a match, or None).
-
-    Raises:
-        PatternTimeoutError: the search ran past the bound.
-    """
+    """``pattern.search(text)`` within `TIMEOUT_S` (a match, or None; past it a
+    `PatternTimeoutError`)."""
     return _within(lambda: pattern.search(text, timeout=TIMEOUT_S), pattern, text)
 
 
@@ -89,12 +82,8 @@ BOUNDED = _Engine()
 
 def bounded(function: F) -> F:
     """A copy of a library's ``function`` whose module-level ``re`` is `BOUNDED`, as it is for
-    the functions of the same library it calls by name (copied the same way, recursively).
-
-    The library runs its own code, unchanged, with the bounded engine: how semantix bounds the
-    patterns of jsonschema's keywords and of the RFC 9535 filter functions without
-    re-implementing them.
-    """
+    the functions of the same library it calls by name (copied the same way, recursively): the
+    library's own code, unchanged, on the bounded engine (jsonschema, the RFC 9535 filters)."""
     return cast("F", _copy(function, function.__module__.partition(".")[0], {}))
 
 

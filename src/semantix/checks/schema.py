@@ -24,11 +24,6 @@ from semantix.text import preview
 
 __all__ = ["JSONSchema"]
 
-_DRAFTS = (
-    "e.g. 'https://json-schema.org/draft/2020-12/schema' or "
-    "'http://json-schema.org/draft-07/schema#'"
-)
-
 
 class JSONSchemaCheck(JSONCheck, abstract=True):
     """Base of ``JSONSchema``: ``validator`` is a (time-bounded) jsonschema validator."""
@@ -55,10 +50,8 @@ class JSONSchemaCheck(JSONCheck, abstract=True):
 
 
 def JSONSchema(schema: Mapping[str, Any] | bool, *, extract: bool = False) -> type[Intent]:
-    """The check "the text is JSON valid against ``schema``" (any draft jsonschema supports).
-
-    A failure lists every violation with its JSON path. ``extract=True`` finds the JSON inside
-    prose.
+    """The check "the text is JSON valid against ``schema``" (any draft jsonschema supports); a
+    failure lists every violation with its JSON path. ``extract=True`` finds the JSON in prose.
 
     Raises:
         JudgeUnavailableError: jsonschema is not installed (the ``[json]`` extra).
@@ -87,7 +80,9 @@ def JSONSchema(schema: Mapping[str, Any] | bool, *, extract: bool = False) -> ty
         if known is None:
             raise ValueError(
                 f"JSONSchema() got $schema {uri!r}, which names no draft jsonschema knows; "
-                f"name one, {_DRAFTS}, or leave $schema out for the latest draft"
+                "name one, e.g. 'https://json-schema.org/draft/2020-12/schema' or "
+                "'http://json-schema.org/draft-07/schema#', or leave $schema out for the latest "
+                "draft"
             )
     validator_class = validators.validator_for(frozen)
     try:

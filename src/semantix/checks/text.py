@@ -34,11 +34,10 @@ _CACHE_SIZE = 256
 
 
 class ContainsCheck(Structural, abstract=True):
-    """Base of ``Contains``, ``ContainsAll`` and ``ContainsAny``."""
+    """Base of ``Contains``, ``ContainsAll`` and ``ContainsAny`` (``mode`` "all" or "any")."""
 
     needles: ClassVar[tuple[str, ...]]
     case_sensitive: ClassVar[bool]
-    #: "all": every needle must be found; "any": at least one.
     mode: ClassVar[str]
 
     @classmethod
@@ -70,15 +69,12 @@ class ContainsCheck(Structural, abstract=True):
 
 
 def Contains(needle: str | float, *, case_sensitive: bool = False) -> type[Intent]:
-    """The check "the text contains ``needle``", ignoring case unless ``case_sensitive``.
-
-    A number is looked for by its text: ``Contains(42)`` is ``Contains("42")`` (found in
-    "1425" too: ``Matches(r"\\b42\\b")`` for the number alone).
+    """The check "the text contains ``needle``", ignoring case unless ``case_sensitive``; a
+    number is looked for by its text (``Contains(42)`` is ``Contains("42")``).
 
     Raises:
         TypeError: ``needle`` is not a str or a number (a bool is not a number here).
-        ValueError: ``needle`` is empty or only whitespace, or a float without a plain
-            decimal text (``1e20``, ``nan``).
+        ValueError: ``needle`` is blank, or a float without a plain decimal text (``1e20``).
     """
     text = _needle(needle, "Contains")
     return _contains((text,), "one", check_flag(case_sensitive, "Contains", "case_sensitive"))
@@ -90,8 +86,7 @@ def ContainsAll(
     """The check "the text contains every one of ``needles``" (``ContainsAll("a", "b")`` or a list).
 
     Raises:
-        TypeError: a needle is not a str or a number.
-        ValueError: no needle, or an empty one.
+        TypeError, ValueError: no needle, or one that `Contains` would refuse.
     """
     checked = _needles(needles, factory="ContainsAll")
     return _contains(checked, "all", check_flag(case_sensitive, "ContainsAll", "case_sensitive"))
@@ -103,8 +98,7 @@ def ContainsAny(
     """The check "the text contains at least one of ``needles``".
 
     Raises:
-        TypeError: a needle is not a str or a number.
-        ValueError: no needle, or an empty one.
+        TypeError, ValueError: no needle, or one that `Contains` would refuse.
     """
     checked = _needles(needles, factory="ContainsAny")
     return _contains(checked, "any", check_flag(case_sensitive, "ContainsAny", "case_sensitive"))
@@ -195,8 +189,7 @@ def StartsWith(prefix: str, *, case_sensitive: bool = True, strip: bool = True) 
     """The check "the text starts with ``prefix``" (leading whitespace ignored by default).
 
     Raises:
-        TypeError: ``prefix`` is not a str.
-        ValueError: ``prefix`` is empty or only whitespace.
+        TypeError, ValueError: ``prefix`` is not a str, or is blank.
     """
     text = check_text(prefix, factory="StartsWith", what="prefix", example="'Dear'")
     return _equals(text, *_options("StartsWith", case_sensitive, strip), "starts")
@@ -206,8 +199,7 @@ def EndsWith(suffix: str, *, case_sensitive: bool = True, strip: bool = True) ->
     """The check "the text ends with ``suffix``" (trailing whitespace ignored by default).
 
     Raises:
-        TypeError: ``suffix`` is not a str.
-        ValueError: ``suffix`` is empty or only whitespace.
+        TypeError, ValueError: ``suffix`` is not a str, or is blank.
     """
     text = check_text(suffix, factory="EndsWith", what="suffix", example="'Best regards'")
     return _equals(text, *_options("EndsWith", case_sensitive, strip), "ends")
@@ -241,8 +233,6 @@ def _equals(expected: str, case_sensitive: bool, strip: bool, mode: str) -> type
 
 
 class MatchesCheck(Structural, abstract=True):
-    """Base of ``Matches``."""
-
     pattern: ClassVar[Any]
 
     @classmethod
@@ -259,12 +249,9 @@ class MatchesCheck(Structural, abstract=True):
 
 
 def Matches(pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> type[Intent]:
-    """The check "the regular expression ``pattern`` matches somewhere in the text" (``re.search``).
-
-    Anchor the pattern (``^...$``, or ``re.fullmatch`` semantics with ``\\A...\\Z``) to match
-    the whole text. ``flags`` are ``re`` flags, e.g. ``re.IGNORECASE | re.MULTILINE``. The
-    search runs with a time bound (`semantix.checks.patterns`): a pattern that backtracks
-    catastrophically on the output is a `PatternTimeoutError`, never a hang.
+    """The check "the regular expression ``pattern`` matches somewhere in the text" (``re.search``
+    with ``re`` ``flags``, time-bounded: `semantix.checks.patterns`); anchor it (``^...$``) to
+    match the whole text.
 
     Raises:
         TypeError: ``pattern`` is neither a str nor a compiled pattern, or ``flags`` is no int.
@@ -409,7 +396,6 @@ def _needles(values: tuple[object, ...], *, factory: str) -> tuple[str, ...]:
 
 
 def _needle(value: object, factory: str) -> str:
-    """A substring to look for: a str, or a number's text (a bool is no number here)."""
     if isinstance(value, float) and (not math.isfinite(value) or "e" in repr(value)):
         raise ValueError(
             f"{factory}({value!r}): a number is looked for by its text, and {value!r} has no "

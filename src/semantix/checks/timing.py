@@ -49,7 +49,7 @@ def Latency(*, max_ms: float | None = None, first_token_ms: float | None = None)
     ``first_token_ms``)", in milliseconds.
 
     Raises:
-        ValueError: no ceiling, or a ceiling that is not a number above 0.
+        ValueError: no ceiling, or one that is not a number above 0.
         UnenforceableCheckError: when checked, the output carries no such time.
     """
     ceilings = []

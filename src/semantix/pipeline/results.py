@@ -42,15 +42,14 @@ class LeafResult:
         expected: whether the output should satisfy the statement judged: False under an odd
             number of ``~``, and for a negatively phrased requirement judged as NOT its positive
             statement (``judged_as``).
-        threshold_source: which step of the threshold order chose the threshold: ``argument``,
-            ``intent``, ``calibrated``, ``marker``, ``judge`` or ``default``; ``structural``
-            for a leaf semantix decides itself (score 1.0 or 0.0, at threshold 1.0).
+        threshold_source: the step of the threshold order that chose it (``argument``,
+            ``intent``, ``calibrated``, ``marker``, ``scale``, ``judge``, ``default``), or
+            ``structural`` for a leaf semantix decides itself (score 1.0 or 0.0, threshold 1.0).
         judged_as: the positive statement a negatively phrased requirement was judged as the
             negation of ("The text uses profanity."), else None.
-        judged: False when the leaf was not sent to the judge because structural leaves had
-            already decided the check (its reason says which); such a leaf never fails.
-        scale: the judge's declared scale (``entailment``, ``similarity`` or ``score``; the
-            failure message says what a similarity judge measured); ``score`` when structural.
+        judged: False when structural leaves had already decided the check, so the leaf was not
+            sent to the judge (its reason says which); such a leaf never fails.
+        scale: the judge's declared scale (``entailment``, ``similarity`` or ``score``).
     """
 
     intent: type[Intent]
@@ -65,7 +64,7 @@ class LeafResult:
     @property
     def passed(self) -> bool:
         """Whether this leaf went the way the composite intent wanted (a leaf not judged never
-        fails: the check was decided without it)."""
+        fails)."""
         return not self.judged or self.verdict.passed is self.expected
 
     @property
@@ -95,9 +94,8 @@ class LeafResult:
 
     @property
     def topical(self) -> bool:
-        """Whether a similarity judge decided this leaf from its description alone (no
-        examples): closeness of topic, not whether the output does what it says — marked in
-        every report, passes included."""
+        """Whether a similarity judge decided this leaf from its description alone (no examples):
+        closeness of topic, not whether the output does what it says (marked in every report)."""
         if self.scale != "similarity" or not self.judged or self.structural:
             return False
         description = self.intent.judge_description()
@@ -178,26 +176,19 @@ class SemanticResult:
             KeyError: no such leaf, or ``intent`` omitted on a composite (the message lists them).
             ValueError: the judge gave that leaf no score (a structural leaf has 1.0 or 0.0).
         """
-        if intent is None:
-            if len(self.leaves) != 1:
-                raise KeyError(
-                    f"{self.intent.__name__} has {len(self.leaves)} leaves; name one: "
-                    f"score_of({self.leaves[0].label!r}); leaves: "
-                    f"{', '.join(leaf.label for leaf in self.leaves)}"
-                )
-            leaf = self.leaves[0]
-        else:
-            found = [
-                candidate
-                for candidate in self.leaves
-                if intent in (candidate.intent, candidate.label, candidate.intent.__name__)
-            ]
-            if not found:
-                raise KeyError(
-                    f"no leaf {intent!r} in {self.intent.__name__}; leaves: "
-                    f"{', '.join(leaf.label for leaf in self.leaves)}"
-                )
-            leaf = found[0]
+        named = [c for c in self.leaves if intent in (c.intent, c.label, c.intent.__name__)]
+        if intent is None and len(self.leaves) != 1:
+            raise KeyError(
+                f"{self.intent.__name__} has {len(self.leaves)} leaves; name one: "
+                f"score_of({self.leaves[0].label!r}); leaves: "
+                f"{', '.join(leaf.label for leaf in self.leaves)}"
+            )
+        if intent is not None and not named:
+            raise KeyError(
+                f"no leaf {intent!r} in {self.intent.__name__}; leaves: "
+                f"{', '.join(leaf.label for leaf in self.leaves)}"
+            )
+        leaf = self.leaves[0] if intent is None else named[0]
         if leaf.verdict.score is None:
             raise ValueError(
                 f"the judge gave {leaf.label} no score (reason: {leaf.verdict.reason!r}); "
@@ -250,6 +241,8 @@ EMPTY_REASON = (
 #: Characters of the output shown in a failure message (the length of the whole is shown too).
 OUTPUT_PREVIEW_CHARS = 200
 EVIDENCE_PREVIEW_CHARS = 160
+#: The most characters of a reason's first clause shown in the verdict column.
+WHY_CHARS = 120
 
 
 def failure_message(result: SemanticResult) -> str:
@@ -360,27 +353,20 @@ def leaf_verdict_text(leaf: LeafResult) -> str:
     if verdict.reason == EMPTY_REASON:
         return "FAIL: nothing to judge"
     if leaf.expected:
-        if verdict.score is not None and verdict.score >= leaf.threshold:
-            return "FAIL: " + _why_above_threshold(verdict.reason)
-        return "FAIL: not satisfied" + flag
+        if verdict.score is None or verdict.score < leaf.threshold:
+            return "FAIL: not satisfied" + flag
+        first = (verdict.reason or "").split(";", 1)[0].strip()  # the reason's first clause
+        if not first:
+            return (
+                "FAIL: failed at or above its threshold (a condition of the judge beyond the score)"
+            )
+        return "FAIL: " + preview(first, WHY_CHARS, quote=False)
     what = leaf.judged_as if leaf.judged_as is not None else leaf.intent.__name__
     if verdict.score is None:
         return f"FAIL: the output DID satisfy {what}"
     return (
         f"FAIL: the output DID satisfy {what} ({verdict.score:.2f} >= {leaf.threshold:.2f}){flag}"
     )
-
-
-#: The most characters of a reason's first clause shown in the verdict column.
-WHY_CHARS = 120
-
-
-def _why_above_threshold(reason: str | None) -> str:
-    """The reason's first clause (up to the first ``;``), or what is known without one."""
-    first = (reason or "").split(";", 1)[0].strip()
-    if not first:
-        return "failed at or above its threshold (a condition of the judge beyond the score)"
-    return preview(first, WHY_CHARS, quote=False)
 
 
 for _public in (CheckError, LeafResult, SemanticResult):

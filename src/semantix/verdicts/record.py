@@ -1,8 +1,6 @@
-"""One frozen verdict: the decision, what it was a decision about, and its file format.
-
-A stored file is UTF-8 JSON with sorted keys and an indent of 2, small enough to review in a pull
-request. Reading it checks every field's type (``StoredVerdict.from_json()``); the store
-writes only what this reader accepts, so a file the store wrote can always be replayed.
+"""One frozen verdict: the decision, what it was a decision about, and its file format (UTF-8
+JSON, sorted keys, indent 2). Reading checks every field's type (``StoredVerdict.from_json()``);
+the store writes only what this reader accepts, so a file it wrote can always be replayed.
 """
 
 from __future__ import annotations
@@ -36,19 +34,8 @@ PREVIEW_CHARS = 500
 def decision_at(
     passed: bool, score: float | None, recorded: float | None, threshold: float
 ) -> bool | None:
-    """Whether a verdict recorded at ``recorded`` passes at ``threshold``; None when unknown.
-
-    Judges may require more than ``score >= threshold`` (the embedding judge also needs the output
-    closer to an example than to any counterexample), so a verdict is re-decided only as far as
-    it tells:
-
-    - at the recorded threshold: as recorded;
-    - it passed: the extra conditions held, so ``score >= threshold``;
-    - it failed although ``score`` reached the recorded threshold: something other than the score
-      failed, so it fails at every threshold;
-    - it failed below the recorded threshold: it fails at any higher threshold; at a lower one
-      nothing is known (None: the judge must be asked again).
-    """
+    """Whether a verdict recorded at ``recorded`` passes at ``threshold``; None when unknown
+    (the rule, for judges that need more than the score: docs/frozen-verdicts.md)."""
     if same_threshold(recorded, threshold):
         return passed
     if score is None:
@@ -160,12 +147,9 @@ class StoredVerdict:
         threshold: float | None = None,
         secrets: Iterable[object] = (),
     ) -> StoredVerdict:
-        """Capture a fresh verdict of ``judge`` for storing, stamped with the time and version.
-
-        ``threshold`` is the one the judge was asked at, kept when the verdict does not say.
-        Each of ``secrets`` (e.g. an API key) is masked in the reason, the evidence and the
-        output preview, so a server that echoes a key cannot put it into a committed file.
-        """
+        """Capture a fresh verdict of ``judge`` for storing, stamped with the time and version
+        (``threshold``: the one asked at, kept when the verdict does not say); each of
+        ``secrets`` (an API key) is masked in the reason, the evidence and the output preview."""
         hidden = usable_secrets(secrets)
         text = mask_secrets(normalise_text(output), hidden)
         return cls(
@@ -214,11 +198,7 @@ class StoredVerdict:
         )
 
     def to_json(self) -> str:
-        """The reviewable file content: sorted keys, indent 2, trailing newline.
-
-        Raises:
-            ValueError: a number is NaN or infinite (JSON cannot hold it).
-        """
+        """The reviewable file content, or a ValueError for a NaN or infinite number."""
         verdict: dict[str, Any] = {
             "passed": self.passed,
             "score": self.score,
@@ -257,12 +237,8 @@ class StoredVerdict:
 
     @classmethod
     def from_json(cls, text: str, *, expected_key: str) -> StoredVerdict:
-        """Parse a stored file, checking every field's type.
-
-        Raises:
-            ValueError: it is not a frozen verdict with fingerprint ``expected_key`` (the
-                message names the field at fault).
-        """
+        """Parse a stored file, or raise a ValueError naming the field at fault (or the
+        fingerprint, when it is not ``expected_key``)."""
         document = _Fields(json.loads(text), "")
         if document.get("fingerprint", str) != expected_key:
             raise ValueError(

@@ -45,12 +45,8 @@ class VerdictStore:
         return self.path / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> StoredVerdict | None:
-        """The stored verdict, None when there is none.
-
-        Raises:
-            CorruptVerdictError: the file is not a frozen verdict (names the file and the field).
-            VerdictStoreError: the file cannot be read.
-        """
+        """The stored verdict, None when there is none; a `CorruptVerdictError` (naming the file
+        and the field) when the file is no frozen verdict, a `VerdictStoreError` when unreadable."""
         file = self.file_for(key)
         try:
             text = read_text(file, what="the frozen verdict", error=_damaged)
@@ -84,12 +80,8 @@ class VerdictStore:
         return key, record
 
     def put(self, record: StoredVerdict) -> Path:
-        """Write ``record`` whole or not at all (`semantix.files.write_atomic`); return its path.
-
-        Raises:
-            ValueError: the record could not be read back (e.g. a NaN score); nothing is written.
-            VerdictStoreError: the file cannot be written.
-        """
+        """Write ``record`` whole or not at all and return its path; a ValueError (nothing
+        written) when it could not be read back, a `VerdictStoreError` when unwritable."""
         file = self.file_for(record.fingerprint)
         try:
             text = record.to_json()
@@ -113,20 +105,14 @@ class VerdictStore:
         return (file.stem for file in self._files())
 
     def unused(self, used_fingerprints: Iterable[str]) -> list[Path]:
-        """The stored files whose fingerprint is not in ``used_fingerprints``, sorted.
-
-        ``used_fingerprints`` is what the run's recording judges used (their
-        ``usage().used``); only a run that asked every check can say what is unused.
-        """
+        """The stored files whose fingerprint is not in ``used_fingerprints`` (what the run's
+        recording judges used, their ``usage().used``), sorted."""
         used = frozenset(used_fingerprints)
         return sorted(file for file in self._files() if file.stem not in used)
 
     def prune(self, used_fingerprints: Iterable[str]) -> list[Path]:
-        """Delete the files ``unused()`` lists (and directories left empty); return them.
-
-        Raises:
-            VerdictStoreError: a file cannot be deleted (those before it are gone).
-        """
+        """Delete the files ``unused()`` lists (and directories left empty) and return them; a
+        `VerdictStoreError` when one cannot be deleted (those before it are gone)."""
         removed = self.unused(used_fingerprints)
         for file in removed:
             try:
