@@ -53,9 +53,7 @@ class TokensCheck(Structural, abstract=True):
                 problems.append(f"{count} {unit} tokens, more than the maximum {maximum}")
             else:
                 facts.append(f"{count} {unit} tokens (at most {maximum})")
-        if problems:
-            return verdict(False, "; ".join(problems))
-        return verdict(True, ", ".join(facts))
+        return verdict(not problems, "; ".join(problems) if problems else ", ".join(facts))
 
 
 def Tokens(

@@ -1,10 +1,6 @@
-"""Structural checks on JSON text: ``IsJSON`` and ``JSONPath`` (``JSONSchema`` and
-``MatchesModel`` build on the reading here).
-
-The text must be one RFC 8259 JSON document (no NaN, no name twice in one object, at most
-`MAX_DEPTH` levels deep: docs/structural-checks.md); ``extract=True`` finds it inside prose
-(`semantix.checks.extract`). ``JSONPath`` follows RFC 9535 (jsonpath-rfc9535, the ``[json]``
-extra, imported when a check is built).
+"""Structural checks on JSON text: ``IsJSON`` and ``JSONPath`` (RFC 9535, the ``[json]`` extra);
+``JSONSchema`` and ``MatchesModel`` build on the reading here: one RFC 8259 document, at most
+`MAX_DEPTH` levels deep (docs/structural-checks.md), found in prose with ``extract=True``.
 """
 
 from __future__ import annotations
@@ -61,17 +57,14 @@ class JSONCheck(Structural, abstract=True):
 
 def read_json(text: str, *, extract: bool) -> tuple[Any, str, str | None] | str:
     """(document, its JSON text, where it was found or None) or the reason there is none."""
-    if not extract:
-        document, problem = _load(text)
-        if problem is None:
-            return document, text, None
-        return f"the text is not JSON ({problem}): {preview(text, 80)}"
     failures: list[str] = []
-    for body, where in candidates(text):
+    for body, where in candidates(text) if extract else [(text, None)]:
         document, problem = _load(body)
         if problem is None:
-            return document, body, f"extracted from {where}"
-        failures.append(f"{where} is not JSON ({problem}): {preview(body, 80)}")
+            return document, body, None if where is None else f"extracted from {where}"
+        failures.append(f"{where or 'the text'} is not JSON ({problem}): {preview(body, 80)}")
+    if not extract:
+        return failures[0]
     if not failures:
         return f"no JSON found in the text ({_NO_JSON}): {preview(text, 80)}"
     others = f" (nor are the {len(failures) - 1} other blocks)" if len(failures) > 1 else ""

@@ -48,12 +48,8 @@ def _error(error: Any) -> str:
 
 def MatchesModel(model: type[Any], *, extract: bool = False) -> type[Intent]:
     """The check "the text is JSON that the pydantic v2 ``model`` accepts" (``extract=True``
-    finds the JSON inside prose).
-
-    Raises:
-        JudgeUnavailableError: pydantic is not installed (the ``[json]`` extra).
-        TypeError: ``model`` is not a pydantic v2 model class.
-    """
+    finds the JSON inside prose); a TypeError when ``model`` is no pydantic v2 model class, a
+    `JudgeUnavailableError` without pydantic (the ``[json]`` extra)."""
     pydantic = require("pydantic", extra="json", feature="MatchesModel")
     if not (isinstance(model, type) and issubclass(model, pydantic.BaseModel)):
         what = (

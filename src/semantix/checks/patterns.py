@@ -1,9 +1,8 @@
 """Regular expressions on what a model wrote, run with a time bound: a pattern never hangs a run.
 
-Every pattern semantix applies to an output runs on the `regex <https://pypi.org/project/regex/>`_
-engine (``re``'s syntax, plus a ``timeout``), semantix's one core dependency; each match may take
-at most `TIMEOUT_S` seconds, past which it is a `PatternTimeoutError`, never a pass. Which
-patterns, and why not google-re2: docs/structural-checks.md ("Patterns never hang").
+Every pattern semantix applies to an output runs on the ``regex`` engine (``re``'s syntax, plus a
+``timeout``); a match past `TIMEOUT_S` seconds is a `PatternTimeoutError`, never a pass (which
+patterns, and why this engine: docs/structural-checks.md, "Patterns never hang").
 """
 
 from __future__ import annotations

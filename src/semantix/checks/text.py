@@ -83,11 +83,8 @@ def Contains(needle: str | float, *, case_sensitive: bool = False) -> type[Inten
 def ContainsAll(
     *needles: str | float | Sequence[str | int | float], case_sensitive: bool = False
 ) -> type[Intent]:
-    """The check "the text contains every one of ``needles``" (``ContainsAll("a", "b")`` or a list).
-
-    Raises:
-        TypeError, ValueError: no needle, or one that `Contains` would refuse.
-    """
+    """The check "the text contains every one of ``needles``" (``ContainsAll("a", "b")`` or a
+    list); a TypeError or ValueError for no needle, or one that `Contains` would refuse."""
     checked = _needles(needles, factory="ContainsAll")
     return _contains(checked, "all", check_flag(case_sensitive, "ContainsAll", "case_sensitive"))
 
@@ -95,11 +92,8 @@ def ContainsAll(
 def ContainsAny(
     *needles: str | float | Sequence[str | int | float], case_sensitive: bool = False
 ) -> type[Intent]:
-    """The check "the text contains at least one of ``needles``".
-
-    Raises:
-        TypeError, ValueError: no needle, or one that `Contains` would refuse.
-    """
+    """The check "the text contains at least one of ``needles``"; a TypeError or ValueError for
+    no needle, or one that `Contains` would refuse."""
     checked = _needles(needles, factory="ContainsAny")
     return _contains(checked, "any", check_flag(case_sensitive, "ContainsAny", "case_sensitive"))
 
@@ -172,11 +166,8 @@ class EqualsCheck(Structural, abstract=True):
 
 
 def Equals(expected: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
-    """The check "the text is exactly ``expected``" (surrounding whitespace ignored by default).
-
-    Raises:
-        TypeError: ``expected`` is not a str.
-    """
+    """The check "the text is exactly ``expected``" (surrounding whitespace ignored by default);
+    a TypeError when ``expected`` is not a str."""
     if not isinstance(expected, str):
         raise TypeError(
             f"Equals() needs the expected text as a str, e.g. Equals('OK'); got "
@@ -186,21 +177,15 @@ def Equals(expected: str, *, case_sensitive: bool = True, strip: bool = True) ->
 
 
 def StartsWith(prefix: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
-    """The check "the text starts with ``prefix``" (leading whitespace ignored by default).
-
-    Raises:
-        TypeError, ValueError: ``prefix`` is not a str, or is blank.
-    """
+    """The check "the text starts with ``prefix``" (leading whitespace ignored by default); a
+    TypeError or ValueError when ``prefix`` is not a str, or is blank."""
     text = check_text(prefix, factory="StartsWith", what="prefix", example="'Dear'")
     return _equals(text, *_options("StartsWith", case_sensitive, strip), "starts")
 
 
 def EndsWith(suffix: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
-    """The check "the text ends with ``suffix``" (trailing whitespace ignored by default).
-
-    Raises:
-        TypeError, ValueError: ``suffix`` is not a str, or is blank.
-    """
+    """The check "the text ends with ``suffix``" (trailing whitespace ignored by default); a
+    TypeError or ValueError when ``suffix`` is not a str, or is blank."""
     text = check_text(suffix, factory="EndsWith", what="suffix", example="'Best regards'")
     return _equals(text, *_options("EndsWith", case_sensitive, strip), "ends")
 
@@ -322,36 +307,27 @@ def Length(
     min_words: int | None = None,
     max_words: int | None = None,
 ) -> type[Intent]:
-    """The check "the text's length is within the bounds given" (words are whitespace-separated).
-
-    Raises:
-        TypeError: a bound is not an int.
-        ValueError: no bound is given, a bound is negative, or a minimum exceeds its maximum.
-    """
-    given = {
-        "min_chars": min_chars,
-        "max_chars": max_chars,
-        "min_words": min_words,
-        "max_words": max_words,
-    }
-    for what, value in given.items():
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise TypeError(f"Length({what}=...) must be an int, got {value!r}; e.g. {what}=80")
-        if value is not None and value < 0:
-            raise ValueError(f"Length({what}={value!r}) must be 0 or more; e.g. {what}=80")
-    if all(value is None for value in given.values()):
-        raise ValueError(
-            "Length() needs at least one bound: min_chars, max_chars, min_words or max_words, "
-            "e.g. Length(max_words=80)"
-        )
+    """The check "the text's length is within the bounds given" (words are whitespace-separated);
+    a TypeError for a bound that is no int, a ValueError for none, a negative one, or a minimum
+    above its maximum."""
     bounds = []
     for unit, low, high in (("chars", min_chars, max_chars), ("words", min_words, max_words)):
+        for what, value in ((f"min_{unit}", low), (f"max_{unit}", high)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"Length({what}=...) must be an int, got {value!r}; e.g. {what}=80")
+            if value is not None and value < 0:
+                raise ValueError(f"Length({what}={value!r}) must be 0 or more; e.g. {what}=80")
         if low is not None and high is not None and low > high:
             raise ValueError(
                 f"Length(min_{unit}={low}, max_{unit}={high}): the minimum exceeds the maximum"
             )
         if low is not None or high is not None:
             bounds.append((unit, low, high))
+    if not bounds:
+        raise ValueError(
+            "Length() needs at least one bound: min_chars, max_chars, min_words or max_words, "
+            "e.g. Length(max_words=80)"
+        )
     return _length(tuple(bounds))
 
 

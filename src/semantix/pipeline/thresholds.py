@@ -50,14 +50,9 @@ def resolve_threshold(
 ) -> ResolvedThreshold:
     """The threshold for one leaf ``intent`` judged by ``judge``, following the documented order.
 
-    Args:
-        explicit: the ``threshold=`` argument, or None.
-        judge_default: the pytest marker's threshold, standing in for the judge's.
-        description: what the judge will be asked (default: the intent's description);
-            calibration scores the examples against it.
-        swap_examples: the judge is asked the positive statement of a negative requirement, so
-            examples and counterexamples swap.
-        declared: the judge's `capabilities`, when the caller has read them already.
+    ``explicit`` is the ``threshold=`` argument, ``judge_default`` the pytest marker's
+    threshold, ``description`` what the judge will be asked (calibration scores the examples
+    against it); ``swap_examples``: it is asked the positive statement of a negative requirement.
     """
     if explicit is not None:
         return ResolvedThreshold(check_threshold(explicit), "argument")

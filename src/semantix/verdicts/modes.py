@@ -47,11 +47,8 @@ _POLICIES = {
 
 
 def resolve_mode(mode: str | None = None) -> str:
-    """The mode to use: ``mode`` if given, else ``SEMANTIX_VERDICTS``, else ``"off"``.
-
-    Raises:
-        ConfigurationError: the mode is not one of ``MODES``.
-    """
+    """The mode to use: ``mode`` if given, else ``SEMANTIX_VERDICTS``, else ``"off"`` (a
+    `ConfigurationError` for a mode not in ``MODES``)."""
     if mode is None:
         return config.verdicts_mode() or "off"
     return config.check_verdict_mode(mode, source="mode")

@@ -29,6 +29,8 @@ __all__ = ["PREVIEW_CHARS", "StoredVerdict", "answered", "decision_at", "replaya
 
 #: How much of the output a stored file shows (the fingerprint covers all of it).
 PREVIEW_CHARS = 500
+#: The optional fields of a judge's identity that a stored file names (its note only when set).
+_JUDGE_FIELDS = ("model", "revision", "file")
 
 
 def decision_at(
@@ -218,10 +220,7 @@ class StoredVerdict:
             "fingerprint": self.fingerprint,
             "judge": {
                 "display": str(self.judge),
-                "name": self.judge.name,
-                "model": self.judge.model,
-                "revision": self.judge.revision,
-                "file": self.judge.file,
+                **{name: getattr(self.judge, name) for name in ("name", *_JUDGE_FIELDS)},
                 "prompt_version": self.prompt_version,
                 **({"note": self.judge.note} if self.judge.note is not None else {}),
             },
@@ -257,15 +256,12 @@ class StoredVerdict:
         return cls(
             fingerprint=expected_key,
             passed=verdict.get("passed", bool),
-            score=verdict.fraction("score"),
-            threshold=verdict.fraction("threshold"),
+            score=verdict.number("score", high=1.0),
+            threshold=verdict.number("threshold", high=1.0),
             reason=verdict.get("reason", str, optional=True),
             judge=JudgeIdentity(
                 judge.get("name", str),
-                model=judge.get("model", str, optional=True),
-                revision=judge.get("revision", str, optional=True),
-                file=judge.get("file", str, optional=True),
-                note=judge.get("note", str, optional=True),
+                **{name: judge.get(name, str, optional=True) for name in (*_JUDGE_FIELDS, "note")},
             ),
             prompt_version=judge.get("prompt_version", str, optional=True),
             intent={
@@ -301,13 +297,11 @@ class _Fields:
         return f"{self.path}.{key}" if self.path else key
 
     def get(self, key: str, kind: type, *, optional: bool = False) -> Any:
-        if key not in self.raw:
-            if optional:
-                return None
-            raise ValueError(f"the field {self._name(key)!r} is missing")
-        value = self.raw[key]
+        value = self.raw.get(key)
         if value is None and optional:
             return None
+        if key not in self.raw:
+            raise ValueError(f"the field {self._name(key)!r} is missing")
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             expected = f"a {kind.__name__}" + (" or null" if optional else "")
             raise ValueError(f"the field {self._name(key)!r} is {value!r:.80}, expected {expected}")
@@ -321,21 +315,19 @@ class _Fields:
     def optional_section(self, key: str) -> _Fields | None:
         return None if self.raw.get(key) is None else self.section(key)
 
-    def number(self, key: str, *, low: float = 0.0, high: float = math.inf) -> float | None:
-        """An optional finite number in [low, high]."""
+    def number(self, key: str, *, high: float = math.inf, null: bool = True) -> float | None:
+        """A finite number in [0, high] (None for null, when ``null`` allows it)."""
         value = self.raw.get(key)
-        if value is None:
+        if value is None and null:
             return None
-        if not is_number(value, low=low, high=high):
-            bounds = f"between {low:g} and {high:g}" if math.isfinite(high) else f">= {low:g}"
+        if not is_number(value, low=0.0, high=high):
+            bounds = f"between 0 and {high:g}" if math.isfinite(high) else ">= 0"
+            shown = "null" if value is None else f"{value!r:.80}"
             raise ValueError(
-                f"the field {self._name(key)!r} is {value!r:.80}, expected a number {bounds} "
-                "or null"
+                f"the field {self._name(key)!r} is {shown}, expected a number {bounds}"
+                + (" or null" if null else "")
             )
         return float(value)
-
-    def fraction(self, key: str) -> float | None:
-        return self.number(key, high=1.0)
 
     def count(self, key: str) -> int:
         value = self.get(key, int)
@@ -353,12 +345,9 @@ class _Fields:
         section = self.optional_section(key)
         if section is None:
             return None
-        for label, value in section.raw.items():
-            if value is None:
-                raise ValueError(
-                    f"the field {section._name(label)!r} is null, expected a number between 0 and 1"
-                )
-        return {label: float(section.fraction(label) or 0.0) for label in section.raw}
+        return {
+            label: float(section.number(label, high=1.0, null=False) or 0) for label in section.raw
+        }
 
 
 def _kind(value: object) -> str:
