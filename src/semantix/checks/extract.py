@@ -24,25 +24,18 @@ _CLOSERS = {"{": "}", "[": "]"}
 def candidates(text: str) -> Iterator[tuple[str, str]]:
     """The texts that may hold the JSON, each with where it was found, best first: a ```json
     block alone when there is one, else every maximal balanced block, left to right."""
-    fenced = _fenced(text)
-    if fenced is not None:
-        yield fenced
-        return
-    for start, end in _balanced(text):
-        shape = "{…}" if text[start] == "{" else "[…]"
-        yield text[start:end], f"the {shape} block at character {start}"
-
-
-def _fenced(text: str) -> tuple[str, str] | None:
     at = text.find("```")
     while at >= 0:
         opening = _FENCE_INFO.match(text, at + 3)
         if opening is not None:
             close = _FENCE_CLOSE.search(text, opening.end() - 1)
-            body = text[opening.end() : len(text) if close is None else close.start()]
-            return body, f"the ```json block at character {at}"
+            end = len(text) if close is None else close.start()
+            yield text[opening.end() : end], f"the ```json block at character {at}"
+            return
         at = text.find("```", at + 3)
-    return None
+    for start, end in _balanced(text):
+        shape = "{…}" if text[start] == "{" else "[…]"
+        yield text[start:end], f"the {shape} block at character {start}"
 
 
 def _balanced(text: str) -> list[tuple[int, int]]:

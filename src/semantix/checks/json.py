@@ -187,13 +187,9 @@ def JSONPath(
     """The check "the text is JSON and the RFC 9535 ``path`` holds what is asked": it exists, or
     every value it finds ``equals`` a JSON value (``1`` equals ``1.0``, ``true`` not ``1``) or is a
     string that ``matches`` a (time-bounded) pattern; ``exists=False``: it is absent.
-    ``extract=True`` finds the JSON inside prose.
-
-    Raises:
-        JudgeUnavailableError: jsonpath-rfc9535 is not installed (the ``[json]`` extra).
-        TypeError, ValueError: ``path`` is not a valid RFC 9535 path, ``matches`` is not a valid
-            regular expression, or the options contradict each other.
-    """
+    ``extract=True`` finds the JSON inside prose. A TypeError or ValueError for an invalid path or
+    pattern or contradicting options; a `JudgeUnavailableError` without jsonpath-rfc9535 (the
+    ``[json]`` extra)."""
     text = check_text(path, factory="JSONPath", what="path", example="'$.status', equals='ok'")
     check_flag(exists, "JSONPath", "exists")
     check_flag(extract, "JSONPath", "extract")

@@ -55,12 +55,8 @@ class ContainsCheck(Structural, abstract=True):
                 missing.append(needle)
         passed = not missing if cls.mode == "all" else bool(found)
         how = "" if cls.case_sensitive else " (ignoring case)"
-        parts = []
-        if found:
-            parts.append(
-                "found "
-                + ", ".join(f"{needle!r} at character {at}" for needle, at in found.items())
-            )
+        shown = ", ".join(f"{needle!r} at character {at}" for needle, at in found.items())
+        parts = [f"found {shown}"] if found else []
         if missing:
             parts.append(
                 f"{_listed(missing)} not found{how} in {len(view.text)} characters of text"
@@ -236,12 +232,8 @@ class MatchesCheck(Structural, abstract=True):
 def Matches(pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> type[Intent]:
     """The check "the regular expression ``pattern`` matches somewhere in the text" (``re.search``
     with ``re`` ``flags``, time-bounded: `semantix.checks.patterns`); anchor it (``^...$``) to
-    match the whole text.
-
-    Raises:
-        TypeError: ``pattern`` is neither a str nor a compiled pattern, or ``flags`` is no int.
-        ValueError: ``pattern`` is not a valid regular expression, or is empty.
-    """
+    match the whole text. A TypeError when ``pattern`` is neither a str nor a compiled pattern
+    or ``flags`` no int, a ValueError when ``pattern`` is invalid or empty."""
     if isinstance(flags, bool) or not isinstance(flags, int):
         raise TypeError(f"Matches() flags must be re flags, e.g. re.IGNORECASE; got {flags!r}")
     if isinstance(pattern, re.Pattern):

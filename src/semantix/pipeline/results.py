@@ -162,9 +162,7 @@ class SemanticResult:
     @property
     def score(self) -> float | None:
         """The score of a single-leaf check (None for composites and score-less judges)."""
-        if len(self.leaves) != 1:
-            return None
-        return self.leaves[0].verdict.score
+        return self.leaves[0].verdict.score if len(self.leaves) == 1 else None
 
     def score_of(self, intent: object = None) -> float:
         """The score of one leaf, as a ``float`` (no ``None`` to narrow under ``mypy --strict``).

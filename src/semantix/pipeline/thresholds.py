@@ -107,12 +107,9 @@ def calibrate_intent(
 ) -> Calibration | None:
     """The threshold ``judge`` needs for ``intent``, from its examples; None when not applicable
     (no examples or no counterexamples, a judge that ``uses_examples`` or gives no score). Each
-    example is scored once per judge object and intent (cached); a failure is not cached.
-
-    Raises:
-        IntentCalibrationError: the weakest example does not score above the strongest
-            counterexample: this judge cannot tell them apart.
-    """
+    example is scored once per judge object and intent (cached); a failure is not cached. An
+    `IntentCalibrationError` when the weakest example scores no higher than the strongest
+    counterexample."""
     positives, negatives = intent.examples, intent.counterexamples
     if not positives or not negatives or (declared or capabilities(judge)).uses_examples:
         return None
