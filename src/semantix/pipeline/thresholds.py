@@ -22,12 +22,7 @@ from semantix.text import preview
 if TYPE_CHECKING:
     from semantix.calibration import Calibration
 
-__all__ = [
-    "ResolvedThreshold",
-    "calibrate_intent",
-    "judge_threshold",
-    "resolve_threshold",
-]
+__all__ = ["ResolvedThreshold", "calibrate_intent", "judge_threshold", "resolve_threshold"]
 
 
 @dataclass(frozen=True, slots=True)
