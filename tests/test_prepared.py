@@ -113,4 +113,3 @@ def test_a_description_string_is_one_intent_so_its_checks_share_their_verdicts()
     second = evaluate_semantic("Thank you.", "The text thanks the reader.", judge=judge)
     assert first.intent is second.intent
     assert judge.calls == [("Thank you.", "The text thanks the reader.")]  # the second remembered
-

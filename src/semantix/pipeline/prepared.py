@@ -13,11 +13,10 @@ of a class it inherits from, drops every kept entry, as does ``clear_cache()``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from semantix import context
+from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
 from semantix.intent import Intent, IntentDescription, mark_planned
@@ -84,11 +83,8 @@ def prepare(intent: type[Intent], options: Options, defaults: context.Defaults) 
         named = (id(target), target.__dict__.get("mode"), target.__dict__.get("store"))
     elif target is not None and not isinstance(target, str):
         named = id(target)
-    mode = os.environ.get("SEMANTIX_VERDICTS")  # the variables resolution reads, only those
-    spec = os.environ.get("SEMANTIX_JUDGE") if target is None else None
-    stored = (defaults.verdicts_mode or mode or "off").strip().lower() != "off"
-    path = os.environ.get("SEMANTIX_VERDICTS_PATH") if stored else None
-    key = (intent, named, options.threshold, id(defaults), mode, spec, path)
+    variables = config.resolution_key(defaults.verdicts_mode, default_judge=target is None)
+    key = (intent, named, options.threshold, id(defaults), variables)
     return model_cache.get_or_create(
         key,
         lambda: Prepared(resolve_judge(options.judge, defaults=defaults), (target, defaults)),
