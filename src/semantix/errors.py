@@ -19,12 +19,9 @@ SemantixError                   base of everything below
     └── CorruptVerdictError     a stored verdict file cannot be read
 ```
 
-`semantix.runs.PassRateError` and `semantix.snapshots.SnapshotDriftError` are
-`SemanticAssertionError`s too; the other snapshot errors are in `semantix.snapshots.errors`.
-
-A `SemanticAssertionError` means "the output is wrong"; everything else means "the check could
-not be judged" (the semantic report counts those as errors, and outside pytest the pipeline
-raises them without semantix's own frames: ``without_our_frames``). docs/errors.md has each.
+Their tree in full, and how each runner shows them: docs/errors.md. The check pipeline raises
+an error that is not a `SemanticAssertionError` without semantix's own frames in the traceback
+(`without_our_frames`).
 """
 
 from __future__ import annotations
@@ -56,8 +53,8 @@ class SemantixError(Exception):
 
 
 class SemanticAssertionError(SemantixError, AssertionError):
-    """The output does not satisfy the intent: the full `SemanticResult` is ``result`` (typed
-    ``Any``: this bottom floor imports nothing of semantix), its leaf verdicts ``verdicts``."""
+    """The output does not satisfy the intent: the `SemanticResult` is ``result`` (typed
+    ``Any``: this bottom floor imports nothing of semantix), its leaves' verdicts ``verdicts``."""
 
     def __init__(self, message: str, result: Any) -> None:
         super().__init__(message)
@@ -70,8 +67,8 @@ class SemanticAssertionError(SemantixError, AssertionError):
 
 
 class JudgeError(SemantixError):
-    """A judge raised (chained as ``__cause__``), timed out or returned something that is not a
-    verdict. A judge error is never a pass."""
+    """A judge raised, timed out or returned something that is not a verdict (the original
+    exception chained as ``__cause__``): never a pass."""
 
 
 class JudgeTimeoutError(JudgeError):
@@ -85,7 +82,7 @@ class UnenforceableCheckError(SemantixError):
 
 class PatternTimeoutError(SemantixError):
     """A regular expression ran past its time bound (`semantix.checks.patterns`) on an output:
-    never a pass, and never a fail either."""
+    the check could not be decided (never a pass, nor a fail); the message names the pattern."""
 
 
 class ConfigurationError(SemantixError, ValueError):
@@ -101,11 +98,8 @@ class UnknownModelError(ConfigurationError):
 
 
 class ModelNotFoundError(ConfigurationError):
-    """The model is not on disk and cannot be downloaded (offline, or no network).
-
-    The low-level error behind it is kept as ``cause``, not repeated in the short message and
-    not chained, so a script's traceback ends in one clean line.
-    """
+    """The model is not on disk and cannot be downloaded (offline, or no network). The
+    low-level error behind it is kept as ``cause``, not chained: a traceback ends in one line."""
 
     def __init__(self, message: str, *, cause: BaseException | None = None) -> None:
         super().__init__(message)
@@ -126,8 +120,8 @@ class CorruptVerdictError(VerdictStoreError):
 
 
 class IntentCalibrationError(ConfigurationError):
-    """The judge scores an intent's weakest example no higher than its strongest counterexample:
-    no threshold can be calibrated from them."""
+    """The judge scores an intent's weakest example no higher than its strongest counterexample,
+    so no threshold can be calibrated from them; the message shows both scores."""
 
 
 _E = TypeVar("_E", bound=BaseException)
@@ -149,5 +143,6 @@ def without_our_frames(exc: _E) -> _E:
 
 
 # Shown as semantix.X in reprs and tracebacks, where users import them from.
-for _name in __all__:
-    globals()[_name].__module__ = "semantix"
+for _error in [value for value in tuple(globals().values()) if isinstance(value, type)]:
+    if issubclass(_error, SemantixError):
+        _error.__module__ = "semantix"
