@@ -18,11 +18,8 @@ Two kinds:
   ``max_workers=`` are gone: each is a ``TypeError`` that names the leaf (``Latency``, ``Cost``)
   or option (``concurrency``) to use.
 
-Names that only moved off the top level (``semantix.assert_pass_rate``,
-``semantix.ConfigurationError``, ...) are not deprecated: ``semantix`` resolves them on access
-(they are not in ``semantix.__all__``, which lists what a test author imports).
-
-The bottom floor: it imports its targets by name, on access only.
+Names that only moved off the top level (``semantix.assert_pass_rate``, ...) are not deprecated:
+``semantix`` resolves them on access. The bottom floor: it imports its targets on access only.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Settings: every environment variable semantix reads, and the checks of user-given values.
 
 No other module reads ``os.environ``: each asks a function here when the value matters, never at
-import time. ``VARIABLES`` is the table of every variable (docs/environment-variables.md is
-tested against it). The value checks name the value at fault, what was expected and the fix.
+import time. ``VARIABLES`` lists every variable (docs/environment-variables.md is tested on it).
 """
 
 from __future__ import annotations

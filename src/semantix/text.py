@@ -159,15 +159,8 @@ Offsets = Sequence[tuple[int, int]]
 
 
 def split_sentences(text: str) -> list[str]:
-    """``text``'s sentences (`SENTENCE_END`), stripped; empty pieces dropped.
-
-    ```python
-    from semantix.text import split_sentences
-
-    print(split_sentences("Use e.g. a refund. Be polite!\\nThanks"))
-    #> ['Use e.g. a refund.', 'Be polite!', 'Thanks']
-    ```
-    """
+    """``text``'s sentences (`SENTENCE_END`), stripped; empty pieces dropped: ``"Use e.g. a
+    refund. Be polite!\\nThanks"`` gives ``['Use e.g. a refund.', 'Be polite!', 'Thanks']``."""
     ends = [0, *(match.end() for match in SENTENCE_END.finditer(text)), len(text)]
     pieces = (text[start:end].strip() for start, end in itertools.pairwise(ends))
     return [piece for piece in pieces if piece]

@@ -7,12 +7,9 @@ from semantix.intents import MedicalAdvice, Polite, Refusal
 assert_semantic("Thank you for asking! Here is the recipe.", ~Refusal & Polite)
 ```
 
-Every class is an ordinary `semantix.Intent` with a precise description, an NLI ``hypothesis``
-and twelve or more ``examples`` and ``counterexamples`` (near misses included); subclass one to
-set your own ``threshold`` or examples. ``OnTopic(topic)``, ``Mentions(thing)``,
-``Grounded(sources)`` and ``Contradicts(sources)`` build intents. Not imported by ``import
-semantix``; the accuracy per judge is measured by ``scripts/evaluate-intents`` (docs: "Ready-made
-intents").
+Each is an ordinary `semantix.Intent` with a description, an NLI ``hypothesis`` and twelve or
+more ``examples`` and ``counterexamples``; ``OnTopic``, ``Mentions``, ``Grounded`` and
+``Contradicts`` build intents. Not imported by ``import semantix``; accuracy: docs/intents-library.md.
 """
 
 from __future__ import annotations

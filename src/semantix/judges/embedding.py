@@ -7,11 +7,9 @@ judge = EmbeddingJudge()  # all-MiniLM-L6-v2, pinned, fp32 ONNX from the Hugging
 assert_semantic("Sorry, I can't help with that.", "a refusal to help", judge=judge)
 ```
 
-Text is tokenised without the model's fixed padding (each batch is padded to its longest text),
-mean pooled over the attention mask and L2-normalised, as sentence-transformers does; verdicts
-follow `semantix.judges.similarity`, long outputs are scored in windows (docs/judges/embedding.md).
-A score never depends on what is judged beside it: references are embedded on their own, and a
-dynamic int8 model runs every text on its own.
+Text is tokenised (each batch padded to its longest text), mean pooled and L2-normalised as
+sentence-transformers does; verdicts follow `semantix.judges.similarity` (docs/judges/embedding.md).
+A score never depends on what is judged beside it (a dynamic int8 model runs every text alone).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """EmbeddingFunctionJudge: the similarity judge over your own ``texts -> vectors`` function.
 
-It decides exactly as `EmbeddingJudge` does (`semantix.judges.similarity`), on the vectors the
-function returns (docs/judges/embedding.md has an example); only numpy is needed. The function
-gets a list of distinct texts and returns one vector per text (any sequence of floats; they are
-L2-normalised here); a wrong shape, NaN, or an all-zero vector is an error naming the function.
-It sees each text whole: no windows.
+It decides exactly as `EmbeddingJudge` does, on the vectors the function returns for a list of
+distinct texts (L2-normalised here; a wrong shape, NaN or an all-zero vector is an error naming
+the function), each text whole; only numpy is needed. docs/judges/embedding.md has an example.
 """
 
 from __future__ import annotations

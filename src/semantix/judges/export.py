@@ -1,11 +1,9 @@
 """Export a Hugging Face model to the ONNX layout a semantix judge loads: ``semantix export``.
 
-An NLI (sequence-classification) model becomes ``model.onnx`` and its int8 copy
-``model_quantized.onnx``; a sentence-transformers model, ``onnx/model.onnx`` (fp32, per-token
-embeddings, or the pooled vector for CLS pooling); the layouts and rules are in docs/cli.md and
-docs/judges/nli.md. The exporter is ``torch.onnx.export(dynamo=False)`` (transformers 4.x and
-5.x alike); quantization is ``onnxruntime.quantization.quantize_dynamic``, per-channel by default
-(per-tensor int8 wrecks DeBERTa-v3). Needs the ``export`` extra.
+The layouts (NLI: ``model.onnx`` and ``model_quantized.onnx``; sentence-transformers:
+``onnx/model.onnx``) are in docs/cli.md and docs/judges/nli.md. The exporter is
+``torch.onnx.export(dynamo=False)`` (transformers 4.x and 5.x alike); quantization is
+``quantize_dynamic``, per-channel by default. Needs the ``export`` extra.
 """
 
 from __future__ import annotations

@@ -8,11 +8,9 @@ judge = LLMJudge(model="gpt-4o-mini")
 assert_semantic("Thank you for your patience.", "polite", judge=judge)
 ```
 
-The questions, the parser and the verdict are shared with `CallableJudge`
-(`semantix.judges.prompted`); the response-format fallback, the retries (the openai SDK's own),
-the per-attempt deadline (`semantix.judges.llm_http`), the errors (`semantix.judges.llm_errors`,
-never a pass) and the masking of the key are described in docs/judges/llm.md. The openai SDK is
-imported on first use, not when this module is imported.
+The questions, parser and verdict are shared with `CallableJudge`; the response-format fallback,
+the retries, the per-attempt deadline, the errors and the masking of the key are described in
+docs/judges/llm.md. The openai SDK is imported on first use.
 """
 
 from __future__ import annotations

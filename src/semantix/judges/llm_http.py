@@ -21,8 +21,7 @@ from semantix.models.deps import require
 
 __all__ = ["MAX_RESPONSE_BYTES", "ReplyTooLargeError", "deadline_http_client"]
 
-#: Largest HTTP response body read (a verdict is a few hundred bytes).
-MAX_RESPONSE_BYTES = 1_000_000
+MAX_RESPONSE_BYTES = 1_000_000  # largest HTTP response body read (a verdict is a few hundred)
 
 
 class ReplyTooLargeError(Exception):

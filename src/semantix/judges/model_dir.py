@@ -1,8 +1,6 @@
-"""One model directory, read one way, for every judge that runs a local model (what fastembed does
-with ``OnnxModel`` and its single ``load_tokenizer``): configs, the tokenizer (loaded once per
-directory, padding and truncation off: the judges pad each batch and window long texts), the
-longest input, the ONNX file and its inputs, and an identity by what the model is
-(`local_identity`), never where it is. Nothing heavy is imported at module import.
+"""One model directory, read one way, for every judge that runs a local model: configs, the
+tokenizer (once per directory, padding and truncation off), the longest input, the ONNX file and
+its inputs, and an identity by what the model is, never where it is (`local_identity`).
 """
 
 from __future__ import annotations

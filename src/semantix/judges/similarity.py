@@ -30,8 +30,7 @@ else:
 
 __all__ = ["Embedded", "ExampleRule", "SimilarityJudge", "unit_rows"]
 
-#: How many description / example embeddings a judge keeps (they repeat across a test suite).
-REFERENCE_CACHE_SIZE = 2048
+REFERENCE_CACHE_SIZE = 2048  # description / example embeddings a judge keeps (they repeat)
 
 
 @dataclass(frozen=True, slots=True)

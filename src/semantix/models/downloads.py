@@ -24,8 +24,7 @@ from semantix.models.deps import require
 
 __all__ = ["CONNECT_TIMEOUT", "Download", "Hub", "recent_downloads"]
 
-#: A pattern with glob characters fetches the matching files of a snapshot, not named files.
-_GLOB = re.compile(r"[*?\[\]]")
+_GLOB = re.compile(r"[*?\[\]]")  # a pattern with these fetches a snapshot's matching files
 
 #: Seconds to wait for the Hugging Face endpoint (connection and first answer) before declaring
 #: it unreachable: with no network a first use fails within seconds, not after retries.
