@@ -67,9 +67,7 @@ class RunResult:
         """``passed`` (every assertion held), ``failed`` (one did not) or ``error`` (it raised)."""
         if self.error is not None and not isinstance(self.error, SemanticAssertionError):
             return "error"
-        if any(not result.passed for result in self.results):
-            return "failed"
-        if isinstance(self.error, SemanticAssertionError):
+        if self.error is not None or any(not result.passed for result in self.results):
             return "failed"
         return "passed" if self.results else "error"
 

@@ -236,8 +236,6 @@ def drift_message(
     lines += [
         f"  snapshot:  {stored.path}",
         f"  recorded:  {stored.recorded.isoformat()} with {stored.judge}",
-    ]
-    lines += [
         "  word diff ([-only in the snapshot-] {+only in the new output+}):",
         f"    {preview(diff.rendered, _TEXT_PREVIEW, quote=False)}",
         f"  snapshot:   {preview(equivalence.stored, _TEXT_PREVIEW)}",
