@@ -37,7 +37,6 @@ __all__ = [
     "variants_path",
     "write_variants",
     "yaml_available",
-    "yaml_module",
 ]
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -70,12 +69,6 @@ class VariantsFile:
 def yaml_available() -> bool:
     """Whether PyYAML is installed (files are then written as YAML)."""
     return importlib.util.find_spec("yaml") is not None
-
-
-def yaml_module() -> Any:
-    """PyYAML, imported only when a variants file is read or written (never by ``import
-    semantix``)."""
-    return importlib.import_module("yaml")
 
 
 def check_case_id(case_id: object) -> str:
@@ -124,7 +117,9 @@ def load_data(text: str, path: Path, *, error: type[Exception], kind: str = "JSO
                 except ValueError as exc:
                     raise error(f"{path} line {number} is not valid JSON ({exc})") from None
             return data
-        return yaml_module().safe_load(text) if kind == "YAML" else json.loads(text)
+        if kind == "YAML":  # PyYAML, imported only here and in write_variants
+            return importlib.import_module("yaml").safe_load(text)
+        return json.loads(text)
     except RecursionError:
         raise error(f"{path} nests deeper than can be read: it is no {kind} file of ours") from None
     except Exception as exc:  # json's ValueError, yaml.YAMLError (without importing yaml)
@@ -175,7 +170,8 @@ def write_variants(directory: Path, variants: VariantsFile, *, force: bool = Fal
     data = variants.to_data()
     if yaml_available():
         path = directory / f"{case_id}.yaml"
-        text = yaml_module().safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        yaml: Any = importlib.import_module("yaml")
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     else:
         path = directory / f"{case_id}.json"
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
