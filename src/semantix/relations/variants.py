@@ -1,20 +1,8 @@
-"""Frozen paraphrase variants: one reviewed file per case, ``variants/<case id>.yaml``.
-
-```yaml
-case: refund-1
-provenance: {model: gpt-4o-mini, server: https://api.openai.com/v1, prompt: "...", date: "..."}
-fields:
-  question:
-    original: How do I get a refund?
-    paraphrases:
-    - What is the way to get my money back?
-    - How can I obtain a refund?
-```
-
-Files are YAML when PyYAML is installed, else JSON with the same content and a ``.json``
-extension; both are read (``.yaml`` first). They are written only by ``semantix
-freeze-variants`` (`write_variants`), never during a test run; a reviewer deletes the bad
-paraphrases and commits the file. An existing file is never overwritten without ``force``.
+"""Frozen paraphrase variants: one reviewed file per case, ``variants/<case id>.yaml`` (``case``,
+``provenance``, and per field its ``original`` and ``paraphrases``; docs/relations.md, "Frozen
+paraphrases", shows one). YAML when PyYAML is installed, else JSON with a ``.json`` extension;
+both are read (``.yaml`` first). Written only by ``semantix freeze-variants`` (`write_variants`),
+never during a test run, and never over an existing file without ``force``.
 """
 
 from __future__ import annotations
