@@ -8,7 +8,9 @@ It holds, each in its own bounded region:
 - ``judges``: judges built from a spec or wrapped for the frozen-verdict store, and the default
   judge (built once per process, on first use; a failed build is remembered, so a missing model is
   reported once, not looked for again in every test);
-- ``calibrations``: thresholds calibrated from an intent's examples, per judge and intent.
+- ``calibrations``: thresholds calibrated from an intent's examples, per judge and intent;
+- ``checks``: what the checks of one intent with one judge share (the judge resolved, each
+  leaf's threshold: `semantix.pipeline.prepared`), dropped when an intent class changes.
 
 Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time. The
 run's state (defaults, the marker's scope, observers, the frozen verdicts it used, the worker
@@ -30,7 +32,7 @@ T = TypeVar("T")
 
 #: Bounded regions and their sizes: a loaded model takes about three entries (session, tokenizer,
 #: NLI core), so 16 hold five models at once; judges are few; calibrations are small.
-REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512}
+REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512, "checks": 256}
 
 
 class ModelCache:
@@ -123,6 +125,11 @@ class ModelCache:
                 entries.clear()
             self._failures.clear()
             self._key_locks.clear()
+
+    def clear_region(self, region: str) -> None:
+        """Forget one region's entries."""
+        with self._lock:
+            self._regions[region].clear()
 
 
 #: The process-wide cache. Use `clear_cache` to empty it.

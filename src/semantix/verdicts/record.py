@@ -69,7 +69,15 @@ def same_threshold(recorded: float | None, current: float) -> bool:
 def replayable(verdict: Verdict, judge: object, threshold: float, *, cost: bool = False) -> Verdict:
     """``verdict`` as a replay keeps it: decided at its threshold (else ``threshold``, the one it
     was asked at), named, without the latency and token usage that only the first answer cost
-    (``cost=True`` keeps them: `answered`)."""
+    (``cost=True`` keeps them: `answered`). A plain verdict that already is that form is
+    returned as it is."""
+    if (
+        type(verdict) is Verdict
+        and verdict.threshold is not None
+        and verdict.judge is not None
+        and (cost or (verdict.latency_ms is None and verdict.usage is None))
+    ):
+        return verdict
     return Verdict(
         passed=verdict.passed,
         score=verdict.score,
