@@ -42,10 +42,8 @@ __all__ = [
 PART_CHARS = 600
 
 #: The snapshot threshold of a similarity judge: a paraphrase keeps at least this cosine
-#: similarity both ways. Measured with the real all-MiniLM-L6-v2 on
-#: tests/data/snapshot_pairs.jsonl (scripts/measure-snapshot-threshold): balanced accuracy 0.892
-#: on 20 paraphrases against 12 changed meanings (paraphrases 0.749-0.950, median 0.839;
-#: changed meanings 0.475-0.835, median 0.649).
+#: similarity both ways (measured by scripts/measure-snapshot-threshold: balanced accuracy 0.892;
+#: docs/semantic-snapshots.md, "Each judge on its own scale", gives the figures).
 SIMILARITY_THRESHOLD = 0.75
 
 #: Said once with a snapshot judged by a similarity judge (`Equivalence.note`).
