@@ -23,8 +23,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path, PurePath
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from semantix.cache import memo, model_cache
 from semantix.compat import Description
@@ -32,6 +31,9 @@ from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
 from semantix.files import encodable, read_text
 from semantix.text import cleandoc
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -339,6 +341,7 @@ def examples_path(cls: type[Intent]) -> Path | None:
     name = cls.examples_file
     if name is None:
         return None
+    from pathlib import Path, PurePath  # only for an intent with an examples file
     if not isinstance(name, str) or not name.strip():
         raise TypeError(f"{cls.__name__}.examples_file must be a path (str), got {name!r}")
     module = sys.modules.get(cls.__module__)

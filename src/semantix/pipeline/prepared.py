@@ -2,25 +2,25 @@
 
 A check's judge (resolved behind its store, `semantix.pipeline.judging`) and each semantic
 leaf's plan (the description sent, its threshold and where the threshold came from) depend only
-on the intent, the options, the run's defaults, three variables (``SEMANTIX_JUDGE``,
-``SEMANTIX_VERDICTS``, ``SEMANTIX_VERDICTS_PATH``) and what the judge declares. They are kept in
-the ``checks`` region of `semantix.cache.model_cache`, keyed by the first four, and the plans
-are made again when the judge declares something else (an attribute of the judge changed).
+on the intent, the options (with a recording judge's own mode and store), the run's defaults,
+three variables (``SEMANTIX_JUDGE``, ``SEMANTIX_VERDICTS``, ``SEMANTIX_VERDICTS_PATH``) and what
+the judge declares. They are kept in the ``checks`` region of `semantix.cache.model_cache`,
+keyed by all but the last, and the plans are made again when the judge declares something else
+(an attribute of the judge changed).
 Changing an attribute of an intent class once it was planned (``Polite.threshold = 0.9``), or
 of a class it inherits from, drops every kept entry, as does ``clear_cache()``.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from semantix import context
+from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
 from semantix.intent import Intent, IntentDescription, mark_planned
-from semantix.judges.base import Capabilities, JudgeLike
+from semantix.judges.base import Capabilities, JudgeLike, WrappingJudge
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.options import Options
 from semantix.pipeline.thresholds import resolve_threshold
@@ -78,12 +78,13 @@ class Prepared:
 def prepare(intent: type[Intent], options: Options, defaults: context.Defaults) -> Prepared:
     """The kept `Prepared` of this check, made (the judge resolved) on first use."""
     target = options.judge if options.judge is not None else defaults.judge
-    named = target if target is None or isinstance(target, str) else id(target)
-    mode = os.environ.get("SEMANTIX_VERDICTS")  # the variables resolution reads, only those
-    spec = os.environ.get("SEMANTIX_JUDGE") if target is None else None
-    stored = (defaults.verdicts_mode or mode or "off").strip().lower() != "off"
-    path = os.environ.get("SEMANTIX_VERDICTS_PATH") if stored else None
-    key = (intent, named, options.threshold, id(defaults), mode, spec, path)
+    named: object = target
+    if isinstance(target, WrappingJudge):  # a recording judge's own mode and store count
+        named = (id(target), target.__dict__.get("mode"), target.__dict__.get("store"))
+    elif target is not None and not isinstance(target, str):
+        named = id(target)
+    variables = config.resolution_key(defaults.verdicts_mode, default_judge=target is None)
+    key = (intent, named, options.threshold, id(defaults), variables)
     return model_cache.get_or_create(
         key,
         lambda: Prepared(resolve_judge(options.judge, defaults=defaults), (target, defaults)),

@@ -46,6 +46,8 @@ Outcome = SemanticResult | BaseException
 
 #: Errors a check records as a `CheckError` (and a repeated check counts as a run's error).
 REPORTED = (SemantixError, TypeError, ValueError)
+#: What a check without semantic leaves uses of the run's defaults: nothing.
+_NO_DEFAULTS = context.Defaults()
 #: The intents that combine others (``~``, ``&``, ``|``).
 _OPERATORS = (Negation, Conjunction, Disjunction)
 #: The verdict of a leaf that reads the text, on an output that holds none (not needed).
@@ -126,11 +128,16 @@ def begin(outputs: Sequence[object], intent: IntentLike, options: Options) -> Se
         except SemantixError as exc:  # e.g. an unenforceable budget: this output's error
             failures[index] = exc
         decided.append(mine)
+    if not shape.semantic:  # decided without a judge: no judge, defaults or time limit
+        return Setup(
+            intent_class, shape, views, decided, failures, None, None, None, options,
+            _NO_DEFAULTS, None, started,
+        )  # fmt: skip
     defaults = context.current()
     timeout = options.timeout if options.timeout is not None else defaults.timeout
-    prepared = prepare(intent_class, options, defaults) if shape.semantic else None
-    judge = prepared.judge if prepared is not None else None
-    declared = capabilities(judge) if judge is not None else None
+    prepared = prepare(intent_class, options, defaults)
+    judge = prepared.judge
+    declared = capabilities(judge)
     return Setup(
         intent_class, shape, views, decided, failures, judge, declared, prepared, options,
         defaults, timeout, started,
@@ -261,11 +268,10 @@ def finish(setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool) -> 
             if report:
                 context.notify(CheckError(setup.intent.__name__, view.text, failure))
             continue
-        by_leaf, decided = asked.verdicts[index], setup.decided[index]
-        if decided:
-            by_leaf = {leaf: (None, verdict, True) for leaf, verdict in decided.items()} | by_leaf
         leaf_results: list[LeafResult] = []
-        passed = _combine(setup.intent, by_leaf, True, leaf_results)
+        passed = _combine(
+            setup.intent, setup.decided[index], asked.verdicts[index], True, leaf_results
+        )
         text = view.text or ""
         result = SemanticResult(
             setup.intent, text, passed, tuple(leaf_results), identity,
@@ -343,13 +349,21 @@ def _held(view: OutputView) -> str:
     return f"only tool calls: {describe_calls(view.tool_calls)}"
 
 
-def _combine(node: type[Intent], by_leaf: _Verdicts, expected: bool, out: list[LeafResult]) -> bool:
+def _combine(
+    node: type[Intent],
+    decided: dict[type[Intent], Verdict],
+    asked: _Verdicts,
+    expected: bool,
+    out: list[LeafResult],
+) -> bool:
+    """``node``'s outcome from its leaves' verdicts (``decided``: structural; ``asked``: with
+    their plans), appending each leaf's result to ``out`` once per way it is wanted."""
     if issubclass(node, _OPERATORS):
         if issubclass(node, Negation):
-            return not _combine(node.operand, by_leaf, not expected, out)
-        results = [_combine(operand, by_leaf, expected, out) for operand in node.operands]
+            return not _combine(node.operand, decided, asked, not expected, out)
+        results = [_combine(operand, decided, asked, expected, out) for operand in node.operands]
         return all(results) if issubclass(node, Conjunction) else any(results)
-    plan, verdict, judged = by_leaf[node]
+    plan, verdict, judged = asked[node] if node in asked else (None, decided[node], True)
     inverted = plan is not None and plan.judged_as is not None
     wanted = expected is not inverted
     if verdict.reason == EMPTY_REASON:  # nothing to judge fails whichever way it is wanted
