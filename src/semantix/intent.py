@@ -342,6 +342,7 @@ def examples_path(cls: type[Intent]) -> Path | None:
     if name is None:
         return None
     from pathlib import Path, PurePath  # only for an intent with an examples file
+
     if not isinstance(name, str) or not name.strip():
         raise TypeError(f"{cls.__name__}.examples_file must be a path (str), got {name!r}")
     module = sys.modules.get(cls.__module__)
