@@ -73,19 +73,18 @@ class ModelCache:
                 raise failure.with_traceback(None)
             try:
                 value = factory()
-            except Exception as exc:
-                if remember_failure:
-                    with self._lock:
-                        self._failures[(region, key)] = exc
-                raise
-            finally:
+            except BaseException as exc:
                 with self._lock:
+                    if remember_failure and isinstance(exc, Exception):
+                        self._failures[(region, key)] = exc
                     self._key_locks.pop((region, key), None)
-            with self._lock:
+                raise
+            with self._lock:  # stored before the key's lock goes: no second build meanwhile
                 entries[key] = value
                 self.builds += 1
                 while len(entries) > self._sizes[region]:
                     entries.popitem(last=False)
+                self._key_locks.pop((region, key), None)
             return value
 
     def __contains__(self, key: object) -> bool:
