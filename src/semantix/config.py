@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import math
 import os
-from pathlib import Path
-from typing import Literal, NamedTuple, TypeGuard
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeGuard
 
 from semantix.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    #: The frozen-verdict store, relative to the current directory, when nothing else says
+    #: where (made on first use, as every Path here: pathlib is a tenth of import semantix).
+    DEFAULT_VERDICTS_PATH: Path
 
 __all__ = [
     "DEFAULT_VERDICTS_PATH",
@@ -149,11 +155,11 @@ def cache_path() -> Path:
     """semantix's own cache (optimized ONNX sessions): ``SEMANTIX_CACHE_PATH``, else the user
     cache dir (``$XDG_CACHE_HOME/semantix`` or ``~/.cache/semantix``), never a temporary one."""
     configured = env("SEMANTIX_CACHE_PATH")
-    return Path(configured).expanduser() if configured else _user_cache() / "semantix"
+    return _path(configured) if configured else _user_cache() / "semantix"
 
 
 def _user_cache() -> Path:
-    return Path(env("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return _path(env("XDG_CACHE_HOME") or "~/.cache")
 
 
 def ort_cache_enabled() -> bool:
@@ -167,7 +173,7 @@ MODEL_DIR_VARIABLES = {"nli": "SEMANTIX_MODEL_DIR", "embedding": "SEMANTIX_EMBED
 def model_dir(kind: ModelKind) -> Path | None:
     """The local directory configured for the default model of ``kind``, or None."""
     configured = env(MODEL_DIR_VARIABLES[kind])
-    return Path(configured).expanduser() if configured else None
+    return _path(configured) if configured else None
 
 
 def check_verdict_mode(value: object, *, source: str) -> str:
@@ -199,23 +205,23 @@ def resolution_key(run_mode: str | None, *, default_judge: bool) -> tuple[str | 
     return mode, spec, os.environ.get("SEMANTIX_VERDICTS_PATH") if stored else None
 
 
-#: The frozen-verdict store, relative to the current directory, when nothing else says where.
-DEFAULT_VERDICTS_PATH = Path(".semantix") / "verdicts"
-
-
 def verdicts_path(path: str | os.PathLike[str] | None = None) -> Path:
     """The frozen-verdict store: ``path`` if given, else ``SEMANTIX_VERDICTS_PATH``, else
     `DEFAULT_VERDICTS_PATH`; ``~`` expanded, made absolute against the current directory."""
-    chosen = path if path is not None else env("SEMANTIX_VERDICTS_PATH") or DEFAULT_VERDICTS_PATH
-    return Path(chosen).expanduser().absolute()
+    chosen = (
+        path
+        if path is not None
+        else env("SEMANTIX_VERDICTS_PATH") or __getattr__("DEFAULT_VERDICTS_PATH")
+    )
+    return _path(chosen).absolute()
 
 
 def hf_cache_dir() -> Path:
     """The Hugging Face hub cache (``HF_HUB_CACHE``, else ``$HF_HOME/hub``)."""
     configured = env("HF_HUB_CACHE")
     if configured:
-        return Path(configured).expanduser()
-    return Path(env("HF_HOME") or _user_cache() / "huggingface").expanduser() / "hub"
+        return _path(configured)
+    return _path(env("HF_HOME") or _user_cache() / "huggingface") / "hub"
 
 
 def hf_offline() -> bool:
@@ -247,7 +253,7 @@ def in_ci() -> bool:
 def github_step_summary() -> Path | None:
     """GitHub Actions' step-summary file, when set."""
     configured = env("GITHUB_STEP_SUMMARY")
-    return Path(configured) if configured else None
+    return _path(configured) if configured else None
 
 
 def is_number(
@@ -302,3 +308,19 @@ def check_seconds(value: object, *, what: str = "timeout") -> float | None:
             f"{what}=30, or None for no limit"
         )
     return float(value)
+
+
+def _path(value: str | os.PathLike[str]) -> Path:
+    """``value`` as a `pathlib.Path`, ``~`` expanded."""
+    from pathlib import Path
+
+    return Path(value).expanduser()
+
+
+def __getattr__(name: str) -> Path:
+    if name == "DEFAULT_VERDICTS_PATH":  # made once, on first use
+        default = globals().get(name)
+        if default is None:
+            default = globals()[name] = _path(".semantix") / "verdicts"
+        return default
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

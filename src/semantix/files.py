@@ -16,9 +16,12 @@ import os
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from semantix.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["encodable", "read_text", "replace", "write_atomic"]
 
@@ -38,6 +41,8 @@ def encodable(text: str) -> str:
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
     """Write ``data`` (text as UTF-8, or bytes) to ``path``, parents created, whole or not at
     all (module docstring); return the path."""
+    from pathlib import Path  # on use, as in semantix.config
+
     target = Path(path)
     payload = encodable(data).encode("utf-8") if isinstance(data, str) else bytes(data)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -85,7 +90,8 @@ def read_text(
     """The text of a file a person may have saved (module docstring). An OSError is left to the
     caller (who knows what a missing file means); a file that is not UTF-8 (nor UTF-16 with a
     byte-order mark) raises ``error(message)`` naming ``what``, the file and the first bad byte."""
-    data = Path(path).read_bytes()
+    with open(path, "rb") as file:
+        data = file.read()
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         with contextlib.suppress(UnicodeDecodeError):
             return data.decode("utf-16")
