@@ -31,6 +31,13 @@ def test_import_semantix_imports_nothing_heavy() -> None:
     assert sorted(loaded & set(HEAVY)) == []
 
 
+def test_import_semantix_leaves_the_costly_stdlib_modules_for_later() -> None:
+    # Each costs a noticeable part of the import: pathlib (with urllib and ipaddress) is
+    # imported where a path is made, asyncio by the first async check.
+    loaded = _imported_after("import semantix")
+    assert sorted(loaded & {"pathlib", "urllib", "ipaddress", "asyncio", "inspect"}) == []
+
+
 def test_using_a_fake_judge_imports_nothing_heavy() -> None:
     code = (
         "from semantix import Intent, FakeJudge, assert_semantic\n"

@@ -1,21 +1,23 @@
 """Settings: every environment variable semantix reads, and the checks of user-given values.
 
-No other module reads ``os.environ``: each asks a function here, at the moment the value matters
-(when a judge is built, a model resolved, a store opened), never at import time. ``VARIABLES`` is
-the table of every variable; ``docs/environment-variables.md`` is tested against it.
-
-The value checks (`check_threshold`, `check_seconds`, ...) name the value at fault, say what was
-expected and how to fix it; every layer uses them.
+No other module reads ``os.environ``: each asks a function here when the value matters, never at
+import time. ``VARIABLES`` lists every variable (docs/environment-variables.md is tested on it).
 """
 
 from __future__ import annotations
 
 import math
 import os
-from pathlib import Path
-from typing import Literal, NamedTuple, TypeGuard
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeGuard
 
 from semantix.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    #: The frozen-verdict store, relative to the current directory, when nothing else says
+    #: where (made on first use, as every Path here: pathlib is a tenth of import semantix).
+    DEFAULT_VERDICTS_PATH: Path
 
 __all__ = [
     "DEFAULT_VERDICTS_PATH",
@@ -44,7 +46,6 @@ __all__ = [
     "parse_flag",
     "verdicts_mode",
     "verdicts_path",
-    "xdist_workers",
 ]
 
 ModelKind = Literal["nli", "embedding"]
@@ -57,8 +58,7 @@ _FALSE = frozenset({"0", "off", "no", "false"})
 
 
 class Variable(NamedTuple):
-    """One environment variable semantix reads (a tuple: ``import semantix`` needs no
-    dataclasses)."""
+    """One environment variable semantix reads (a tuple: no dataclasses at import)."""
 
     name: str
     section: str
@@ -111,17 +111,12 @@ def parse_flag(value: str) -> bool | None:
 
 def _flag(name: str, *, default: bool) -> bool:
     value = env(name)
-    if value is None:
-        return default
-    flag = parse_flag(value)
-    if flag is not None:
-        return flag
-    raise ConfigurationError(
-        f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
-    )
-
-
-# --- semantix ----------------------------------------------------------------------------------
+    flag = default if value is None else parse_flag(value)
+    if flag is None:
+        raise ConfigurationError(
+            f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
+        )
+    return flag
 
 
 def judge_spec() -> str | None:
@@ -137,19 +132,9 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def xdist_workers() -> int:
-    """How many pytest-xdist workers share this machine (1 outside xdist)."""
-    workers = env("PYTEST_XDIST_WORKER_COUNT") or ""
-    return int(workers) if workers.isdigit() and int(workers) > 0 else 1
-
-
 def default_threads() -> int:
-    """Threads for one model session.
-
-    ``SEMANTIX_THREADS`` wins; otherwise the available cores divided among pytest-xdist workers
-    (``PYTEST_XDIST_WORKER_COUNT``), at least 1, so that ``-n 2`` on two cores does not run four
-    busy threads.
-    """
+    """Threads for one model session: ``SEMANTIX_THREADS``, else the available cores divided
+    among pytest-xdist workers, at least 1 (``-n 2`` on two cores runs two busy threads, not 4)."""
     configured = env("SEMANTIX_THREADS")
     if configured is not None:
         try:
@@ -162,20 +147,19 @@ def default_threads() -> int:
                 "unset it to use the available cores"
             )
         return threads
-    return max(1, available_cores() // xdist_workers())
+    workers = env("PYTEST_XDIST_WORKER_COUNT") or ""  # 1 outside xdist
+    return max(1, available_cores() // (max(1, int(workers)) if workers.isdigit() else 1))
 
 
 def cache_path() -> Path:
-    """semantix's own cache directory (optimized ONNX sessions, exported models).
-
-    ``SEMANTIX_CACHE_PATH`` wins; else the user cache dir (``$XDG_CACHE_HOME/semantix`` or
-    ``~/.cache/semantix``), never a temporary directory that the OS may wipe.
-    """
+    """semantix's own cache (optimized ONNX sessions): ``SEMANTIX_CACHE_PATH``, else the user
+    cache dir (``$XDG_CACHE_HOME/semantix`` or ``~/.cache/semantix``), never a temporary one."""
     configured = env("SEMANTIX_CACHE_PATH")
-    if configured:
-        return Path(configured).expanduser()
-    base = env("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "semantix"
+    return _path(configured) if configured else _user_cache() / "semantix"
+
+
+def _user_cache() -> Path:
+    return _path(env("XDG_CACHE_HOME") or "~/.cache")
 
 
 def ort_cache_enabled() -> bool:
@@ -183,16 +167,13 @@ def ort_cache_enabled() -> bool:
     return _flag("SEMANTIX_ORT_CACHE", default=True)
 
 
-MODEL_DIR_VARIABLES: dict[str, str] = {
-    "nli": "SEMANTIX_MODEL_DIR",
-    "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR",
-}
+MODEL_DIR_VARIABLES = {"nli": "SEMANTIX_MODEL_DIR", "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR"}
 
 
 def model_dir(kind: ModelKind) -> Path | None:
     """The local directory configured for the default model of ``kind``, or None."""
     configured = env(MODEL_DIR_VARIABLES[kind])
-    return Path(configured).expanduser() if configured else None
+    return _path(configured) if configured else None
 
 
 def check_verdict_mode(value: object, *, source: str) -> str:
@@ -214,29 +195,33 @@ def verdicts_mode() -> str | None:
     return check_verdict_mode(configured, source="SEMANTIX_VERDICTS")
 
 
-#: The frozen-verdict store, relative to the current directory, when nothing else says where.
-DEFAULT_VERDICTS_PATH = Path(".semantix") / "verdicts"
+def resolution_key(run_mode: str | None, *, default_judge: bool) -> tuple[str | None, ...]:
+    """What resolving a check's judge reads of the environment, as given (a key for what
+    checks keep, `semantix.pipeline.prepared`): ``SEMANTIX_VERDICTS``; ``SEMANTIX_JUDGE`` for
+    the default judge; ``SEMANTIX_VERDICTS_PATH`` when the mode in force reads a store."""
+    mode = os.environ.get("SEMANTIX_VERDICTS")
+    spec = os.environ.get("SEMANTIX_JUDGE") if default_judge else None
+    stored = (run_mode or mode or "off").strip().lower() != "off"
+    return mode, spec, os.environ.get("SEMANTIX_VERDICTS_PATH") if stored else None
 
 
 def verdicts_path(path: str | os.PathLike[str] | None = None) -> Path:
     """The frozen-verdict store: ``path`` if given, else ``SEMANTIX_VERDICTS_PATH``, else
     `DEFAULT_VERDICTS_PATH`; ``~`` expanded, made absolute against the current directory."""
-    chosen = path if path is not None else env("SEMANTIX_VERDICTS_PATH") or DEFAULT_VERDICTS_PATH
-    return Path(chosen).expanduser().absolute()
-
-
-# --- Hugging Face ------------------------------------------------------------------------------
+    chosen = (
+        path
+        if path is not None
+        else env("SEMANTIX_VERDICTS_PATH") or __getattr__("DEFAULT_VERDICTS_PATH")
+    )
+    return _path(chosen).absolute()
 
 
 def hf_cache_dir() -> Path:
     """The Hugging Face hub cache (``HF_HUB_CACHE``, else ``$HF_HOME/hub``)."""
     configured = env("HF_HUB_CACHE")
     if configured:
-        return Path(configured).expanduser()
-    home = env("HF_HOME") or os.path.join(
-        env("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface"
-    )
-    return Path(home).expanduser() / "hub"
+        return _path(configured)
+    return _path(env("HF_HOME") or _user_cache() / "huggingface") / "hub"
 
 
 def hf_offline() -> bool:
@@ -249,9 +234,6 @@ def hf_endpoint() -> str:
     return env("HF_ENDPOINT") or "https://huggingface.co"
 
 
-# --- OpenAI ------------------------------------------------------------------------------------
-
-
 def openai_base_url() -> str | None:
     """``OPENAI_BASE_URL``: an OpenAI-compatible server, or None for OpenAI itself."""
     return env("OPENAI_BASE_URL")
@@ -260,9 +242,6 @@ def openai_base_url() -> str | None:
 def openai_api_key() -> str | None:
     """``OPENAI_API_KEY``, or None."""
     return env("OPENAI_API_KEY")
-
-
-# --- CI ----------------------------------------------------------------------------------------
 
 
 def in_ci() -> bool:
@@ -274,10 +253,7 @@ def in_ci() -> bool:
 def github_step_summary() -> Path | None:
     """GitHub Actions' step-summary file, when set."""
     configured = env("GITHUB_STEP_SUMMARY")
-    return Path(configured) if configured else None
-
-
-# Checks of user-given values.
+    return _path(configured) if configured else None
 
 
 def is_number(
@@ -295,10 +271,8 @@ def is_number(
 def check_threshold(
     value: object, *, what: str = "threshold", example: str = "threshold=0.8"
 ) -> float:
-    """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it.
-
-    ``example`` is the fix the message suggests (``min_pass_rate=0.8`` for a floor).
-    """
+    """``value`` as a float in [0, 1], or a ``ValueError`` that names it and suggests
+    ``example`` (``min_pass_rate=0.8`` for a floor)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         # A ValueError, not TypeError: the documented contract for every invalid threshold.
         raise ValueError(  # noqa: TRY004
@@ -334,3 +308,19 @@ def check_seconds(value: object, *, what: str = "timeout") -> float | None:
             f"{what}=30, or None for no limit"
         )
     return float(value)
+
+
+def _path(value: str | os.PathLike[str]) -> Path:
+    """``value`` as a `pathlib.Path`, ``~`` expanded."""
+    from pathlib import Path
+
+    return Path(value).expanduser()
+
+
+def __getattr__(name: str) -> Path:
+    if name == "DEFAULT_VERDICTS_PATH":  # made once, on first use
+        default = globals().get(name)
+        if default is None:
+            default = globals()[name] = _path(".semantix") / "verdicts"
+        return default
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
