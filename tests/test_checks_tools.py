@@ -226,8 +226,10 @@ def test_text_values_compare_only_with_text_and_extra_arguments_keep_their_order
     check = CalledTool("issue_refund", args={"order_id": "A17"})
     assert decide(check, output) == (
         True,
-        'called issue_refund({"z": 1, "order_id": "A17", "note": null, "a": [2]}); '
-        "'z', 'note', 'a' not in args=",
+        (
+            'called issue_refund({"z": 1, "order_id": "A17", "note": null, "a": [2]}); '
+            "'z', 'note', 'a' not in args="
+        ),
     )
     for name, value in (("z", "1"), ("note", "None"), ("a", "[2]"), ("order_id", "a17")):
         assert not decide(CalledTool("issue_refund", args={name: value}), output)[0], name

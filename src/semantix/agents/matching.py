@@ -122,8 +122,8 @@ def any_order(
     groups = sorted({group for group in group_of if group is not None})
     choices: list[list[int | None]] = []
     for group in groups:  # the steps that could hold every member of the group
-        members = [s for s, g in enumerate(group_of) if g == group]
-        common = set.intersection(*({steps[j] for j in fits[s]} for s in members))
+        together = [s for s, g in enumerate(group_of) if g == group]
+        common = set.intersection(*({steps[j] for j in fits[s]} for s in together))
         options: list[int | None] = [*sorted(common)] if common else [None]
         choices.append(options)
     best: dict[int, int] = {}
