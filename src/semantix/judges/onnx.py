@@ -95,29 +95,36 @@ class OnnxModel:
     path: Path
     input_names: tuple[str, ...]
     #: The file quantizes activations per call (dynamic int8): each row runs on its own, so a
-    #: score never depends on the rows batched with it (DESIGN: determinism).
+    #: score never depends on the rows batched with it (DESIGN: determinism); up to ``threads``
+    #: rows at once, on the one session.
     one_at_a_time: bool = False
+    threads: int = 1
 
     def run(self, batch: EncodedBatch, output: str | None = None) -> list[Any]:
         """The ``output`` (default: the first) of each session call on ``batch``: one array
         for the batch, or one per row for a dynamic-int8 file (each row unpadded)."""
-        if self.one_at_a_time and len(batch.input_ids) > 1:
-            results: list[Any] = []
-            for ids, mask, types in zip(
-                batch.input_ids, batch.attention_mask, batch.token_type_ids, strict=True
-            ):
-                length = sum(mask)
-                single = EncodedBatch([ids[:length]], [mask[:length]], [types[:length]])
-                results.extend(self.run(single, output))
-            return results
         import numpy as np
 
-        # one conversion for the three inputs (rows x tokens each), then a view per input
-        stacked = np.asarray(
-            (batch.input_ids, batch.attention_mask, batch.token_type_ids), dtype=np.int64
-        )
-        feed = {name: stacked[_COLUMNS[name]] for name in self.input_names}
-        return [self.session.run(None if output is None else [output], feed)[0]]
+        names = None if output is None else [output]
+        rows = len(batch.input_ids)
+        if not self.one_at_a_time or rows == 1:
+            columns = (batch.input_ids, batch.attention_mask, batch.token_type_ids)
+            feed = {name: np.array(columns[_COLUMNS[name]], np.int64) for name in self.input_names}
+            return [self.session.run(names, feed)[0]]
+        singles = []
+        for ids, mask, types in zip(
+            batch.input_ids, batch.attention_mask, batch.token_type_ids, strict=True
+        ):
+            length = sum(mask)
+            singles.append(EncodedBatch([ids[:length]], [mask[:length]], [types[:length]]))
+        if self.threads == 1:
+            return [self.run(single, output)[0] for single in singles]
+        from concurrent.futures import ThreadPoolExecutor
+
+        # Small single rows leave the session's threads idle between operators: run several
+        # at once (onnxruntime's run is thread-safe and releases the GIL).
+        with ThreadPoolExecutor(min(self.threads, rows)) as pool:
+            return list(pool.map(lambda single: self.run(single, output)[0], singles))
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,10 +242,11 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
         )
         path = resolved.path / file
         self.onnx_path = path
-        session = shared_session(path, self.threads or default_threads())
-        input_names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
+        threads = self.threads or default_threads()
+        session = shared_session(path, threads)
+        names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
         return Opened(
-            resolved, named, file, OnnxModel(session, path, input_names, dynamic_int8(path))
+            resolved, named, file, OnnxModel(session, path, names, dynamic_int8(path), threads)
         )
 
     def _missing_fix(self, resolved: ResolvedModel) -> str:

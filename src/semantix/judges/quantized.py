@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from semantix.judges.lazy import Named
-from semantix.judges.nli import EncodedBatch, LoadedNLI, NLIJudgeBase, shared_core
-from semantix.judges.onnx import OnnxJudge, OnnxModel
+from semantix.judges.nli import LoadedNLI, NLIJudgeBase
+from semantix.judges.nli_core import shared_core
+from semantix.judges.onnx import EncodedBatch, OnnxJudge, OnnxModel
 from semantix.models import NLI_SUPPORT_FILES, lookup_model
 from semantix.models.deps import ensure_installed
 

@@ -25,7 +25,9 @@ from typing import Any, NamedTuple
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
 from semantix.judges.lazy import Named, SemantixAiArguments
-from semantix.judges.nli import EncodedBatch, LoadedNLI, NLIJudgeBase, shared_core
+from semantix.judges.nli import LoadedNLI, NLIJudgeBase
+from semantix.judges.nli_core import shared_core
+from semantix.judges.onnx import EncodedBatch
 from semantix.models import resolve_model
 from semantix.models.deps import ensure_installed
 
