@@ -1,11 +1,6 @@
-"""The base of both NLI judges: loading (`semantix.judges.lazy`), the entailment core
-(`semantix.judges.nli_core`) and the support check (`semantix.judges.support`), each a method
-of one class, so the quantized and the transformers judge cannot drift apart.
-
-Plain requests go straight to the entailment core (`NLIJudgeBase.evaluate_batch`); support
-requests (``Grounded``, ``Contradicts``) are answered by the declared ability
-(`NLIJudgeBase.evaluate_support`) on the same core, model and batches.
-"""
+"""The base of both NLI judges, so the quantized and the transformers judge cannot drift apart:
+loading (`semantix.judges.lazy`), the entailment core (`semantix.judges.nli_core`) for plain
+requests and the support check (`semantix.judges.support`) for ``Grounded``/``Contradicts``."""
 
 from __future__ import annotations
 

@@ -98,14 +98,10 @@ class NLICore:
     # -- windows -----------------------------------------------------------------------------
 
     def windows(self, output: str, hypothesis: str, whole: Encoding | None = None) -> list[Window]:
-        """The output as pieces that each fit the model together with ``hypothesis``.
-
-        One window (the whole output) when it fits (``whole`` is its pair encoding, when the
-        caller has it). Otherwise the fewest near-equal sentence-aligned windows of at most
-        ``max_length - specials - len(hypothesis)`` tokens (minus a small margin); see
-        `semantix.text.token_windows`. Windows do not overlap and cover every
-        token of the output.
-        """
+        """The output as pieces that each fit the model together with ``hypothesis``: the whole
+        output when it fits (``whole``: its pair encoding, when the caller has it), else the
+        fewest near-equal sentence-aligned windows that do (`semantix.text.token_windows`),
+        which do not overlap and cover every token of the output."""
         if whole is None:
             whole = self.tokenizer.encode(output, hypothesis)
         if len(whole) <= self.max_length:
@@ -230,13 +226,9 @@ class NLICore:
 
 
 def shared_core(path: Path, tokenizer: Callable[[], Tokenizer | None] | None = None) -> NLICore:
-    """The process-wide `NLICore` of the model directory ``path``.
-
-    The core is keyed by the directory *and* where its tokenizer comes from: ``tokenizer.json``
-    (every judge reads it alike, so they share one core) or, for a directory without one, the
-    fast tokenizer ``tokenizer()`` builds (transformers' conversion of the slow-tokenizer files).
-    A judge that needs tokenizer.json never gets a tokenizer another judge built otherwise.
-    """
+    """The process-wide `NLICore` of the model directory ``path``, keyed by the directory and
+    where its tokenizer comes from: ``tokenizer.json``, or for a directory without one the fast
+    tokenizer ``tokenizer()`` builds (so a judge never gets a tokenizer built otherwise)."""
     directory = str(path.resolve())
     if tokenizer is None or (path / "tokenizer.json").is_file():
         return model_cache.get_or_create(

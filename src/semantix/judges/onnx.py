@@ -1,24 +1,12 @@
 """The base of the onnxruntime judges (quantized NLI, embedding), as fastembed's ``OnnxModel``.
 
-What both share, written once:
-
-- **the constructor** — `OnnxJudge` adds ``file`` and ``threads`` to the arguments every model
-  judge takes (`semantix.judges.lazy.ModelJudge`);
-- **file discovery** — the ONNX file is the one asked for, else the registry's (the variant
-  for this CPU when the cache has it, `semantix.models.choose_onnx_file`), else the first of
-  the kind's `CANDIDATES` in the directory; the same rule names the judge before loading
-  (``identity``) and loads it, and a missing file is a `ModelNotFoundError` that lists the
-  ONNX files that are there (`semantix.judges.model_dir.find_onnx`);
-- **what is fetched** from the Hub (`OnnxJudge.fetch_files`), for the judge and for
-  ``semantix download``;
-- **padding and feeding** — `pad` right-pads token rows per batch into an `EncodedBatch`;
-  `OnnxModel.run` feeds the inputs the session names (``session.get_inputs()``) and, for a
-  file that quantizes its activations per call (dynamic int8), runs each row on its own so a
-  score never depends on what is batched beside it.
-
-Sessions (and the optimized copies) are `semantix.judges.sessions`'s; tokenizers and configs
-are read by `semantix.judges.model_dir`. onnxruntime and numpy are imported when a model is
-loaded or run, never at module import.
+`OnnxJudge` adds ``file`` and ``threads`` to `semantix.judges.lazy.ModelJudge`'s constructor and
+finds the ONNX file (the one asked for, else the registry's variant for this CPU,
+`semantix.models.choose_onnx_file`, else the first of `CANDIDATES`): the same rule names the
+judge before loading and loads it, and `OnnxJudge.fetch_files` says what the Hub must give.
+`pad` right-pads token rows per batch; `OnnxModel.run` feeds the inputs the session names, a
+dynamic-int8 file's rows one at a time. Sessions are `semantix.judges.sessions`'s; onnxruntime
+and numpy are imported when a model is loaded or run.
 """
 
 from __future__ import annotations
@@ -117,8 +105,6 @@ class OnnxModel:
         ):
             length = sum(mask)
             singles.append(EncodedBatch([ids[:length]], [mask[:length]], [types[:length]]))
-        if self.threads == 1:
-            return [self.run(single, output)[0] for single in singles]
         from concurrent.futures import ThreadPoolExecutor
 
         # Small single rows leave the session's threads idle between operators: run several
