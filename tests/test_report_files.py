@@ -13,10 +13,10 @@ import pytest
 
 from semantix import FakeJudge, Intent, JudgeError, Verdict, evaluate_semantic
 from semantix.cli import main
+from semantix.files import encodable, write_atomic
 from semantix.report import error_record, json_document, result_record, write_json_report
-from semantix.report.files import encodable, read_json_report, write_text_atomic
 from semantix.report.html import render, write_html_report
-from semantix.report.schema import ReportDocumentError, check_document
+from semantix.report.schema import ReportDocumentError, check_document, load_report
 
 KEY = "sk-test-secret-0123456789abcdef"
 
@@ -75,13 +75,13 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(
 
     monkeypatch.setattr(os, "replace", broken_replace)
     with pytest.raises(OSError, match="No space left"):
-        write_text_atomic(target, "new")
+        write_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["report.json"]
 
 
 def test_a_new_file_gets_the_permissions_open_would_give(tmp_path: Path) -> None:
-    write_text_atomic(tmp_path / "a.txt", "x")
+    write_atomic(tmp_path / "a.txt", "x")
     (tmp_path / "b.txt").write_text("x", encoding="utf-8")
     assert (tmp_path / "a.txt").stat().st_mode == (tmp_path / "b.txt").stat().st_mode
 
@@ -173,9 +173,9 @@ def test_check_document_accepts_what_json_document_writes() -> None:
         render({"version": 2, "assertions": [{"nodeid": 7}]})
 
 
-def test_read_json_report_on_a_missing_file(tmp_path: Path) -> None:
+def test_load_report_on_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ReportDocumentError, match="cannot read the JSON report .*nope.json"):
-        read_json_report(tmp_path / "nope.json")
+        load_report(tmp_path / "nope.json")
 
 
 # --- masking in every sink ---------------------------------------------------------------------

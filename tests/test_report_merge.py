@@ -150,7 +150,8 @@ def test_snapshot_counts_add_up_and_unused_files_join_once() -> None:
 
 
 def test_judge_cost_and_timing_combine() -> None:
-    cost = {"verdicts": 2, "prompt_tokens": 100, "completion_tokens": 10, "usd": 0.25}
+    # Verdicts of unknown usage add up too (they were dropped from a merged report's meta).
+    cost = {"verdicts": 2, "prompt_tokens": 100, "completion_tokens": 10, "usd": 0.25, "unknown": 1}
     a = shard_report("t.py::a", started="2026-01-02T10:00:05+00:00", duration_s=3.5,
                      judge_cost={**cost, "unpriced": ["m2"]})  # fmt: skip
     b = shard_report("t.py::b", started="2026-01-02T10:00:01+00:00", duration_s=1.25,
@@ -158,7 +159,7 @@ def test_judge_cost_and_timing_combine() -> None:
     meta = merge_reports([("a.json", a), ("b.json", b)])["meta"]
     assert meta["judge_cost"] == {
         "verdicts": 4, "prompt_tokens": 200, "completion_tokens": 20, "usd": 0.5,
-        "unpriced": ["m1", "m2"],
+        "unpriced": ["m1", "m2"], "unknown": 2,
     }  # fmt: skip
     assert (meta["started"], meta["duration_s"]) == ("2026-01-02T10:00:01+00:00", 4.75)
     assert meta["shards"][0] == {

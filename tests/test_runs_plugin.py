@@ -367,6 +367,22 @@ def test_bad_runs_and_floors_are_clear_errors_never_a_pass(project: pytest.Pytes
                 "write e.g. semantic_runs = 5"
             ),
         ),
+        (
+            ["--semantic-timeout", "0"],
+            None,
+            (
+                "--semantic-timeout '0' is not a positive number of seconds; write e.g. "
+                "--semantic-timeout 30"
+            ),
+        ),
+        (
+            [],
+            "semantic_timeout = soon",
+            (
+                "ini option semantic_timeout = 'soon' is not a positive number of seconds; "
+                "write e.g. semantic_timeout = 30"
+            ),
+        ),
     ],
 )
 def test_bad_option_is_a_usage_error(

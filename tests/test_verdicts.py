@@ -604,8 +604,8 @@ def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
     waiting = threading.Event()
     acquire = judge._memo.acquire
 
-    def watched(key: Any, usable: Any) -> Any:
-        verdict, event = acquire(key, usable)
+    def watched(key: Any, threshold: float, exact: bool) -> Any:
+        verdict, event = acquire(key, threshold, exact)
         if event is not None:
             waiting.set()  # this caller found the check being answered and will wait
         return verdict, event

@@ -1,19 +1,11 @@
 """The one piece of global state in semantix: an explicit, thread-safe, bounded cache.
 
-It holds, each in its own bounded region:
-
-- ``models``: loaded models (ONNX sessions, tokenizers, torch modules) keyed by what identifies
-  them — e.g. ``("onnx-session", model_dir, file, threads)`` — so a judge built twice on the same
-  model reuses the loaded weights;
-- ``judges``: judges built from a spec or wrapped for the frozen-verdict store, and the default
-  judge (built once per process, on first use; a failed build is remembered, so a missing model is
-  reported once, not looked for again in every test);
-- ``calibrations``: thresholds calibrated from an intent's examples, per judge and intent.
-
-Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time. The
-run's state (defaults, the marker's scope, observers, the frozen verdicts it used, the worker
-pool it owns) is not here: it lives in `semantix.context`, and nothing asks this cache what a
-run did. ``clear_cache()`` drops every region and every memo semantix keeps.
+Its bounded regions hold ``models`` (sessions, tokenizers, torch modules, keyed by what
+identifies them), ``judges`` (built from a spec, wrapped for the verdict store, the default judge,
+whose failed build is remembered), ``calibrations`` and ``checks`` (what the checks of one intent
+with one judge share: `semantix.pipeline.prepared`, dropped when an intent class changes).
+Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time; a run's
+state lives in `semantix.context`.
 """
 
 from __future__ import annotations
@@ -30,7 +22,7 @@ T = TypeVar("T")
 
 #: Bounded regions and their sizes: a loaded model takes about three entries (session, tokenizer,
 #: NLI core), so 16 hold five models at once; judges are few; calibrations are small.
-REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512}
+REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512, "checks": 256}
 
 
 class ModelCache:
@@ -63,11 +55,8 @@ class ModelCache:
         region: str = "models",
         remember_failure: bool = False,
     ) -> T:
-        """The value for ``key`` in ``region``, built by ``factory`` once (thread-safe).
-
-        With ``remember_failure``, a factory that raised is not run again for that key: the same
-        error is raised at once until `clear` (a missing model is reported once).
-        """
+        """The value for ``key`` in ``region``, built by ``factory`` once (thread-safe); with
+        ``remember_failure``, a factory that raised is not run again: its error is, until `clear`."""
         entries = self._regions[region]
         with self._lock:
             if key in entries:
@@ -84,19 +73,18 @@ class ModelCache:
                 raise failure.with_traceback(None)
             try:
                 value = factory()
-            except Exception as exc:
-                if remember_failure:
-                    with self._lock:
-                        self._failures[(region, key)] = exc
-                raise
-            finally:
+            except BaseException as exc:
                 with self._lock:
+                    if remember_failure and isinstance(exc, Exception):
+                        self._failures[(region, key)] = exc
                     self._key_locks.pop((region, key), None)
-            with self._lock:
+                raise
+            with self._lock:  # stored before the key's lock goes: no second build meanwhile
                 entries[key] = value
                 self.builds += 1
                 while len(entries) > self._sizes[region]:
                     entries.popitem(last=False)
+                self._key_locks.pop((region, key), None)
             return value
 
     def __contains__(self, key: object) -> bool:
@@ -123,6 +111,11 @@ class ModelCache:
                 entries.clear()
             self._failures.clear()
             self._key_locks.clear()
+
+    def clear_region(self, region: str) -> None:
+        """Forget one region's entries."""
+        with self._lock:
+            self._regions[region].clear()
 
 
 #: The process-wide cache. Use `clear_cache` to empty it.

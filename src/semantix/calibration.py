@@ -13,20 +13,18 @@ print(calibrate(scores, labels))
 #> <Calibration threshold=0.480 accuracy=1.000 balanced_accuracy=1.000 kappa=1.000 n=5>
 ```
 
-Pure functions on plain sequences (no numpy), used by ``semantix calibrate``, by the
-calibration of an intent's own examples (`semantix.pipeline.thresholds`) and by anyone choosing a
-``recommended_threshold``; `Calibration` is the one result of all of them. A prediction is ``score >= threshold``, as in every
-semantix judge. Metric arguments are ``(expected, predicted)``, like scikit-learn's
-``(y_true, y_pred)``.
+Pure functions on plain sequences (no numpy), used by ``semantix calibrate`` and the calibration
+of an intent's own examples; `Calibration` is the one result of all of them. A prediction is
+``score >= threshold``; metric arguments are ``(expected, predicted)``, like scikit-learn's.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from semantix.config import is_number
 from semantix.proportions import JudgeAccuracy, wilson_interval
 
 __all__ = [
@@ -71,25 +69,19 @@ def _counts(expected: Sequence[bool], predicted: Sequence[bool]) -> tuple[int, i
 
 def accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
     """The fraction of predictions that agree with the labels."""
-    return _Agreement(*_counts(expected, predicted)).accuracy
+    return Calibration(*_counts(expected, predicted)).accuracy
 
 
 def balanced_accuracy(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
-    """The mean of the recall on positive labels and the recall on negative labels.
-
-    Unlike accuracy it is not flattered by a skewed label set: always answering "pass" on 90%
-    positive labels scores 0.5, not 0.9. A class absent from ``expected`` is left out of the mean.
-    """
-    return _Agreement(*_counts(expected, predicted)).balanced_accuracy
+    """The mean of the recalls on positive and on negative labels (a class absent from
+    ``expected`` left out): always "pass" on 90% positive labels scores 0.5, not 0.9."""
+    return Calibration(*_counts(expected, predicted)).balanced_accuracy
 
 
 def cohens_kappa(expected: Sequence[bool], predicted: Sequence[bool]) -> float:
-    """Cohen's κ: agreement corrected for the agreement expected by chance.
-
-    1 is perfect agreement, 0 is chance level, negative is worse than chance. When both sides
-    put everything in one and the same class, chance agreement is 1 and κ is defined as 1.
-    """
-    return _Agreement(*_counts(expected, predicted)).kappa
+    """Cohen's κ: agreement corrected for chance (1 perfect, 0 chance level, negative worse);
+    1 when both sides put everything in one and the same class."""
+    return Calibration(*_counts(expected, predicted)).kappa
 
 
 def predict(scores: Sequence[float], threshold: float) -> list[bool]:
@@ -105,39 +97,20 @@ def _check_scores(scores: Sequence[float], labels: Sequence[bool]) -> None:
     if not scores:
         raise ValueError("no scores given; pass at least one (score, label) pair")
     for index, score in enumerate(scores):
-        if (
-            isinstance(score, bool)
-            or not isinstance(score, (int, float))
-            or math.isnan(score)
-            or not 0.0 <= score <= 1.0
-        ):
+        if not is_number(score, low=0.0, high=1.0):
             raise ValueError(f"scores[{index}] is {score!r}; scores must be numbers in [0, 1]")
     _check_pair(labels, labels)
-
-
-def _candidates(scores: Sequence[float]) -> list[float]:
-    """Thresholds half-way between neighbouring distinct scores (and 0 and 1 at the ends)."""
-    points = sorted({0.0, *(float(score) for score in scores), 1.0})
-    middles = [(low + high) / 2 for low, high in itertools.pairwise(points)]
-    if min(scores) == 0.0:
-        middles.append(0.0)  # everything passes
-    return sorted(middles)
 
 
 def best_threshold(
     scores: Sequence[float], labels: Sequence[bool], *, metric: Metric = accuracy
 ) -> float:
-    """The threshold whose verdicts agree best with ``labels``.
+    """The threshold whose verdicts agree best with ``labels`` (for each of the judge's
+    ``scores``, in [0, 1], whether the output truly satisfies the intent).
 
-    Tries the thresholds half-way between neighbouring distinct scores (so the result sits as
-    far as possible from the scores on either side) and keeps the one with the highest
-    ``metric`` (default: accuracy, the fraction of agreement); ties go to the higher balanced
-    accuracy, then to the wider gap around the threshold, then to the lower threshold.
-
-    Args:
-        scores: the judge's scores, in [0, 1].
-        labels: for each score, whether the output truly satisfies the intent.
-        metric: ``metric(expected, predicted) -> float`` to maximise, e.g. ``cohens_kappa``.
+    Of the thresholds half-way between neighbouring distinct scores, the one with the highest
+    ``metric(expected, predicted)`` (default: accuracy; e.g. ``cohens_kappa``); ties go to the
+    higher balanced accuracy, then to the wider gap around the threshold, then to the lower one.
     """
     _check_scores(scores, labels)
     ordered = sorted(float(score) for score in scores)
@@ -145,9 +118,14 @@ def best_threshold(
     def gap(threshold: float) -> float:
         return min(abs(score - threshold) for score in ordered)
 
+    # Half-way between neighbouring distinct scores (and 0 and 1 at the ends), ascending.
+    points = sorted({0.0, *ordered, 1.0})
+    candidates = [(low + high) / 2 for low, high in itertools.pairwise(points)]
+    if ordered[0] == 0.0:
+        candidates.insert(0, 0.0)  # everything passes
     best: tuple[float, float, float, float] | None = None
     chosen = 0.0
-    for threshold in _candidates(scores):
+    for threshold in candidates:
         predicted = predict(scores, threshold)
         key = (
             metric(labels, predicted),
@@ -161,13 +139,22 @@ def best_threshold(
 
 
 @dataclass(frozen=True, slots=True)
-class _Agreement:
-    """Counts of a labelled prediction, and the agreement figures they give (one formula each)."""
+class Calibration:
+    """How well a threshold reproduces the labels: the counts, and every figure from them.
+
+    ``weakest_positive`` and ``strongest_negative`` are the lowest score of an output labelled
+    to pass and the highest of one labelled to fail (None without such labels): the threshold
+    separates the labels exactly when the first is above the second (`separates`). An intent's
+    ``examples`` and ``counterexamples`` are calibrated this way, as labels True and False.
+    """
 
     n: int
     positives: int
     true_positives: int
     true_negatives: int
+    threshold: float = 0.5
+    weakest_positive: float | None = None
+    strongest_negative: float | None = None
 
     @property
     def accuracy(self) -> float:
@@ -196,21 +183,6 @@ class _Agreement:
         chance = positives / n * predicted_yes + (1 - positives / n) * (1 - predicted_yes)
         return 1.0 if chance >= 1.0 else (self.accuracy - chance) / (1 - chance)
 
-
-@dataclass(frozen=True, slots=True)
-class Calibration(_Agreement):
-    """How well a threshold reproduces the labels: the counts, and every figure from them.
-
-    ``weakest_positive`` and ``strongest_negative`` are the lowest score of an output labelled
-    to pass and the highest of one labelled to fail (None without such labels): the threshold
-    separates the labels exactly when the first is above the second (`separates`). An intent's
-    ``examples`` and ``counterexamples`` are calibrated this way, as labels True and False.
-    """
-
-    threshold: float = 0.5
-    weakest_positive: float | None = None
-    strongest_negative: float | None = None
-
     @property
     def separates(self) -> bool:
         """Whether every output labelled to pass scores above every one labelled to fail."""
@@ -233,12 +205,10 @@ class Calibration(_Agreement):
     def intervals(self) -> dict[str, tuple[float, float] | None]:
         """The Wilson 95 % interval of accuracy, sensitivity and specificity (None: no labels
         of that kind)."""
-        negatives = self.n - self.positives
+        positives, negatives = self.positives, self.n - self.positives
         return {
             "accuracy": wilson_interval(self.true_positives + self.true_negatives, self.n),
-            "sensitivity": wilson_interval(self.true_positives, self.positives)
-            if self.positives
-            else None,
+            "sensitivity": wilson_interval(self.true_positives, positives) if positives else None,
             "specificity": wilson_interval(self.true_negatives, negatives) if negatives else None,
         }
 

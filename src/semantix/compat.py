@@ -6,7 +6,7 @@ Two kinds:
   ``semantix.CachingJudge`` and ``semantix.verdicts.CachingJudge`` (now ``RecordReplayJudge``),
   ``semantix.composite.AllOf/AnyOf/Not``. They resolve silently. Its spellings too:
   ``Intent.description()`` (a `Description`, callable) and the model judges'
-  ``evaluate(premise=..., hypothesis=...)`` (`premise_and_hypothesis`).
+  ``evaluate(premise=..., hypothesis=...)`` (`semantix.judges.lazy.SemantixAiArguments`).
 - **semantix 0.1's names**, renamed since: ``semantix.verdicts.identity_of``,
   ``semantix.judges.JUDGE_NAMES``/``judge_from_spec``/``default_judge``/``build_default_judge``,
   ``LeafResult.ok``, ``LLMJudge(backoff=...)``, ``LLMJudge(timeout=...)`` (now
@@ -18,11 +18,8 @@ Two kinds:
   ``max_workers=`` are gone: each is a ``TypeError`` that names the leaf (``Latency``, ``Cost``)
   or option (``concurrency``) to use.
 
-Names that only moved off the top level (``semantix.assert_pass_rate``,
-``semantix.ConfigurationError``, ...) are not deprecated: ``semantix`` resolves them on access
-(they are not in ``semantix.__all__``, which lists what a test author imports).
-
-The bottom floor: it imports its targets by name, on access only.
+Names that only moved off the top level (``semantix.assert_pass_rate``, ...) are not deprecated:
+``semantix`` resolves them on access. The bottom floor: it imports its targets on access only.
 """
 
 from __future__ import annotations
@@ -36,7 +33,6 @@ __all__ = [
     "OLD_NAMES",
     "OTHER_DISTRIBUTIONS",
     "Description",
-    "premise_and_hypothesis",
     "refuse_a_second_semantix",
     "resolve",
     "warn_renamed",
@@ -45,6 +41,7 @@ __all__ = [
 #: Distributions that install a top-level ``semantix`` package of their own.
 OTHER_DISTRIBUTIONS = ("semantix_ai",)
 
+_JUDGING = "semantix.pipeline.judging"
 #: (module, old name) -> (module it lives in, its name there, deprecated?)
 OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
     ("semantix", "CachingJudge"): ("semantix.verdicts.judge", "RecordReplayJudge", False),
@@ -52,21 +49,14 @@ OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
     ("semantix.verdicts", "identity_of"): ("semantix.judges.base", "judge_identity", True),
     ("semantix.judges", "JUDGE_NAMES"): ("semantix.pipeline.specs", "JUDGE_NAMES", True),
     ("semantix.judges", "judge_from_spec"): ("semantix.pipeline.specs", "judge_from_spec", True),
-    ("semantix.judges", "default_judge"): ("semantix.pipeline.judging", "default_judge", True),
-    ("semantix.judges", "build_default_judge"): (
-        "semantix.pipeline.judging",
-        "build_default_judge",
-        True,
-    ),
+    ("semantix.judges", "default_judge"): (_JUDGING, "default_judge", True),
+    ("semantix.judges", "build_default_judge"): (_JUDGING, "build_default_judge", True),
 }
 
 
 def resolve(module: str, name: str) -> object:
-    """The object an old ``module.name`` stands for (warning if deprecated).
-
-    Raises:
-        AttributeError: ``name`` is not an old name of ``module``.
-    """
+    """The object an old ``module.name`` stands for (warning if deprecated); AttributeError
+    when ``name`` is not an old name of ``module``."""
     try:
         target_module, target, deprecated = OLD_NAMES[(module, name)]
     except KeyError:
@@ -95,49 +85,11 @@ class Description(str):
         return str(self)
 
 
-def premise_and_hypothesis(
-    output: str | None,
-    intent_description: str | None,
-    premise: str | None,
-    hypothesis: str | None,
-    *,
-    judge: str,
-) -> tuple[str, str]:
-    """``(output, intent_description)`` from ``evaluate``'s arguments, where semantix-ai's
-    ``premise=`` names the output and ``hypothesis=`` the intent description (never both
-    spellings of one).
-
-    Raises:
-        TypeError: one is given twice or not at all.
-    """
-    for ours, theirs, name, alias in (
-        (output, premise, "output", "premise"),
-        (intent_description, hypothesis, "intent_description", "hypothesis"),
-    ):
-        if (ours is None) == (theirs is None):
-            given = "both {}= and" if ours is not None else "neither {}= nor"
-            raise TypeError(
-                f"{judge}.evaluate() got {given.format(name)} its semantix-ai spelling {alias}=; "
-                "pass one: evaluate(output, intent_description, threshold)"
-            )
-    # As given: an intent description is an IntentDescription that carries its examples.
-    return (
-        output if premise is None else premise,  # type: ignore[return-value]
-        intent_description if hypothesis is None else hypothesis,
-    )
-
-
 def refuse_a_second_semantix() -> None:
-    """Fail at import when another distribution's ``semantix`` is installed beside ours.
-
-    semantix-ai installs a top-level ``semantix`` package too: whichever was installed last
-    overwrote the other's files, so neither works as documented. Its metadata (a
-    ``semantix_ai-*.dist-info`` folder on ``sys.path``) is looked for, without importlib.metadata
-    (which would cost a fifth of the import time).
-
-    Raises:
-        ImportError: the other distribution is installed; the message says what to do.
-    """
+    """Raise ``ImportError`` at import when semantix-ai, which installs a top-level ``semantix``
+    too (the one installed last overwrote the other's files), is installed beside us: its
+    ``semantix_ai-*.dist-info`` on ``sys.path``, found without importlib.metadata (a fifth of
+    the import time)."""
     where = installed_beside_us(OTHER_DISTRIBUTIONS)
     if where is not None:
         raise ImportError(

@@ -5,14 +5,8 @@ working, and means what the operators mean here — every part is judged on its 
 leaf), never by gluing the descriptions into one hypothesis, and ``Not`` really negates.
 
 ```python
-from semantix import Intent
 from semantix.composite import AllOf, Not
-
-class Polite(Intent):
-    \"\"\"The text is polite.\"\"\"
-
-class MedicalAdvice(Intent):
-    \"\"\"The text gives medical advice.\"\"\"
+from semantix.intents import MedicalAdvice, Polite
 
 SafeAndPolite = AllOf(Polite, Not(MedicalAdvice))   # the same as Polite & ~MedicalAdvice
 ```

@@ -1,11 +1,7 @@
 """Settings: every environment variable semantix reads, and the checks of user-given values.
 
-No other module reads ``os.environ``: each asks a function here, at the moment the value matters
-(when a judge is built, a model resolved, a store opened), never at import time. ``VARIABLES`` is
-the table of every variable; ``docs/environment-variables.md`` is tested against it.
-
-The value checks (`check_threshold`, `check_seconds`, ...) name the value at fault, say what was
-expected and how to fix it; every layer uses them.
+No other module reads ``os.environ``: each asks a function here when the value matters, never at
+import time. ``VARIABLES`` lists every variable (docs/environment-variables.md is tested on it).
 """
 
 from __future__ import annotations
@@ -44,7 +40,6 @@ __all__ = [
     "parse_flag",
     "verdicts_mode",
     "verdicts_path",
-    "xdist_workers",
 ]
 
 ModelKind = Literal["nli", "embedding"]
@@ -57,8 +52,7 @@ _FALSE = frozenset({"0", "off", "no", "false"})
 
 
 class Variable(NamedTuple):
-    """One environment variable semantix reads (a tuple: ``import semantix`` needs no
-    dataclasses)."""
+    """One environment variable semantix reads (a tuple: no dataclasses at import)."""
 
     name: str
     section: str
@@ -111,17 +105,12 @@ def parse_flag(value: str) -> bool | None:
 
 def _flag(name: str, *, default: bool) -> bool:
     value = env(name)
-    if value is None:
-        return default
-    flag = parse_flag(value)
-    if flag is not None:
-        return flag
-    raise ConfigurationError(
-        f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
-    )
-
-
-# --- semantix ----------------------------------------------------------------------------------
+    flag = default if value is None else parse_flag(value)
+    if flag is None:
+        raise ConfigurationError(
+            f"{name}={value!r} is not a yes/no value; use one of 1, 0, true, false, on, off"
+        )
+    return flag
 
 
 def judge_spec() -> str | None:
@@ -137,19 +126,9 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def xdist_workers() -> int:
-    """How many pytest-xdist workers share this machine (1 outside xdist)."""
-    workers = env("PYTEST_XDIST_WORKER_COUNT") or ""
-    return int(workers) if workers.isdigit() and int(workers) > 0 else 1
-
-
 def default_threads() -> int:
-    """Threads for one model session.
-
-    ``SEMANTIX_THREADS`` wins; otherwise the available cores divided among pytest-xdist workers
-    (``PYTEST_XDIST_WORKER_COUNT``), at least 1, so that ``-n 2`` on two cores does not run four
-    busy threads.
-    """
+    """Threads for one model session: ``SEMANTIX_THREADS``, else the available cores divided
+    among pytest-xdist workers, at least 1 (``-n 2`` on two cores runs two busy threads, not 4)."""
     configured = env("SEMANTIX_THREADS")
     if configured is not None:
         try:
@@ -162,20 +141,19 @@ def default_threads() -> int:
                 "unset it to use the available cores"
             )
         return threads
-    return max(1, available_cores() // xdist_workers())
+    workers = env("PYTEST_XDIST_WORKER_COUNT") or ""  # 1 outside xdist
+    return max(1, available_cores() // (max(1, int(workers)) if workers.isdigit() else 1))
 
 
 def cache_path() -> Path:
-    """semantix's own cache directory (optimized ONNX sessions, exported models).
-
-    ``SEMANTIX_CACHE_PATH`` wins; else the user cache dir (``$XDG_CACHE_HOME/semantix`` or
-    ``~/.cache/semantix``), never a temporary directory that the OS may wipe.
-    """
+    """semantix's own cache (optimized ONNX sessions): ``SEMANTIX_CACHE_PATH``, else the user
+    cache dir (``$XDG_CACHE_HOME/semantix`` or ``~/.cache/semantix``), never a temporary one."""
     configured = env("SEMANTIX_CACHE_PATH")
-    if configured:
-        return Path(configured).expanduser()
-    base = env("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "semantix"
+    return Path(configured).expanduser() if configured else _user_cache() / "semantix"
+
+
+def _user_cache() -> Path:
+    return Path(env("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
 def ort_cache_enabled() -> bool:
@@ -183,10 +161,7 @@ def ort_cache_enabled() -> bool:
     return _flag("SEMANTIX_ORT_CACHE", default=True)
 
 
-MODEL_DIR_VARIABLES: dict[str, str] = {
-    "nli": "SEMANTIX_MODEL_DIR",
-    "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR",
-}
+MODEL_DIR_VARIABLES = {"nli": "SEMANTIX_MODEL_DIR", "embedding": "SEMANTIX_EMBEDDING_MODEL_DIR"}
 
 
 def model_dir(kind: ModelKind) -> Path | None:
@@ -214,6 +189,16 @@ def verdicts_mode() -> str | None:
     return check_verdict_mode(configured, source="SEMANTIX_VERDICTS")
 
 
+def resolution_key(run_mode: str | None, *, default_judge: bool) -> tuple[str | None, ...]:
+    """What resolving a check's judge reads of the environment, as given (a key for what
+    checks keep, `semantix.pipeline.prepared`): ``SEMANTIX_VERDICTS``; ``SEMANTIX_JUDGE`` for
+    the default judge; ``SEMANTIX_VERDICTS_PATH`` when the mode in force reads a store."""
+    mode = os.environ.get("SEMANTIX_VERDICTS")
+    spec = os.environ.get("SEMANTIX_JUDGE") if default_judge else None
+    stored = (run_mode or mode or "off").strip().lower() != "off"
+    return mode, spec, os.environ.get("SEMANTIX_VERDICTS_PATH") if stored else None
+
+
 #: The frozen-verdict store, relative to the current directory, when nothing else says where.
 DEFAULT_VERDICTS_PATH = Path(".semantix") / "verdicts"
 
@@ -225,18 +210,12 @@ def verdicts_path(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(chosen).expanduser().absolute()
 
 
-# --- Hugging Face ------------------------------------------------------------------------------
-
-
 def hf_cache_dir() -> Path:
     """The Hugging Face hub cache (``HF_HUB_CACHE``, else ``$HF_HOME/hub``)."""
     configured = env("HF_HUB_CACHE")
     if configured:
         return Path(configured).expanduser()
-    home = env("HF_HOME") or os.path.join(
-        env("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface"
-    )
-    return Path(home).expanduser() / "hub"
+    return Path(env("HF_HOME") or _user_cache() / "huggingface").expanduser() / "hub"
 
 
 def hf_offline() -> bool:
@@ -249,9 +228,6 @@ def hf_endpoint() -> str:
     return env("HF_ENDPOINT") or "https://huggingface.co"
 
 
-# --- OpenAI ------------------------------------------------------------------------------------
-
-
 def openai_base_url() -> str | None:
     """``OPENAI_BASE_URL``: an OpenAI-compatible server, or None for OpenAI itself."""
     return env("OPENAI_BASE_URL")
@@ -260,9 +236,6 @@ def openai_base_url() -> str | None:
 def openai_api_key() -> str | None:
     """``OPENAI_API_KEY``, or None."""
     return env("OPENAI_API_KEY")
-
-
-# --- CI ----------------------------------------------------------------------------------------
 
 
 def in_ci() -> bool:
@@ -275,9 +248,6 @@ def github_step_summary() -> Path | None:
     """GitHub Actions' step-summary file, when set."""
     configured = env("GITHUB_STEP_SUMMARY")
     return Path(configured) if configured else None
-
-
-# Checks of user-given values.
 
 
 def is_number(
@@ -295,10 +265,8 @@ def is_number(
 def check_threshold(
     value: object, *, what: str = "threshold", example: str = "threshold=0.8"
 ) -> float:
-    """Return ``value`` as a float in [0, 1], or raise a ``ValueError`` that names it.
-
-    ``example`` is the fix the message suggests (``min_pass_rate=0.8`` for a floor).
-    """
+    """``value`` as a float in [0, 1], or a ``ValueError`` that names it and suggests
+    ``example`` (``min_pass_rate=0.8`` for a floor)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         # A ValueError, not TypeError: the documented contract for every invalid threshold.
         raise ValueError(  # noqa: TRY004

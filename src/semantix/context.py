@@ -118,6 +118,9 @@ _scope: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.Context
     "semantix_scope", default=()
 )
 _observers: list[Callable[[Any], None]] = []
+#: Bumped whenever the process's or a run's layer changes; `current` keeps its last merge.
+_generation = 0
+_merged: tuple[int, tuple[dict[str, Any], ...], Defaults] = (-1, (), Defaults())
 #: The captures open in this context, innermost last: (callback, forward to the ones outside).
 _captures: contextvars.ContextVar[tuple[tuple[Callable[[Any], None], bool], ...]] = (
     contextvars.ContextVar("semantix_captures", default=())
@@ -137,13 +140,34 @@ def _checked(changes: dict[str, Any]) -> dict[str, Any]:
 
 
 def current() -> Defaults:
-    """The defaults in force here and now: the process's, the run's, then this scope's."""
+    """The defaults in force here and now: the process's, the run's, then this scope's.
+
+    Every check reads them, so the merge is kept until a layer changes (the generation) or
+    another scope asks (the scope's tuple of layers, held by the entry, is its identity)."""
+    scopes = _scope.get()
+    kept = _merged
+    if kept[0] == _generation and kept[1] is scopes:
+        return kept[2]
     with _lock:
+        generation = _generation
         layers = [_process.layer, *(run.layer for run in _runs)]
     merged: dict[str, Any] = {}
-    for layer in (*layers, *_scope.get()):
+    for layer in (*layers, *scopes):
         merged.update(layer)
-    return Defaults(**merged)
+    defaults = Defaults(**merged)
+    _remember(generation, scopes, defaults)
+    return defaults
+
+
+def _remember(generation: int, scopes: tuple[dict[str, Any], ...], defaults: Defaults) -> None:
+    global _merged
+    _merged = (generation, scopes, defaults)
+
+
+def _changed() -> None:
+    """A layer of the process or a run changed (under ``_lock``): `current` merges again."""
+    global _generation
+    _generation += 1
 
 
 def current_run() -> Run:
@@ -185,6 +209,7 @@ def set_defaults(**changes: Any) -> None:
                 _process.layer.pop(key, None)
             else:
                 _process.layer[key] = value
+        _changed()
 
 
 @contextlib.contextmanager
@@ -198,11 +223,13 @@ def run_defaults(**changes: Any) -> Iterator[Run]:
     run = Run({key: value for key, value in _checked(changes).items() if value is not None})
     with _lock:
         _runs.append(run)
+        _changed()
     try:
         yield run
     finally:
         with _lock:
             _runs.remove(run)
+            _changed()
         if run.pool is not None:
             run.pool.shutdown(wait=False, cancel_futures=True)
 

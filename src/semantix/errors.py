@@ -19,14 +19,9 @@ SemantixError                   base of everything below
     └── CorruptVerdictError     a stored verdict file cannot be read
 ```
 
-`semantix.runs.PassRateError` and `semantix.snapshots.SnapshotDriftError` are
-`SemanticAssertionError`s too; the other snapshot errors are in `semantix.snapshots.errors`.
-
-A `SemanticAssertionError` means "the output is wrong"; everything else means "the check could
-not be judged". pytest shows any exception in a test body as a failure (F), so the semantic
-report counts the latter as errors; unittest reports them as errors. Outside pytest, the check
-pipeline raises the latter without semantix's own frames in the traceback
-(``without_our_frames``): a script shows its own line and the message.
+Their tree in full, and how each runner shows them: docs/errors.md. The check pipeline raises
+an error that is not a `SemanticAssertionError` without semantix's own frames in the traceback
+(`without_our_frames`).
 """
 
 from __future__ import annotations
@@ -58,12 +53,8 @@ class SemantixError(Exception):
 
 
 class SemanticAssertionError(SemantixError, AssertionError):
-    """The output does not satisfy the intent.
-
-    Carries the full `SemanticResult` (every leaf verdict) as ``result``, and
-    the verdicts as ``verdicts``. (``result`` is typed ``Any`` because this module is the bottom
-    floor: it imports nothing of semantix. ``evaluate_semantic`` returns the typed result.)
-    """
+    """The output does not satisfy the intent: the `SemanticResult` is ``result`` (typed
+    ``Any``: this bottom floor imports nothing of semantix), its leaves' verdicts ``verdicts``."""
 
     def __init__(self, message: str, result: Any) -> None:
         super().__init__(message)
@@ -76,10 +67,8 @@ class SemanticAssertionError(SemantixError, AssertionError):
 
 
 class JudgeError(SemantixError):
-    """A judge raised, timed out or returned something that is not a verdict.
-
-    The original exception is chained as ``__cause__``. A judge error is never a pass.
-    """
+    """A judge raised, timed out or returned something that is not a verdict (the original
+    exception chained as ``__cause__``): never a pass."""
 
 
 class JudgeTimeoutError(JudgeError):
@@ -87,20 +76,13 @@ class JudgeTimeoutError(JudgeError):
 
 
 class UnenforceableCheckError(SemantixError):
-    """A check cannot be decided from what the output carries: never a pass.
-
-    A token ceiling on an output without usage (a plain ``str``), a cost ceiling for a model
-    without a price. The message says what is missing and how to supply it.
-    """
+    """A check cannot be decided from what the output carries (a token ceiling on a plain
+    ``str``, a cost ceiling for a model without a price): never a pass."""
 
 
 class PatternTimeoutError(SemantixError):
-    """A regular expression ran past its time bound on an output (it backtracks catastrophically).
-
-    Every pattern semantix runs on what a model wrote has a bound (`semantix.checks.patterns`);
-    the message names the pattern and the limit. Never a pass, and never a fail either: the
-    check could not be decided.
-    """
+    """A regular expression ran past its time bound (`semantix.checks.patterns`) on an output:
+    the check could not be decided (never a pass, nor a fail); the message names the pattern."""
 
 
 class ConfigurationError(SemantixError, ValueError):
@@ -116,12 +98,8 @@ class UnknownModelError(ConfigurationError):
 
 
 class ModelNotFoundError(ConfigurationError):
-    """The model is not on disk and cannot be downloaded (offline, or no network).
-
-    The message is short: what is missing, where semantix looked and the ways out. The
-    low-level error behind it (a connection error, an HTTP status) is kept as ``cause``, not
-    repeated in the text and not chained, so a script's traceback ends in one clean line.
-    """
+    """The model is not on disk and cannot be downloaded (offline, or no network). The
+    low-level error behind it is kept as ``cause``, not chained: a traceback ends in one line."""
 
     def __init__(self, message: str, *, cause: BaseException | None = None) -> None:
         super().__init__(message)
@@ -142,10 +120,8 @@ class CorruptVerdictError(VerdictStoreError):
 
 
 class IntentCalibrationError(ConfigurationError):
-    """The judge scores an intent's weakest example no higher than its strongest counterexample.
-
-    The threshold cannot be calibrated from the examples; the message shows both scores.
-    """
+    """The judge scores an intent's weakest example no higher than its strongest counterexample,
+    so no threshold can be calibrated from them; the message shows both scores."""
 
 
 _E = TypeVar("_E", bound=BaseException)
@@ -153,13 +129,8 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def without_our_frames(exc: _E) -> _E:
-    """``exc`` without semantix's own frames in its traceback.
-
-    The check pipeline raises its `SemantixError` through it (their messages already say what
-    to do): a configuration error in a script or under ``python -m unittest`` shows the
-    user's line and one message, not semantix's call stack (pytest hides our frames itself).
-    Chained causes keep their tracebacks.
-    """
+    """``exc`` without semantix's own frames in its traceback (chained causes keep theirs): a
+    script or ``python -m unittest`` shows the user's line and one message."""
     kept, entry = [], exc.__traceback__
     while entry is not None:
         if not entry.tb_frame.f_code.co_filename.startswith(_PACKAGE):
@@ -172,20 +143,6 @@ def without_our_frames(exc: _E) -> _E:
 
 
 # Shown as semantix.X in reprs and tracebacks, where users import them from.
-for _error in (
-    SemantixError,
-    SemanticAssertionError,
-    JudgeError,
-    JudgeTimeoutError,
-    UnenforceableCheckError,
-    PatternTimeoutError,
-    ConfigurationError,
-    JudgeUnavailableError,
-    UnknownModelError,
-    ModelNotFoundError,
-    VerdictStoreError,
-    VerdictNotRecordedError,
-    CorruptVerdictError,
-    IntentCalibrationError,
-):
-    _error.__module__ = "semantix"
+for _error in [value for value in tuple(globals().values()) if isinstance(value, type)]:
+    if issubclass(_error, SemantixError):
+        _error.__module__ = "semantix"

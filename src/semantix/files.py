@@ -1,13 +1,9 @@
 """Files: one rule for every file semantix writes, one for every file a person may have saved.
 
-- `write_atomic` (reports, snapshots, frozen verdicts, variants and examples files, session
-  markers, exported models): the data goes to a temporary file in the same directory, flushed,
-  which then replaces the target (`replace`), so a reader or a concurrent writer sees the old
-  file or one writer's whole new one, never a mix; on failure the target is as it was. Text is
-  UTF-8 with what UTF-8 cannot encode replaced (`encodable`), newlines as given; a new file gets
-  the permissions ``open`` would give it, a replaced one keeps its own.
-- `replace`: ``os.replace``, retried for up to a second on Windows while a reader holds the
-  target open.
+- `write_atomic` (every file semantix writes): the data goes to a flushed temporary file in the
+  same directory, which then replaces the target (`replace`), so a reader or a concurrent writer
+  sees the old file or one writer's whole new one; on failure the target is as it was. Text is
+  UTF-8 (`encodable`), newlines as given; a replaced file keeps its permissions.
 - `read_text` (JSON, JSON Lines, CSV, YAML): UTF-8 with or without a byte-order mark, or UTF-16
   with one; anything else is an error naming the file and the first byte that is not UTF-8.
 """
@@ -86,14 +82,9 @@ def read_text(
     what: str = "file",
     error: Callable[[str], Exception] = ConfigurationError,
 ) -> str:
-    """The text of a file a person may have saved (module docstring).
-
-    Raises:
-        OSError: the file cannot be read (left to the caller, who knows what a missing file
-            means).
-        Exception: ``error(message)`` when the file is not UTF-8 (nor UTF-16 with a byte-order
-            mark); the message names ``what``, the file and the first bad byte.
-    """
+    """The text of a file a person may have saved (module docstring). An OSError is left to the
+    caller (who knows what a missing file means); a file that is not UTF-8 (nor UTF-16 with a
+    byte-order mark) raises ``error(message)`` naming ``what``, the file and the first bad byte."""
     data = Path(path).read_bytes()
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         with contextlib.suppress(UnicodeDecodeError):

@@ -23,14 +23,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path, PurePath
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from semantix.cache import memo, model_cache
 from semantix.compat import Description
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
 from semantix.files import encodable, read_text
 from semantix.text import cleandoc
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -132,6 +135,16 @@ class IntentMeta(type):
     def __repr__(cls) -> str:
         return cls.__name__
 
+    def __setattr__(cls, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if cls.__dict__.get(_PLANNED):
+            model_cache.clear_region("checks")
+
+    def __delattr__(cls, name: str) -> None:
+        super().__delattr__(name)
+        if cls.__dict__.get(_PLANNED):
+            model_cache.clear_region("checks")
+
     @property
     def description(cls) -> str:
         """The requirement in words: the class docstring, cleaned with ``inspect.cleandoc``
@@ -158,6 +171,18 @@ class IntentMeta(type):
 
     def __bool__(cls) -> bool:
         return True
+
+
+#: Set on an intent class (and the classes above it) once a check planned it: changing one of
+#: their attributes from then on drops what checks kept (`semantix.pipeline.prepared`).
+_PLANNED = "_semantix_planned"
+
+
+def mark_planned(leaf: type[Intent]) -> None:
+    """``leaf`` was planned: a change to it, or to a class it inherits from, is seen."""
+    for klass in leaf.__mro__:
+        if isinstance(klass, IntentMeta) and not klass.__dict__.get(_PLANNED):
+            type.__setattr__(klass, _PLANNED, True)
 
 
 class Intent(metaclass=IntentMeta):
@@ -316,6 +341,8 @@ def examples_path(cls: type[Intent]) -> Path | None:
     name = cls.examples_file
     if name is None:
         return None
+    from pathlib import Path, PurePath  # only for an intent with an examples file
+
     if not isinstance(name, str) or not name.strip():
         raise TypeError(f"{cls.__name__}.examples_file must be a path (str), got {name!r}")
     module = sys.modules.get(cls.__module__)
@@ -390,6 +417,21 @@ class Disjunction(_Composite, abstract=True):
 IntentLike = type[Intent] | str
 
 
+@memo(maxsize=1024)
+def _described(value: str) -> type[Intent]:
+    """The intent class of a description string (one per string: its checks share their plan
+    and their verdicts)."""
+    if not value.strip():
+        raise ValueError(
+            "the intent description is empty; pass a requirement such as "
+            "'The text is polite.' or an Intent class"
+        )
+    text = encodable(value.strip())  # judged as outputs are (and a class name must encode)
+    name = repr(" ".join(text.split()))  # the whole text: reports elide it once, if at all
+    namespace = {"__doc__": text, "__module__": "semantix"}
+    return cast("type[Intent]", IntentMeta(name, (Intent,), namespace))
+
+
 def as_intent(value: object) -> type[Intent]:
     """Turn an intent class or a plain description string into an intent class."""
     if isinstance(value, type) and issubclass(value, Intent):
@@ -400,15 +442,7 @@ def as_intent(value: object) -> type[Intent]:
             )
         return value
     if isinstance(value, str):
-        if not value.strip():
-            raise ValueError(
-                "the intent description is empty; pass a requirement such as "
-                "'The text is polite.' or an Intent class"
-            )
-        text = encodable(value.strip())  # judged as outputs are (and a class name must encode)
-        name = repr(" ".join(text.split()))  # the whole text: reports elide it once, if at all
-        namespace = {"__doc__": text, "__module__": "semantix"}
-        return cast("type[Intent]", IntentMeta(name, (Intent,), namespace))
+        return _described(value)
     if isinstance(value, type):
         raise TypeError(
             f"{value.__name__} is a class but not an Intent; subclass semantix.Intent "

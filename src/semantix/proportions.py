@@ -1,12 +1,5 @@
-"""Statistics of pass/fail counts: one interval, one paired test, one correction, each once.
-
-- `wilson_interval` — the Wilson score interval of ``passes`` out of ``runs`` (Wilson 1927);
-- `newcombe_interval` — the interval of a difference of two independent pass rates, from their
-  Wilson intervals (Newcombe 1998, Statistics in Medicine 17:873-890, method 10);
-- `mcnemar_exact` — McNemar's exact test of paired flips: the two-sided binomial test of the
-  discordant pairs against 1/2;
-- `corrected_rate` — the pass rate corrected for a judge's known sensitivity and specificity
-  (the Rogan-Gladen estimator, Am J Epidemiol 1978 107:71-76), clipped to [0, 1].
+"""Statistics of pass/fail counts: one interval, one paired test, one correction, each once
+(their sources: docs/comparing-runs.md and docs/flaky-outputs.md).
 
 ```python
 from semantix.proportions import JudgeAccuracy, corrected_rate, mcnemar_exact, newcombe_interval
@@ -48,11 +41,8 @@ Z_JOINT_95 = 2.3877
 
 
 def wilson_interval(passes: int, runs: int, *, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for ``passes`` successes out of ``runs`` trials.
-
-    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, it stays inside [0, 1] and is not zero-width
-    at 0/n or n/n: 5/5 gives (0.57, 1.00), 0/5 gives (0.00, 0.43).
-    """
+    """The Wilson score interval for ``passes`` successes out of ``runs`` trials: inside [0, 1]
+    and not zero-width at 0/n or n/n (5/5 gives (0.57, 1.00))."""
     check_positive_int(runs, what="runs", example=10)
     if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes <= runs:
         raise ValueError(f"passes must be an int between 0 and runs={runs}, got {passes!r}")
@@ -67,9 +57,8 @@ def wilson_interval(passes: int, runs: int, *, z: float = Z_95) -> tuple[float, 
 def newcombe_interval(
     passes_a: int, runs_a: int, passes_b: int, runs_b: int, *, z: float = Z_95
 ) -> tuple[float, float]:
-    """The 95 % interval of ``passes_b/runs_b - passes_a/runs_a`` (b minus a: candidate minus
-    baseline), by Newcombe's hybrid score method: each rate's distance to its own Wilson bounds,
-    combined in quadrature. It excludes 0 exactly when the difference is significant."""
+    """The 95 % interval of ``passes_b/runs_b - passes_a/runs_a`` (candidate minus baseline), by
+    Newcombe's hybrid score method (method 10): it excludes 0 when the difference is significant."""
     p_a, p_b = passes_a / runs_a, passes_b / runs_b
     low_a, high_a = wilson_interval(passes_a, runs_a, z=z)
     low_b, high_b = wilson_interval(passes_b, runs_b, z=z)
@@ -81,12 +70,8 @@ def newcombe_interval(
 
 
 def mcnemar_exact(regressions: int, fixes: int) -> float:
-    """The two-sided p-value of McNemar's exact test on the discordant pairs.
-
-    Under "nothing changed" each flip is as likely one way as the other, so the smaller count
-    follows a binomial of ``regressions + fixes`` trials at 1/2; the p-value is twice its tail,
-    at most 1 (1 when nothing flipped).
-    """
+    """The two-sided p-value of McNemar's exact test on the discordant pairs: twice the binomial
+    tail (at 1/2) of the smaller count, at most 1 (1 when nothing flipped)."""
     for name, count in (("regressions", regressions), ("fixes", fixes)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ValueError(f"{name} must be a count (an int >= 0), got {count!r}")
@@ -101,12 +86,9 @@ def mcnemar_exact(regressions: int, fixes: int) -> float:
 @dataclass(frozen=True, slots=True)
 class JudgeAccuracy:
     """How often a judge is right against human labels: ``sensitivity`` (it passes an output
-    that truly satisfies the intent) and ``specificity`` (it fails one that does not).
-
-    ``positives`` and ``negatives`` are how many labelled outputs each was measured on
-    (``semantix calibrate`` prints all four); with them, the corrected rate's interval also
-    carries the uncertainty of the two figures; without them, they are taken as exact.
-    """
+    that truly satisfies the intent) and ``specificity`` (it fails one that does not), measured
+    on ``positives`` and ``negatives`` labelled outputs (``semantix calibrate`` prints all four;
+    without the counts the two figures are taken as exact)."""
 
     sensitivity: float
     specificity: float
@@ -153,18 +135,9 @@ class JudgeAccuracy:
 def corrected_rate(
     passes: int, runs: int, accuracy: JudgeAccuracy
 ) -> tuple[float, tuple[float, float]]:
-    """The pass rate corrected for the judge's errors, and its interval.
-
-    The judge passes a truly good output with probability Se and a truly bad one with 1 - Sp, so
-    the observed rate is ``p = π·Se + (1 - π)(1 - Sp)`` and the true rate is
-    ``π = (p + Sp - 1) / (Se + Sp - 1)`` (Rogan-Gladen), clipped to [0, 1].
-
-    The interval: with Se and Sp known exactly, the Wilson 95 % interval of ``p`` carried
-    through the formula; with the counts they were measured on, the range of the formula over
-    the Wilson intervals of ``p``, Se and Sp, each at 98.3 % so that all three hold together at
-    95 % (the three samples are independent; the formula is monotone in each figure, so the
-    range is reached at a corner). When Se + Sp - 1 can reach 0 inside them, it is [0, 1].
-    """
+    """The pass rate corrected for the judge's errors (Rogan-Gladen, clipped to [0, 1]), and its
+    interval: docs/flaky-outputs.md. The formula is monotone in each figure, so the interval's
+    ends are at corners of the three Wilson intervals; [0, 1] when Se + Sp - 1 can reach 0."""
     sens, spec = accuracy.sensitivity, accuracy.specificity
     if accuracy.positives is None or accuracy.negatives is None:
         z = Z_95

@@ -1,18 +1,6 @@
-"""Text rules every layer shares, each written once: previews, secret masking, sentences, windows.
-
-- **previews** — `preview` shortens a text for a message, a report or a repr;
-- **secrets** — `mask_secrets` masks API keys and URL passwords out of every text semantix keeps
-  or shows, before any shortening;
-- **sentences** — a sentence ends at ``.``, ``!``, ``?`` (and their CJK forms), after any closing
-  quotes or brackets, before white space, except after a known abbreviation ("e.g."); a line break
-  ends one too (`sentence_starts`, `split_sentences`);
-- **windows** — a text longer than the model's budget is cut into the fewest windows that fit,
-  of near-equal length, at sentence starts; a sentence longer than a window is cut before a
-  word, never inside one (`token_windows`);
-- **batches** — items are sorted by length and cut into batches of similar length
-  (`length_batches`); callers restore the original order from the indices.
-
-The bottom floor: imports nothing from semantix and nothing heavy.
+"""Text rules every layer shares, each written once: previews, secret masking (before any
+shortening), sentences (`SENTENCE_END`), windows of a text longer than a model's budget
+(`token_windows`) and batches of similar length. The bottom floor: it imports nothing heavy.
 
 ```python
 from semantix.text import mask_secrets, mask_url
@@ -27,6 +15,7 @@ print(mask_url("https://me:pw@proxy.example/v1"))
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -53,11 +42,8 @@ __all__ = [
 
 
 def preview(text: str, limit: int, *, quote: bool = True) -> str:
-    """``text`` on one line (whitespace collapsed), cut to ``limit`` characters with ``…``.
-
-    With ``quote`` (the default) the result is ``repr``-quoted and a cut text says how long the
-    whole was: ``'Take two aspirin…' (truncated, 212 chars in all)``.
-    """
+    """``text`` on one line, cut to ``limit`` characters with ``…``; with ``quote``, ``repr``-quoted
+    and saying how long a cut text was: ``'Take two aspirin…' (truncated, 212 chars in all)``."""
     if limit < 2:
         raise ValueError(f"preview limit must be at least 2 characters, got {limit}")
     flat = " ".join(str(text).split())
@@ -85,20 +71,14 @@ def usable_secrets(secrets: Iterable[object]) -> tuple[str, ...]:
 def mask_secrets(text: str, secrets: Iterable[object]) -> str:
     """``text`` with every occurrence of each secret replaced by `MASK`."""
     for secret in usable_secrets(secrets):
-        if secret in text:
-            text = text.replace(secret, MASK)
+        text = text.replace(secret, MASK)
     return text
 
 
 def mask_value(value: object, secrets: Iterable[object]) -> object:
-    """``value`` with secrets masked in every string inside it (dicts, lists and tuples walked).
-
-    For JSON-like data such as an error body; other objects are returned unchanged.
-    """
+    """``value`` (JSON-like data) with secrets masked in every string in its dicts, lists, tuples."""
     usable = usable_secrets(secrets)
-    if not usable:
-        return value
-    return _mask_value(value, usable)
+    return _mask_value(value, usable) if usable else value
 
 
 def _mask_value(value: object, secrets: tuple[str, ...]) -> object:
@@ -114,11 +94,8 @@ def _mask_value(value: object, secrets: tuple[str, ...]) -> object:
 
 
 def mask_exception(exc: BaseException, secrets: Iterable[object]) -> BaseException:
-    """Mask secrets in ``exc`` in place and return it.
-
-    Masks its ``args`` and the ``message`` and ``body`` attributes HTTP SDKs set (the openai SDK's
-    ``APIError``), through the whole ``__cause__``/``__context__`` chain.
-    """
+    """``exc`` with secrets masked in place in its ``args`` and the ``message`` and ``body`` that
+    HTTP SDKs set, through the whole ``__cause__``/``__context__`` chain."""
     usable = usable_secrets(secrets)
     seen: set[int] = set()
     current: BaseException | None = exc
@@ -144,11 +121,7 @@ def cleandoc(doc: str) -> str:
     indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
     margin = min(indents, default=0)
     lines = [lines[0].lstrip(), *(line[margin:] for line in lines[1:])]
-    while lines and not lines[-1]:
-        lines.pop()
-    while lines and not lines[0]:
-        lines.pop(0)
-    return "\n".join(lines)
+    return "\n".join(lines).strip("\n")
 
 
 def mask_url(url: str | None) -> str | None:
@@ -186,20 +159,10 @@ Offsets = Sequence[tuple[int, int]]
 
 
 def split_sentences(text: str) -> list[str]:
-    """``text``'s sentences (`SENTENCE_END`), stripped; empty pieces dropped.
-
-    ```python
-    from semantix.text import split_sentences
-
-    print(split_sentences("Use e.g. a refund. Be polite!\\nThanks"))
-    #> ['Use e.g. a refund.', 'Be polite!', 'Thanks']
-    ```
-    """
-    pieces, start = [], 0
-    for match in SENTENCE_END.finditer(text):
-        pieces.append(text[start : match.end()].strip())
-        start = match.end()
-    pieces.append(text[start:].strip())
+    """``text``'s sentences (`SENTENCE_END`), stripped; empty pieces dropped: ``"Use e.g. a
+    refund. Be polite!\\nThanks"`` gives ``['Use e.g. a refund.', 'Be polite!', 'Thanks']``."""
+    ends = [0, *(match.end() for match in SENTENCE_END.finditer(text)), len(text)]
+    pieces = (text[start:end].strip() for start, end in itertools.pairwise(ends))
     return [piece for piece in pieces if piece]
 
 
@@ -232,13 +195,9 @@ def _word_cut(text: str, offsets: Offsets, begin: int, target: int, limit: int) 
 
 
 def token_windows(text: str, offsets: Offsets, budget: int) -> list[tuple[int, int]]:
-    """Cut the tokens of ``text`` into ``[start, end)`` ranges of at most ``budget`` tokens.
-
-    The fewest windows that fit, each near ``count / windows`` tokens long, cut at the sentence
-    start nearest that length; when no sentence start keeps that count, at the last sentence
-    start that fits; inside an over-long sentence, before the word nearest that length. The
-    ranges do not overlap and cover every token.
-    """
+    """Cut the tokens of ``text`` into the fewest ``[start, end)`` ranges of at most ``budget``
+    tokens, each near ``count / windows`` long, cut at the nearest sentence start that keeps the
+    count (else the last that fits; inside an over-long sentence, before the nearest word)."""
     if budget < 1:
         raise ValueError(f"budget must be at least 1 token, got {budget}")
     count = len(offsets)
@@ -270,21 +229,16 @@ def token_windows(text: str, offsets: Offsets, budget: int) -> list[tuple[int, i
 
 
 def encoded_windows(text: str, encoding: Any, max_length: int) -> list[tuple[list[int], str]]:
-    """One encoded text as windows of at most ``max_length`` ids, special tokens included.
-
-    The text's own tokens are cut by `token_windows`; each window keeps the encoding's
-    leading and trailing special tokens (``[CLS]``/``[SEP]``). Returns (ids, window text) pairs.
-    """
+    """One encoded text as (ids, window text) windows of at most ``max_length`` ids, cut by
+    `token_windows`, each keeping the leading and trailing special tokens (``[CLS]``/``[SEP]``)."""
     ids: list[int] = list(encoding.ids)
     if len(ids) <= max_length:
         return [(ids, text)]
     special: list[int] = list(encoding.special_tokens_mask)
-    lead = 0
-    while lead < len(ids) and special[lead]:
-        lead += 1
-    trail = 0
-    while trail < len(ids) - lead and special[len(ids) - 1 - trail]:
-        trail += 1
+    lead = next((i for i, flag in enumerate(special) if not flag), len(ids))
+    trail = next(
+        (i for i, flag in enumerate(reversed(special[lead:])) if not flag), len(ids) - lead
+    )
     prefix, suffix = ids[:lead], ids[len(ids) - trail :]
     content = ids[lead : len(ids) - trail]
     offsets: list[tuple[int, int]] = list(encoding.offsets)[lead : len(ids) - trail]
@@ -296,11 +250,8 @@ def encoded_windows(text: str, encoding: Any, max_length: int) -> list[tuple[lis
 
 
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices into ``lengths``, shortest first, in batches of similar length.
-
-    A batch holds at most ``batch_size`` items and is cut early when padding to its longest item
-    would exceed 1.5x its real tokens (a 480-token window is not batched with 20-token pairs).
-    """
+    """Indices into ``lengths``, shortest first, in batches of at most ``batch_size``, cut early
+    when padding to the longest would exceed 1.5x the real tokens."""
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
     batches: list[list[int]] = []
     current: list[int] = []

@@ -17,7 +17,7 @@ class ReplyTests(SemanticAssertionsMixin, unittest.TestCase):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from semantix.errors import SemantixError, without_our_frames
 from semantix.intent import IntentLike, as_intent
@@ -57,13 +57,7 @@ class SemanticAssertionsMixin:
         except SemantixError as exc:  # an error, not a failure: unittest would show our frames
             raise without_our_frames(exc) from exc.__cause__
         if not result.passed:
-            message = result.explain()
-            if msg:
-                message = f"{msg}\n{message}"
-            # Exactly self.failureException: unittest trims our frames only for that type.
-            error = self.failureException(message)
-            error.semantic_result = result  # type: ignore[attr-defined]
-            raise error
+            self._fail(msg, result.explain(), semantic_result=result)
         return result
 
     def assertNotSemantic(
@@ -92,10 +86,12 @@ class SemanticAssertionsMixin:
         if stats.verdict == "error":
             raise_for_stats(stats)
         if not stats.passed:
-            message = stats.explain()
-            if msg:
-                message = f"{msg}\n{message}"
-            error = self.failureException(message)
-            error.run_stats = stats  # type: ignore[attr-defined]
-            raise error
+            self._fail(msg, stats.explain(), run_stats=stats)
         return stats
+
+    def _fail(self, msg: str | None, message: str, **attached: object) -> NoReturn:
+        # Exactly self.failureException: unittest trims our frames only for that type.
+        error = self.failureException(f"{msg}\n{message}" if msg else message)
+        for name, value in attached.items():
+            setattr(error, name, value)
+        raise error

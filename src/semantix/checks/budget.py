@@ -1,10 +1,8 @@
 """Budget checks: token and cost ceilings read from the response's usage and model.
 
-A ceiling that the output cannot be checked against is **unenforceable** and raises
-`UnenforceableCheckError`, never passes: an output without usage (a plain ``str``), a usage that
-lacks the count asked for or contradicts itself (more cached tokens than input tokens, a total
-that is not input plus output), a response that names no model, or a model without a price.
-semantix ships no price table: prices change and differ by contract, so they come from you.
+A ceiling the output cannot be checked against (no usage, a usage that contradicts itself, no
+model, a model without a price) raises `UnenforceableCheckError`, never passes
+(docs/budgets.md). semantix ships no price table: prices come from you.
 """
 
 from __future__ import annotations
@@ -41,7 +39,7 @@ class TokensCheck(Structural, abstract=True):
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
-        usage = _usage(cls, view)
+        usage = _usage(cls.__name__, view)
         facts, problems = [], []
         for keyword, field, maximum in cls.ceilings:
             count = getattr(usage, field)
@@ -55,9 +53,7 @@ class TokensCheck(Structural, abstract=True):
                 problems.append(f"{count} {unit} tokens, more than the maximum {maximum}")
             else:
                 facts.append(f"{count} {unit} tokens (at most {maximum})")
-        if problems:
-            return verdict(False, "; ".join(problems))
-        return verdict(True, ", ".join(facts))
+        return verdict(not problems, "; ".join(problems) if problems else ", ".join(facts))
 
 
 def Tokens(
@@ -69,12 +65,10 @@ def Tokens(
 ) -> type[Intent]:
     """The check "the response used at most so many tokens", read from its ``usage``.
 
-    ``max_completion`` is another name for ``max_output`` (OpenAI's word). Input tokens count
-    cached ones too (see `semantix.outputs.Usage`).
+    ``max_completion`` is another name for ``max_output``; input tokens count cached ones too.
 
     Raises:
-        ValueError: no ceiling, a ceiling that is not a whole number of tokens 0 or more, or
-            both ``max_output`` and ``max_completion``.
+        ValueError: no ceiling, one that is no whole number 0 or more, or both names of one.
         UnenforceableCheckError: when checked, the output has no usage or lacks the count.
     """
     if max_output is not None and max_completion is not None:
@@ -137,13 +131,8 @@ class CostCheck(Structural, abstract=True):
 
 
 def check_prices(prices: object, *, what: str) -> dict[str, Price]:
-    """``prices`` as checked: model name -> ``(input, output)`` or ``(input, output, cache_read,
-    cache_write)`` USD per million tokens, every number 0 or more.
-
-    Raises:
-        TypeError, ValueError: empty, not a mapping of model names, of the wrong shape, or
-            negative; the message names ``what`` and the value at fault.
-    """
+    """``prices`` as checked (model name -> USD per million tokens, see `Cost`), or a TypeError
+    or ValueError naming ``what`` and the value at fault."""
     if not isinstance(prices, Mapping) or not prices:
         raise TypeError(
             f"{what} must map model names to (usd_per_1M_input, usd_per_1M_output), "
@@ -169,21 +158,15 @@ def check_prices(prices: object, *, what: str) -> dict[str, Price]:
 
 def cost_of(view: OutputView, prices: Mapping[str, Price], *, what: str) -> tuple[float, str]:
     """The response's cost in USD at ``prices`` (checked by `check_prices`), and how it was
-    counted; ``what`` names the check in the error.
-
-    Raises:
-        UnenforceableCheckError: no usage, no model, a model without a price, or a usage that
-            lacks the counts the price needs or contradicts itself.
-    """
-    if view.usage is None:
-        raise UnenforceableCheckError(f"{what} cannot be checked: {_NO_USAGE}")
-    usage = _consistent(view.usage, what)
+    counted; an `UnenforceableCheckError` naming ``what`` when it cannot be known."""
+    usage = _usage(what, view)
     if view.model is None:
         raise UnenforceableCheckError(
             f"{what} cannot be checked: the output names no model, so no price "
             "applies; pass the provider's response object (it carries 'model') or its dict"
         )
-    price = _price_for(view.model, prices)
+    snapshot = _SNAPSHOT.fullmatch(view.model)
+    price = prices.get(view.model) or (prices.get(snapshot.group("base")) if snapshot else None)
     if price is None:
         priced = ", ".join(sorted(prices))
         raise UnenforceableCheckError(
@@ -200,14 +183,11 @@ def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
     Args:
         max_usd: the ceiling in US dollars, 0 or more.
         prices: for each model name, ``(usd_per_1M_input, usd_per_1M_output)``, or
-            ``(input, output, cache_read, cache_write)`` where the provider prices the prompt
-            cache apart. A dated snapshot (``gpt-4o-mini-2024-07-18``) takes its base name's
-            price when only the base is given. With a pair, cache reads are charged at the input
-            price (an upper bound), and a response that wrote to the cache is unenforceable.
+            ``(input, output, cache_read, cache_write)`` (how a snapshot name and the cache are
+            priced: docs/budgets.md).
 
     Raises:
-        TypeError, ValueError: a negative or NaN ceiling; prices that are empty, not a mapping
-            of model names, of the wrong shape, or negative.
+        TypeError, ValueError: a negative or NaN ceiling, or prices not of that shape.
         UnenforceableCheckError: when checked, the output has no usage, no model, or a model
             without a price.
     """
@@ -226,14 +206,11 @@ def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
     )
 
 
-def _usage(check: type[Structural], view: OutputView) -> Usage:
-    if view.usage is None:
-        raise UnenforceableCheckError(f"{check.__name__} cannot be checked: {_NO_USAGE}")
-    return _consistent(view.usage, check.__name__)
-
-
-def _consistent(usage: Usage, what: str) -> Usage:
-    """``usage``, unless its counts contradict each other: then no count can be trusted."""
+def _usage(what: str, view: OutputView) -> Usage:
+    """The view's usage, unless it has none or its counts contradict each other."""
+    usage = view.usage
+    if usage is None:
+        raise UnenforceableCheckError(f"{what} cannot be checked: {_NO_USAGE}")
     cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
     problem = None
     if usage.input_tokens is not None and cached > usage.input_tokens:
@@ -255,13 +232,6 @@ def _consistent(usage: Usage, what: str) -> Usage:
             "edited or hand-built usage dict is the usual cause)"
         )
     return usage
-
-
-def _price_for(model: str, prices: Mapping[str, Price]) -> Price | None:
-    if model in prices:
-        return prices[model]
-    snapshot = _SNAPSHOT.fullmatch(model)
-    return prices.get(snapshot.group("base")) if snapshot else None
 
 
 def _cost(what: str, usage: Usage, price: Price, model: str) -> tuple[float, str]:

@@ -1,9 +1,7 @@
 """Find the JSON a model wrote inside prose: the first ```json block, else a balanced block.
 
-With ``extract=True`` the JSON checks read, in this order: the first fenced code block whose
-info string is ``json`` (any case), up to its closing fence line; else the balanced ``{…}`` and ``[…]`` blocks
-of the text, left to right (brackets inside JSON strings do not count), the first that parses.
-One pass over the text, linear in its length, whatever the model wrote.
+The order is docs/structural-checks.md's; brackets inside JSON strings do not count. One pass
+over the text, linear in its length, whatever the model wrote.
 """
 
 from __future__ import annotations
@@ -24,30 +22,20 @@ _CLOSERS = {"{": "}", "[": "]"}
 
 
 def candidates(text: str) -> Iterator[tuple[str, str]]:
-    """The texts that may hold the JSON, each with where it was found, best first.
-
-    A ```json block is the only candidate when there is one; otherwise every maximal balanced
-    block, left to right.
-    """
-    fenced = _fenced(text)
-    if fenced is not None:
-        yield fenced
-        return
-    for start, end in _balanced(text):
-        shape = "{…}" if text[start] == "{" else "[…]"
-        yield text[start:end], f"the {shape} block at character {start}"
-
-
-def _fenced(text: str) -> tuple[str, str] | None:
+    """The texts that may hold the JSON, each with where it was found, best first: a ```json
+    block alone when there is one, else every maximal balanced block, left to right."""
     at = text.find("```")
     while at >= 0:
         opening = _FENCE_INFO.match(text, at + 3)
         if opening is not None:
             close = _FENCE_CLOSE.search(text, opening.end() - 1)
-            body = text[opening.end() : len(text) if close is None else close.start()]
-            return body, f"the ```json block at character {at}"
+            end = len(text) if close is None else close.start()
+            yield text[opening.end() : end], f"the ```json block at character {at}"
+            return
         at = text.find("```", at + 3)
-    return None
+    for start, end in _balanced(text):
+        shape = "{…}" if text[start] == "{" else "[…]"
+        yield text[start:end], f"the {shape} block at character {start}"
 
 
 def _balanced(text: str) -> list[tuple[int, int]]:

@@ -1,12 +1,6 @@
-"""Structural checks on JSON text: ``IsJSON`` and ``JSONPath`` (``JSONSchema`` and
-``MatchesModel`` build on the reading here).
-
-The text must be one JSON document as RFC 8259 defines it (surrounding whitespace allowed):
-``NaN`` and ``Infinity`` are not JSON numbers, a name twice in one object is refused (RFC 8259
-leaves its value unpredictable, so a check on it could pass on the value a consumer never reads),
-and a document nested more than `MAX_DEPTH` levels deep is a failure with a reason, never a crash.
-With ``extract=True`` the JSON is found inside prose (`semantix.checks.extract`). ``JSONPath``
-follows RFC 9535 (jsonpath-rfc9535, the ``[json]`` extra, imported when a check is built).
+"""Structural checks on JSON text: ``IsJSON`` and ``JSONPath`` (RFC 9535, the ``[json]`` extra);
+``JSONSchema`` and ``MatchesModel`` build on the reading here: one RFC 8259 document, at most
+`MAX_DEPTH` levels deep (docs/structural-checks.md), found in prose with ``extract=True``.
 """
 
 from __future__ import annotations
@@ -40,7 +34,7 @@ _NO_JSON = "no ```json block and no balanced {…} or […] block"
 
 class JSONCheck(Structural, abstract=True):
     """Base of the JSON checks: reads the document (found in prose when ``extract``), then
-    ``check`` decides on it; the reason says where an extracted document came from."""
+    ``check`` decides on it."""
 
     extract: ClassVar[bool] = False
 
@@ -57,23 +51,20 @@ class JSONCheck(Structural, abstract=True):
 
     @classmethod
     def check(cls, document: Any, text: str) -> tuple[bool, str]:
-        """Decide on the parsed ``document`` (``text`` is its JSON): (passed, reason)."""
+        """(passed, reason) on the parsed ``document`` (``text`` is its JSON)."""
         raise NotImplementedError(f"{cls.__name__} does not implement check(document, text)")
 
 
 def read_json(text: str, *, extract: bool) -> tuple[Any, str, str | None] | str:
     """(document, its JSON text, where it was found or None) or the reason there is none."""
-    if not extract:
-        document, problem = _load(text)
-        if problem is None:
-            return document, text, None
-        return f"the text is not JSON ({problem}): {preview(text, 80)}"
     failures: list[str] = []
-    for body, where in candidates(text):
+    for body, where in candidates(text) if extract else [(text, None)]:
         document, problem = _load(body)
         if problem is None:
-            return document, body, f"extracted from {where}"
-        failures.append(f"{where} is not JSON ({problem}): {preview(body, 80)}")
+            return document, body, None if where is None else f"extracted from {where}"
+        failures.append(f"{where or 'the text'} is not JSON ({problem}): {preview(body, 80)}")
+    if not extract:
+        return failures[0]
     if not failures:
         return f"no JSON found in the text ({_NO_JSON}): {preview(text, 80)}"
     others = f" (nor are the {len(failures) - 1} other blocks)" if len(failures) > 1 else ""
@@ -170,18 +161,18 @@ class JSONPathCheck(JSONCheck, abstract=True):
         values = "; ".join(f"{where} is {shown(value)}" for where, value in found)
         if not cls.exists:
             return False, f"{cls.path} exists: {values}"
-        if cls.expected is not _MISSING:
+        wrong, wanted = [], ""
+        if cls.expected is not _MISSING:  # equals= and matches= never come together
             wrong = [(w, v) for w, v in found if not json_equal(v, cls.expected)]
-            if wrong:
-                listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
-                return False, f"{listed}, expected {shown(cls.expected)}"
-        if cls.pattern is not None:
+            wanted = shown(cls.expected)
+        elif cls.pattern is not None:
             wrong = [
                 (w, v) for w, v in found if not (isinstance(v, str) and search(cls.pattern, v))
             ]
-            if wrong:
-                listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
-                return False, f"{listed}, expected a string matching {cls.pattern.pattern!r}"
+            wanted = f"a string matching {cls.pattern.pattern!r}"
+        if wrong:
+            listed = "; ".join(f"{where} is {shown(value)}" for where, value in wrong)
+            return False, f"{listed}, expected {wanted}"
         return True, values
 
 
@@ -193,19 +184,12 @@ def JSONPath(
     exists: bool = True,
     extract: bool = False,
 ) -> type[Intent]:
-    """The check "the text is JSON and the RFC 9535 ``path`` holds what is asked".
-
-    With neither ``equals`` nor ``matches``, the path must exist; ``equals`` compares JSON values
-    exactly (``1`` equals ``1.0``, ``true`` does not equal ``1``); ``matches`` is a regular
-    expression the string value must contain (``re.search`` syntax, time-bounded); ``exists=False``
-    asks that the path is absent. A path that finds several values (``$.items[*].status``) needs
-    every one to pass. ``extract=True`` finds the JSON inside prose.
-
-    Raises:
-        JudgeUnavailableError: jsonpath-rfc9535 is not installed (the ``[json]`` extra).
-        TypeError, ValueError: ``path`` is not a valid RFC 9535 path, ``matches`` is not a valid
-            regular expression, or the options contradict each other.
-    """
+    """The check "the text is JSON and the RFC 9535 ``path`` holds what is asked": it exists, or
+    every value it finds ``equals`` a JSON value (``1`` equals ``1.0``, ``true`` not ``1``) or is a
+    string that ``matches`` a (time-bounded) pattern; ``exists=False``: it is absent.
+    ``extract=True`` finds the JSON inside prose. A TypeError or ValueError for an invalid path or
+    pattern or contradicting options; a `JudgeUnavailableError` without jsonpath-rfc9535 (the
+    ``[json]`` extra)."""
     text = check_text(path, factory="JSONPath", what="path", example="'$.status', equals='ok'")
     check_flag(exists, "JSONPath", "exists")
     check_flag(extract, "JSONPath", "extract")

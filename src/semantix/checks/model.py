@@ -1,10 +1,7 @@
 """``MatchesModel``: the text is JSON that a pydantic v2 model accepts (``model_validate_json``).
 
-pydantic comes with the ``[json]`` extra and is imported when such a check is built, never at
-``import semantix``. The document is first read as the other JSON checks read it (RFC 8259,
-``extract=True`` to find it in prose); a failure lists every error with its field path, as
-pydantic's ``ValidationError.errors()`` gives it: ``items[0].qty: Input should be a valid
-integer``.
+pydantic (the ``[json]`` extra) is imported when such a check is built. A failure lists every
+error with its field path: ``items[0].qty: Input should be a valid integer``.
 """
 
 from __future__ import annotations
@@ -50,14 +47,9 @@ def _error(error: Any) -> str:
 
 
 def MatchesModel(model: type[Any], *, extract: bool = False) -> type[Intent]:
-    """The check "the text is JSON that the pydantic v2 ``model`` accepts".
-
-    ``extract=True`` finds the JSON inside prose (a ```json block, else a balanced block).
-
-    Raises:
-        JudgeUnavailableError: pydantic is not installed (the ``[json]`` extra).
-        TypeError: ``model`` is not a pydantic v2 model class.
-    """
+    """The check "the text is JSON that the pydantic v2 ``model`` accepts" (``extract=True``
+    finds the JSON inside prose); a TypeError when ``model`` is no pydantic v2 model class, a
+    `JudgeUnavailableError` without pydantic (the ``[json]`` extra)."""
     pydantic = require("pydantic", extra="json", feature="MatchesModel")
     if not (isinstance(model, type) and issubclass(model, pydantic.BaseModel)):
         what = (

@@ -1,17 +1,8 @@
 """Regular expressions on what a model wrote, run with a time bound: a pattern never hangs a run.
 
-Python's ``re`` backtracks without limit (``re.search(r"(a+)+$", "a" * 30 + "!")`` runs for
-minutes, and the text is the model's, chosen by nobody). semantix runs every pattern it applies
-to an output with the `regex <https://pypi.org/project/regex/>`_ engine, which reads ``re``'s
-syntax the same way and takes a ``timeout``: `Matches`, `JSONPath(matches=...)`, the RFC 9535
-``match()`` and ``search()`` filter functions, and JSON Schema's ``pattern``,
-``patternProperties`` and the keywords that consult them (``additionalProperties``,
-``unevaluatedProperties``). Each match may take at most `TIMEOUT_S` seconds; one that runs past
-it is a `PatternTimeoutError` naming the pattern and the limit, never a pass.
-
-``regex`` is semantix's one core dependency, because `Matches` needs no extra: a maintained
-engine shipped as wheels, imported on first use. (google-re2 is linear-time but has no
-backreferences and no lookarounds, which users' patterns and schemas do use.)
+Every pattern semantix applies to an output runs on the ``regex`` engine (``re``'s syntax, plus a
+``timeout``); a match past `TIMEOUT_S` seconds is a `PatternTimeoutError`, never a pass (which
+patterns, and why this engine: docs/structural-checks.md, "Patterns never hang").
 """
 
 from __future__ import annotations
@@ -34,12 +25,8 @@ T = TypeVar("T")
 
 
 def compile_pattern(source: str, flags: int = 0) -> Any:
-    """``source`` compiled by the bounded engine, with ``re`` flags (translated by name: the
-    engine numbers some of them differently).
-
-    Raises:
-        ValueError: not a valid regular expression (the message is the engine's).
-    """
+    """``source`` compiled by the bounded engine, with ``re`` flags (translated by name), or a
+    ValueError with the engine's message."""
     import regex
 
     engine_flags = 0
@@ -55,11 +42,8 @@ def compile_pattern(source: str, flags: int = 0) -> Any:
 
 
 def search(pattern: Any, text: str) -> Any:
-    """``pattern.search(text)`` within `TIMEOUT_S` (a match, or None).
-
-    Raises:
-        PatternTimeoutError: the search ran past the bound.
-    """
+    """``pattern.search(text)`` within `TIMEOUT_S` (a match, or None; past it a
+    `PatternTimeoutError`)."""
     return _within(lambda: pattern.search(text, timeout=TIMEOUT_S), pattern, text)
 
 
@@ -97,12 +81,8 @@ BOUNDED = _Engine()
 
 def bounded(function: F) -> F:
     """A copy of a library's ``function`` whose module-level ``re`` is `BOUNDED`, as it is for
-    the functions of the same library it calls by name (copied the same way, recursively).
-
-    The library runs its own code, unchanged, with the bounded engine: how semantix bounds the
-    patterns of jsonschema's keywords and of the RFC 9535 filter functions without
-    re-implementing them.
-    """
+    the functions of the same library it calls by name (copied the same way, recursively): the
+    library's own code, unchanged, on the bounded engine (jsonschema, the RFC 9535 filters)."""
     return cast("F", _copy(function, function.__module__.partition(".")[0], {}))
 
 

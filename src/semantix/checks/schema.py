@@ -1,11 +1,9 @@
 """``JSONSchema``: the text is JSON valid against a JSON Schema (the jsonschema library, the
 ``[json]`` extra, imported when a check is built).
 
-The draft comes from the schema's ``$schema``, else the latest; the formats jsonschema checks
-without extra packages are checked. Every pattern the schema applies to the document
-(``pattern``, ``patternProperties`` and the keywords that consult them, the ``regex`` format)
-runs with semantix's time bound (`semantix.checks.patterns`): jsonschema's own keyword code runs
-unchanged on the bounded engine.
+The draft is the schema's ``$schema``, else the latest. jsonschema's own keyword code runs
+unchanged on the time-bounded engine (`semantix.checks.patterns`), so every pattern the schema
+applies to the document is bounded.
 """
 
 from __future__ import annotations
@@ -25,11 +23,6 @@ from semantix.models.deps import require
 from semantix.text import preview
 
 __all__ = ["JSONSchema"]
-
-_DRAFTS = (
-    "e.g. 'https://json-schema.org/draft/2020-12/schema' or "
-    "'http://json-schema.org/draft-07/schema#'"
-)
 
 
 class JSONSchemaCheck(JSONCheck, abstract=True):
@@ -57,10 +50,8 @@ class JSONSchemaCheck(JSONCheck, abstract=True):
 
 
 def JSONSchema(schema: Mapping[str, Any] | bool, *, extract: bool = False) -> type[Intent]:
-    """The check "the text is JSON valid against ``schema``" (any draft jsonschema supports).
-
-    A failure lists every violation with its JSON path. ``extract=True`` finds the JSON inside
-    prose.
+    """The check "the text is JSON valid against ``schema``" (any draft jsonschema supports); a
+    failure lists every violation with its JSON path. ``extract=True`` finds the JSON in prose.
 
     Raises:
         JudgeUnavailableError: jsonschema is not installed (the ``[json]`` extra).
@@ -89,7 +80,9 @@ def JSONSchema(schema: Mapping[str, Any] | bool, *, extract: bool = False) -> ty
         if known is None:
             raise ValueError(
                 f"JSONSchema() got $schema {uri!r}, which names no draft jsonschema knows; "
-                f"name one, {_DRAFTS}, or leave $schema out for the latest draft"
+                "name one, e.g. 'https://json-schema.org/draft/2020-12/schema' or "
+                "'http://json-schema.org/draft-07/schema#', or leave $schema out for the latest "
+                "draft"
             )
     validator_class = validators.validator_for(frozen)
     try:

@@ -1,10 +1,7 @@
 """Structural checks on the text: substrings, equality, ends, regular expressions, length.
 
-``Contains``, ``ContainsAll`` and ``ContainsAny`` ignore case by default (``case_sensitive=True``
-to match exactly); ``Equals``, ``StartsWith``, ``EndsWith`` and ``Matches`` are case-sensitive by
-default (``case_sensitive=False``; ``Matches(..., flags=re.IGNORECASE)``), as a regular
-expression is. Offsets in reasons count characters of the output as given (not of its
-case-folded form, where "ß" is two). The same arguments give the same class.
+Case defaults, offsets and options: docs/structural-checks.md. The same arguments give the same
+class.
 """
 
 from __future__ import annotations
@@ -37,11 +34,10 @@ _CACHE_SIZE = 256
 
 
 class ContainsCheck(Structural, abstract=True):
-    """Base of ``Contains``, ``ContainsAll`` and ``ContainsAny``."""
+    """Base of ``Contains``, ``ContainsAll`` and ``ContainsAny`` (``mode`` "all" or "any")."""
 
     needles: ClassVar[tuple[str, ...]]
     case_sensitive: ClassVar[bool]
-    #: "all": every needle must be found; "any": at least one.
     mode: ClassVar[str]
 
     @classmethod
@@ -59,12 +55,8 @@ class ContainsCheck(Structural, abstract=True):
                 missing.append(needle)
         passed = not missing if cls.mode == "all" else bool(found)
         how = "" if cls.case_sensitive else " (ignoring case)"
-        parts = []
-        if found:
-            parts.append(
-                "found "
-                + ", ".join(f"{needle!r} at character {at}" for needle, at in found.items())
-            )
+        shown = ", ".join(f"{needle!r} at character {at}" for needle, at in found.items())
+        parts = [f"found {shown}"] if found else []
         if missing:
             parts.append(
                 f"{_listed(missing)} not found{how} in {len(view.text)} characters of text"
@@ -73,15 +65,12 @@ class ContainsCheck(Structural, abstract=True):
 
 
 def Contains(needle: str | float, *, case_sensitive: bool = False) -> type[Intent]:
-    """The check "the text contains ``needle``", ignoring case unless ``case_sensitive``.
-
-    A number is looked for by its text: ``Contains(42)`` is ``Contains("42")`` (found in
-    "1425" too: ``Matches(r"\\b42\\b")`` for the number alone).
+    """The check "the text contains ``needle``", ignoring case unless ``case_sensitive``; a
+    number is looked for by its text (``Contains(42)`` is ``Contains("42")``).
 
     Raises:
         TypeError: ``needle`` is not a str or a number (a bool is not a number here).
-        ValueError: ``needle`` is empty or only whitespace, or a float without a plain
-            decimal text (``1e20``, ``nan``).
+        ValueError: ``needle`` is blank, or a float without a plain decimal text (``1e20``).
     """
     text = _needle(needle, "Contains")
     return _contains((text,), "one", check_flag(case_sensitive, "Contains", "case_sensitive"))
@@ -90,12 +79,8 @@ def Contains(needle: str | float, *, case_sensitive: bool = False) -> type[Inten
 def ContainsAll(
     *needles: str | float | Sequence[str | int | float], case_sensitive: bool = False
 ) -> type[Intent]:
-    """The check "the text contains every one of ``needles``" (``ContainsAll("a", "b")`` or a list).
-
-    Raises:
-        TypeError: a needle is not a str or a number.
-        ValueError: no needle, or an empty one.
-    """
+    """The check "the text contains every one of ``needles``" (``ContainsAll("a", "b")`` or a
+    list); a TypeError or ValueError for no needle, or one that `Contains` would refuse."""
     checked = _needles(needles, factory="ContainsAll")
     return _contains(checked, "all", check_flag(case_sensitive, "ContainsAll", "case_sensitive"))
 
@@ -103,12 +88,8 @@ def ContainsAll(
 def ContainsAny(
     *needles: str | float | Sequence[str | int | float], case_sensitive: bool = False
 ) -> type[Intent]:
-    """The check "the text contains at least one of ``needles``".
-
-    Raises:
-        TypeError: a needle is not a str or a number.
-        ValueError: no needle, or an empty one.
-    """
+    """The check "the text contains at least one of ``needles``"; a TypeError or ValueError for
+    no needle, or one that `Contains` would refuse."""
     checked = _needles(needles, factory="ContainsAny")
     return _contains(checked, "any", check_flag(case_sensitive, "ContainsAny", "case_sensitive"))
 
@@ -181,11 +162,8 @@ class EqualsCheck(Structural, abstract=True):
 
 
 def Equals(expected: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
-    """The check "the text is exactly ``expected``" (surrounding whitespace ignored by default).
-
-    Raises:
-        TypeError: ``expected`` is not a str.
-    """
+    """The check "the text is exactly ``expected``" (surrounding whitespace ignored by default);
+    a TypeError when ``expected`` is not a str."""
     if not isinstance(expected, str):
         raise TypeError(
             f"Equals() needs the expected text as a str, e.g. Equals('OK'); got "
@@ -195,23 +173,15 @@ def Equals(expected: str, *, case_sensitive: bool = True, strip: bool = True) ->
 
 
 def StartsWith(prefix: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
-    """The check "the text starts with ``prefix``" (leading whitespace ignored by default).
-
-    Raises:
-        TypeError: ``prefix`` is not a str.
-        ValueError: ``prefix`` is empty or only whitespace.
-    """
+    """The check "the text starts with ``prefix``" (leading whitespace ignored by default); a
+    TypeError or ValueError when ``prefix`` is not a str, or is blank."""
     text = check_text(prefix, factory="StartsWith", what="prefix", example="'Dear'")
     return _equals(text, *_options("StartsWith", case_sensitive, strip), "starts")
 
 
 def EndsWith(suffix: str, *, case_sensitive: bool = True, strip: bool = True) -> type[Intent]:
-    """The check "the text ends with ``suffix``" (trailing whitespace ignored by default).
-
-    Raises:
-        TypeError: ``suffix`` is not a str.
-        ValueError: ``suffix`` is empty or only whitespace.
-    """
+    """The check "the text ends with ``suffix``" (trailing whitespace ignored by default); a
+    TypeError or ValueError when ``suffix`` is not a str, or is blank."""
     text = check_text(suffix, factory="EndsWith", what="suffix", example="'Best regards'")
     return _equals(text, *_options("EndsWith", case_sensitive, strip), "ends")
 
@@ -244,8 +214,6 @@ def _equals(expected: str, case_sensitive: bool, strip: bool, mode: str) -> type
 
 
 class MatchesCheck(Structural, abstract=True):
-    """Base of ``Matches``."""
-
     pattern: ClassVar[Any]
 
     @classmethod
@@ -262,17 +230,10 @@ class MatchesCheck(Structural, abstract=True):
 
 
 def Matches(pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> type[Intent]:
-    """The check "the regular expression ``pattern`` matches somewhere in the text" (``re.search``).
-
-    Anchor the pattern (``^...$``, or ``re.fullmatch`` semantics with ``\\A...\\Z``) to match
-    the whole text. ``flags`` are ``re`` flags, e.g. ``re.IGNORECASE | re.MULTILINE``. The
-    search runs with a time bound (`semantix.checks.patterns`): a pattern that backtracks
-    catastrophically on the output is a `PatternTimeoutError`, never a hang.
-
-    Raises:
-        TypeError: ``pattern`` is neither a str nor a compiled pattern, or ``flags`` is no int.
-        ValueError: ``pattern`` is not a valid regular expression, or is empty.
-    """
+    """The check "the regular expression ``pattern`` matches somewhere in the text" (``re.search``
+    with ``re`` ``flags``, time-bounded: `semantix.checks.patterns`); anchor it (``^...$``) to
+    match the whole text. A TypeError when ``pattern`` is neither a str nor a compiled pattern
+    or ``flags`` no int, a ValueError when ``pattern`` is invalid or empty."""
     if isinstance(flags, bool) or not isinstance(flags, int):
         raise TypeError(f"Matches() flags must be re flags, e.g. re.IGNORECASE; got {flags!r}")
     if isinstance(pattern, re.Pattern):
@@ -305,6 +266,9 @@ def _matches(source: str, flags: int) -> type[Intent]:
     )
 
 
+_UNITS = {"chars": "characters", "words": "words"}
+
+
 class LengthCheck(Structural, abstract=True):
     """Base of ``Length``: ``bounds`` maps "chars"/"words" to (min or None, max or None)."""
 
@@ -317,8 +281,7 @@ class LengthCheck(Structural, abstract=True):
         counts = {"chars": len(view.text), "words": len(view.text.split())}
         problems, facts = [], []
         for unit, low, high in cls.bounds:
-            count = counts[unit]
-            word = "characters" if unit == "chars" else "words"
+            count, word = counts[unit], _UNITS[unit]
             facts.append(f"{count} {word}")
             if low is not None and count < low:
                 problems.append(f"{count} {word}, fewer than the minimum {low}")
@@ -336,36 +299,27 @@ def Length(
     min_words: int | None = None,
     max_words: int | None = None,
 ) -> type[Intent]:
-    """The check "the text's length is within the bounds given" (words are whitespace-separated).
-
-    Raises:
-        TypeError: a bound is not an int.
-        ValueError: no bound is given, a bound is negative, or a minimum exceeds its maximum.
-    """
-    given = {
-        "min_chars": min_chars,
-        "max_chars": max_chars,
-        "min_words": min_words,
-        "max_words": max_words,
-    }
-    for what, value in given.items():
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise TypeError(f"Length({what}=...) must be an int, got {value!r}; e.g. {what}=80")
-        if value is not None and value < 0:
-            raise ValueError(f"Length({what}={value!r}) must be 0 or more; e.g. {what}=80")
-    if all(value is None for value in given.values()):
-        raise ValueError(
-            "Length() needs at least one bound: min_chars, max_chars, min_words or max_words, "
-            "e.g. Length(max_words=80)"
-        )
+    """The check "the text's length is within the bounds given" (words are whitespace-separated);
+    a TypeError for a bound that is no int, a ValueError for none, a negative one, or a minimum
+    above its maximum."""
     bounds = []
     for unit, low, high in (("chars", min_chars, max_chars), ("words", min_words, max_words)):
+        for what, value in ((f"min_{unit}", low), (f"max_{unit}", high)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"Length({what}=...) must be an int, got {value!r}; e.g. {what}=80")
+            if value is not None and value < 0:
+                raise ValueError(f"Length({what}={value!r}) must be 0 or more; e.g. {what}=80")
         if low is not None and high is not None and low > high:
             raise ValueError(
                 f"Length(min_{unit}={low}, max_{unit}={high}): the minimum exceeds the maximum"
             )
         if low is not None or high is not None:
             bounds.append((unit, low, high))
+    if not bounds:
+        raise ValueError(
+            "Length() needs at least one bound: min_chars, max_chars, min_words or max_words, "
+            "e.g. Length(max_words=80)"
+        )
     return _length(tuple(bounds))
 
 
@@ -386,25 +340,22 @@ def _length(bounds: tuple[tuple[str, int | None, int | None], ...]) -> type[Inte
 
 
 def _bounds_text(bounds: Sequence[tuple[str, int | None, int | None]]) -> str:
-    parts = []
-    for unit, low, high in bounds:
-        word = "characters" if unit == "chars" else "words"
-        if low is not None and high is not None:
-            parts.append(f"between {low} and {high} {word}")
-        elif low is not None:
-            parts.append(f"at least {low} {word}")
-        else:
-            parts.append(f"at most {high} {word}")
-    return " and ".join(parts)
+    return " and ".join(
+        f"between {low} and {high} {_UNITS[unit]}"
+        if low is not None and high is not None
+        else f"at least {low} {_UNITS[unit]}"
+        if low is not None
+        else f"at most {high} {_UNITS[unit]}"
+        for unit, low, high in bounds
+    )
 
 
 def _needles(values: tuple[object, ...], *, factory: str) -> tuple[str, ...]:
-    flat: list[object] = []
-    for value in values:
-        if isinstance(value, (list, tuple)):
-            flat.extend(value)
-        else:
-            flat.append(value)
+    flat = [
+        item
+        for value in values
+        for item in (value if isinstance(value, (list, tuple)) else [value])
+    ]
     if not flat:
         raise ValueError(
             f"{factory}() needs at least one substring, e.g. {factory}('refund', 'order')"
@@ -413,7 +364,6 @@ def _needles(values: tuple[object, ...], *, factory: str) -> tuple[str, ...]:
 
 
 def _needle(value: object, factory: str) -> str:
-    """A substring to look for: a str, or a number's text (a bool is no number here)."""
     if isinstance(value, float) and (not math.isfinite(value) or "e" in repr(value)):
         raise ValueError(
             f"{factory}({value!r}): a number is looked for by its text, and {value!r} has no "
@@ -425,8 +375,8 @@ def _needle(value: object, factory: str) -> str:
 
 
 def _fold(text: str) -> tuple[str, list[int] | None]:
-    """``text.casefold()`` and, when folding changed its length ("ß" folds to "ss"), the index
-    in ``text`` of each folded character (and of the end); None when they line up."""
+    """``text.casefold()`` and, when folding changed its length ("ß" folds to "ss"), the index in
+    ``text`` of each folded character and of the end (None when they line up)."""
     folded = text.casefold()
     if len(folded) == len(text):  # folding never shortens a character: they line up
         return folded, None

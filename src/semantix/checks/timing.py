@@ -1,8 +1,5 @@
-"""``Latency``: a ceiling on the time the system took, read from the time the subject carries.
-
-The time comes from whoever measured it: `semantix.agents.timed` (and ``atimed``), or a repeated
-run, which times each call. A subject without the time asked for (a plain ``str``, a response
-nobody timed, ``first_token_ms`` on an output that was not streamed) raises
+"""``Latency``: a ceiling on the time the system took, read from the time the subject carries
+(measured by `semantix.agents.timed` or a repeated run); a subject without that time raises
 `UnenforceableCheckError`, never passes.
 """
 
@@ -52,7 +49,7 @@ def Latency(*, max_ms: float | None = None, first_token_ms: float | None = None)
     ``first_token_ms``)", in milliseconds.
 
     Raises:
-        ValueError: no ceiling, or a ceiling that is not a number above 0.
+        ValueError: no ceiling, or one that is not a number above 0.
         UnenforceableCheckError: when checked, the output carries no such time.
     """
     ceilings = []

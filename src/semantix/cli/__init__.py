@@ -1,18 +1,5 @@
-"""The ``semantix`` command line (also ``python -m semantix``).
-
-```
-semantix check "Thank you for waiting." "The text is polite." --judge quantized
-semantix download --judge quantized --judge embedding
-semantix export cross-encoder/nli-deberta-v3-small ./models/nli-small
-semantix calibrate labels.csv --judge quantized
-semantix compare main.json branch.json --format markdown
-```
-
-Exit status: 0 the check passed (or the command succeeded), 1 the check failed (or the reader
-of the output went away before it was written: ``semantix check ... | head -2`` ends quietly), 2
-the command could not run (bad arguments, configuration, a judge error). Errors are one line that says what
-to do; an exception from the user's own code also shows its type and where it was raised, and
-``--traceback`` prints the whole chain (`semantix.cli.errors`).
+"""The ``semantix`` command line (also ``python -m semantix``); docs/cli.md is its manual (exit
+status, errors and ``--traceback``, every command).
 
 Each command is a module in `COMMANDS` with ``NAME``, ``add_parser(commands)`` (adds and
 returns its sub-parser) and ``run(args) -> int``; adding a command is adding its module there.

@@ -1,11 +1,6 @@
 """``semantix calibrate LABELS``: measure a judge against labelled outputs and suggest
-thresholds (the metrics are `semantix.calibration`'s).
-
-LABELS is a CSV file with the header ``output,intent,expected`` (a UTF-8 byte-order mark, as
-Excel writes, is fine) or a JSON Lines file (``.jsonl``/``.ndjson``, or any file whose first
-character is ``{``) with one ``{"output": ..., "intent": ..., "expected": ...}`` per line.
-An intent ``~module:Name`` is the negation of the imported intent: its rows are rows of
-``module:Name`` with the label flipped, so they calibrate the positive intent's threshold.
+thresholds (the metrics are `semantix.calibration`'s; the LABELS formats are in
+docs/calibration.md).
 """
 
 from __future__ import annotations
@@ -93,7 +88,7 @@ class Row:
 
 
 def read_labels(path: Path) -> list[Row]:
-    """Rows of a labels file: CSV with a header, or JSON Lines (see the module docstring)."""
+    """Rows of a labels file: CSV with a header, or JSON Lines (docs/calibration.md)."""
     try:
         text = read_text(path, what="labels file", error=CommandError)
     except FileNotFoundError:
@@ -136,11 +131,7 @@ def _json_lines(text: str, path: Path) -> Iterator[Row]:
         if not isinstance(record, dict):
             raise CommandError(f"{where} is {type(record).__name__}, not an object; {FORMATS}")
         missing = [key for key in ("output", "intent", "expected") if key not in record]
-        wrong = [
-            key
-            for key in ("output", "intent")
-            if key in record and not isinstance(record[key], str)
-        ]
+        wrong = [key for key in ("output", "intent") if not isinstance(record.get(key, ""), str)]
         if missing or wrong:
             problem = f"lacks {', '.join(missing)}" if missing else f"{', '.join(wrong)} not text"
             raise CommandError(f"{where} {problem}; each line needs {JSONL_FORMAT}")
@@ -182,8 +173,7 @@ def run(args: argparse.Namespace) -> int:
         current, note = _current_threshold(intent, judge)
         best = calibrate(scores, labels)
         title = name if not isinstance(intent, str) else repr(name)
-        print()
-        print(f"{title}: {best.n} rows, {best.positives} expected to pass")
+        print(f"\n{title}: {best.n} rows, {best.positives} expected to pass")
         flipped = sum(1 for row in mine if row.negated)
         if flipped:
             print(f"  {flipped} of them from ~{name}, with the label flipped")
@@ -221,8 +211,7 @@ def run(args: argparse.Namespace) -> int:
                 f"# judge accuracy at it, for repeated runs: judge_accuracy=({best.sensitivity:.3f}, "
                 f"{best.specificity:.3f}, {best.positives}, {best.n - best.positives})"
             )
-    print()
-    print(f"# thresholds from semantix calibrate ({judge_label}, {path.name}); paste into each")
+    print(f"\n# thresholds from semantix calibrate ({judge_label}, {path.name}); paste into each")
     print("# intent class, or pass threshold=... for description strings")
     print("\n".join(snippet))
     return 0
@@ -296,21 +285,15 @@ def _score(
     path: Path,
     advance: Callable[[int], object],
 ) -> tuple[list[float], str]:
-    """The scores of ``intent``'s rows and the judge's name.
-
-    Rows are judged at a fixed threshold: only the scores are used, so an intent whose examples
-    do not separate is still measured (and reported as such).
-    """
+    """The scores of ``intent``'s rows and the judge's name, judged at a fixed threshold (only the
+    scores are used: an intent whose examples do not separate is still measured)."""
     mine = [row for row in rows if row.intent == name]
     scores: list[float] = []
     judge_name = ""
     for start in range(0, len(mine), CHUNK):
         chunk = mine[start : start + CHUNK]
-        for row, result in zip(
-            chunk,
-            evaluate_many([row.output for row in chunk], intent, judge=judge, threshold=0.5),
-            strict=True,
-        ):
+        results = evaluate_many([row.output for row in chunk], intent, judge=judge, threshold=0.5)
+        for row, result in zip(chunk, results, strict=True):
             judge_name = str(result.judge)
             if len(result.leaves) != 1 or not result.leaves[0].expected:
                 raise CommandError(

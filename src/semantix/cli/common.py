@@ -95,9 +95,8 @@ def cli_judge(args: argparse.Namespace) -> Judge:
             )
     elif parsed.name in ("quantized", "nli") and args.model is not None:
         _refuse_embedding_dir(args.model, given)
-    options = {"model": args.model} if args.model is not None else {}
-    if file is not None:
-        options["file"] = file
+    given_options = (("model", args.model), ("file", file))
+    options = {name: value for name, value in given_options if value is not None}
     return resolve_judge(judge_from_spec(spec, **options))
 
 

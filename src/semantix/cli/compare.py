@@ -1,10 +1,6 @@
-"""``semantix compare BASE.json CAND.json``: what got worse between two runs' JSON reports.
-
-Pairs the assertions of the two reports by test id and intent and lists regressions first, then
-the repeated tests' pass rates (Wilson intervals, Newcombe's interval of the difference), fixes,
-new and removed assertions, with McNemar's exact test on the paired flips
-(`semantix.report.compare`). Exit status: 1 when ``--fail-on`` says so (default: any
-regression), 0 otherwise, 2 when a file is not a report.
+"""``semantix compare BASE.json CAND.json``: what got worse between two runs' JSON reports
+(`semantix.report.compare`); exit status 1 when ``--fail-on`` says so, 2 when a file is not a
+report.
 """
 
 from __future__ import annotations
@@ -14,10 +10,9 @@ import json
 from pathlib import Path
 
 from semantix.cli.common import CommandError, Commands, Formatter
+from semantix.files import write_atomic
 from semantix.report.compare import FAIL_ON, compare, load_report
 from semantix.report.compare_views import html_page, markdown, text_lines
-from semantix.report.files import write_text_atomic
-from semantix.report.schema import ReportDocumentError
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -65,10 +60,7 @@ def run(args: argparse.Namespace) -> int:
             f"--html {str(args.html)!r}: the directory {str(args.html.parent)!r} does not "
             "exist; create it or choose another path"
         )
-    try:
-        documents = [load_report(args.base), load_report(args.candidate)]
-    except ReportDocumentError as exc:
-        raise CommandError(str(exc)) from None
+    documents = [load_report(args.base), load_report(args.candidate)]  # errors name the file
     comparison = compare(*documents, base_path=str(args.base), candidate_path=str(args.candidate))
     if args.format == "json":
         print(json.dumps(comparison.to_dict(), indent=2, ensure_ascii=False))
@@ -77,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(text for text, _ in text_lines(comparison)))
     if args.html is not None:
-        write_text_atomic(args.html, html_page(comparison))
+        write_atomic(args.html, html_page(comparison))
     return 1 if comparison.failed(args.fail_on) else 0

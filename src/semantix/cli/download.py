@@ -1,8 +1,5 @@
-"""``semantix download``: fetch models into the Hugging Face cache, for offline CI.
-
-Each judge and model is fetched in turn; one that fails is reported and the rest are still
-fetched. The exit status is 2 when any failed.
-"""
+"""``semantix download``: fetch models into the Hugging Face cache, for offline CI; one that
+fails is reported and the rest are still fetched (exit status 2)."""
 
 from __future__ import annotations
 
@@ -125,10 +122,8 @@ def run(args: argparse.Namespace) -> int:
 def _fetch_judge(name: str, cache_dir: str | None, optimize: bool) -> str:
     """Load the judge once: that fetches exactly the files it reads (not the whole repo); then
     write the optimized copy of its ONNX file where it pays (never during a test run)."""
-    options: dict[str, Any] = {"lazy_load": False}
-    if cache_dir is not None:
-        options["cache_dir"] = cache_dir
-    judge = judge_from_spec(name, **options)
+    options: dict[str, Any] = {} if cache_dir is None else {"cache_dir": cache_dir}
+    judge = judge_from_spec(name, lazy_load=False, **options)
     described = str(judge_identity(judge))
     from semantix.judges.onnx import OnnxJudge
     from semantix.judges.sessions import optimize_model
@@ -147,9 +142,7 @@ def _fetch_model(name: str, revision: str | None, cache_dir: str | None) -> str:
     # imported here, when a download needs them, not when the command line starts.
     from semantix.judges import embedding, quantized
 
-    files = (
-        embedding.required_files(name) if kind == "embedding" else quantized.required_files(name)
-    )
+    files = (embedding if kind == "embedding" else quantized).required_files(name)
     path = download_model(
         name, kind=kind, revision=revision, cache_dir=cache_dir, allow_patterns=files
     )

@@ -1,19 +1,7 @@
-"""How a command that could not run reports why (exit status 2).
-
-A problem semantix recognises (a bad option, a missing model, a judge that raised) is one line
-that says what to do. An exception from someone else's code — a bug in the user's judge, an
-intent module that does not import — also gets its type and where it was raised: the innermost
-frame of the user's own code (outside semantix, the standard library and installed packages),
-else the innermost frame outside semantix and the standard library:
-
-    semantix check: error: judge KeywordJudge raised TypeError: object of type 'int' has no len(). ...
-      caused by TypeError: object of type 'int' has no len()
-        at judges.py:7, in evaluate
-      add --traceback for the whole chain
-
-A chained cause that the message already states and that no frame of the user's code raised
-(a download's network error, an import path that does not exist) is not repeated. With
-``--traceback`` the full chain of exceptions is printed first, as Python prints it.
+"""How a command that could not run reports why (exit status 2; docs/cli.md, "Errors and
+--traceback"): one line for a problem semantix recognises; an exception from someone else's code
+also gets its type and `location`. A chained cause that the message already states and that no
+frame of the user's code raised (a download's network error) is not repeated.
 """
 
 from __future__ import annotations
@@ -101,11 +89,7 @@ def location(exc: BaseException) -> str | None:
     packages), else the innermost frame outside semantix and the standard library, else None."""
     if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
         return f"{_shown_path(exc.filename)}:{exc.lineno}"
-    frames = [
-        frame
-        for frame in reversed(traceback.extract_tb(exc.__traceback__))
-        if not frame.filename.startswith("<") and not _inside(frame.filename, _NOT_THEIRS)
-    ]
+    frames = _frames(exc)
     users = [frame for frame in frames if not _installed(frame.filename)]
     chosen = users[0] if users else frames[0] if frames else None
     if chosen is None:
@@ -113,15 +97,18 @@ def location(exc: BaseException) -> str | None:
     return f"{_shown_path(chosen.filename)}:{chosen.lineno}, in {chosen.name}"
 
 
+def _frames(exc: BaseException) -> list[traceback.FrameSummary]:
+    """The frames of ``exc``'s traceback outside semantix and the standard library, innermost
+    first."""
+    return [
+        frame
+        for frame in reversed(traceback.extract_tb(exc.__traceback__))
+        if not frame.filename.startswith("<") and not _inside(frame.filename, _NOT_THEIRS)
+    ]
+
+
 def _in_users_code(exc: BaseException) -> bool:
-    if isinstance(exc, SyntaxError):
-        return True
-    return any(
-        not frame.filename.startswith("<")
-        and not _inside(frame.filename, _NOT_THEIRS)
-        and not _installed(frame.filename)
-        for frame in traceback.extract_tb(exc.__traceback__)
-    )
+    return isinstance(exc, SyntaxError) or any(not _installed(f.filename) for f in _frames(exc))
 
 
 def _installed(filename: str) -> bool:

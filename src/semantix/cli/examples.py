@@ -1,12 +1,5 @@
 """``semantix examples module:Intent --judge llm``: examples for an intent, written once by an
-LLM for a person to review.
-
-The request goes through `semantix.judges.llm.LLMJudge`'s client (``llm:MODEL``, ``--base-url``
-/ ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``): its timeouts, retries, response-format fallback and
-error messages. The file is the intent's ``examples_file`` (relative to its module), else
-``--out``, else ``<module dir>/examples/<Intent>.json``; an existing file is kept unless
-``--force``; with ``CI`` set the command refuses to run. At test time the file is only read
-(`semantix.intent.Intent.examples_file`).
+LLM through `semantix.judges.llm.LLMJudge`'s client, for a person to review (docs/cli.md).
 """
 
 from __future__ import annotations
@@ -121,7 +114,10 @@ def ask_examples(judge: LLMJudge, description: str, count: int) -> tuple[list[st
             '{"examples": [...], "counterexamples": [...]}. Try another model, or one with '
             "structured output"
         )
-    examples, counterexamples = (_distinct(items) for items in lists)  # type: ignore[arg-type]
+    examples, counterexamples = (
+        list(dict.fromkeys(item.strip() for item in items if item.strip()))  # type: ignore[union-attr]
+        for items in lists
+    )
     both = set(examples) & set(counterexamples)
     return (
         [text for text in examples if text not in both][:count],
@@ -129,18 +125,18 @@ def ask_examples(judge: LLMJudge, description: str, count: int) -> tuple[list[st
     )
 
 
-def _distinct(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(item.strip() for item in items if item.strip()))
-
-
 def write_file(path: Path, data: dict[str, Any], *, force: bool = False) -> None:
     """Write ``data`` as diff-friendly JSON (one example a line), whole or not at all
     (`semantix.files.write_atomic`); refuses to overwrite unless ``force``."""
+    _refuse_to_overwrite(path, force)
+    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _refuse_to_overwrite(path: Path, force: bool) -> None:
     if path.exists() and not force:
         raise CommandError(
             f"{path} exists (it may hold a reviewer's edits); pass --force to rewrite it"
         )
-    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -163,10 +159,7 @@ def run(args: argparse.Namespace) -> int:
             "myapp.intents:Polite"
         )
     path = args.out or default_path(intent)
-    if path.exists() and not args.force:
-        raise CommandError(
-            f"{path} exists (it may hold a reviewer's edits); pass --force to rewrite it"
-        )
+    _refuse_to_overwrite(path, args.force)  # before the LLM is asked
     with LLMJudge(model=spec.model or "gpt-4o-mini", base_url=args.base_url) as judge:
         examples, counterexamples = ask_examples(judge, intent.description, args.count)
         model, server = judge.model, mask_url(judge.base_url) or "https://api.openai.com/v1"

@@ -70,14 +70,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"exporting {args.model} to {out_dir} ...", file=sys.stderr, flush=True)
     path = export_model(args.model, out_dir, revision=args.revision, overwrite=args.force)
     print(path)
+    judge, variable, spec = ("QuantizedNLIJudge", "SEMANTIX_MODEL_DIR", "")
     if embedding_marks(path) is not None:
         judge, variable, spec = (
             "EmbeddingJudge",
             "SEMANTIX_EMBEDDING_MODEL_DIR",
             "--judge embedding ",
         )
-    else:
-        judge, variable, spec = "QuantizedNLIJudge", "SEMANTIX_MODEL_DIR", ""
     print(
         f"use it with {judge}(model={str(path)!r}), {variable}={shlex.quote(str(path))} or "
         f"semantix check {spec}--model {shlex.quote(str(path))}",

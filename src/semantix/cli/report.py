@@ -1,14 +1,9 @@
-"""``semantix report``: render a saved JSON report as the self-contained HTML page.
+"""``semantix report``: render a saved JSON report as the self-contained HTML page, and
+``semantix report merge A.json B.json ... -o ALL.json``: the shards of one suite's run merged into
+the JSON report an unsharded run would have written (`semantix.report.merge`).
 
-The page is the one ``pytest --semantic-report-html`` writes, byte for byte, when the JSON is the
-one the same run wrote with ``--semantic-report-json`` and the page sits at the same place relative
-to it (the header links to the JSON file by a relative path). A file that is not a report — not
-UTF-8, not JSON, nested too deep, a field of the wrong type — is one line naming the file, the
-field and what was expected (exit status 2), never a traceback.
-
-The page goes into a directory that exists (a missing one is an error, as for other commands,
-never created behind the user's back), and never replaces an existing file — such as the page
-pytest wrote beside the JSON — unless ``--force`` is given.
+The page is the one ``pytest --semantic-report-html`` writes, byte for byte, when it sits at the
+same place relative to the JSON; docs/cli.md says what each refuses.
 """
 
 from __future__ import annotations
@@ -16,15 +11,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from semantix.cli import report_merge
 from semantix.cli.common import CommandError, Commands, Formatter
-from semantix.report.files import read_json_report, write_text_atomic
+from semantix.files import write_atomic
 from semantix.report.html import render, write_html_report
-from semantix.report.schema import ReportDocumentError, check_document
+from semantix.report.merge import merge_reports
+from semantix.report.records import write_json_report
+from semantix.report.schema import ReportDocumentError, load_report
 
 __all__ = ["NAME", "add_parser", "run"]
 
 NAME = "report"
+MERGE = "merge"
+MERGE_USAGE = "semantix report merge A.json B.json ... -o ALL.json"
 
 
 def add_parser(commands: Commands) -> argparse.ArgumentParser:
@@ -37,7 +35,9 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "(PAGE.html#/assertions/N) is the assertion at /assertions/N in it.",
         epilog="examples:\n"
         "  pytest --semantic-report-json=out/report.json\n"
-        "  semantix report out/report.json -o out/report.html\n",
+        "  semantix report out/report.json -o out/report.html\n"
+        "\nmerge the JSON reports of a suite's shards (CI jobs) into one:\n"
+        f"  {MERGE_USAGE}\n  semantix report ALL.json -o report.html\n",
         formatter_class=Formatter,
     )
     parser.add_argument("json", metavar="JSON", type=Path, help="the JSON report to render")
@@ -63,22 +63,22 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         help="where the header's link to the JSON report points (default: the JSON file, "
         "relative to the page)",
     )
-    report_merge.add_arguments(parser)
+    # The shards after ``merge`` (the ``-o`` above names the merged file).
+    parser.add_argument("shards", nargs="*", type=Path, help=argparse.SUPPRESS)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    if (merged := report_merge.dispatch(args)) is not None:
-        return merged
+    if str(args.json) == MERGE:
+        return _merge(args.shards, args.output)
+    if args.shards:
+        raise CommandError(
+            f"semantix report renders one JSON report, got {1 + len(args.shards)}; to merge "
+            f"shards write {MERGE_USAGE}"
+        )
     source: Path = args.json
     output: Path = args.output or source.with_suffix(".html")
-    try:
-        document = check_document(read_json_report(source))
-    except ReportDocumentError as exc:
-        message = str(exc)
-        if not message.startswith(("cannot read", repr(str(source)))):
-            message = f"{str(source)!r}: {message}"
-        raise CommandError(message) from None
+    document = load_report(source)  # its errors name the file: one line, exit status 2
     if output.resolve() == source.resolve():
         raise CommandError(
             f"-o {str(output)!r} would overwrite the JSON report; name an .html file"
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json_href is None:
             write_html_report(output, document, json_path=source)
         else:
-            write_text_atomic(output, render(document, json_href=args.json_href))
+            write_atomic(output, render(document, json_href=args.json_href))
     except ReportDocumentError as exc:
         raise CommandError(f"{str(source)!r}: {exc}") from None
     except OSError as exc:
@@ -107,4 +107,26 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     count = len(document["assertions"])
     print(f"wrote {output} ({count:,} assertion{'s' if count != 1 else ''})")
+    return 0
+
+
+def _merge(shards: list[Path], output: Path | None) -> int:
+    if not shards:
+        raise CommandError(f"name the shards' JSON reports to merge: {MERGE_USAGE}")
+    if output is None:
+        raise CommandError(f"name the merged report with -o: {MERGE_USAGE}")
+    if not output.resolve().parent.is_dir():
+        raise CommandError(
+            f"-o {str(output)!r}: the directory {str(output.parent)!r} does not exist; create it "
+            "or choose another path"
+        )
+    if any(output.resolve() == shard.resolve() for shard in shards):
+        raise CommandError(f"-o {str(output)!r} would overwrite a shard; name a new file")
+    merged = merge_reports([(str(path), load_report(path)) for path in shards])
+    write_json_report(output, merged)
+    count = len(merged["assertions"])
+    print(
+        f"merged {len(shards)} report{'s' if len(shards) != 1 else ''} into {output} "
+        f"({count:,} assertion{'s' if count != 1 else ''})"
+    )
     return 0

@@ -7,17 +7,9 @@ from semantix.intents import MedicalAdvice, Polite, Refusal
 assert_semantic("Thank you for asking! Here is the recipe.", ~Refusal & Polite)
 ```
 
-Every class is an ordinary `semantix.Intent`: a precise description (its docstring, what LLM
-judges read), an explicit NLI ``hypothesis``, and twelve or more ``examples`` and
-``counterexamples`` covering short and long, formal and casual replies and the near misses ("I
-can't give medical advice" is a counterexample of `MedicalAdvice`). Judges that score calibrate
-a threshold from them; subclass an intent to set your own ``threshold`` or examples.
-``OnTopic(topic)`` and ``Mentions(thing)`` build intents for a given topic or thing; ``Grounded(sources)`` and
-``Contradicts(sources)`` check an answer against the documents it was built on.
-
-This module is not imported by ``import semantix``; it imports nothing heavy. The accuracy of
-each intent per judge is measured by ``scripts/evaluate-intents`` on a separate labelled set
-(docs: "Ready-made intents").
+Each is an ordinary `semantix.Intent` with a description, an NLI ``hypothesis`` and twelve or
+more ``examples`` and ``counterexamples``; ``OnTopic``, ``Mentions``, ``Grounded`` and
+``Contradicts`` build intents. Not imported by ``import semantix``; accuracy: docs/intents-library.md.
 """
 
 from __future__ import annotations

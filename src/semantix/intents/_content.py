@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from semantix.intent import Intent
 
-__all__ = [
-    "FinancialAdvice",
-    "LegalAdvice",
-    "MedicalAdvice",
-    "PersonalData",
-    "SystemPromptLeak",
-]
+__all__ = ["FinancialAdvice", "LegalAdvice", "MedicalAdvice", "PersonalData", "SystemPromptLeak"]
 
 
 class PersonalData(Intent):

@@ -1,9 +1,7 @@
 """Parameterised ready-made intents: ``OnTopic(topic)`` and ``Mentions(thing)``.
 
-Each call returns an intent class named after the call (``OnTopic('cooking')``), the same class
-for the same argument. The classes carry no threshold, examples or counterexamples, so the usual
-threshold order applies and no judge can calibrate them from examples; subclass one to add them
-(the subclass keeps the description and hypothesis):
+The classes carry no threshold or examples, so no judge calibrates them from examples; subclass
+one to add them (the subclass keeps the description and hypothesis):
 
 ```python
 class AboutCooking(OnTopic("cooking")):
@@ -20,12 +18,11 @@ from typing import ClassVar, cast
 from semantix.cache import memo
 from semantix.intent import Intent, IntentMeta
 
-__all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent"]
+__all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent", "build_intent"]
 
 #: Longest accepted argument: a topic or a thing is a phrase, not a requirement.
 MAX_ARGUMENT_CHARS = 200
-#: How many distinct arguments each factory remembers (the same argument gives the same class).
-_CACHE_SIZE = 256
+_CACHE_SIZE = 256  # distinct arguments remembered: the same argument gives the same class
 
 
 class TopicIntent(Intent, abstract=True):
@@ -41,66 +38,53 @@ class MentionIntent(Intent, abstract=True):
 
 
 def OnTopic(topic: str) -> type[Intent]:
-    """The intent "the text is about ``topic``", e.g. ``OnTopic("cooking")``.
-
-    The text must be about the topic as a whole, not merely touch on it in passing. The returned
-    class is named ``OnTopic('cooking')`` in messages and reports, and the same argument returns
-    the same class.
+    """The intent "the text is about ``topic``" as a whole (not merely in passing), named
+    ``OnTopic('cooking')`` in messages; the same argument returns the same class.
 
     Args:
-        topic: what the text should be about: a short phrase such as ``"cooking"`` or
-            ``"our refund policy"`` (whitespace is normalised, a final period dropped).
+        topic: a short phrase such as ``"our refund policy"`` (whitespace is normalised, a final
+            period dropped).
 
     Raises:
         TypeError: ``topic`` is not a str.
         ValueError: ``topic`` is empty or longer than 200 characters.
     """
-    return _on_topic(_check_argument(topic, factory="OnTopic", what="topic", example="cooking"))
+    topic = _check_argument(topic, factory="OnTopic", what="topic", example="cooking")
+    return _cached_intent(
+        TopicIntent, f"OnTopic({topic!r})", f"The text is about {topic}.", topic=topic
+    )
 
 
 def Mentions(thing: str) -> type[Intent]:
-    """The intent "the text mentions ``thing``", e.g. ``Mentions("the oven temperature")``.
-
-    The text must refer to the thing explicitly or by a clear paraphrase; being about the same
-    general subject is not enough. The returned class is named ``Mentions('the oven
-    temperature')`` in messages and reports, and the same argument returns the same class.
+    """The intent "the text mentions ``thing``" explicitly or by a clear paraphrase (the same
+    subject is not enough), named ``Mentions('a refund')`` in messages; the same argument returns
+    the same class.
 
     Args:
-        thing: what the text should mention: a short phrase such as ``"a refund"`` or
-            ``"the return deadline"`` (whitespace is normalised, a final period dropped).
+        thing: a short phrase such as ``"the return deadline"`` (whitespace is normalised, a
+            final period dropped).
 
     Raises:
         TypeError: ``thing`` is not a str.
         ValueError: ``thing`` is empty or longer than 200 characters.
     """
-    return _mentions(
-        _check_argument(thing, factory="Mentions", what="thing", example="the oven temperature")
+    thing = _check_argument(thing, factory="Mentions", what="thing", example="the oven temperature")
+    return _cached_intent(
+        MentionIntent, f"Mentions({thing!r})", f"The text mentions {thing}.", thing=thing
     )
 
 
-@memo(maxsize=_CACHE_SIZE)
-def _on_topic(topic: str) -> type[Intent]:
-    statement = f"The text is about {topic}."
-    return _build(TopicIntent, f"OnTopic({topic!r})", statement, statement, topic=topic)
-
-
-@memo(maxsize=_CACHE_SIZE)
-def _mentions(thing: str) -> type[Intent]:
-    statement = f"The text mentions {thing}."
-    return _build(MentionIntent, f"Mentions({thing!r})", statement, statement, thing=thing)
-
-
-def _build(
-    base: type[Intent], name: str, description: str, hypothesis: str, **attributes: str
+def build_intent(
+    base: type[Intent], name: str, statement: str, **attributes: object
 ) -> type[Intent]:
-    namespace: dict[str, object] = {
-        "__doc__": description,
-        "__module__": "semantix.intents",
-        "__qualname__": name,
-        "hypothesis": hypothesis,
-        **attributes,
-    }
+    """A subclass of ``base`` named ``name``, with ``statement`` as its description and
+    hypothesis, and ``attributes``."""
+    namespace: dict[str, object] = {"__doc__": statement, "__module__": "semantix.intents"}
+    namespace |= {"__qualname__": name, "hypothesis": statement, **attributes}
     return cast("type[Intent]", IntentMeta(name, (base,), namespace))
+
+
+_cached_intent = memo(maxsize=_CACHE_SIZE)(build_intent)
 
 
 def _check_argument(value: object, *, factory: str, what: str, example: str) -> str:

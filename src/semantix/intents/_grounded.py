@@ -1,23 +1,9 @@
-"""Grounded answers: ``Grounded(sources)`` and ``Contradicts(sources)`` (docs: "Grounded answers").
+"""Grounded answers: ``Grounded(sources)`` and ``Contradicts(sources)`` (docs/grounded.md).
 
-```python
-from semantix.intents import Contradicts, Grounded
-
-docs = ["Refunds are paid within 14 days of the return.", "Shipping is free over 50 euros."]
-supported = Grounded(docs)        # every claim of the output is supported by some source text
-contradicted = Contradicts(docs)  # some claim of the output is contradicted by the sources
-print(supported.__name__)
-#> Grounded(2 sources)
-```
-
-Both build *support leaves*: intent classes that carry their sources. The check asks the judge's
-declared support ability (``evaluate_support``, see `semantix.judges.base.Capabilities`) with the
-source as the premise and each claim sentence of the output as the hypothesis, the reverse of a
-text-property intent. A judge without it is an error at the call.
-
-Sources are a str, a sequence of str, or document objects read by duck typing, without importing
-their libraries: ``page_content`` (LangChain), ``text`` or ``get_content()`` (LlamaIndex). Empty
-sources are an error, never a pass.
+Both build *support leaves*: intent classes that carry their sources, which the check sends to
+the judge's declared support ability (``evaluate_support``), the source as the premise and each
+claim sentence of the output as the hypothesis; a judge without it is an error at the call.
+Sources are a str, a sequence of str, or documents read by duck typing (`source_texts`).
 """
 
 from __future__ import annotations
@@ -25,34 +11,18 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from semantix.cache import memo
-from semantix.intent import Intent, IntentDescription, IntentMeta, SupportDescription
+from semantix.intent import Intent, IntentDescription, SupportDescription
+from semantix.intents._factories import build_intent
 from semantix.outputs import encodable
 
-__all__ = [
-    "RELATIONS",
-    "Contradicts",
-    "Grounded",
-    "SupportDescription",
-    "SupportIntent",
-    "is_support",
-    "source_texts",
-]
+__all__ = ["Contradicts", "Grounded", "SupportDescription", "SupportIntent", "source_texts"]
 
-#: What a support leaf asks: ``support`` (every claim supported) or ``contradiction`` (some claim
-#: contradicted).
-RELATIONS = ("support", "contradiction")
-#: Distinct source sets each factory remembers (the same sources give the same class).
-_CACHE_SIZE = 256
+_CACHE_SIZE = 256  # distinct source sets remembered: the same sources give the same class
 #: Most sources read from one argument (a retrieval step returns a handful, not thousands).
 MAX_SOURCES = 1000
-
-
-def is_support(description: object) -> bool:
-    """Whether ``description`` asks for support against sources (a `SupportDescription`)."""
-    return isinstance(description, SupportDescription)
 
 
 class SupportIntent(Intent, abstract=True):
@@ -82,7 +52,7 @@ def Grounded(sources: object) -> type[Intent]:
         TypeError: a source is not text and has no text field.
         ValueError: no source has any text.
     """
-    return _grounded(source_texts(sources, factory="Grounded"))
+    return _support_intent("Grounded", source_texts(sources, factory="Grounded"))
 
 
 def Contradicts(sources: object) -> type[Intent]:
@@ -93,41 +63,30 @@ def Contradicts(sources: object) -> type[Intent]:
     that tells contradiction apart from "not supported" (a three-label NLI model, an LLM); a
     two-label NLI model is an error, never a guess. Arguments as `Grounded`.
     """
-    return _contradicts(source_texts(sources, factory="Contradicts"))
+    return _support_intent("Contradicts", source_texts(sources, factory="Contradicts"))
+
+
+#: What each factory's leaves ask, and the statement they make.
+_RELATIONS = {
+    "Grounded": ("support", "Every claim of the text is supported by the sources"),
+    "Contradicts": ("contradiction", "Some claim of the text is contradicted by the sources"),
+}
 
 
 @memo(maxsize=_CACHE_SIZE)
-def _grounded(sources: tuple[str, ...]) -> type[Intent]:
-    statement = f"Every claim of the text is supported by the sources ({_about(sources)})."
-    return _build("Grounded", statement, sources, "support")
-
-
-@memo(maxsize=_CACHE_SIZE)
-def _contradicts(sources: tuple[str, ...]) -> type[Intent]:
-    statement = f"Some claim of the text is contradicted by the sources ({_about(sources)})."
-    return _build("Contradicts", statement, sources, "contradiction")
-
-
-def _about(sources: tuple[str, ...]) -> str:
-    """``2 sources, 1,204 characters, sha256 3f2a9c0d1e4b``: the digest makes the description
-    (hence the verdict memo's key) differ whenever the sources do."""
-    digest = hashlib.sha256("\x00".join(sources).encode("utf-8")).hexdigest()
+def _support_intent(factory: str, sources: tuple[str, ...]) -> type[Intent]:
+    relation, statement = _RELATIONS[factory]
+    # The digest makes the description (hence the verdict memo's key) differ with the sources.
+    digest = hashlib.sha256("\x00".join(sources).encode("utf-8")).hexdigest()[:12]
     count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
-    return f"{count}, {sum(map(len, sources)):,} characters, sha256 {digest[:12]}"
-
-
-def _build(factory: str, statement: str, sources: tuple[str, ...], relation: str) -> type[Intent]:
-    count = f"{len(sources)} source" + ("s" if len(sources) != 1 else "")
-    name = f"{factory}({count})"
-    namespace: dict[str, object] = {
-        "__doc__": statement,
-        "__module__": "semantix.intents",
-        "__qualname__": name,
-        "hypothesis": statement,
-        "sources": sources,
-        "relation": relation,
-    }
-    return cast("type[Intent]", IntentMeta(name, (SupportIntent,), namespace))
+    about = f"{count}, {sum(map(len, sources)):,} characters, sha256 {digest}"
+    return build_intent(
+        SupportIntent,
+        f"{factory}({count})",
+        f"{statement} ({about}).",
+        sources=sources,
+        relation=relation,
+    )
 
 
 def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ...]:
@@ -175,20 +134,15 @@ def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ..
 
 
 def _text_of(item: object) -> str | None:
-    if isinstance(item, str):
-        return item
-    if isinstance(item, bytes):
-        return None
+    if isinstance(item, (str, bytes)):
+        return item if isinstance(item, str) else None
     for name in ("page_content", "text"):
         value = getattr(item, name, None)
         if isinstance(value, str):
             return value
     get_content = getattr(item, "get_content", None)
-    if callable(get_content):
-        value = get_content()
-        if isinstance(value, str):
-            return value
-    return None
+    value = get_content() if callable(get_content) else None
+    return value if isinstance(value, str) else None
 
 
 SupportIntent.__module__ = "semantix.intents"

@@ -239,24 +239,18 @@ class _Kept:
         self.capabilities = declared
 
     def holds(self, state: dict[str, object]) -> bool:
-        """Whether ``state`` is what it was (the same objects, this entry last)."""
+        """Whether ``state`` is what it was: the same objects in the same order, this entry
+        last (an entry not last would stand where a kept value does), and the same for the
+        judge a wrapper wraps, whose declared abilities are the wrapper's."""
         values = self.values
-        if len(state) != len(values) + 1:
+        if len(state) != len(values) + 1 or not all(map(operator.is_, values, state.values())):
             return False
-        current = iter(state.values())
-        if not all(map(operator.is_, values, current)):
-            return False
-        return next(current) is self and _inner_holds(state)
-
-
-def _inner_holds(state: dict[str, object]) -> bool:
-    """A wrapper's declared abilities are its wrapped judge's: that one must hold too."""
-    inner = state.get("judge")
-    inner_state = getattr(inner, "__dict__", None) if inner is not None else None
-    if type(inner_state) is not dict:
-        return True
-    kept = inner_state.get(_KEPT)
-    return type(kept) is _Kept and kept.holds(inner_state)
+        inner = state.get("judge")
+        inner_state = getattr(inner, "__dict__", None) if inner is not None else None
+        if type(inner_state) is not dict:
+            return True
+        kept = inner_state.get(_KEPT)
+        return type(kept) is _Kept and kept.holds(inner_state)
 
 
 def _read(judge: object) -> Capabilities:

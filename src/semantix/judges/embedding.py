@@ -7,24 +7,9 @@ judge = EmbeddingJudge()  # all-MiniLM-L6-v2, pinned, fp32 ONNX from the Hugging
 assert_semantic("Sorry, I can't help with that.", "a refusal to help", judge=judge)
 ```
 
-How a verdict is made:
-
-* Text is tokenised with the model's ``tokenizer.json`` (its fixed padding to 128 tokens is
-  turned off: padding is to the longest text of each batch), run through the ONNX model, mean
-  pooled over the attention mask and L2-normalised (what sentence-transformers does).
-* **Verdicts**: by cosine similarity to the description, or to the intent's examples and
-  counterexamples by the judge's `ExampleRule` — written once for every similarity judge, in
-  `semantix.judges.similarity`.
-* **Long outputs**: the model sees at most ``max_length`` tokens (256 for all-MiniLM-L6-v2). A
-  longer output is split into near-equal sentence-aligned windows that fit (the same rule as the
-  NLI judges, `semantix.text`), every window is embedded, and the output's
-  similarity to a reference text is the **best window's** (so "does some part of the output say
-  this?", like the NLI judges). The reason says so and the best window is the verdict's
-  ``evidence``. Nothing is truncated silently.
-* **Determinism**: a score never depends on what was judged before or beside it. Descriptions
-  and examples are embedded on their own (and remembered); with a model that quantizes its
-  activations per call (dynamic int8, whose scale spans the whole batch) every text is run on
-  its own as well.
+Text is tokenised (each batch padded to its longest text), mean pooled and L2-normalised as
+sentence-transformers does; verdicts follow `semantix.judges.similarity` (docs/judges/embedding.md).
+A score never depends on what is judged beside it (a dynamic int8 model runs every text alone).
 """
 
 from __future__ import annotations
@@ -33,6 +18,7 @@ from semantix.models.deps import ensure_installed
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="embed", feature="EmbeddingJudge")
 
+import itertools
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -52,17 +38,13 @@ __all__ = ["EmbeddingJudge", "required_files"]
 
 @dataclass(frozen=True, slots=True)
 class _Model:
-    """Everything loaded for one judge: shared session and tokenizer, plus what they need."""
+    """Everything loaded for one judge (the session and tokenizer are shared)."""
 
     onnx: OnnxModel
     files: ModelFiles
     output_name: str
     pooled: bool
     identity: JudgeIdentity
-
-    @property
-    def max_length(self) -> int:
-        return self.files.max_length
 
 
 class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
@@ -91,6 +73,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     Every bad argument is a `ConfigurationError` naming it; ``identity`` never loads the model.
     """
 
+    __module__ = "semantix"
     kind = "embedding"
     support_files = ("*.json", "vocab.txt")
     export_fix = "Export a sentence-transformers model with `semantix export MODEL DIR`"
@@ -127,7 +110,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     @property
     def max_length(self) -> int:
         """The most tokens (special tokens included) the model sees at once."""
-        return self._load().max_length
+        return self._load().files.max_length
 
     def _load_now(self) -> _Model:
         opened = self._open()
@@ -137,22 +120,12 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
             fix="re-export it, or copy tokenizer.json from the model's Hugging Face repo",
         )
         output_name, pooled = embedding_output(opened.onnx.session, opened.onnx.path)
-        return _Model(
-            onnx=opened.onnx,
-            files=files,
-            output_name=output_name,
-            pooled=pooled,
-            identity=self.make_identity(opened.named, opened.resolved.path),
-        )
+        identity = self.make_identity(opened.named, opened.resolved.path)
+        return _Model(opened.onnx, files, output_name, pooled, identity)
 
     def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
-        return self._embed_texts(self._load(), texts)
-
-    # -- embedding -------------------------------------------------------------------------------
-
-    def _embed_texts(self, model: _Model, texts: list[str]) -> dict[str, Embedded]:
-        """Each distinct text's windows, embedded in one model pass (a dynamic int8 model runs
-        each window on its own, `OnnxModel.run`, so no text's scale depends on another)."""
+        """Each distinct text's windows, embedded in one model pass (`OnnxModel.run`)."""
+        model = self._load()
         texts = list(dict.fromkeys(str(text) for text in texts))
         tokenizer = model.files.tokenizer
         # encode_batch hands work to a thread pool: worth it for a batch, not for one text
@@ -162,7 +135,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
             else [tokenizer.encode(t) for t in texts]
         )
         per_text = [
-            list(encoded_windows(text, encoding, model.max_length))
+            list(encoded_windows(text, encoding, model.files.max_length))
             for text, encoding in zip(texts, encodings, strict=True)
         ]
         flat = self._run(model, [tuple(ids) for windows in per_text for ids, _ in windows])
@@ -181,10 +154,12 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
         lengths = [len(sequence) for sequence in sequences]
         for chunk in length_batches(lengths, self.batch_size):
             batch = pad([sequences[i] for i in chunk], model.files.pad_id)
+            outputs = model.onnx.run(batch, model.output_name)  # one per session call
+            rows = itertools.accumulate((len(hidden) for hidden in outputs), initial=0)
             pooled = np.concatenate(
                 [
                     self._pool(model, hidden, batch.attention_mask[row : row + len(hidden)])
-                    for hidden, row in _rows(model.onnx.run(batch, model.output_name))
+                    for hidden, row in zip(outputs, rows, strict=False)
                 ]
             )
             if result.shape[1] == 0:
@@ -205,23 +180,8 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
         return unit_rows(pooled)
 
 
-def _rows(outputs: list[Any]) -> list[tuple[Any, int]]:
-    """Each session call's output with the index of its first row in the batch."""
-    found, row = [], 0
-    for output in outputs:
-        found.append((output, row))
-        row += len(output)
-    return found
-
-
 def required_files(model: str | None = None, *, file: str | None = None) -> list[str]:
-    """The files of a Hub model the embedding judge needs (for ``semantix download``).
-
-    ``file`` is the ONNX file to load; default: the registry's file for ``model`` (a registered
-    name or repo id, or None for the default model), else the usual ONNX file names.
-    """
+    """The files of a Hub model the embedding judge needs (``semantix download``); ``file``, the
+    ONNX file, defaults to the registry's for ``model``, else the usual ONNX file names."""
     named = Named(None, lookup_model(model, "embedding"), None, None)
     return EmbeddingJudge.fetch_files(named, file)[0]
-
-
-EmbeddingJudge.__module__ = "semantix"

@@ -1,24 +1,8 @@
-"""EmbeddingFunctionJudge: the similarity judge over your own embedding function.
+"""EmbeddingFunctionJudge: the similarity judge over your own ``texts -> vectors`` function.
 
-```python
-from openai import OpenAI
-from semantix import assert_semantic
-from semantix.judges import EmbeddingFunctionJudge
-
-client = OpenAI()
-
-def embed(texts: list[str]) -> list[list[float]]:
-    response = client.embeddings.create(model="text-embedding-3-small", input=texts)
-    return [item.embedding for item in response.data]
-
-judge = EmbeddingFunctionJudge(embed, name="text-embedding-3-small", threshold=0.3)
-assert_semantic(reply, Polite, judge=judge)  # Polite with examples and counterexamples
-```
-
-It decides exactly as `EmbeddingJudge` does (`semantix.judges.similarity`), on the vectors the
-function returns; only numpy is needed. The function gets a list of distinct texts and returns one
-vector per text (any sequence of floats; they are L2-normalised here); a wrong shape, NaN, or an
-all-zero vector is an error naming the function. It sees each text whole: no windows.
+It decides exactly as `EmbeddingJudge` does, on the vectors the function returns for a list of
+distinct texts (L2-normalised here; a wrong shape, NaN or an all-zero vector is an error naming
+the function), each text whole; only numpy is needed. docs/judges/embedding.md has an example.
 """
 
 from __future__ import annotations
@@ -44,16 +28,15 @@ class EmbeddingFunctionJudge(SimilarityJudge):
     Args:
         embed: called with a list of texts; returns one vector per text, in order.
         name: the model's name, for reports and frozen verdicts (default: the function's
-            qualified name). Give one when the function is a lambda or a closure, so a
-            frozen verdict stays tied to the model that gave it.
+            qualified name; give one for a lambda or a closure).
         threshold: the similarity a matching text reaches with your model (its
-            ``recommended_threshold``); default None: the library's order decides (measure it
-            with ``semantix calibrate``: similarities differ from one model to another).
+            ``recommended_threshold``; measure it with ``semantix calibrate``).
         rule: how examples and counterexamples decide (`ExampleRule`; default: the mean of the
             3 closest of each).
         batch_size: the most texts handed to ``embed`` at once.
     """
 
+    __module__ = "semantix.judges"
     judge_label = "embedding function"
 
     def __init__(
@@ -76,7 +59,9 @@ class EmbeddingFunctionJudge(SimilarityJudge):
             )
         self._start_similarity(rule)
         self.embed_function = embed
-        self.name = name or _qualified_name(embed)
+        module = getattr(embed, "__module__", None)
+        qualname = getattr(embed, "__qualname__", None) or type(embed).__qualname__
+        self.name = name or (f"{module}.{qualname}" if module else str(qualname))
         self.identity = JudgeIdentity(type(self).__name__, model=self.name)
         check_positive_int(batch_size, what="batch_size", example=64)
         self.batch_size = batch_size
@@ -96,21 +81,11 @@ class EmbeddingFunctionJudge(SimilarityJudge):
         return f"EmbeddingFunctionJudge({self.name!r})"
 
 
-def _qualified_name(function: Callable[..., Any]) -> str:
-    module = getattr(function, "__module__", None)
-    name = getattr(function, "__qualname__", None) or type(function).__qualname__
-    return f"{module}.{name}" if module else str(name)
-
-
 def per_text(function: Callable[[str], Sequence[float]]) -> EmbeddingFunction:
-    """A one-text embedding function (pytest-semantic's ``custom_embed_fn``) as ``texts ->
-    vectors``."""
+    """A one-text function (pytest-semantic's ``custom_embed_fn``) as ``texts -> vectors``."""
 
     @functools.wraps(function)  # its name is the judge's default name
     def embed(texts: list[str]) -> list[Sequence[float]]:
         return [function(text) for text in texts]
 
     return embed
-
-
-EmbeddingFunctionJudge.__module__ = "semantix.judges"

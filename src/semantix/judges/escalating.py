@@ -18,32 +18,9 @@ assert_semantic("The parcel is late.", Apology, judge=judge, threshold=0.5)  # 0
 assert [level.decided for level in judge.stats()] == [1, 1]
 ```
 
-How a verdict is made, for each (output, intent, threshold):
-
-* The first judge scores the whole batch (one ``evaluate_batch`` call when it has one, through
-  `semantix.judges.calls.ask_judge`). A verdict whose score is **farther than** ``band``
-  from the threshold is final. A score within ``band`` of it (``|score - threshold| <= band``)
-  is uncertain and goes on, with the other uncertain ones, in one batch to the next judge; and
-  so on. The last judge's verdict is always final.
-* A verdict **with no score** (``score=None``) is uncertain: a judge that gives no score gives no
-  measure of how sure it is, so it goes on to the next judge (at the last level it stands).
-* Every level judges at the **same threshold**, the one the assertion resolved; by default that
-  is the first judge's ``recommended_threshold``. Put judges whose scores share a scale in one
-  chain, or set ``threshold=`` yourself.
-* The verdict returned is the deciding judge's, with ``judge`` set to that judge's identity and
-  the reason saying who decided and why: ``decided by LLMJudge(gpt-4o-mini)
-  (QuantizedNLIJudge(...) score 0.46 within 0.15 of 0.50): <the LLM's reason>``.
-* A support check (``Grounded``, ``Contradicts``) needs every level to declare
-  ``evaluate_support``, and escalates as a whole verdict: its score is the weakest claim's
-  support (or the strongest contradiction), so an uncertain weakest claim sends every claim to
-  the next level. Simple and honest; escalating claim by claim would need the levels to share
-  one claim splitter and aggregation.
-* An error at any level is an error (`JudgeError`), never a pass, and never a
-  fallback to another level.
-
-The chain's `identity` names every level and the band, so frozen
-verdicts record and replay the chain as one judge; `stats` counts how
-often each level decided (thread-safe).
+The rules are in docs/verdicts.md ("A judge hierarchy that escalates only what is uncertain"). A
+support check (``Grounded``, ``Contradicts``) needs every level's ``evaluate_support`` and
+escalates whole: an uncertain weakest claim sends every claim to the next level.
 """
 
 from __future__ import annotations
@@ -54,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from semantix.config import is_number
 from semantix.judges.base import (
     Capabilities,
     Judge,
@@ -69,23 +47,15 @@ from semantix.judges.calls import ask_judge
 
 __all__ = ["EscalatingJudge", "LevelStats"]
 
-#: Floating-point slack at the band's edge: 0.35 is within 0.15 of 0.5 although 0.5 - 0.35 is
-#: 0.15000000000000002.
-_EPSILON = 1e-9
+_EPSILON = 1e-9  # 0.35 is within 0.15 of 0.5, although 0.5 - 0.35 is 0.15000000000000002
 #: The widest band allowed: with 0.5 every score in [0, 1] around a 0.5 threshold escalates.
 MAX_BAND = 0.5
 
 
 @dataclass(frozen=True, slots=True)
 class LevelStats:
-    """How one level of an `EscalatingJudge` has done so far.
-
-    Attributes:
-        level: the level's position in the chain, from 1.
-        judge: the level's identity, as text.
-        decided: verdicts this level gave as final.
-        escalated: verdicts this level was unsure of and handed to the next level.
-    """
+    """How one level (from 1) of an `EscalatingJudge` has done so far: the verdicts it gave as
+    final (``decided``) and those it was unsure of and handed on (``escalated``)."""
 
     level: int
     judge: str
@@ -134,8 +104,6 @@ class EscalatingJudge(Judge):
         self._decided = [0] * len(judges)
         self._escalated = [0] * len(judges)
 
-    # -- what semantix reads from a judge -------------------------------------------------------
-
     @property
     def identity(self) -> JudgeIdentity:
         """``EscalatingJudge[A -> B, band=0.15]``: every level and the band."""
@@ -152,8 +120,6 @@ class EscalatingJudge(Judge):
     def __repr__(self) -> str:
         levels = ", ".join(repr(judge) for judge in self.judges)
         return f"EscalatingJudge({levels}, band={self.band:g})"
-
-    # -- judging ----------------------------------------------------------------------------------
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Judge one output: the first sure level decides."""
@@ -215,10 +181,7 @@ class EscalatingJudge(Judge):
 
     @property
     def evaluate_support(self) -> Callable[[Sequence[JudgeRequest]], list[Verdict]] | None:
-        """The support ability (``Grounded``, ``Contradicts``) when every level has it, else
-        None. A support verdict escalates whole: when the level's score (the weakest claim's
-        support, or the strongest contradiction) is within ``band`` of the threshold, the next
-        level judges every claim again."""
+        """The support ability when every level has it, else None (it escalates whole)."""
         if "evaluate_support" in self.__dict__:
             return self.__dict__["evaluate_support"]  # type: ignore[no-any-return]
         if any(capabilities(judge).support is None for judge in self.judges):
@@ -228,8 +191,6 @@ class EscalatingJudge(Judge):
     @evaluate_support.setter
     def evaluate_support(self, value: Callable[[Sequence[JudgeRequest]], list[Verdict]]) -> None:
         self.__dict__["evaluate_support"] = value
-
-    # -- statistics ------------------------------------------------------------------------------
 
     def stats(self) -> tuple[LevelStats, ...]:
         """How often each level decided (and escalated) since this judge was built."""
@@ -241,7 +202,7 @@ class EscalatingJudge(Judge):
         )
 
 
-def _combined(name: str, combine: Callable[[list[Capabilities]], Any], doc: str) -> property:
+def _combined(name: str, combine: Callable[[list[Capabilities]], Any]) -> property:
     """A declared ability of the chain, derived from its levels' (read live), unless set on it."""
 
     def get(self: EscalatingJudge) -> Any:
@@ -252,7 +213,7 @@ def _combined(name: str, combine: Callable[[list[Capabilities]], Any], doc: str)
     def set_(self: EscalatingJudge, value: Any) -> None:
         self.__dict__[name] = value
 
-    return property(get, set_, doc=doc)
+    return property(get, set_, doc=f"The chain's {name}, from its levels'.")
 
 
 def _joined_versions(levels: list[Capabilities]) -> str | None:
@@ -262,37 +223,19 @@ def _joined_versions(levels: list[Capabilities]) -> str | None:
     return " -> ".join(v if isinstance(v, str) else "-" for v in versions)
 
 
-def _first_threshold(levels: list[Capabilities]) -> float | None:
-    first = levels[0].recommended_threshold
-    return first if isinstance(first, (int, float)) and not isinstance(first, bool) else None
-
-
-_COMBINED = {
-    "recommended_threshold": (_first_threshold, "The first judge's: its scores decide most."),
-    "reads_negation": (
-        lambda levels: all(level.reads_negation for level in levels),
-        (
-            "False when any level cannot read 'must not X' (NLI, embedding): the chain is then "
-            "given the positive statement, inverted, so every level judges the same question."
-        ),
+#: The first judge's threshold (its scores decide most) and use of examples; reads negation only
+#: when every level does (else every level judges the positive statement, inverted); costly when
+#: any level is; the levels' shared scale, else "score"; their prompt versions and secrets.
+_COMBINED: dict[str, Callable[[list[Capabilities]], Any]] = {
+    "recommended_threshold": lambda levels: (
+        levels[0].recommended_threshold if is_number(levels[0].recommended_threshold) else None
     ),
-    "uses_examples": (
-        lambda levels: levels[0].uses_examples,
-        "The first judge's: whether its score already uses the intent's examples.",
-    ),
-    "costly": (
-        lambda levels: any(level.costly for level in levels),
-        "Whether any level costs money or time per call.",
-    ),
-    "scale": (
-        lambda levels: levels[0].scale if len({lv.scale for lv in levels}) == 1 else "score",
-        "The levels' scale when they share one, else 'score'.",
-    ),
-    "prompt_version": (_joined_versions, "The levels' prompt versions (LLM judges), joined."),
-    "secrets": (
-        lambda levels: tuple(secret for level in levels for secret in level.secrets),
-        "Every level's secrets.",
-    ),
+    "reads_negation": lambda levels: all(level.reads_negation for level in levels),
+    "uses_examples": lambda levels: levels[0].uses_examples,
+    "costly": lambda levels: any(level.costly for level in levels),
+    "scale": lambda levels: levels[0].scale if len({lv.scale for lv in levels}) == 1 else "score",
+    "prompt_version": _joined_versions,
+    "secrets": lambda levels: tuple(secret for level in levels for secret in level.secrets),
 }
-for _name, (_combine, _doc) in _COMBINED.items():
-    setattr(EscalatingJudge, _name, _combined(_name, _combine, _doc))
+for _name, _combine in _COMBINED.items():
+    setattr(EscalatingJudge, _name, _combined(_name, _combine))

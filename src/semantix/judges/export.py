@@ -1,32 +1,9 @@
 """Export a Hugging Face model to the ONNX layout a semantix judge loads: ``semantix export``.
 
-An NLI (sequence-classification) model becomes the quantized judge's layout; a
-sentence-transformers (feature-extraction) model, the embedding judge's — the layout of the
-Hugging Face repositories that ship ONNX:
-
-```
-nli out_dir/                               embedding out_dir/
-  model.onnx            fp32                 onnx/model.onnx    fp32, per-token embeddings
-  model_quantized.onnx  int8 weights         config.json, tokenizer.json, sentence_bert_config.json,
-  config.json           id2label             modules.json, 1_Pooling/config.json, ... (copied)
-  tokenizer.json, tokenizer_config.json, special_tokens_map.json, ... (copied or written)
-```
-
-``out_dir`` may be the model's own directory: then only the ONNX files are added beside its
-weights, and the directory itself loads (``EmbeddingJudge(model=DIR)``). A sentence-transformers
-model with mean pooling exports its per-token embeddings (``last_hidden_state``, pooled by the
-judge as sentence-transformers does); one with CLS pooling exports the pooled vector
-(``sentence_embedding``); other pooling modes and extra modules (Dense, ...) are refused.
-
-The exporter is ``torch.onnx.export(dynamo=False)`` (the TorchScript exporter): it works with
-transformers 4.x and 5.x alike, needs nothing beyond transformers + torch, and handles BERT,
-RoBERTa and DeBERTa-v2/v3. (optimum-onnx 0.1 also works with transformers 4.57, but not with
-5.x.) Quantization (NLI only: int8 shifts similarities) is
-``onnxruntime.quantization.quantize_dynamic`` with 8-bit weights (signed on VNNI/ARM CPUs,
-unsigned elsewhere: ``weight_type``), per-channel by default: per-tensor int8 is known to wreck
-DeBERTa-v3 accuracy.
-
-Needs the ``export`` extra: ``pip install 'semantix-judge[export]'``.
+The layouts (NLI: ``model.onnx`` and ``model_quantized.onnx``; sentence-transformers:
+``onnx/model.onnx``) are in docs/cli.md and docs/judges/nli.md. The exporter is
+``torch.onnx.export(dynamo=False)`` (transformers 4.x and 5.x alike); quantization is
+``quantize_dynamic``, per-channel by default. Needs the ``export`` extra.
 """
 
 from __future__ import annotations
@@ -41,7 +18,7 @@ from typing import Any, Literal
 from semantix.errors import ConfigurationError
 from semantix.files import write_atomic
 from semantix.judges.labels import label_map_from_config
-from semantix.judges.model_dir import embedding_marks, load_json
+from semantix.judges.model_dir import DESCRIBING_FILES, embedding_marks, load_json
 from semantix.models import cpu_kind, resolve_model
 from semantix.models.deps import require
 
@@ -52,21 +29,7 @@ QUANTIZED_FILE = "model_quantized.onnx"
 #: The file an embedding model is exported to (the first the embedding judge looks for).
 EMBEDDING_FILE = "onnx/model.onnx"
 #: Tokenizer and config files copied from the source model when present.
-COPIED_FILES = (
-    "config.json",
-    "tokenizer.json",
-    "tokenizer_config.json",
-    "special_tokens_map.json",
-    "vocab.txt",
-    "vocab.json",
-    "merges.txt",
-    "spm.model",
-    "added_tokens.json",
-    "sentencepiece.bpe.model",
-    "sentence_bert_config.json",
-    "modules.json",
-    "1_Pooling/config.json",
-)
+COPIED_FILES = (*DESCRIBING_FILES, "modules.json", "1_Pooling/config.json")
 OPSET = 17
 #: sentence-transformers modules the export reproduces (Normalize: the judge normalises).
 _MODULES = ("Transformer", "Pooling", "Normalize")
@@ -82,32 +45,28 @@ def export_model(
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
     overwrite: bool = False,
 ) -> Path:
-    """Export ``model`` (a repo id or a local directory) to ONNX in ``out_dir``.
+    """Export ``model`` to ONNX in ``out_dir``.
 
     Args:
-        model: a Hugging Face repo id or a directory holding a transformers
-            sequence-classification NLI model, or a sentence-transformers (feature-extraction)
-            model, and its tokenizer.
-        out_dir: where to write the layout above (created if needed); ``model``'s own
-            directory adds the ONNX files beside its weights.
+        model: a Hugging Face repo id or a directory holding an NLI (sequence-classification) or
+            a sentence-transformers model, and its tokenizer.
+        out_dir: where to write (created if needed); ``model``'s own directory adds the ONNX
+            files beside its weights.
         revision: the Hub revision to export (repo ids only).
         quantize: also write ``model_quantized.onnx`` (int8 weights; NLI models only).
-        per_channel: quantize weights per output channel (recommended; per-tensor int8
-            collapses DeBERTa-v3).
-        weight_type: "qint8" (signed weights: the fast u8 x s8 kernels of VNNI and ARM CPUs),
-            "quint8" (unsigned: no saturation on x86 CPUs without VNNI) or "auto", the right
-            one for the CPU exporting (see ``semantix.models.cpu_kind``).
-        overwrite: write into ``out_dir`` even when it is not empty (or, for the model's own
-            directory, when it has the ONNX files already), replacing files of the same names
-            (``semantix export --force``); other files are left as they are.
+        per_channel: quantize weights per output channel (per-tensor collapses DeBERTa-v3).
+        weight_type: "qint8" (signed: fast on VNNI and ARM CPUs), "quint8" (unsigned: no
+            saturation on x86 CPUs without VNNI) or "auto", the right one for this CPU.
+        overwrite: write into a non-empty ``out_dir`` (or over the ONNX files of the model's
+            own directory), replacing files of the same names (``semantix export --force``).
 
     Returns:
         ``out_dir`` as a `pathlib.Path`.
 
     Raises:
-        ConfigurationError: ``out_dir`` is a file, or a directory that is not empty and
-            ``overwrite`` is False (nothing is written), or the model is neither an NLI
-            classifier nor a sentence-embedding model the export reproduces.
+        ConfigurationError: ``out_dir`` is a file, or not empty without ``overwrite`` (nothing
+            is written), or the model is neither an NLI classifier nor an embedding model the
+            export reproduces.
     """
     out = Path(out_dir).expanduser()
     local = Path(str(model)).expanduser()
@@ -117,7 +76,9 @@ def export_model(
     transformers = require("transformers", extra="export", feature="semantix export")
     torch = require("torch", extra="export", feature="semantix export")
     require("onnx", extra="export", feature="semantix export")
-    source = _source_dir(model, revision)
+    source = str(
+        local if local.is_dir() else resolve_model(model, kind="nli", revision=revision).path
+    )
     embedding = embedding_marks(Path(source)) is not None
     written = (EMBEDDING_FILE,) if embedding else ("model.onnx", QUANTIZED_FILE)
     if in_place and not overwrite and any((out / name).is_file() for name in written):
@@ -157,7 +118,7 @@ def export_model(
         target = out / written[0]
         target.parent.mkdir(parents=True, exist_ok=True)
         torch.onnx.export(
-            _Wrapper(network, names, output, cls),
+            _wrapped(network, names, output, cls),
             tuple(sample[name] for name in names),
             str(target),
             input_names=names,
@@ -182,17 +143,14 @@ def quantize_model(
     per_channel: bool = True,
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
 ) -> Path:
-    """Dynamic int8 quantization of ``source`` into ``target``.
-
-    Activations are quantized to u8 at run time. Signed weights (u8 x s8) use the fast VNNI /
-    ARM dot-product kernels; on x86 CPUs without VNNI those kernels can saturate, so "auto"
-    picks unsigned weights (u8 x u8) there, as sentence-transformers' ``avx2`` exports do.
-    """
+    """Dynamic int8 quantization of ``source`` into ``target`` (activations u8 at run time);
+    "auto" weights are signed on VNNI/ARM CPUs, unsigned elsewhere (`semantix.models.cpu_kind`)."""
     if weight_type not in {"auto", "qint8", "quint8"}:
         raise ValueError(f"weight_type must be 'auto', 'qint8' or 'quint8', got {weight_type!r}")
     if weight_type == "auto":
         weight_type = "qint8" if cpu_kind() in {"vnni", "arm64"} else "quint8"
     quantization = require("onnxruntime.quantization", extra="export", feature="int8 quantization")
+    types = quantization.QuantType
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic logs a pre-processing hint at WARNING
@@ -203,11 +161,7 @@ def quantize_model(
                 str(source),
                 str(target),
                 per_channel=per_channel,
-                weight_type=(
-                    quantization.QuantType.QInt8
-                    if weight_type == "qint8"
-                    else quantization.QuantType.QUInt8
-                ),
+                weight_type=types.QInt8 if weight_type == "qint8" else types.QUInt8,
             )
     finally:
         root.setLevel(level)
@@ -215,8 +169,7 @@ def quantize_model(
 
 
 def check_out_dir(out: Path, *, overwrite: bool) -> None:
-    """Refuse a file, or a non-empty directory unless ``overwrite``: an export must not replace
-    someone's ``config.json`` or drop a ``model.onnx`` among their sources unasked."""
+    """Refuse a file, or a non-empty directory unless ``overwrite``: replace no files unasked."""
     if out.exists() and not out.is_dir():
         raise ConfigurationError(
             f"output directory {str(out)!r} is a file; pass a new or empty directory"
@@ -236,33 +189,24 @@ def check_out_dir(out: Path, *, overwrite: bool) -> None:
         )
 
 
-class _Wrapper:
-    """Call the model with named inputs and return one clean ONNX output: the logits, the
-    per-token embeddings, or (``cls``) the first token's embedding."""
+def _wrapped(network: Any, names: list[str], output: str, first_token: bool) -> Any:
+    """``network`` called with named inputs, returning one clean ONNX output: the logits, the
+    per-token embeddings, or (``first_token``) the first token's embedding."""
+    import torch
 
-    def __new__(cls, network: Any, names: list[str], output: str, first_token: bool) -> Any:
-        import torch
+    class Wrapped(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.network = network
 
-        class Wrapped(torch.nn.Module):
-            def __init__(self) -> None:
-                super().__init__()
-                self.network = network
+        def forward(self, *inputs: Any) -> Any:
+            outputs = self.network(**dict(zip(names, inputs, strict=True)), return_dict=True)
+            if output == "logits":
+                return outputs.logits
+            hidden = outputs.last_hidden_state
+            return hidden[:, 0] if first_token else hidden
 
-            def forward(self, *inputs: Any) -> Any:
-                outputs = self.network(**dict(zip(names, inputs, strict=True)), return_dict=True)
-                if output == "logits":
-                    return outputs.logits
-                hidden = outputs.last_hidden_state
-                return hidden[:, 0] if first_token else hidden
-
-        return Wrapped()
-
-
-def _source_dir(model: str, revision: str | None) -> str:
-    path = Path(str(model)).expanduser()
-    if path.is_dir():
-        return str(path)
-    return str(resolve_model(model, kind="nli", revision=revision).path)
+    return Wrapped()
 
 
 def _check_labels(config: Any, model: str) -> None:

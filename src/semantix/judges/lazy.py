@@ -1,14 +1,8 @@
 """The lazy, thread-safe load and the constructor every model-backed judge shares.
 
-- `LazyLoaded`: a judge implements ``_load_now()``; ``_load()`` returns the loaded state,
-  building it once — on first use, or in the constructor with ``lazy_load=False`` — however
-  many threads ask at the same time.
-- `ModelJudge`: the arguments the model judges take alike (``model``, ``revision``,
-  ``cache_dir``, ``batch_size``, ``lazy_load``, and semantix-ai's ``model_name=``), checked the
-  same way (every bad value is a `ConfigurationError` that names it), kept under the same
-  attribute names, and an ``identity`` that never loads the model: before loading it is worked
-  out from the arguments, the registry and (for a local directory) the directory's listing and
-  the digest of its files (what the model is, not where it is).
+`LazyLoaded` builds a judge's ``_load_now()`` once, on first use or in the constructor
+(``lazy_load=False``), however many threads ask. `ModelJudge` takes and checks the arguments the
+model judges share, and gives an ``identity`` that never loads the model.
 """
 
 from __future__ import annotations
@@ -19,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from semantix.compat import premise_and_hypothesis
 from semantix.config import check_positive_int
 from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
@@ -33,7 +26,7 @@ T = TypeVar("T")
 
 
 class LazyLoaded(Generic[T]):
-    """Holds what ``_load_now()`` builds; builds it at most once per instance."""
+    """Holds what ``_load_now()`` builds, built at most once per instance."""
 
     def __init__(self, *, lazy_load: bool) -> None:
         self._lock = threading.Lock()
@@ -61,11 +54,8 @@ class LazyLoaded(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class Named:
-    """Where a model judge's model is, as far as it is known without loading anything.
-
-    ``directory`` is the local directory (a path given, or the kind's environment variable);
-    ``info`` the registry entry; ``repo_id``/``revision`` what the Hub would be asked for.
-    """
+    """Where a model judge's model is, known without loading anything: the local directory, the
+    registry entry, or the repo id and revision the Hub would be asked for."""
 
     directory: Path | None
     info: ModelInfo | None
@@ -93,30 +83,34 @@ class SemantixAiArguments(Judge):
         premise: str | None = None,
         hypothesis: str | None = None,
     ) -> Verdict:
-        """Decide whether ``output`` (semantix-ai: ``premise``) satisfies
-        ``intent_description`` (``hypothesis``) at ``threshold``."""
+        """``evaluate``, also with semantix-ai's ``premise=`` and ``hypothesis=`` (one of each)."""
         name = type(self).__name__
-        output, intent_description = premise_and_hypothesis(
-            output, intent_description, premise, hypothesis, judge=name
-        )
+        for ours, theirs, what, alias in (
+            (output, premise, "output", "premise"),
+            (intent_description, hypothesis, "intent_description", "hypothesis"),
+        ):
+            if (ours is None) == (theirs is None):
+                given = f"both {what}= and" if ours is not None else f"neither {what}= nor"
+                raise TypeError(
+                    f"{name}.evaluate() got {given} its semantix-ai spelling {alias}=; pass one: "
+                    "evaluate(output, intent_description, threshold)"
+                )
         if threshold is None:
             raise TypeError(f"{name}.evaluate() needs a threshold, e.g. threshold=0.5")
-        return super().evaluate(output, intent_description, threshold)
+        # As given: an intent description is an IntentDescription that carries its examples.
+        return super().evaluate(
+            premise if output is None else output,  # type: ignore[arg-type]
+            hypothesis if intent_description is None else intent_description,  # type: ignore[arg-type]
+            threshold,
+        )
 
 
 class ModelJudge(Judge, LazyLoaded[T]):
-    """The base of the model judges (quantized NLI, transformers NLI, embedding).
-
-    A subclass sets ``kind`` and implements ``_load_now()`` (whose result has an ``identity``)
-    and ``_file_for(named)`` (the file it would load, or None).
-    """
+    """The base of the model judges: a subclass sets ``kind`` and implements ``_load_now()``
+    (whose result has an ``identity``) and ``_file_for`` (the file it would load, or None)."""
 
     kind: ClassVar[ModelKind]
-
     model: str | os.PathLike[str] | None
-    revision: str | None
-    cache_dir: str | os.PathLike[str] | None
-    batch_size: int
 
     def __init__(
         self,
@@ -152,16 +146,13 @@ class ModelJudge(Judge, LazyLoaded[T]):
         self._named_identity: JudgeIdentity | None = None
         super().__init__(lazy_load=lazy_load)
 
-    # -- naming without loading ------------------------------------------------------------------
-
     def _named(self) -> Named:
         """The model as the arguments, the registry and the environment name it (no I/O)."""
         info = lookup_model(self.model, self.kind)
         if info is not None:
             return Named(None, info, info.repo_id, self.revision or info.revision)
         if self.model is None:
-            configured = configured_model_dir(self.kind)
-            return Named(configured.expanduser() if configured else None, None, None, None)
+            return Named(configured_model_dir(self.kind), None, None, None)
         if isinstance(self.model, os.PathLike) or Path(str(self.model)).expanduser().is_dir():
             return Named(Path(self.model).expanduser(), None, None, None)
         return Named(None, None, str(self.model), self.revision or "main")
@@ -176,10 +167,8 @@ class ModelJudge(Judge, LazyLoaded[T]):
     def make_identity(
         self, named: Named, directory: Path | None, *, model: str | None = None
     ) -> JudgeIdentity:
-        """The identity of this judge on ``directory`` (the listing decides the file).
-
-        A local directory is named by what it is (its name and the digest of its files,
-        `semantix.judges.model_dir.local_identity`), never by where it is."""
+        """The identity of this judge on ``directory`` (its listing decides the file; a local one
+        is named by what it is, `semantix.judges.model_dir.local_identity`)."""
         file = self._file_for(named, directory)
         revision, location = named.revision, None
         if model is None:

@@ -8,24 +8,9 @@ judge = LLMJudge(model="gpt-4o-mini")
 assert_semantic("Thank you for your patience.", "polite", judge=judge)
 ```
 
-Works with any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LiteLLM, ...): set ``base_url``
-or ``OPENAI_BASE_URL``; a server given that way needs no key.
-
-The model is asked for ``{"reason": "...", "score": 0..1}``, the probability that the output
-satisfies the requirement: the questions, the parser and the verdict are shared with
-`CallableJudge` (`semantix.judges.prompted`, `semantix.judges.llm_prompt`). Structured output
-(``response_format`` with a JSON schema) is requested first; a server that rejects it with a
-400/422 is asked again with ``json_object``, then with the prompt alone, and the first mode that
-works is remembered.
-
-Retries are the openai SDK's own (backoff with jitter, ``Retry-After``, 408/409/429/5xx,
-timeouts and connection errors), ``max_retries`` times. ``request_timeout`` bounds each attempt
-from connect to last byte (`semantix.judges.llm_http`); a check's ``timeout`` bounds the whole
-check. The SDK's final exception becomes a `JudgeError` that says what to do
-(`semantix.judges.llm_errors`): never a pass. The API key is masked in every text the judge
-keeps or raises, even when a server echoes it back.
-
-The openai SDK is imported on first use, not when this module is imported.
+The questions, parser and verdict are shared with `CallableJudge`; the response-format fallback,
+the retries, the per-attempt deadline, the errors and the masking of the key are described in
+docs/judges/llm.md. The openai SDK is imported on first use.
 """
 
 from __future__ import annotations
@@ -62,10 +47,8 @@ __all__ = ["EQUIVALENCE_PROMPT_VERSION", "PROMPT_VERSION", "LLMJudge", "mask_url
 
 logger = logging.getLogger("semantix.judges.llm")
 
-#: Sent as the key when a custom ``base_url`` is used without one (local servers ignore it).
-NO_KEY_PLACEHOLDER = "semantix-no-key"
-#: Seconds one attempt may take by default.
-DEFAULT_REQUEST_TIMEOUT = 30.0
+NO_KEY_PLACEHOLDER = "semantix-no-key"  # sent to a base_url given no key (local servers ignore it)
+DEFAULT_REQUEST_TIMEOUT = 30.0  # seconds one attempt may take
 
 
 class LLMJudge(PromptedJudge):
@@ -74,28 +57,25 @@ class LLMJudge(PromptedJudge):
     Args:
         model: the chat model to ask.
         base_url: an OpenAI-compatible endpoint; default ``OPENAI_BASE_URL``, else OpenAI.
-        api_key: default ``OPENAI_API_KEY``. Not needed when a base URL is set (a placeholder
-            is sent). Masked in reprs, logs, messages and verdicts.
-        client: an ``openai.OpenAI`` client to use instead of building one (then ``base_url``
-            and ``api_key`` must not be given); ``request_timeout`` and ``max_retries`` are
-            applied to it with ``with_options``.
-        request_timeout: seconds one HTTP attempt may take, connect to last byte (default 30;
-            the openai SDK's per-request ``timeout``). With an injected client, which keeps its
-            own HTTP client, the whole call is bounded instead, by ``request_timeout *
-            (max_retries + 1)``. A check's own ``timeout=`` bounds the whole check.
-        max_retries: extra attempts the openai SDK makes after a transient failure (429, 408,
-            409, 5xx, timeout, connection error), waiting with backoff and ``Retry-After``.
+        api_key: default ``OPENAI_API_KEY``; not needed with a base URL. Masked everywhere.
+        client: an ``openai.OpenAI`` client instead of ``base_url``/``api_key``; it gets
+            ``request_timeout`` and ``max_retries`` through ``with_options``.
+        request_timeout: seconds one HTTP attempt may take, connect to last byte (default 30);
+            through an injected client, the whole call gets ``request_timeout * (max_retries +
+            1)``. A check's own ``timeout=`` bounds the whole check.
+        max_retries: extra attempts the openai SDK makes after a transient failure.
         temperature: sampling temperature; ``None`` omits it (for models that reject it).
         seed: best-effort determinism where the server supports it; ``None`` omits it.
-        max_concurrency: requests in flight at once: in `evaluate_batch`, and across every
-            thread and async check that uses this judge (``await aassert_semantic(...)`` from
-            many tasks sends at most this many requests at a time).
+        max_concurrency: requests in flight at once, across every batch, thread and async check
+            that uses this judge.
         timeout: deprecated spelling of ``request_timeout`` (passing it warns).
         backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
     The key is checked, and the client built, on first use: constructing the judge without
     credentials does not fail, judging does (with a `ConfigurationError`).
     """
+
+    __module__ = "semantix"
 
     def __init__(
         self,
@@ -122,14 +102,47 @@ class LLMJudge(PromptedJudge):
                 DeprecationWarning,
                 stacklevel=2,
             )
-        if timeout is not None:
-            request_timeout = _renamed_timeout(timeout, request_timeout)
+        if timeout is not None:  # the earlier name: `timeout` in semantix bounds a whole check
+            if request_timeout is not None:
+                raise ConfigurationError(
+                    f"LLMJudge got both timeout={timeout!r} and request_timeout="
+                    f"{request_timeout!r}; pass request_timeout= only (timeout= is its deprecated "
+                    "name)"
+                )
+            warnings.warn(
+                f"LLMJudge(timeout=...) is now request_timeout=... (the seconds one HTTP attempt "
+                f"may take): write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` "
+                "bounds a whole check: assert_semantic(..., timeout=...), --semantic-timeout",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            request_timeout = timeout
         if request_timeout is None:
             request_timeout = DEFAULT_REQUEST_TIMEOUT
-        _check_arguments(model, client, base_url, api_key, request_timeout, max_retries)
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigurationError(
+                f"model must be a model name such as 'gpt-4o-mini', got {model!r}"
+            )
+        if client is not None and (base_url is not None or api_key is not None):
+            raise ConfigurationError(
+                "pass either client=... or base_url=/api_key=..., not both: an injected client "
+                "already carries its base URL and key"
+            )
+        if not is_number(request_timeout) or request_timeout <= 0:
+            raise ConfigurationError(
+                f"request_timeout must be a positive number of seconds, got {request_timeout!r}; "
+                "pass e.g. request_timeout=30"
+            )
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise ConfigurationError(
+                f"max_retries must be an integer >= 0, got {max_retries!r}; pass e.g. "
+                "max_retries=2 (0 turns retries off)"
+            )
         check_positive_int(max_concurrency, what="max_concurrency", example=4)
         if client is None:
             ensure_installed(("openai",), extra="openai", feature="LLMJudge")
+        elif callable(getattr(client, "with_options", None)):  # the SDK's own client
+            client = client.with_options(timeout=float(request_timeout), max_retries=max_retries)
         self.model = model
         self.base_url = base_url or (config.openai_base_url() if client is None else None)
         self._api_key = api_key or (config.openai_api_key() if client is None else None)
@@ -144,7 +157,7 @@ class LLMJudge(PromptedJudge):
             getattr(client, "api_key", None),
             urlsplit(self.base_url).password if self.base_url else None,
         )
-        self._injected: Any = _configured(client, self.request_timeout, max_retries)
+        self._injected: Any = client
         self._client: Any = None
         self._lock = threading.Lock()
         #: Requests in flight at once, across threads and async checks (not only per batch).
@@ -172,8 +185,6 @@ class LLMJudge(PromptedJudge):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # -- one request --
-
     def _reply(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> Reply:
         response = self._complete(messages, schema)
         choices = getattr(response, "choices", None)
@@ -195,10 +206,8 @@ class LLMJudge(PromptedJudge):
     def ask_json(
         self, messages: list[dict[str, str]], schema: dict[str, Any]
     ) -> tuple[Any, str | None]:
-        """One request through this judge's own path (client, timeouts, retries, the
-        response-format fallback, error mapping) for tools that ask a model for structured data
-        (`semantix examples`, `semantix freeze-variants`): the reply's content parsed as JSON
-        (None when it is not JSON), and the content as sent."""
+        """One request through this judge's path, for tools such as ``semantix examples``: the
+        reply's content parsed as JSON (None if it is not), and the content as sent."""
         response = self._complete(messages, schema)
         choices = getattr(response, "choices", None) or []
         message = getattr(choices[0], "message", None) if choices else None
@@ -238,13 +247,9 @@ class LLMJudge(PromptedJudge):
     def _request(
         self, client: Any, messages: list[dict[str, str]], format_: dict[str, Any] | None
     ) -> Any:
+        optional = {"response_format": format_, "temperature": self.temperature, "seed": self.seed}
         options: dict[str, Any] = {"model": self.model, "messages": messages}
-        if format_ is not None:
-            options["response_format"] = format_
-        if self.temperature is not None:
-            options["temperature"] = self.temperature
-        if self.seed is not None:
-            options["seed"] = self.seed
+        options |= {name: value for name, value in optional.items() if value is not None}
         if self._injected is None:  # our own HTTP client bounds each attempt
             return client.chat.completions.create(**options)
         overall = self.request_timeout * (self.max_retries + 1)
@@ -288,58 +293,6 @@ class LLMJudge(PromptedJudge):
         return Failures(self._name(), where, self.request_timeout, self.max_retries, self.secrets)
 
 
-def _renamed_timeout(timeout: float, request_timeout: float | None) -> float:
-    """``timeout=``, the earlier name of ``request_timeout=``: it works, and warns, because
-    ``timeout`` in semantix always bounds a whole check."""
-    if request_timeout is not None:
-        raise ConfigurationError(
-            f"LLMJudge got both timeout={timeout!r} and request_timeout={request_timeout!r}; "
-            "pass request_timeout= only (timeout= is its deprecated name)"
-        )
-    warnings.warn(
-        f"LLMJudge(timeout=...) is now request_timeout=... (the seconds one HTTP attempt may "
-        f"take): write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` bounds a "
-        "whole check: assert_semantic(..., timeout=...), --semantic-timeout",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return timeout
-
-
-def _check_arguments(
-    model: object,
-    client: object,
-    base_url: object,
-    api_key: object,
-    request_timeout: object,
-    max_retries: object,
-) -> None:
-    if not isinstance(model, str) or not model.strip():
-        raise ConfigurationError(f"model must be a model name such as 'gpt-4o-mini', got {model!r}")
-    if client is not None and (base_url is not None or api_key is not None):
-        raise ConfigurationError(
-            "pass either client=... or base_url=/api_key=..., not both: an injected client "
-            "already carries its base URL and key"
-        )
-    if not is_number(request_timeout) or request_timeout <= 0:
-        raise ConfigurationError(
-            f"request_timeout must be a positive number of seconds, got {request_timeout!r}; "
-            "pass e.g. request_timeout=30"
-        )
-    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
-        raise ConfigurationError(
-            f"max_retries must be an integer >= 0, got {max_retries!r}; pass e.g. max_retries=2 "
-            "(0 turns retries off)"
-        )
-
-
-def _configured(client: Any, request_timeout: float, max_retries: int) -> Any:
-    """The injected client with this judge's timeout and retries (the SDK's ``with_options``)."""
-    if client is not None and callable(getattr(client, "with_options", None)):
-        return client.with_options(timeout=request_timeout, max_retries=max_retries)
-    return client
-
-
 def _usage(response: Any) -> TokenUsage | None:
     usage = getattr(response, "usage", None)
     prompt = getattr(usage, "prompt_tokens", None)
@@ -347,6 +300,3 @@ def _usage(response: Any) -> TokenUsage | None:
     if isinstance(prompt, int) and isinstance(completion, int):
         return TokenUsage(prompt_tokens=prompt, completion_tokens=completion)
     return None
-
-
-LLMJudge.__module__ = "semantix"

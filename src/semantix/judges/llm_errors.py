@@ -1,6 +1,5 @@
-"""What went wrong with an LLM judge's request, in words: the openai SDK's final exceptions as
-`JudgeError` (`JudgeTimeoutError` for timeouts) that say what to do — never a pass. Every text
-passes through the judge's secrets mask, and so does the SDK exception chained to it."""
+"""The openai SDK's final exceptions as a `JudgeError` (`JudgeTimeoutError`) that says what to do,
+never a pass; every text, and the SDK exception chained to it, is masked of the judge's secrets."""
 
 from __future__ import annotations
 
@@ -9,12 +8,10 @@ from typing import Any, NoReturn
 
 from semantix.errors import JudgeError, JudgeTimeoutError
 from semantix.judges.llm_http import ReplyTooLargeError
+from semantix.judges.prompted import QUOTED
 from semantix.text import mask_exception, mask_secrets, preview
 
 __all__ = ["Failures"]
-
-#: How much of an error body a message quotes.
-_QUOTED = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +25,7 @@ class Failures:
     secrets: tuple[object, ...]
 
     def fail(self, exc: BaseException, rejected: list[str]) -> NoReturn:
-        """Raise the `JudgeError` for the SDK's final exception ``exc`` (``rejected``: the
-        response formats the server refused before)."""
+        """Raise the `JudgeError` for the SDK's final ``exc`` (``rejected``: formats refused)."""
         import openai
 
         if isinstance(exc, ReplyTooLargeError):
@@ -83,8 +79,7 @@ class Failures:
         )
 
     def timeout(self, attempts: int | None, *, overall: float | None = None) -> JudgeError:
-        """No complete answer in time: each attempt within ``request_timeout`` or, through an
-        injected client, the whole call within ``overall``."""
+        """No complete answer within ``request_timeout`` (one attempt) or ``overall`` (a call)."""
         if overall is not None:
             return JudgeTimeoutError(
                 f"{self.name} did not finish within {overall:g}s at {self.where} "
@@ -104,7 +99,7 @@ class Failures:
         message = getattr(exc, "message", None) or str(exc) or "(no message)"
         prefix = f"HTTP {status} {name}" if status is not None else name
         masked = mask_secrets(str(message), self.secrets)
-        return f"{prefix}: {preview(masked, _QUOTED, quote=False)}"
+        return f"{prefix}: {preview(masked, QUOTED, quote=False)}"
 
 
 def _attempts(exc: BaseException) -> int | None:

@@ -1,14 +1,10 @@
 """The LLM judge's HTTP deadline: ``request_timeout`` bounds a whole attempt, connect to last byte.
 
-httpx's timeouts bound each network operation, not a request: a server that sends its headers
-and then a few bytes every 0.4 s never trips a 1 s read timeout, however long it takes. So the
-HTTP client semantix builds for the openai SDK (`deadline_http_client`) runs each attempt
-in a worker thread and waits for it at most ``seconds``; past that the attempt is a
-``ReadTimeout``, which the SDK retries or turns into ``APITimeoutError`` like any other timeout.
-The worker reads the body through a stream that checks the clock, and the size, at every chunk,
-so an abandoned attempt stops at the server's next chunk and frees its connection.
-
-The openai SDK and its HTTP library are imported only when a client is built.
+httpx's timeouts bound each network read, not a request (docs/judges/llm.md), so the client
+semantix builds for the openai SDK (`deadline_http_client`) runs each attempt in a worker thread
+and waits for it at most ``seconds``; past that the attempt is a ``ReadTimeout``, which the SDK
+retries like any timeout. The body is read through a stream that checks the clock and the size
+at every chunk, so an abandoned attempt stops at the next chunk and frees its connection.
 """
 
 from __future__ import annotations
@@ -25,8 +21,7 @@ from semantix.models.deps import require
 
 __all__ = ["MAX_RESPONSE_BYTES", "ReplyTooLargeError", "deadline_http_client"]
 
-#: Largest HTTP response body read (a verdict is a few hundred bytes).
-MAX_RESPONSE_BYTES = 1_000_000
+MAX_RESPONSE_BYTES = 1_000_000  # largest HTTP response body read (a verdict is a few hundred)
 
 
 class ReplyTooLargeError(Exception):
@@ -34,11 +29,8 @@ class ReplyTooLargeError(Exception):
 
 
 def deadline_http_client(seconds: float, *, max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
-    """An HTTP client for ``openai.OpenAI(http_client=...)`` whose requests end by ``seconds``.
-
-    It is the SDK's own default client (its connection limits, redirects and proxy settings)
-    with a deadline per request and a cap of ``max_bytes`` on each response body.
-    """
+    """An HTTP client for ``openai.OpenAI(http_client=...)``: the SDK's default client (its limits,
+    redirects and proxies) whose requests end by ``seconds``, each body capped at ``max_bytes``."""
     return _deadline_client_class()(deadline=seconds, max_bytes=max_bytes)
 
 

@@ -1,14 +1,9 @@
 """What the LLM judge asks and how it reads the answer: prompts, schemas, a linear-time parser.
 
-Three questions are asked, each with its own prompt version (part of every frozen-verdict
-fingerprint): does an OUTPUT satisfy a REQUIREMENT (`PROMPT_VERSION`), do SOURCES support its
-claims (`SUPPORT_PROMPT_VERSION`, for grounded checks), and do two texts say the same thing
-(`EQUIVALENCE_PROMPT_VERSION`, for semantic snapshots). All are answered with ``{"reason":
-"...", "score": 0..1}`` (support adds the ``claims`` it finds unsupported).
-
-`parse_verdict` reads that object (or ``{"pass": ..., "reasoning": ...}``) out of a reply in time
-linear in the reply's length and refuses replies over `MAX_REPLY_CHARS` outright, whatever they
-contain; `parse_support` lets the listed claims decide and refuses a score that says otherwise.
+Three questions, each with its own prompt version: does an OUTPUT satisfy a REQUIREMENT, do
+SOURCES support its claims (grounded checks), do two texts say the same thing (snapshots). All
+are answered with ``{"reason": "...", "score": 0..1}`` (support adds the unsupported ``claims``),
+read by `parse_verdict` and `parse_support`.
 """
 
 from __future__ import annotations
@@ -35,23 +30,15 @@ __all__ = [
     "response_format",
 ]
 
-#: Version of the requirement prompt and reply format. Part of the judge's identity, hence of
-#: every frozen-verdict fingerprint: bump it whenever SYSTEM_PROMPT, the user message or the
-#: schema change, so verdicts recorded with the old prompt are not replayed for the new one.
+#: Versions of the prompts, part of every frozen-verdict fingerprint: bump one whenever its system
+#: prompt, user message or schema changes, so verdicts recorded with the old prompt are not
+#: replayed for the new one (for the support prompt, bump `PROMPT_VERSION` too: it keys them).
 PROMPT_VERSION = "v1"
-
-#: Version of the equivalence prompt (`LLMJudge.evaluate_equivalence`); same rule.
 EQUIVALENCE_PROMPT_VERSION = "eq-v1"
-
-#: Version of the support prompt (``Grounded``/``Contradicts``): the revision of support
-#: verdicts' judge identity. Bump it, and `PROMPT_VERSION` (which keys frozen verdicts), whenever
-#: SUPPORT_SYSTEM_PROMPT, its user message or SUPPORT_SCHEMA change.
 SUPPORT_PROMPT_VERSION = "support-v1"
 
-#: Longest reply read, in characters. A verdict is one short JSON object; a longer reply is an
-#: error at once (parsing it could not make it a better verdict, only a slower one).
+#: Longest reply read: a verdict is one short JSON object, so a longer reply is an error at once.
 MAX_REPLY_CHARS = 50_000
-
 #: How deep the parser looks inside a ``{...}`` that is not JSON for one that is (prose braces).
 _MAX_NESTING_SEARCHED = 3
 
@@ -128,19 +115,17 @@ def build_messages(output: str, intent_description: str) -> list[dict[str, str]]
     if counterexamples:
         parts.append("Examples of outputs that do NOT satisfy it:\n" + _bullets(counterexamples))
     parts.append(f"OUTPUT:\n<<<\n{output}\n>>>")
-    return [
-        {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
+    return _messages(SYSTEM_PROMPT, "\n\n".join(parts))
 
 
 def build_equivalence_messages(stored: str, new: str) -> list[dict[str, str]]:
     """The chat messages asking whether ``stored`` and ``new`` say the same thing."""
     user = f"STORED:\n<<<\n{stored}\n>>>\n\nNEW:\n<<<\n{new}\n>>>"
-    return [
-        {"role": "system", "content": EQUIVALENCE_SYSTEM_PROMPT},
-        {"role": "user", "content": user},
-    ]
+    return _messages(EQUIVALENCE_SYSTEM_PROMPT, user)
+
+
+def _messages(system: str, user: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def _bullets(items: Sequence[str]) -> str:
@@ -213,13 +198,9 @@ def _read_verdict(candidate: dict[str, Any]) -> ParsedVerdict:
 
 
 def json_objects(text: str, *, containing: Iterable[str] = ("",)) -> Iterator[dict[str, Any]]:
-    """Every JSON object in ``text`` that is not inside another, in order.
-
-    One pass pairs the braces (outside strings); each outermost balanced ``{...}`` whose text
-    contains one of ``containing`` is decoded once. One that is not JSON (prose in braces) is searched
-    for objects inside, at most `_MAX_NESTING_SEARCHED` levels down, so the work stays
-    linear in ``len(text)``.
-    """
+    """Every JSON object in ``text`` that is not inside another, in order, in linear time: one
+    pass pairs the braces, each outermost ``{...}`` containing one of ``containing`` is decoded
+    once, and one that is not JSON is searched at most `_MAX_NESTING_SEARCHED` levels down."""
     yield from _decode(text, _brace_tree(text), containing, _MAX_NESTING_SEARCHED)
 
 
@@ -346,11 +327,9 @@ def build_support_messages(
         f"SOURCE {number}:\n<<<\n{source}\n>>>" for number, source in enumerate(sources, 1)
     )
     question = f"SCORE: {_SCORE_MEANING[relation]}"
-    user = f"{numbered}\n\nOUTPUT:\n<<<\n{output}\n>>>\n\n{question}"
-    return [
-        {"role": "system", "content": SUPPORT_SYSTEM_PROMPT},
-        {"role": "user", "content": user},
-    ]
+    return _messages(
+        SUPPORT_SYSTEM_PROMPT, f"{numbered}\n\nOUTPUT:\n<<<\n{output}\n>>>\n\n{question}"
+    )
 
 
 def parse_support(

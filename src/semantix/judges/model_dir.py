@@ -1,23 +1,6 @@
-"""One model directory, read one way, for every judge that runs a local model.
-
-What fastembed does with ``OnnxModel`` and its single ``load_tokenizer``, done once here for the
-NLI judges and the embedding judge:
-
-- `read_model_dir` reads ``config.json``, ``tokenizer_config.json`` (and
-  ``sentence_bert_config.json``), loads ``tokenizer.json`` once per directory, and works out the
-  longest input the model takes (`model_max_length`, RoBERTa's position offset included)
-  and the padding id;
-- `find_onnx` finds the ONNX file (the one asked for, else the first usual name) and, when
-  there is none, lists the ONNX files that are there;
-- `check_inputs` checks an onnxruntime session's inputs against what the judges feed;
-- `dynamic_int8` tells whether a file quantizes its activations per call (its scores then
-  depend on what else is in the batch, so such a model is run one text at a time);
-- `local_identity` names a local model by what it is, never by where it is: the directory's
-  name and a digest of its files (`DESCRIBING_FILES` and the weights), so a copied project
-  replays the frozen verdicts it recorded elsewhere.
-
-Tokenizers come back with padding and truncation off: the judges pad each batch themselves and
-window long texts instead of truncating them. Nothing heavy is imported at module import.
+"""One model directory, read one way, for every judge that runs a local model: configs, the
+tokenizer (once per directory, padding and truncation off), the longest input, the ONNX file and
+its inputs, and an identity by what the model is, never where it is (`local_identity`).
 """
 
 from __future__ import annotations
@@ -39,7 +22,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DESCRIBING_FILES",
     "FEEDS",
-    "LoadedTokenizer",
     "ModelFiles",
     "check_inputs",
     "dynamic_int8",
@@ -47,7 +29,6 @@ __all__ = [
     "embedding_output",
     "find_onnx",
     "load_json",
-    "load_tokenizer",
     "local_identity",
     "model_max_length",
     "read_model_dir",
@@ -80,14 +61,9 @@ def model_max_length(
     *,
     sentence_bert: Mapping[str, Any] | None = None,
 ) -> int:
-    """The longest sequence (special tokens included) the model accepts.
-
-    ``max_seq_length`` from sentence_bert_config.json, when given, is what the model was
-    trained for and replaces the tokenizer's limits. Otherwise the smallest of
-    ``model_max_length`` from tokenizer_config.json (ignoring the "no limit" sentinel) and the
-    truncation stored in tokenizer.json. Never more than ``max_position_embeddings`` (minus the
-    RoBERTa-family offset). 512 when nothing says.
-    """
+    """The longest sequence (special tokens included) the model accepts: the sentence-bert
+    ``max_seq_length`` (what it was trained for), else the smallest of the tokenizer's limits;
+    never more than ``max_position_embeddings`` (minus RoBERTa's offset); 512 when nothing says."""
     candidates: list[int] = []
     positions = config.get("max_position_embeddings")
     if isinstance(positions, int) and positions > 0:
@@ -107,55 +83,42 @@ def model_max_length(
     return min(candidates) if candidates else 512
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedTokenizer:
-    """A tokenizer with padding and truncation off, and the settings it shipped with."""
+def _unpadded(tokenizer: Tokenizer) -> tuple[Tokenizer, int | None, int | None]:
+    """``tokenizer`` with padding and truncation off, its shipped truncation and padding id.
 
-    tokenizer: Tokenizer
-    truncation: int | None
-    pad_id: int | None
-
-
-def _unpadded(tokenizer: Tokenizer) -> LoadedTokenizer:
-    truncation = tokenizer.truncation
-    padding = tokenizer.padding
+    Shipped settings such as all-MiniLM-L6-v2's fixed padding to 128 tokens (~10x slower) and
+    truncation at 128 are replaced by per-batch padding and windows."""
+    truncation, padding = tokenizer.truncation, tokenizer.padding
     pad_id = padding.get("pad_id") if padding else None
-    # Shipped settings such as all-MiniLM-L6-v2's fixed padding to 128 tokens (~10x slower)
-    # and truncation at 128 are replaced by per-batch padding and windows.
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    return LoadedTokenizer(
+    return (
         tokenizer,
         int(truncation["max_length"]) if truncation else None,
         pad_id if isinstance(pad_id, int) else None,
     )
 
 
-def load_tokenizer(path: Path) -> LoadedTokenizer:
+def _load_tokenizer(path: Path) -> tuple[Tokenizer, int | None, int | None]:
     """``path`` (a tokenizer.json) loaded once per process and shared by every judge on it."""
 
-    def build() -> LoadedTokenizer:
+    def build() -> tuple[Tokenizer, int | None, int | None]:
         from tokenizers import Tokenizer
 
         return _unpadded(Tokenizer.from_file(str(path)))
 
-    loaded: LoadedTokenizer = model_cache.get_or_create(("tokenizer", str(path.resolve())), build)
-    return loaded
+    return model_cache.get_or_create(("tokenizer", str(path.resolve())), build)
 
 
 def _pad_id(
-    loaded: LoadedTokenizer, config: Mapping[str, Any], tokenizer_config: Mapping[str, Any]
+    tokenizer: Tokenizer, config: Mapping[str, Any], tokenizer_config: Mapping[str, Any]
 ) -> int:
-    if loaded.pad_id is not None:
-        return loaded.pad_id
-    tokenizer = loaded.tokenizer
     token = tokenizer_config.get("pad_token")
     if isinstance(token, Mapping):
         token = token.get("content")
-    if isinstance(token, str):
-        found = tokenizer.token_to_id(token)
-        if found is not None:
-            return int(found)
+    found = tokenizer.token_to_id(token) if isinstance(token, str) else None
+    if found is not None:
+        return int(found)
     pad = config.get("pad_token_id")
     return pad if isinstance(pad, int) else 0
 
@@ -179,11 +142,8 @@ def read_model_dir(
     require_config: bool = False,
     tokenizer: Tokenizer | None = None,
 ) -> ModelFiles:
-    """Read ``path``'s configs and tokenizer; ``judge`` and ``fix`` go into the errors.
-
-    ``tokenizer`` replaces ``tokenizer.json`` for directories that have none (transformers
-    builds one from the slow-tokenizer files).
-    """
+    """Read ``path``'s configs and tokenizer (``tokenizer``, built by transformers, for a
+    directory without tokenizer.json); ``judge`` and ``fix`` go into the errors."""
     config_path = path / "config.json"
     if require_config and not config_path.is_file():
         raise ModelNotFoundError(
@@ -199,35 +159,29 @@ def read_model_dir(
                 f"no tokenizer.json in the {judge} model directory {str(path)!r}; the directory "
                 f"needs tokenizer.json next to the model weights ({fix})"
             )
-        loaded = load_tokenizer(tokenizer_file)
+        tokenizer, truncation, pad_id = _load_tokenizer(tokenizer_file)
     else:
-        loaded = _unpadded(tokenizer)
+        tokenizer, truncation, pad_id = _unpadded(tokenizer)
     sentence_bert = load_json(path / "sentence_bert_config.json") or None
     return ModelFiles(
         path=path,
         config=config,
-        tokenizer=loaded.tokenizer,
+        tokenizer=tokenizer,
         max_length=model_max_length(
-            config, tokenizer_config, loaded.truncation, sentence_bert=sentence_bert
+            config, tokenizer_config, truncation, sentence_bert=sentence_bert
         ),
-        pad_id=_pad_id(loaded, config, tokenizer_config),
+        pad_id=pad_id if pad_id is not None else _pad_id(tokenizer, config, tokenizer_config),
     )
 
 
 def find_onnx(
     directory: Path, wanted: str | None, candidates: Sequence[str], *, where: str, fix: str
 ) -> str:
-    """``wanted`` if it is in ``directory``, else (nothing wanted) the first candidate there.
-
-    Raises `ModelNotFoundError` naming what was looked for, the ONNX files
-    that are there, and ``fix``.
-    """
-    if wanted is not None and (directory / wanted).is_file():
-        return wanted
-    if wanted is None:
-        for candidate in candidates:
-            if (directory / candidate).is_file():
-                return candidate
+    """``wanted`` (or, nothing wanted, the first of ``candidates``) in ``directory``, else a
+    `ModelNotFoundError` naming what was looked for, the ONNX files there, and ``fix``."""
+    for candidate in candidates if wanted is None else [wanted]:
+        if (directory / candidate).is_file():
+            return candidate
     found = sorted(str(p.relative_to(directory)) for p in directory.rglob("*.onnx"))
     asked = (
         f"ONNX file {wanted!r}" if wanted else f"ONNX model (looked for {', '.join(candidates)})"
@@ -255,11 +209,8 @@ _TOKEN_OUTPUTS = ("last_hidden_state", "token_embeddings")
 
 
 def embedding_output(session: Any, onnx_path: Path) -> tuple[str, bool]:
-    """The output an embedding model is read from, and whether it is already pooled.
-
-    Per-token embeddings (``last_hidden_state``/``token_embeddings``, else any 3-d output) are
-    preferred, to be mean pooled; else a 2-d (already pooled) output.
-    """
+    """The output an embedding model is read from, and whether it is already pooled: per-token
+    embeddings (by name, else any 3-d output) first, to be mean pooled; else a 2-d output."""
     outputs = {item.name: item for item in session.get_outputs()}
     for name in _TOKEN_OUTPUTS:
         if name in outputs:
@@ -281,9 +232,8 @@ _SENTENCE_TRANSFORMERS = ("sentence_bert_config.json", "modules.json")
 
 
 def embedding_marks(directory: Path) -> str | None:
-    """Why ``directory`` holds a sentence-embedding (feature-extraction) model — its
-    sentence-transformers files, or a config.json naming architectures without a
-    classification head — or None."""
+    """Why ``directory`` holds a sentence-embedding model (its sentence-transformers files, or a
+    config.json naming architectures without a classification head), or None."""
     marks = [name for name in _SENTENCE_TRANSFORMERS if (directory / name).is_file()]
     if marks:
         return ", ".join(marks)
@@ -304,12 +254,8 @@ def embedding_marks(directory: Path) -> str | None:
 
 
 def dynamic_int8(onnx_path: Path) -> bool:
-    """Whether the graph quantizes activations at run time (``DynamicQuantizeLinear``).
-
-    Such a model's scale is computed over the whole batch, so a text's score would depend on
-    the texts batched with it; the judges then run one text at a time.
-    """
-
+    """Whether the graph quantizes activations at run time (``DynamicQuantizeLinear``): its scale
+    spans the whole batch, so the judges run such a model one text at a time."""
     try:
         stat = onnx_path.stat()
     except OSError:  # onnxruntime says why when it opens the file
@@ -352,15 +298,12 @@ _TORCH_WEIGHTS = ("*.safetensors", "pytorch_model*.bin")
 def local_identity(directory: Path, weights: str | None) -> tuple[str, str]:
     """(name, digest) of the local model in ``directory``: what it is, not where it is.
 
-    The name is the directory's as given (a symlink's own), for people: frozen verdicts are
-    keyed by the digest alone (`semantix.verdicts.fingerprint`). The digest is a sha256 over each of
-    `DESCRIBING_FILES` that is there and the weights — the ONNX file ``weights`` with its
-    external data (``<file>_data``, ``<file>.data``), else the torch weights (``*.safetensors``,
-    ``pytorch_model*.bin``) — by relative path and content (text files with ``\\n`` line ends,
-    so a Windows checkout digests alike), never by time or place: a ``cp -r`` of the directory
-    has the same digest. It reads every byte of the weights, once per process per directory
-    (a bounded memo, renewed when a file's size or time changes): about 0.2 s for the 90 MB of
-    all-MiniLM-L6-v2 (SHA-256 at ~800 MB/s on a 2-core machine); nothing is loaded.
+    The name is the directory's as given, for people; frozen verdicts are keyed by the digest
+    alone: a sha256 over each of `DESCRIBING_FILES` there and the weights (the ONNX file
+    ``weights`` with its external data, else the torch weights), by relative path and content
+    (text files with ``\\n`` line ends), so a ``cp -r`` or a Windows checkout digests alike. Every
+    byte is read once per process per directory (a memo renewed when a file's size or time
+    changes): about 0.2 s for the 90 MB of all-MiniLM-L6-v2.
     """
     root = directory.resolve()
     names = [*DESCRIBING_FILES]
@@ -373,14 +316,10 @@ def local_identity(directory: Path, weights: str | None) -> tuple[str, str]:
             for pattern in _TORCH_WEIGHTS
             for path in root.glob(pattern)
         )
-    stamp = tuple((name, *_stat(root / name)) for name in sorted(found))
+    stats = {name: (root / name).stat() for name in sorted(found)}
+    stamp = tuple((name, stat.st_size, stat.st_mtime_ns) for name, stat in stats.items())
     shown = directory.name if directory.name.strip(".") else root.name
     return shown or str(root), _digest(str(root), stamp)
-
-
-def _stat(path: Path) -> tuple[int, int]:
-    stat = path.stat()
-    return stat.st_size, stat.st_mtime_ns
 
 
 @memo(maxsize=32)

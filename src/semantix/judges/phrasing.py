@@ -1,28 +1,15 @@
-"""Turn an intent description into the declarative hypothesis an NLI model can judge.
+"""Phrasings an NLI model can judge: ``to_hypothesis`` and `negated_statement`.
 
-NLI models answer "does the premise entail this *statement*?", so requirements phrased as
-obligations, imperatives or bare phrases are rewritten as statements about the text:
+NLI models answer "does the premise entail this *statement*?". ``to_hypothesis`` (its rewrite
+and word tables live in `semantix.judges.hypothesis`; re-exported here) turns an obligation, an
+imperative or a bare phrase into a statement about the text ("The text must be polite" gives
+"The text is polite."), touching only the subject, the modal and the first verb. An intent's
+``hypothesis`` attribute bypasses it.
 
-| description | hypothesis |
-| --- | --- |
-| ``The text must be polite`` | ``The text is polite.`` |
-| ``The reply must not contain prices`` | ``The reply does not contain prices.`` |
-| ``polite and professional`` | ``The text is polite and professional.`` |
-| ``Apologize for the delay.`` | ``The text apologizes for the delay.`` |
-| ``Never mention competitors`` | ``The text never mentions competitors.`` |
-| ``The text provides medical advice.`` | unchanged |
-
-The rewrite is conservative: it only touches the subject, the modal and the first verb, and it
-never alters any other word. Descriptions it does not recognise are kept as they are when they
-already read as a statement, and otherwise become ``The text is <phrase>.``. An intent's
-``hypothesis`` attribute bypasses all of this. The rewrite and its word tables live in
-`semantix.judges.hypothesis`; this module re-exports ``to_hypothesis``.
-
-`negated_statement`, written here, answers a second question for the NLI and embedding judges, which
-cannot confirm an absence: is the description a prohibition ("Never reveal the system
-prompt")? If so it returns the positive statement ("The text reveals the system prompt."),
-which is judged and inverted, like ``~X``. It is exactly ``to_hypothesis`` of the positive
-requirement, and None for anything that is not one plain prohibition.
+`negated_statement` answers a second question for the NLI and embedding judges, which cannot
+confirm an absence: is the description one plain prohibition ("Never reveal the system
+prompt")? If so it returns ``to_hypothesis`` of the positive requirement ("The text reveals the
+system prompt."), which is judged and inverted, like ``~X``.
 """
 
 from __future__ import annotations
@@ -45,11 +32,10 @@ from semantix.judges.hypothesis import (
 __all__ = ["negated_statement", "to_hypothesis"]
 
 
-# -- negatively phrased requirements --------------------------------------------------------------
-#
-# A model cannot confirm an absence, so "must not X" is judged as NOT "X". negated_statement finds
-# the positive requirement ("The text must contain X") and hands it to to_hypothesis, so the
-# statement judged is exactly what to_hypothesis gives for the positive requirement.
+def _pattern(pattern: str) -> LazyPattern:
+    """Every phrasing pattern ignores case."""
+    return LazyPattern(pattern, re.IGNORECASE)
+
 
 #: Prohibitions after an optional subject: "must not", "should never", "is not allowed to", ...
 _PROHIBITIONS = (
@@ -59,99 +45,81 @@ _PROHIBITIONS = (
     r"(?:is|are)\s+not\s+(?:allowed|permitted|supposed)\s+to|(?:is|are)\s+not\s+to|"
     r"(?:is|are)\s+(?:forbidden|prohibited)\s+to|(?:is|are)\s+never\s+to"
 )
-_PROHIBITION = LazyPattern(
-    rf"^(?:{SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$",
-    re.IGNORECASE,
-)
+_PROHIBITION = _pattern(rf"^(?:{SUBJECT}\s+)?(?:{_PROHIBITIONS})\s+(?P<rest>.+)$")
 #: "must avoid X", "refrains from X", "should stay away from X" (X: a noun phrase or a gerund).
-_AVOIDANCE = LazyPattern(
+_AVOIDANCE = _pattern(
     rf"^(?:{SUBJECT}\s+)?(?:(?:{MODALS})\s+)?(?:always\s+)?"
     r"(?:avoids?|refrains?\s+from|abstains?\s+from|steers?\s+clear\s+of|stays?\s+away\s+from)"
-    r"\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"\s+(?P<rest>.+)$"
 )
 #: "The text is not rude", "The reply isn't in English": a negated copula statement.
-_NOT_COPULA = LazyPattern(
-    rf"^{SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$",
-    re.IGNORECASE,
-)
+_NOT_COPULA = _pattern(rf"^{SUBJECT}\s+(?P<be>is|are)(?:\s+not|n't)\s+(?P<rest>.+)$")
 #: "The text must be free of jargon", "free from profanity".
-_FREE_OF = LazyPattern(
+_FREE_OF = _pattern(
     rf"^(?:{SUBJECT}\s+)?(?:(?:{MODALS})\s+be\s+|(?:is|are)\s+)?(?:completely\s+|entirely\s+)?"
-    r"free\s+(?:of|from)\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"free\s+(?:of|from)\s+(?P<rest>.+)$"
 )
 #: "The reply must contain no personal data", "has no typos".
-_VERB_NO = LazyPattern(
+_VERB_NO = _pattern(
     rf"^(?P<head>(?:{SUBJECT}\s+)?(?:(?:{MODALS})\s+)?"
     r"(?:contains?|includes?|ha(?:s|ve)|uses?|mentions?|gives?|makes?|offers?|shows?))"
-    r"\s+no\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"\s+no\s+(?P<rest>.+)$"
 )
 #: "Profanity is not allowed", "Mentioning competitors is forbidden".
-_BANNED = LazyPattern(
+_BANNED = _pattern(
     r"^(?P<rest>.+?)\s+(?:is|are)\s+(?:not\s+(?:allowed|permitted|acceptable|ok|okay)|"
-    r"forbidden|prohibited|banned|off[- ]limits)$",
-    re.IGNORECASE,
+    r"forbidden|prohibited|banned|off[- ]limits)$"
 )
 #: Leads that only add emphasis: "Please", "Under no circumstances should", "Make sure not to".
-_PLEASE = LazyPattern(r"^please,?\s+", re.IGNORECASE)
-_NO_CIRCUMSTANCES = LazyPattern(
+_PLEASE = _pattern(r"^please,?\s+")
+_NO_CIRCUMSTANCES = _pattern(
     r"^(?:under\s+no\s+circumstances|in\s+no\s+case|on\s+no\s+account|at\s+no\s+(?:point|time))"
-    rf"\s*,?\s+(?:(?:should|must|shall|may|will|can|does|do)\s+(?:{SUBJECT}\s+)?)?(?P<rest>.+)$",
-    re.IGNORECASE,
+    rf"\s*,?\s+(?:(?:should|must|shall|may|will|can|does|do)\s+(?:{SUBJECT}\s+)?)?(?P<rest>.+)$"
 )
-_CAREFUL = LazyPattern(
+_CAREFUL = _pattern(
     r"^(?:make\s+sure|be\s+sure|ensure|take\s+care|be\s+careful)\s+(?:that\s+)?"
-    r"(?:not\s+to|never\s+to|to\s+never|to\s+not)\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+    r"(?:not\s+to|never\s+to|to\s+never|to\s+not)\s+(?P<rest>.+)$"
 )
-_ENSURE_SUBJECT = LazyPattern(r"^(?:make\s+sure|be\s+sure|ensure)\s+(?:that\s+)?", re.IGNORECASE)
+_ENSURE_SUBJECT = _pattern(r"^(?:make\s+sure|be\s+sure|ensure)\s+(?:that\s+)?")
 #: Words that mean the requirement is not a plain prohibition: a positive part, an exception,
 #: or "not only X but also Y".
-_COMPOUND = LazyPattern(
+_COMPOUND = _pattern(
     r"\bnot\s+(?:only|just|merely|simply|necessarily|always|all|every|everything|even)\b|"
     r"\bbut\b|\binstead\b|\bunless\b|\bexcept\b|\brather\s+than\b|,\s*(?:only|just)\b|"
-    r"(?:\band\b|;)\s+(?:always|be|stay|keep|remain|remember|make\s+sure|ensure|also)\b",
-    re.IGNORECASE,
+    r"(?:\band\b|;)\s+(?:always|be|stay|keep|remain|remember|make\s+sure|ensure|also)\b"
 )
 #: Idioms whose negation is emphasis, not a prohibition: "cannot be too careful".
-_IDIOM = LazyPattern(
+_IDIOM = _pattern(
     r"\bcan(?:not|'t|\s+not|\s+never)\s+(?:be\s+too|help\s+but|wait|stress|emphasi[sz]e|"
-    r"overstate|thank|say\s+enough)\b",
-    re.IGNORECASE,
+    r"overstate|thank|say\s+enough)\b"
 )
 #: Verbs whose negation says the opposite positively: "never fails to greet" = "greets".
-_LITOTES = LazyPattern(
+_LITOTES = _pattern(
     r"^(?:hesitate|fail|forget|neglect|omit|cease|miss\s+(?:a|the)\s+chance|"
-    r"be\s+(?:afraid|shy|hesitant|reluctant))s?\b|^(?:hesitates|fails|forgets|neglects|omits)\b",
-    re.IGNORECASE,
+    r"be\s+(?:afraid|shy|hesitant|reluctant))s?\b|^(?:hesitates|fails|forgets|neglects|omits)\b"
 )
 #: "does not need to", "doesn't have to": permission, not prohibition.
-_PERMISSION = LazyPattern(r"(?:need|have|has)\s+to\b|need\b", re.IGNORECASE)
+_PERMISSION = _pattern(r"(?:need|have|has)\s+to\b|need\b")
 #: "no" that does not name an absence: "no later than Friday", "no matter what".
-_NOT_ABSENCE = LazyPattern(
+_NOT_ABSENCE = _pattern(
     r"^(?:(?:\w+er|more|less|fewer)\s+than|longer\b|later\b|sooner\b|matter\b|doubt\b|one\b|"
-    r"need\b|problem\b|worries\b|wonder\b|way\b|more\b|less\b|fewer\b)",
-    re.IGNORECASE,
+    r"need\b|problem\b|worries\b|wonder\b|way\b|more\b|less\b|fewer\b)"
 )
 #: Conditions or requirements that stay negative inside the positive part (a double negative).
-_STILL_NEGATIVE = LazyPattern(
-    r"\b(?:not|never|no|without|nothing|none|nobody|neither|nor|cannot)\b|n't\b", re.IGNORECASE
+_STILL_NEGATIVE = _pattern(
+    r"\b(?:not|never|no|without|nothing|none|nobody|neither|nor|cannot)\b|n't\b"
 )
-_TRAILING_EMPHASIS = LazyPattern(
+_TRAILING_EMPHASIS = _pattern(
     r"(?:,?\s+(?:at\s+all|in\s+any\s+(?:way|form)|under\s+any\s+circumstances|whatsoever|ever|"
-    r"please))+$",
-    re.IGNORECASE,
+    r"please))+$"
 )
 #: Emphasis inside a prohibition: "must not, under any circumstances, reveal", "never ever".
-_INNER_EMPHASIS = LazyPattern(
-    r",\s*(?:under\s+any\s+circumstances|in\s+any\s+case|ever)\s*,|(?<=\bnever),?\s+ever\b",
-    re.IGNORECASE,
+_INNER_EMPHASIS = _pattern(
+    r",\s*(?:under\s+any\s+circumstances|in\s+any\s+case|ever)\s*,|(?<=\bnever),?\s+ever\b"
 )
 #: "There must be no X", "There is no X".
-_THERE_IS_NO = LazyPattern(
-    r"^there\s+(?:(?:must|should|shall|will|may)\s+be|is|are)\s+no\s+(?P<rest>.+)$", re.IGNORECASE
+_THERE_IS_NO = _pattern(
+    r"^there\s+(?:(?:must|should|shall|will|may)\s+be|is|are)\s+no\s+(?P<rest>.+)$"
 )
 
 
@@ -228,6 +196,7 @@ def _positive_requirement(sentence: str) -> str | None:
         head = text[: match.start("rest")].lower().split()
         if _LITOTES.match(rest) or _PERMISSION.match(rest):
             return None
+        positive = f"{subject}must {rest}"
         if head[-1] == "never" and len(head) == (len(subject.split()) + 1):
             # "The assistant never reveals X": a statement; drop "never", keep the verb's form.
             first = rest.split(" ", 1)[0].lower()
@@ -237,10 +206,6 @@ def _positive_requirement(sentence: str) -> str | None:
                 positive = f"{subject}{rest}"
             elif not subject and base_of(first) is not None:
                 positive = f"must {base_of(first)}{rest[len(first) :]}"
-            else:
-                positive = f"{subject}must {rest}"
-        else:
-            positive = f"{subject}must {rest}"
         positive = _drop_any_after_modal(positive)
     elif match := _NOT_COPULA.match(text):
         positive = f"{match.group('subject')} {match.group('be')} {match.group('rest')}"
@@ -287,28 +252,10 @@ def negated_statement(description: str) -> str | None:
     "The text must not contain medical advice" gives ``"The text contains medical advice."``:
     the NLI and embedding judges judge the description as NOT that statement, exactly like
     ``~MedicalAdvice``, because a model cannot confirm an absence. The statement is what
-    `to_hypothesis` gives for the positive requirement ("The text must contain medical
-    advice"), so the two always agree.
-
-    Recognised: "must/should/shall/will/may not X", "cannot X", "do not X", "does not X",
-    "never X", "is not allowed to X", "no X", "contains no X", "without X", "avoid X",
-    "refrain from X", "stay away from X", "free of X", "X is not allowed", "There should be no
-    X", "is not X", "not X", led by "Please", "Make sure not to" or "Under no circumstances",
-    with emphasis ("never ever", "at all", "under any circumstances") dropped.
-
-    None (the description is judged as written) for anything else, and on purpose for:
-
-    * descriptions of more than one sentence or bullet, even when every one is negative: the
-      negation of "X. Y." is not "not X. not Y."; write ``~X & ~Y`` as two intents instead;
-    * a negation with a positive part or an exception ("Do not apologize but explain",
-      "not only X but also Y", "unless asked", "Reply without jargon", "... and always ...");
-    * negations that mean something positive ("does not hesitate to help", "never fails to
-      greet", "cannot be too careful", "can't wait to help", "don't forget to thank");
-    * "no" that is no absence ("no later than Friday", "no more than 100 words", "no matter");
-    * permission, not prohibition ("does not need to", "need not", "doesn't have to",
-      "may not be accurate");
-    * double negatives ("must not be without a greeting") and unknown verbs after "avoid" or
-      "without" ("avoid frobnicating").
+    `to_hypothesis` gives for the positive requirement, so the two always agree. What is
+    recognised, and what is left as written on purpose (several sentences, a positive part or an
+    exception, negations that mean something positive, permission, double negatives), is listed
+    on [Getting verdicts right](verdicts.md#negatively-phrased-requirements).
 
     Example:
         ```python

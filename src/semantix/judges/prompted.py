@@ -12,13 +12,9 @@ def ask(prompt: str) -> str:  # your call to the model (any SDK, a gateway, a fa
 assert_semantic("Sorry for the delay.", "apologizes", judge=CallableJudge(ask, model_name="m"))
 ```
 
-They ask the same three questions (`semantix.judges.llm_prompt`: does an output meet a
-requirement, do sources support it, do two texts say the same) with the same prompt versions, and
-read the answers with the same parser, so a frozen verdict means the same whoever asked. A
-subclass implements ``_reply(messages, schema)``: the model's answer to one question.
-`CallableJudge` hands your function the messages joined into one text (the instructions, then
-the question); whatever it raises, a return value that is not text, and a reply that cannot be
-read are a `JudgeError`: never a pass.
+They ask the same questions (`semantix.judges.llm_prompt`) and read the answers with the same
+parser, so a frozen verdict means the same whoever asked. `CallableJudge` hands your function the
+messages joined into one text; anything but a readable reply is a `JudgeError`: never a pass.
 """
 
 from __future__ import annotations
@@ -60,24 +56,18 @@ class Reply:
 class PromptedJudge(Judge):
     """The base of the judges that ask a chat model (see the module docstring)."""
 
-    #: The score is asked for as a probability, so 0.5 ("more likely than not") is the natural
-    #: cut; raise it (e.g. 0.7) for checks where a false pass costs more than a false failure.
+    #: A probability: 0.5 ("more likely than not") is the natural cut.
     recommended_threshold: float | None = 0.5
-    #: Every call costs money and a round trip: structural leaves that already decide a check
-    #: keep its semantic leaves from being sent.
-    costly: bool = True
+    costly: bool = True  # money and a round trip per call
     prompt_version: str | None = prompts.PROMPT_VERSION
-    #: The model asked (in names and messages).
-    model: str
-    #: Questions in flight at once within one batch.
-    max_concurrency: int = 1
+    model: str  # the model asked (in names and messages)
+    max_concurrency: int = 1  # questions in flight at once within one batch
 
     def _reply(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> Reply:
         raise NotImplementedError
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        """Ask the model once and turn its answer into a `Verdict` (a support request, called
-        directly, gets the support prompt: `evaluate_support`)."""
+        """Ask the model once (a support request gets the support prompt: `evaluate_support`)."""
         request = (output, intent_description, threshold)
         if isinstance(intent_description, SupportDescription):
             return self.evaluate_support([request])[0]
@@ -95,9 +85,7 @@ class PromptedJudge(Judge):
         )
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Which claims the sources do not support (``Grounded``/``Contradicts`` requests only):
-        the model quotes them back and scores its probability that every claim is supported (or
-        that some claim is contradicted); the claims it lists decide (`parse_support`)."""
+        """Which claims of ``Grounded``/``Contradicts`` requests the sources do not support."""
         checked = [support_request(request) for request in requests]
         return self._each(lambda request: self._support(*request), checked)
 
@@ -114,12 +102,8 @@ class PromptedJudge(Judge):
         )
 
     def evaluate_equivalence(self, stored: str, new: str, threshold: float) -> Verdict:
-        """Ask the model whether ``stored`` and ``new`` say the same thing (semantic snapshots).
-
-        The score is the model's probability that they do; the reason names what one says that
-        the other does not. The verdict's judge identity carries
-        ``EQUIVALENCE_PROMPT_VERSION`` as its revision.
-        """
+        """Ask the model whether ``stored`` and ``new`` say the same thing (snapshots); the reason
+        names what one says that the other does not (revision ``EQUIVALENCE_PROMPT_VERSION``)."""
         threshold = check_threshold(threshold)
         for name, text in (("stored", stored), ("new", new)):
             if not isinstance(text, str):
@@ -192,6 +176,8 @@ class CallableJudge(PromptedJudge):
             thread-safe).
     """
 
+    __module__ = "semantix.judges"
+
     def __init__(
         self, fn: Callable[[str], str], model_name: str, *, max_concurrency: int = 1
     ) -> None:
@@ -242,6 +228,3 @@ class CallableJudge(PromptedJudge):
 
 def _name_of(fn: Callable[..., Any]) -> str:
     return str(getattr(fn, "__qualname__", None) or type(fn).__name__)
-
-
-CallableJudge.__module__ = "semantix.judges"

@@ -1,27 +1,9 @@
 """The similarity judges' verdicts, written once: `SimilarityJudge` and the example rule.
 
 A similarity judge turns texts into unit vectors (`Embedded`: one row per window of a text its
-model can see whole) and decides by cosine similarity:
-
-* **Description only**: score = similarity of the output to the intent description, clipped to
-  [0, 1]; the verdict passes when ``score >= threshold``.
-* **Example-based** (the description carries ``examples``, and maybe ``counterexamples``), by
-  its `ExampleRule`: ``s_pos`` = the mean similarity of the output to its ``closest`` examples
-  (default 3, chosen on a held-out set, docs/judges/embedding.md; 1: the closest one alone;
-  None: all of them), ``s_neg`` the same over the counterexamples (0 when there are none).
-  Score = ``s_pos``; the verdict passes when ``s_pos >= threshold`` **and** ``s_pos - s_neg >
-  margin`` (default 0). The reason names the closest example and counterexample and the
-  figures; when the counterexamples win, it begins with why (``closer to counterexamples
-  (0.41, closest 'Whatever.') than to examples (0.36)``), which the failure message's verdict column shows for a verdict that fails above
-  its threshold.
-
-A text longer than the model sees is split into windows; its similarity to a reference is the
-best window's, which becomes the verdict's ``evidence``. References (descriptions, examples)
-are embedded on their own, never beside an output, and kept in a bounded LRU per judge.
-
-Subclasses: `semantix.judges.embedding.EmbeddingJudge` (an ONNX sentence-embedding model) and
-`semantix.judges.embedding_function.EmbeddingFunctionJudge` (your own ``texts -> vectors``).
-numpy is imported by the functions that need it, not with this module.
+model can see whole) and decides by cosine similarity, to the description or, by its
+`ExampleRule`, to the intent's examples and counterexamples (docs/judges/embedding.md gives the
+rule, the reasons and the windows). numpy is imported by the functions that need it.
 """
 
 from __future__ import annotations
@@ -48,8 +30,7 @@ else:
 
 __all__ = ["Embedded", "ExampleRule", "SimilarityJudge", "unit_rows"]
 
-#: How many description / example embeddings a judge keeps (they repeat across a test suite).
-REFERENCE_CACHE_SIZE = 2048
+REFERENCE_CACHE_SIZE = 2048  # description / example embeddings a judge keeps (they repeat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +82,7 @@ class ExampleRule:
         return f"example-rule:closest={self.closest},margin={self.margin:g}"
 
     def side(self, count: int) -> str:
-        """Which of ``count`` references are averaged, in words: ``closest`` (one alone),
-        ``the 3 closest`` or ``all 2`` (for reasons)."""
+        """Which of ``count`` references are averaged: ``closest``, ``the 3 closest``, ``all 2``."""
         if self.closest == 1 or count == 1:
             return "closest"
         if self.closest is None or self.closest >= count:
@@ -114,17 +94,13 @@ class SimilarityJudge(Judge):
     """The base of the judges that decide by cosine similarity (see the module's rule).
 
     A subclass calls `_start_similarity` in its constructor and implements `_embed_many`
-    (distinct texts -> their `Embedded`); its ``identity`` names the verdicts (read after
-    embedding, so a model judge names the file it loaded); `max_length` is the most tokens its
-    model sees at once (None: the embedder takes any text whole).
+    (distinct texts -> their `Embedded`); its ``identity`` is read after embedding, so a model
+    judge names the file it loaded.
     """
 
-    #: Embeddings cannot see "not": negative requirements are judged as NOT their positive statement.
-    reads_negation = False
-    #: The score already uses the intent's examples (the example rule), so the core does not
-    #: calibrate a threshold from them (an example would score 1.0 against itself).
+    reads_negation = False  # embeddings cannot see "not"
+    #: The example rule uses the examples: none is calibrated from (it would score 1.0 itself).
     uses_examples = True
-    #: The score is a cosine similarity (topical closeness), not an entailment.
     scale = "similarity"
 
     rule: ExampleRule
@@ -145,10 +121,8 @@ class SimilarityJudge(Judge):
 
     @property
     def max_length(self) -> int | None:
-        """The most tokens (special tokens included) the model sees at once, or None."""
+        """The most tokens (special tokens included) the model sees at once (None: any text)."""
         return None
-
-    # -- the judge protocol ----------------------------------------------------------------------
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Decide whether ``output`` is close enough to the description (or its examples)."""
@@ -182,8 +156,6 @@ class SimilarityJudge(Judge):
         texts = [str(text) for text in texts]
         embedded = self._embed_many(list(dict.fromkeys(texts)))
         return unit_rows([embedded[text].vectors.mean(axis=0) for text in texts])
-
-    # -- verdicts --------------------------------------------------------------------------------
 
     def _verdict(
         self,
@@ -255,13 +227,8 @@ class SimilarityJudge(Judge):
         window = pos_window if s_pos >= s_neg else neg_window
         return score >= threshold and leads, score, reason, window
 
-    # -- references ------------------------------------------------------------------------------
-
     def _references_for(self, texts: list[str]) -> dict[str, Embedded]:
-        """Descriptions and examples, each embedded on its own once and kept in a bounded LRU.
-
-        On its own: a reference's vector must not depend on the outputs judged beside it.
-        """
+        """Descriptions and examples, each embedded once on its own (never beside an output)."""
         found: dict[str, Embedded] = {}
         missing: list[str] = []
         with self._references_lock:
@@ -281,13 +248,9 @@ class SimilarityJudge(Judge):
         return {**found, **fresh}
 
 
-# -- helpers -------------------------------------------------------------------------------------
-
-
 def unit_rows(rows: Any) -> Vectors:
-    """``rows`` (a sequence of vectors or a matrix) as a float32 matrix of unit-length rows (a
-    zero row stays zero). Any finite scale works: each row is divided by its largest magnitude
-    first, in float64, so no norm overflows (1e25) or underflows (1e-25) to zero."""
+    """``rows`` as a float32 matrix of unit-length rows (a zero row stays zero); each row is
+    divided by its largest magnitude first, in float64, so no norm overflows or underflows."""
     import numpy as np
 
     matrix = np.asarray(rows, dtype=np.float64).reshape(len(rows), -1)
@@ -349,9 +312,8 @@ class _Side:
         )
 
     def short(self, *, named: bool) -> str:
-        """``counterexample '…' (0.41)`` and ``any example (0.36)`` for the closest alone;
-        ``counterexamples (0.41, closest '…')`` and ``examples (0.36)`` for a mean (kept
-        short: it is the failure message's verdict column)."""
+        """``counterexample '…' (0.41)``, ``any example (0.36)``; for a mean ``counterexamples
+        (0.41, closest '…')``, ``examples (0.36)`` (the failure message's verdict column)."""
         if self.averaged == "closest":
             if named:
                 return f"{self.kind} {preview(self.closest, 60)} ({self.similarity:.2f})"
@@ -361,9 +323,8 @@ class _Side:
 
 
 def _why_counterexamples_win(pos: _Side, neg: _Side, margin: float) -> str:
-    """Why a verdict fails whatever its threshold: ``closer to counterexample '…' (0.41) than to
-    any example (0.36)`` (``as close to … as to …`` on a tie; ``… lead … by 0.05, not more
-    than the margin`` under a margin). The reason's first clause."""
+    """Why a verdict fails whatever its threshold (the reason's first clause): ``closer to …
+    than to …``, ``as close to … as to …`` or ``… lead … by 0.05, not more than the margin``."""
     if neg.similarity > pos.similarity:
         return f"closer to {neg.short(named=True)} than to {pos.short(named=False)}"
     if neg.similarity == pos.similarity:

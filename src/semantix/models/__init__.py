@@ -1,31 +1,13 @@
 """Where model weights come from: a local directory, or a Hugging Face repo at a pinned revision.
 
-Resolution, for ``resolve_model(model, ...)``:
-
-1. ``model`` is an existing directory (a ``str`` or ``PathLike``): use it as is.
-2. ``model`` is ``None``: the judge's default — the directory in the judge's environment
-   variable if set (``SEMANTIX_MODEL_DIR`` for NLI, ``SEMANTIX_EMBEDDING_MODEL_DIR`` for
-   embeddings), else the default model of the registry below.
-3. ``model`` is a short name from `list_supported_models` or a repo id ``owner/name``:
-   look in the Hugging Face cache first (no network), then download the needed files once, at
-   the pinned revision, through huggingface_hub (which honours ``HTTPS_PROXY``, ``HTTP_PROXY``
-   and ``NO_PROXY``). ``HF_HOME``, ``HF_HUB_CACHE``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE`` are
-   honoured, read (through `semantix.config`) when the model is resolved.
-
-A download enters every download listener registered with
-``semantix.context.add_download_listener``, called with what it fetches (model,
-revision, files, endpoint, cache) — the pytest plugin uses one to show it and the progress
-through its terminal and keep the time out of the test's duration; with no listener, one line on
-stderr says it. huggingface_hub shows its progress bars, and the download is recorded with its
-duration in `semantix.models.downloads.recent_downloads`. Cache hits touch none of that.
-
-With nothing on disk and no network (or ``HF_HUB_OFFLINE=1``) this fails within seconds with a
-`ModelNotFoundError` that names the model, where it looked, and the ways out.
+`resolve_model` takes an existing directory as is; None means the judge's default (its
+environment variable, else the registry's); a short name or repo id is looked up in the Hugging
+Face cache, then downloaded once at the pinned revision (docs/offline.md gives the order).
 
 The int8 NLI files come in variants: a portable file (unsigned weights, loads on every CPU) and,
 in some repositories, files with signed weights for CPUs with fast u8 x s8 kernels (VNNI, ARM).
-`ModelInfo.onnx_files` lists them in order of preference for this CPU (`cpu_kind`)
-and `choose_onnx_file` picks the first one present, saying why when it falls back.
+`ModelInfo.onnx_files` lists them in order of preference for this CPU (`cpu_kind`) and
+`choose_onnx_file` picks the first one present, saying why when it falls back.
 """
 
 from __future__ import annotations
@@ -36,9 +18,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from semantix import config
+from semantix.config import ModelKind as ModelKind
 from semantix.errors import ModelNotFoundError, UnknownModelError
 from semantix.models.downloads import Hub
 
@@ -55,9 +37,6 @@ __all__ = [
     "lookup_model",
     "resolve_model",
 ]
-
-ModelKind = Literal["nli", "embedding"]
-
 
 #: Files an NLI judge on onnxruntime needs besides its ONNX file; the first two are required,
 #: the others are fetched when the repository has them.
@@ -79,13 +58,9 @@ class ModelInfo:
         kind: ``"nli"`` or ``"embedding"``.
         repo_id: the Hugging Face repository.
         revision: the pinned commit: a model never changes under a test suite.
-        onnx_file: the portable ONNX file, loaded on every CPU (int8 for NLI).
-        description: what the model is and what it was trained on.
-        license: the model's license.
-        size_mb: the size of ``onnx_file``.
+        onnx_file: the portable ONNX file, loaded on every CPU (int8 for NLI), of ``size_mb``.
         default: whether it is the default model of its kind.
-        cpu_files: ``(cpu kind, file)`` pairs: faster int8 variants for some CPUs
-            (see `cpu_kind`); only files seen in the repository at ``revision``.
+        cpu_files: ``(cpu kind, file)`` pairs: faster int8 variants for some CPUs (`cpu_kind`).
         labels: the model's output labels as its ``config.json`` names them.
     """
 
@@ -124,10 +99,7 @@ class ModelInfo:
 #: The registry. Revisions are commit hashes; docs/judges/nli.md gives the sources for every
 #: file name and revision, and why the default is the default.
 SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
-    # NLI default: a universal zero-shot classifier (Laurer et al. 2023, arXiv 2312.17543):
-    # DeBERTa-v3-xsmall trained on 5 NLI datasets plus 28 classification datasets reformatted as
-    # "is this hypothesis true of this text" — the question semantix asks. Two labels
-    # (entailment / not_entailment). The repository ships one int8 file, no CPU variants.
+    # NLI default: a zero-shot classifier (arXiv 2312.17543); one int8 file, no CPU variants.
     ModelInfo(
         name="deberta-v3-xsmall-zeroshot",
         kind="nli",
@@ -143,9 +115,7 @@ SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
         default=True,
         labels=("entailment", "not_entailment"),
     ),
-    # Fact-style NLI (does the text imply this claim about the world?): SNLI + MultiNLI only.
-    # Its int8 files are quantized per-channel (sentence-transformers' optimum configs), which
-    # keeps DeBERTa-v3 from collapsing under int8; signed-weight variants for VNNI/ARM CPUs.
+    # Fact-style NLI; per-channel int8 (keeps DeBERTa-v3 from collapsing), VNNI/ARM variants.
     ModelInfo(
         name="nli-deberta-v3-xsmall",
         kind="nli",
@@ -177,10 +147,8 @@ SUPPORTED_MODELS: tuple[ModelInfo, ...] = (
         name="all-MiniLM-L6-v2",
         kind="embedding",
         repo_id="sentence-transformers/all-MiniLM-L6-v2",
-        # A commit that ships onnx/model.onnx (the snapshot found in public HF cache paths).
-        revision="c9745ed1d9f207416be6d2e6f8de32d1f16199bf",
-        # fp32: scores equal the sentence-transformers reference (cosine 1 - 1e-7); the int8
-        # files shift similarities by up to 0.08 and depend on the CPU's int8 kernels.
+        revision="c9745ed1d9f207416be6d2e6f8de32d1f16199bf",  # one that ships onnx/model.onnx
+        # fp32: int8 files shift similarities by up to 0.08 (docs/judges/embedding.md).
         onnx_file="onnx/model.onnx",
         description="all-MiniLM-L6-v2 sentence embeddings (384 dims, mean pooling)",
         license="apache-2.0",
@@ -204,9 +172,6 @@ class ResolvedModel:
         return self.repo_id or str(self.path)
 
 
-# --- the registry ------------------------------------------------------------------------------
-
-
 def list_supported_models(kind: ModelKind | None = None) -> list[ModelInfo]:
     """The models semantix knows by short name, optionally only those of one kind."""
     return [info for info in SUPPORTED_MODELS if kind is None or info.kind == kind]
@@ -226,43 +191,27 @@ def lookup_model(
     """The registry entry ``model`` names (short name or repo id; None: the default of
     ``kind``), or None for a directory, an unregistered repo, or a configured model directory."""
     if model is None:
-        if kind is None or config.model_dir(kind) is not None:
-            return None
-        return default_model(kind)
+        return None if kind is None or config.model_dir(kind) is not None else default_model(kind)
     if isinstance(model, os.PathLike):
         return None
-    for info in list_supported_models(kind):
-        if model in (info.name, info.repo_id):
-            return info
-    return None
+    return next((i for i in list_supported_models(kind) if model in (i.name, i.repo_id)), None)
 
 
 hf_cache_dir = config.hf_cache_dir
 
 
-# --- the CPU -----------------------------------------------------------------------------------
-
-
 def cpu_flags(cpuinfo_path: str | os.PathLike[str] = "/proc/cpuinfo") -> frozenset[str]:
-    """The CPU's feature flags (``/proc/cpuinfo`` ``flags``, or ``Features`` on ARM Linux);
-    empty where the system does not say (macOS, Windows)."""
-    try:
-        with open(cpuinfo_path, encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith(("flags", "Features")):
-                    return frozenset(line.partition(":")[2].split())
-    except OSError:
-        pass  # no /proc: nothing to read, the machine name decides alone
-    return frozenset()
+    """The CPU's feature flags (``/proc/cpuinfo``); empty where the system does not say."""
+    with contextlib.suppress(OSError), open(cpuinfo_path, encoding="utf-8") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith(("flags", "Features")):
+                return frozenset(line.partition(":")[2].split())
+    return frozenset()  # no /proc: the machine name decides alone
 
 
 def cpu_kind() -> str:
-    """``"arm64"``, ``"vnni"`` (x86 with AVX512-VNNI, AVX-VNNI or AMX) or ``"x86"``.
-
-    Signed int8 weights run on the fast u8 x s8 kernels of VNNI and ARM CPUs (1.6-3x faster
-    than unsigned weights on the bench box); without VNNI those kernels can saturate, so plain
-    x86 keeps the portable unsigned-weight file.
-    """
+    """``"arm64"``, ``"vnni"`` (x86 with AVX512-VNNI, AVX-VNNI or AMX: fast u8 x s8 kernels for
+    signed int8 weights) or ``"x86"`` (where those kernels can saturate)."""
     import platform
 
     if platform.machine().lower() in {"arm64", "aarch64"}:
@@ -275,13 +224,8 @@ def cpu_kind() -> str:
 def choose_onnx_file(
     info: ModelInfo, directory: Path, *, cpu: str | None = None, cache_dir: Path | None = None
 ) -> tuple[str, str | None]:
-    """The ONNX file of ``info`` to load from ``directory``, and a note when it is not the best.
-
-    The first of `ModelInfo.onnx_files` present wins: on a VNNI or ARM CPU the variant
-    with signed weights, else (absent at the pinned revision, or not in the cache) the portable
-    file, with a note saying which and why. When none is there the portable file is returned
-    (the caller reports it missing).
-    """
+    """The first of `ModelInfo.onnx_files` in ``directory`` (else the portable file, reported
+    missing by the caller), and a note saying why when it is not the best."""
     cpu = cpu or cpu_kind()
     wanted = info.onnx_files(cpu)
     for file in wanted:
@@ -308,8 +252,6 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
     return "is not in the cache (`semantix download` on a connected machine fetches it)"
 
 
-# --- resolution --------------------------------------------------------------------------------
-
 _REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 #: What a model directory variable should point at, and how to make one, per kind.
 _MODEL_DIR_FIX: dict[str, str] = {
@@ -329,19 +271,13 @@ def resolve_model(
     allow_patterns: Sequence[str] | None = None,
     required_files: Sequence[str] = (),
 ) -> ResolvedModel:
-    """Find ``model`` on disk, downloading what is missing; see the module docstring.
+    """Find ``model`` (a directory, a short name, a repo id, or None for the default of
+    ``kind``) on disk, downloading what is missing; see the module docstring.
 
-    Args:
-        model: a directory, a short name, a repo id, or None for the default of ``kind``.
-        kind: "nli" or "embedding" (chooses the default and its environment variable).
-        revision: a commit hash, branch or tag; default: the registry's pin, else "main".
-        cache_dir: the Hugging Face cache to use instead of the environment's.
-        allow_patterns: which files of the repo to fetch; default: all. When every entry is a
-            plain file name, each is fetched on its own and those not in ``required_files``
-            may be absent from the repository (e.g. a CPU-specific variant); globs fetch the
-            matching files of the repository.
-        required_files: files that must be in a cached snapshot for it to count (e.g. the
-            ONNX file a judge will load); a snapshot without one is downloaded again.
+    ``revision`` defaults to the registry's pin, else "main". ``allow_patterns`` (default: all)
+    that are plain file names are fetched each on its own, and those not in ``required_files``
+    may be absent (a CPU variant); globs fetch the matching files. A cached snapshot without one
+    of ``required_files`` is downloaded again.
     """
     if model is None:
         configured = config.model_dir(kind)
@@ -375,13 +311,9 @@ def resolve_model(
             f"model {name!r} is neither an existing directory nor a Hugging Face repo id "
             f"('owner/name'); known {kind} models: {known}"
         )
-    hub = Hub(
-        repo_id,
-        revision=revision,
-        cache_dir=Path(cache_dir) if cache_dir is not None else config.hf_cache_dir(),
-        kind=kind,
-        size_mb=info.size_mb if info is not None else None,
-    )
+    cache = Path(cache_dir) if cache_dir is not None else config.hf_cache_dir()
+    size_mb = info.size_mb if info is not None else None
+    hub = Hub(repo_id, revision=revision, cache_dir=cache, kind=kind, size_mb=size_mb)
     return ResolvedModel(hub.fetch(allow_patterns, required_files), repo_id, revision, info)
 
 

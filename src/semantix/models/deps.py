@@ -16,10 +16,7 @@ def _missing(modules: tuple[str, ...]) -> list[str]:
 
 
 def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> None:
-    """Raise `JudgeUnavailableError` unless every module is importable.
-
-    Uses ``find_spec`` only, so nothing heavy is imported.
-    """
+    """Raise `JudgeUnavailableError` unless every module is importable (``find_spec`` only)."""
     missing = _missing(modules)
     if missing:
         verb = "is" if len(missing) == 1 else "are"

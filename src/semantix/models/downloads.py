@@ -1,10 +1,9 @@
 """Fetching model files from the Hugging Face hub: the one place semantix touches the network.
 
-`Hub` looks in the cache first, then lets huggingface_hub download (it honours
-``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY``, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``), and maps its
-final errors into `ModelNotFoundError`. Every real download (never a cache hit)
-enters the download listeners of `semantix.context` (the pytest plugin shows it on
-its terminal) and is recorded with its duration (`recent_downloads`).
+`Hub` looks in the cache first, then lets huggingface_hub download (honouring the proxy
+variables, ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``) and maps its final errors into
+`ModelNotFoundError`. Every real download enters the download listeners of `semantix.context`
+and is recorded with its duration (`recent_downloads`).
 """
 
 from __future__ import annotations
@@ -14,20 +13,18 @@ import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from semantix import config, context
+from semantix.config import ModelKind
 from semantix.errors import ModelNotFoundError
 from semantix.models.deps import require
 
 __all__ = ["CONNECT_TIMEOUT", "Download", "Hub", "recent_downloads"]
 
-ModelKind = Literal["nli", "embedding"]
-
-#: A pattern with glob characters fetches the matching files of a snapshot, not named files.
-_GLOB = re.compile(r"[*?\[\]]")
+_GLOB = re.compile(r"[*?\[\]]")  # a pattern with these fetches a snapshot's matching files
 
 #: Seconds to wait for the Hugging Face endpoint (connection and first answer) before declaring
 #: it unreachable: with no network a first use fails within seconds, not after retries.
@@ -54,11 +51,7 @@ def recent_downloads() -> list[Download]:
 def _announced(
     description: str, repo_id: str, revision: str, files: Sequence[str]
 ) -> Iterator[None]:
-    """Enter every download listener and record how long the download took.
-
-    The listeners say what is downloaded (the pytest plugin, through its terminal); with none
-    registered (a script, the CLI) one line on stderr does.
-    """
+    """Enter every download listener (none: a line on stderr) and record the download's time."""
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
@@ -69,16 +62,12 @@ def _announced(
                 print(f"semantix: downloading {description}", file=sys.stderr, flush=True)
             yield
     finally:
-        record = Download(
-            description, repo_id, revision, tuple(files), time.perf_counter() - started
-        )
-        context.record_download(record)
+        seconds = time.perf_counter() - started
+        context.record_download(Download(description, repo_id, revision, tuple(files), seconds))
 
 
 def _reason(exc: BaseException) -> str:
-    """A few words for what went wrong: the error's type and, for an HTTP answer, its status
-    (``ConnectionError``, ``HfHubHTTPError 403 Forbidden``). The full error stays on the
-    `ModelNotFoundError` as ``cause``; the URLs and retries it lists are not for the message."""
+    """The error's type and, for an HTTP answer, its status (``HfHubHTTPError 403 Forbidden``)."""
     seen: BaseException | None = exc
     while seen is not None:
         response = getattr(seen, "response", None)
@@ -90,24 +79,18 @@ def _reason(exc: BaseException) -> str:
     return type(exc).__name__
 
 
+@dataclass
 class Hub:
-    """One repository at one revision in one cache: look it up, download what is missing, and
-    turn huggingface_hub's errors into ours."""
+    """One repository at one revision in one cache: look it up, download what is missing."""
 
-    def __init__(
-        self,
-        repo_id: str,
-        *,
-        revision: str,
-        cache_dir: Path,
-        kind: ModelKind,
-        size_mb: float | None = None,
-    ) -> None:
-        self.repo_id = repo_id
-        self.size_mb = size_mb
-        self.revision = revision
-        self.cache_dir = cache_dir
-        self.kind = kind
+    repo_id: str
+    _: KW_ONLY
+    revision: str
+    cache_dir: Path
+    kind: ModelKind
+    size_mb: float | None = None
+
+    def __post_init__(self) -> None:
         self.endpoint = config.hf_endpoint()
         self.hub: Any = require("huggingface_hub", extra="onnx", feature="downloading models")
 
@@ -135,12 +118,8 @@ class Hub:
         return path, [name for name in required_files if not (path / name).is_file()]
 
     def _check_connection(self) -> None:
-        """Fail within seconds when the endpoint cannot be reached.
-
-        The request goes through huggingface_hub's own HTTP session, so proxies (``HTTPS_PROXY``,
-        ``HTTP_PROXY``, ``NO_PROXY``), certificates and headers are exactly those its download
-        would use; only the timeout is ours (its downloads retry for ~20 s before giving up).
-        """
+        """Fail within seconds (its downloads retry for ~20 s) when the endpoint cannot be
+        reached, through huggingface_hub's own session: its proxies, certificates and headers."""
         url = self.hub.hf_hub_url(
             self.repo_id, "config.json", revision=self.revision, endpoint=self.endpoint
         )
@@ -178,7 +157,7 @@ class Hub:
                 except self.hub.errors.LocalEntryNotFoundError as exc:
                     # (a subclass of EntryNotFoundError): the hub could not be asked, or answered
                     # with an error; not an answer that the file is absent.
-                    raise _ours(self._mapped(exc), exc) from None
+                    raise self._mapped(exc) from None
                 except self.hub.errors.EntryNotFoundError as exc:
                     if name in required_files:
                         raise ModelNotFoundError(
@@ -188,8 +167,8 @@ class Hub:
                             cause=exc,
                         ) from None
                     continue  # optional: e.g. a CPU variant; the judge falls back
-                except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _ours
-                    raise _ours(self._mapped(exc), exc) from None
+                except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _mapped
+                    raise self._mapped(exc) from None
                 snapshot = Path(local).parents[len(Path(name).parts) - 1]
         if snapshot is None:
             raise ModelNotFoundError(
@@ -204,8 +183,8 @@ class Hub:
                 path = self._snapshot(
                     patterns, endpoint=self.endpoint, etag_timeout=CONNECT_TIMEOUT
                 )
-            except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _ours
-                raise _ours(self._mapped(exc), exc) from None
+            except Exception as exc:  # noqa: BLE001 - mapped or re-raised by _mapped
+                raise self._mapped(exc) from None
         absent = [name for name in required_files if not (path / name).is_file()]
         if absent:
             raise ModelNotFoundError(
@@ -226,9 +205,9 @@ class Hub:
             )
         )
 
-    def _mapped(self, exc: Exception) -> Exception:
-        """huggingface_hub's final error as ours (``exc`` kept as its ``cause``); anything else
-        (a bug, not a network or hub condition) is returned unchanged and so raised as itself."""
+    def _mapped(self, exc: Exception) -> ModelNotFoundError:
+        """huggingface_hub's final error as ours (``exc`` kept as its ``cause``, not chained);
+        anything else (a bug, not a network or hub condition) is raised as itself."""
         errors = self.hub.errors
         if isinstance(exc, errors.RepositoryNotFoundError):  # also a gated repository
             return ModelNotFoundError(
@@ -244,7 +223,7 @@ class Hub:
             )
         if isinstance(exc, (OSError, errors.LocalEntryNotFoundError, errors.HfHubHTTPError)):
             return self._not_found("", f"the download failed ({_reason(exc)})", cause=exc)
-        return exc
+        raise exc
 
     def _not_found(
         self, missing: str, why: str, *, cause: BaseException | None = None
@@ -258,11 +237,3 @@ class Hub:
             f"local model directory: {variable}=/path/to/model (or the judge's model=...)",
             cause=cause,
         )
-
-
-def _ours(mapped: Exception, exc: Exception) -> Exception:
-    """``mapped`` (our error, raised ``from None``: no network traceback is chained), or ``exc``
-    itself when it was not ours to map (then its own traceback is kept)."""
-    if mapped is exc:
-        raise exc
-    return mapped

@@ -71,9 +71,10 @@ def read_options(options: Mapping[str, Any], *, what: str, extra: tuple[str, ...
     """
     if not options:
         return DEFAULT
-    unknown = options.keys() - _KNOWN - set(extra)
-    if unknown:
-        raise TypeError(_unknown(min(unknown), what, (*_KNOWN, *extra)))
+    if not _KNOWN.issuperset(options):
+        unknown = options.keys() - _KNOWN - set(extra)
+        if unknown:
+            raise TypeError(_unknown(min(unknown), what, (*_KNOWN, *extra)))
     judge = options.get("judge")
     threshold = options.get("threshold")
     timeout = options.get("timeout")

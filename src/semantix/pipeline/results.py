@@ -1,29 +1,14 @@
 """What a semantic check returns — one `LeafResult` per leaf intent, in a `SemanticResult` — and
 its failure message (`failure_message`, what ``SemanticResult.explain()`` returns).
 
-The failure message says what was asked, what the judge saw and by how much it missed.
-An illustration of its shape (the scores are made up, not measured):
-
-```
-Semantic check failed (score=0.12): the output does not satisfy Polite
-  judge: QuantizedNLIJudge(MoritzLaurer/deberta-v3-xsmall-zeroshot-v1.1-all-33@262ae02f2917)
-
-  intent   score  threshold  verdict
-  Polite    0.12       0.50  FAIL: not satisfied
-
-  Polite: The text must be polite and professional.
-    reason: entailment 0.12 (not_entailment 0.88)
-
-  output (41 chars): 'Whatever. Read the manual next time.'
-```
-
-The first line keeps the shape semantix-ai users match on (``Semantic check failed
-(score=...)``, ``score=N/A`` without a score) for single-intent checks.
+The failure message says what was asked, what the judge saw and by how much it missed (its shape:
+docs/index.md). Its first line keeps the shape semantix-ai users match on (``Semantic check
+failed (score=...)``, ``score=N/A`` without a score) for single-intent checks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from semantix import compat, config
@@ -57,15 +42,14 @@ class LeafResult:
         expected: whether the output should satisfy the statement judged: False under an odd
             number of ``~``, and for a negatively phrased requirement judged as NOT its positive
             statement (``judged_as``).
-        threshold_source: which step of the threshold order chose the threshold: ``argument``,
-            ``intent``, ``calibrated``, ``marker``, ``judge`` or ``default``; ``structural``
-            for a leaf semantix decides itself (score 1.0 or 0.0, at threshold 1.0).
+        threshold_source: the step of the threshold order that chose it (``argument``,
+            ``intent``, ``calibrated``, ``marker``, ``scale``, ``judge``, ``default``), or
+            ``structural`` for a leaf semantix decides itself (score 1.0 or 0.0, threshold 1.0).
         judged_as: the positive statement a negatively phrased requirement was judged as the
             negation of ("The text uses profanity."), else None.
-        judged: False when the leaf was not sent to the judge because structural leaves had
-            already decided the check (its reason says which); such a leaf never fails.
-        scale: the judge's declared scale (``entailment``, ``similarity`` or ``score``; the
-            failure message says what a similarity judge measured); ``score`` when structural.
+        judged: False when structural leaves had already decided the check, so the leaf was not
+            sent to the judge (its reason says which); such a leaf never fails.
+        scale: the judge's declared scale (``entailment``, ``similarity`` or ``score``).
     """
 
     intent: type[Intent]
@@ -80,7 +64,7 @@ class LeafResult:
     @property
     def passed(self) -> bool:
         """Whether this leaf went the way the composite intent wanted (a leaf not judged never
-        fails: the check was decided without it)."""
+        fails)."""
         return not self.judged or self.verdict.passed is self.expected
 
     @property
@@ -110,9 +94,8 @@ class LeafResult:
 
     @property
     def topical(self) -> bool:
-        """Whether a similarity judge decided this leaf from its description alone (no
-        examples): closeness of topic, not whether the output does what it says — marked in
-        every report, passes included."""
+        """Whether a similarity judge decided this leaf from its description alone (no examples):
+        closeness of topic, not whether the output does what it says (marked in every report)."""
         if self.scale != "similarity" or not self.judged or self.structural:
             return False
         description = self.intent.judge_description()
@@ -146,12 +129,7 @@ class LeafResult:
             "judge": None if verdict.judge is None else str(verdict.judge),
             "judge_model": None if verdict.judge is None else verdict.judge.model,
             "latency_ms": verdict.latency_ms,
-            "usage": None
-            if verdict.usage is None
-            else {
-                "prompt_tokens": verdict.usage.prompt_tokens,
-                "completion_tokens": verdict.usage.completion_tokens,
-            },
+            "usage": None if verdict.usage is None else asdict(verdict.usage),
         }
 
 
@@ -184,9 +162,7 @@ class SemanticResult:
     @property
     def score(self) -> float | None:
         """The score of a single-leaf check (None for composites and score-less judges)."""
-        if len(self.leaves) != 1:
-            return None
-        return self.leaves[0].verdict.score
+        return self.leaves[0].verdict.score if len(self.leaves) == 1 else None
 
     def score_of(self, intent: object = None) -> float:
         """The score of one leaf, as a ``float`` (no ``None`` to narrow under ``mypy --strict``).
@@ -198,26 +174,19 @@ class SemanticResult:
             KeyError: no such leaf, or ``intent`` omitted on a composite (the message lists them).
             ValueError: the judge gave that leaf no score (a structural leaf has 1.0 or 0.0).
         """
-        if intent is None:
-            if len(self.leaves) != 1:
-                raise KeyError(
-                    f"{self.intent.__name__} has {len(self.leaves)} leaves; name one: "
-                    f"score_of({self.leaves[0].label!r}); leaves: "
-                    f"{', '.join(leaf.label for leaf in self.leaves)}"
-                )
-            leaf = self.leaves[0]
-        else:
-            found = [
-                candidate
-                for candidate in self.leaves
-                if intent in (candidate.intent, candidate.label, candidate.intent.__name__)
-            ]
-            if not found:
-                raise KeyError(
-                    f"no leaf {intent!r} in {self.intent.__name__}; leaves: "
-                    f"{', '.join(leaf.label for leaf in self.leaves)}"
-                )
-            leaf = found[0]
+        named = [c for c in self.leaves if intent in (c.intent, c.label, c.intent.__name__)]
+        if intent is None and len(self.leaves) != 1:
+            raise KeyError(
+                f"{self.intent.__name__} has {len(self.leaves)} leaves; name one: "
+                f"score_of({self.leaves[0].label!r}); leaves: "
+                f"{', '.join(leaf.label for leaf in self.leaves)}"
+            )
+        if intent is not None and not named:
+            raise KeyError(
+                f"no leaf {intent!r} in {self.intent.__name__}; leaves: "
+                f"{', '.join(leaf.label for leaf in self.leaves)}"
+            )
+        leaf = self.leaves[0] if intent is None else named[0]
         if leaf.verdict.score is None:
             raise ValueError(
                 f"the judge gave {leaf.label} no score (reason: {leaf.verdict.reason!r}); "
@@ -270,12 +239,14 @@ EMPTY_REASON = (
 #: Characters of the output shown in a failure message (the length of the whole is shown too).
 OUTPUT_PREVIEW_CHARS = 200
 EVIDENCE_PREVIEW_CHARS = 160
+#: The most characters of a reason's first clause shown in the verdict column.
+WHY_CHARS = 120
 
 
 def failure_message(result: SemanticResult) -> str:
     """The multi-line failure message of a result (also used by the CLI for a failed check)."""
-    lines = [_headline(result), f"  judge: {result.judge}", ""]
     name_width = max(len("intent"), *(len(leaf.label) for leaf in result.leaves))
+    lines = [_headline(result), f"  judge: {result.judge}", ""]
     lines.append(f"  {'intent':<{name_width}}  score  threshold  verdict")
     for leaf in result.leaves:
         score = "  n/a" if leaf.verdict.score is None else f"{leaf.verdict.score:5.2f}"
@@ -300,35 +271,30 @@ def failure_message(result: SemanticResult) -> str:
         evidence = leaf.verdict.evidence
         if evidence and evidence != result.output:
             lines.append(f"    evidence: {preview(evidence, EVIDENCE_PREVIEW_CHARS)}")
-    borderline = [leaf for leaf in result.leaves if leaf.borderline]
+    borderline = ", ".join(leaf.label for leaf in result.leaves if leaf.borderline)
     if borderline:
         lines.append("")
-        names = ", ".join(leaf.label for leaf in borderline)
         lines.append(
-            f"  borderline: {names} scored within {BORDERLINE_MARGIN:.2f} of the threshold; a "
-            "reworded output may flip this verdict"
+            f"  borderline: {borderline} scored within {BORDERLINE_MARGIN:.2f} of the "
+            "threshold; a reworded output may flip this verdict"
         )
     topical = [leaf for leaf in result.leaves if leaf.topical]
     if topical:
-        lines.append("")
-        lines.append(_similarity_note(topical))
-    lines.append("")
-    lines.append(_output_line(result.output))
+        lines += ["", _similarity_note(topical)]
+    lines += ["", _output_line(result.output)]
     # The message reaches the terminal, JUnit XML and CI logs: the API key is masked there too.
     return mask_secrets("\n".join(lines), [config.openai_api_key()])
 
 
 def _output_line(output: str) -> str:
-    """``output (55 chars): '…'``, or ``output (truncated, 500 chars in all): '…'`` for an output
-    longer than `OUTPUT_PREVIEW_CHARS`: its length stated once."""
+    """``output (55 chars): '…'``, or ``output (truncated, 500 chars in all): '…'``."""
     shown = preview(output, OUTPUT_PREVIEW_CHARS, quote=False)
     cut = shown != " ".join(output.split())
     return f"  output ({'truncated, ' if cut else ''}{len(output)} chars{' in all' if cut else ''}): {shown!r}"
 
 
 def _block(head: str, text: str, indent: str) -> str:
-    """``head`` and ``text``; a text of several lines (a docstring's paragraphs) continues on
-    lines indented by ``indent``, so it stays inside the message's indentation."""
+    """``head`` and ``text``, its further lines (a docstring's paragraphs) indented by ``indent``."""
     import textwrap  # a multi-paragraph docstring only
 
     first, _, rest = text.strip("\n").partition("\n")
@@ -374,11 +340,8 @@ def _headline(result: SemanticResult) -> str:
 
 def leaf_verdict_text(leaf: LeafResult) -> str:
     """``ok``, ``FAIL: not satisfied``, ``FAIL: the output DID satisfy X (0.91 >= 0.70)``, or
-    ``not judged`` for a leaf the structural leaves made irrelevant (its reason says which).
-
-    A verdict that fails at or above its threshold (a judge's extra condition, such as the
-    embedding judge's counterexamples) says why: the first clause of its reason, ``FAIL: closer
-    to counterexamples (0.41, closest 'Whatever.') than to examples (0.36)``."""
+    ``not judged``; a verdict that fails at or above its threshold (a judge's extra condition,
+    such as the embedding judge's counterexamples) shows the first clause of its reason."""
     verdict = leaf.verdict
     flag = " (borderline)" if leaf.borderline else ""
     if not leaf.judged:
@@ -388,27 +351,20 @@ def leaf_verdict_text(leaf: LeafResult) -> str:
     if verdict.reason == EMPTY_REASON:
         return "FAIL: nothing to judge"
     if leaf.expected:
-        if verdict.score is not None and verdict.score >= leaf.threshold:
-            return "FAIL: " + _why_above_threshold(verdict.reason)
-        return "FAIL: not satisfied" + flag
+        if verdict.score is None or verdict.score < leaf.threshold:
+            return "FAIL: not satisfied" + flag
+        first = (verdict.reason or "").split(";", 1)[0].strip()  # the reason's first clause
+        if not first:
+            return (
+                "FAIL: failed at or above its threshold (a condition of the judge beyond the score)"
+            )
+        return "FAIL: " + preview(first, WHY_CHARS, quote=False)
     what = leaf.judged_as if leaf.judged_as is not None else leaf.intent.__name__
     if verdict.score is None:
         return f"FAIL: the output DID satisfy {what}"
     return (
         f"FAIL: the output DID satisfy {what} ({verdict.score:.2f} >= {leaf.threshold:.2f}){flag}"
     )
-
-
-#: The most characters of a reason's first clause shown in the verdict column.
-WHY_CHARS = 120
-
-
-def _why_above_threshold(reason: str | None) -> str:
-    """The reason's first clause (up to the first ``;``), or what is known without one."""
-    first = (reason or "").split(";", 1)[0].strip()
-    if not first:
-        return "failed at or above its threshold (a condition of the judge beyond the score)"
-    return preview(first, WHY_CHARS, quote=False)
 
 
 for _public in (CheckError, LeafResult, SemanticResult):

@@ -1,11 +1,7 @@
-"""Judge specs: the short names and import paths that name a judge in options and commands.
-
-``--semantic-judge``, the ini key, ``SEMANTIX_JUDGE``, the marker's ``judge=`` string and the
-CLI's ``--judge`` all name a judge the same way: a short name (``quantized``, ``nli``,
-``embedding``, ``llm``), a short name with its model (``llm:gpt-4o``,
-``embedding:./models/minilm``: the text after the first colon is the judge's ``model=``), or an
-import path ``package.module:judge``. A short name before the colon wins: ``llm:gpt-4o`` is
-the LLM judge with the model ``gpt-4o``, never an attribute of a module named ``llm``.
+"""Judge specs: the short names and import paths that name a judge in options and commands
+(``--semantic-judge``, the ini key, ``SEMANTIX_JUDGE``, the marker's ``judge=``, the CLI's
+``--judge``), in the forms docs/cli.md lists ("Judge specs"): a short name before the colon
+wins, the text after it is the judge's ``model=``.
 """
 
 from __future__ import annotations
@@ -14,7 +10,7 @@ import importlib
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from semantix.errors import ConfigurationError
 from semantix.judges.base import Judge, check_judge
@@ -36,7 +32,6 @@ JUDGE_NAMES: dict[str, tuple[str, str]] = {
     "embedding": ("semantix.judges.embedding", "EmbeddingJudge"),
     "llm": ("semantix.judges.llm", "LLMJudge"),
 }
-
 
 _FORMS = "or an import path 'package.module:judge'"
 
@@ -90,11 +85,8 @@ _EXAMPLE_MODELS = {"llm": "gpt-4o-mini", "embedding": "all-MiniLM-L6-v2"}
 
 
 def import_object(path: str, *, what: str) -> object:
-    """Import ``module:attr`` (``attr`` may be dotted), with the current directory importable.
-
-    Like pytest and uvicorn, the current directory is on the import path, so a ``judges.py``
-    beside the command works as ``judges:MyJudge``.
-    """
+    """Import ``module:attr`` (``attr`` may be dotted), with the current directory importable
+    (as pytest and uvicorn do: a ``judges.py`` beside the command is ``judges:MyJudge``)."""
     module_name, _, attr = path.partition(":")
     cwd = os.getcwd()
     if cwd not in sys.path and "" not in sys.path:
@@ -118,13 +110,9 @@ def import_object(path: str, *, what: str) -> object:
 
 
 def judge_from_spec(spec: str, **kwargs: Any) -> Judge:
-    """Build a judge from a short name (with its model, e.g. ``llm:gpt-4o``) or an import path
-    (not wrapped, not cached).
-
-    ``spec`` is one of ``quantized``, ``nli``, ``embedding``, ``llm``, optionally followed by
-    ``:MODEL``, or ``module:attr`` naming a judge instance, a judge class or a zero-argument
-    factory. ``kwargs`` go to the judge class.
-    """
+    """Build a judge from a spec (not wrapped, not cached): a short name (with its model, e.g.
+    ``llm:gpt-4o``) or ``module:attr`` naming a judge instance, class or zero-argument factory;
+    ``kwargs`` go to the judge class."""
     parsed = parse_spec(spec)
     if parsed.name is not None:
         if parsed.model is not None:
@@ -135,9 +123,7 @@ def judge_from_spec(spec: str, **kwargs: Any) -> Judge:
                 )
             kwargs = {**kwargs, "model": parsed.model}
         module_name, attr = JUDGE_NAMES[parsed.name]
-        judge_class = getattr(importlib.import_module(module_name), attr)
-        built: Judge = judge_class(**kwargs)
-        return built
+        return cast("Judge", getattr(importlib.import_module(module_name), attr)(**kwargs))
     spec = str(parsed.path)
     target = import_object(spec, what="judge")
     judge = (

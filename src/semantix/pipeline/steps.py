@@ -15,18 +15,17 @@ leaves to send and what to ask), the judge's one batch, ``finish`` (combine, res
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from semantix import context
 from semantix.cache import memo
 from semantix.checks.base import STRUCTURAL, Scoped, Structural
-from semantix.errors import ConfigurationError, JudgeTimeoutError, SemantixError
+from semantix.errors import JudgeTimeoutError, SemantixError
 from semantix.intent import (
     Conjunction,
     Disjunction,
     Intent,
-    IntentDescription,
     IntentLike,
     Negation,
     as_intent,
@@ -36,34 +35,23 @@ from semantix.judges.base import Capabilities, JudgeLike, JudgeRequest, Verdict,
 from semantix.judges.calls import ask_judge
 from semantix.judges.deadline import run_with_deadline
 from semantix.outputs import OutputView, describe_calls, output_view
-from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.options import Options
+from semantix.pipeline.prepared import LeafPlan, Prepared, prepare
 from semantix.pipeline.results import EMPTY_REASON, CheckError, LeafResult, SemanticResult
-from semantix.pipeline.thresholds import resolve_threshold
 
 #: Per leaf: how it was asked (None: structural), its verdict, and whether it was judged.
-_Verdicts = dict[type[Intent], tuple["_LeafPlan | None", Verdict, bool]]
+_Verdicts = dict[type[Intent], tuple["LeafPlan | None", Verdict, bool]]
 #: One output's outcome: its result, or the error that stopped its check.
 Outcome = SemanticResult | BaseException
 
 #: Errors a check records as a `CheckError` (and a repeated check counts as a run's error).
 REPORTED = (SemantixError, TypeError, ValueError)
+#: What a check without semantic leaves uses of the run's defaults: nothing.
+_NO_DEFAULTS = context.Defaults()
+#: The intents that combine others (``~``, ``&``, ``|``).
+_OPERATORS = (Negation, Conjunction, Disjunction)
 #: The verdict of a leaf that reads the text, on an output that holds none (not needed).
 _NO_TEXT = Verdict(passed=False, score=None, reason="nothing to judge: the output has no text")
-#: The abilities a leaf may require (`Intent.requires`), as `Capabilities` names them.
-_ABILITIES = {"evaluate_support": "support"}
-
-
-@dataclass(frozen=True, slots=True)
-class _LeafPlan:
-    """How one semantic leaf is asked: the description sent, its threshold, whether inverted."""
-
-    intent: type[Intent]
-    description: IntentDescription
-    threshold: float
-    threshold_source: str
-    judged_as: str | None
-    scale: str = "score"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +83,7 @@ class Setup:
     failures: dict[int, BaseException]
     judge: JudgeLike | None
     declared: Capabilities | None
+    prepared: Prepared | None
     options: Options
     defaults: context.Defaults
     limit: float | None
@@ -108,7 +97,7 @@ class Setup:
 class Asked:
     """The semantic verdicts known without asking, and the requests the judge must answer."""
 
-    plans: dict[type[Intent], _LeafPlan]
+    plans: dict[type[Intent], LeafPlan]
     verdicts: list[_Verdicts]
     #: Per asking leaf: (output index, leaf, labels of a `Scoped` leaf's requests or None).
     asked: list[tuple[int, type[Intent], tuple[str, ...] | None]]
@@ -139,13 +128,19 @@ def begin(outputs: Sequence[object], intent: IntentLike, options: Options) -> Se
         except SemantixError as exc:  # e.g. an unenforceable budget: this output's error
             failures[index] = exc
         decided.append(mine)
+    if not shape.semantic:  # decided without a judge: no judge, defaults or time limit
+        return Setup(
+            intent_class, shape, views, decided, failures, None, None, None, options,
+            _NO_DEFAULTS, None, started,
+        )  # fmt: skip
     defaults = context.current()
     timeout = options.timeout if options.timeout is not None else defaults.timeout
-    judge = resolve_judge(options.judge, defaults=defaults) if shape.semantic else None
-    declared = capabilities(judge) if judge is not None else None
+    prepared = prepare(intent_class, options, defaults)
+    judge = prepared.judge
+    declared = capabilities(judge)
     return Setup(
-        intent_class, shape, views, decided, failures, judge, declared, options, defaults,
-        timeout, started,
+        intent_class, shape, views, decided, failures, judge, declared, prepared, options,
+        defaults, timeout, started,
     )  # fmt: skip
 
 
@@ -165,42 +160,47 @@ def _ask(setup: Setup) -> tuple[Asked, list[Verdict]]:
 
 def plan_requests(setup: Setup) -> Asked:
     """Thresholds (calibration may ask the judge), then what to ask, output by output."""
-    judge, declared, shape = setup.judge, setup.declared, setup.shape
-    plans: dict[type[Intent], _LeafPlan] = {}
-    if judge is not None and declared is not None:
-        _check_abilities(shape.semantic, declared)
-        marker = setup.defaults.threshold
-        plans = {
-            leaf: _plan(leaf, judge, declared, setup.options.threshold, marker)
-            for leaf in shape.semantic
-        }
+    declared, shape, failures = setup.declared, setup.shape, setup.failures
+    if not shape.semantic and all(view.text is not None for view in setup.views):
+        return Asked({}, [{} for _ in setup.views], [], [], shape.what)  # all decided
+    plans: dict[type[Intent], LeafPlan] = {}
+    if setup.prepared is not None and declared is not None:
+        plans = setup.prepared.plans(
+            shape.semantic, declared, setup.options.threshold, setup.defaults.threshold
+        )
     asked: list[tuple[int, type[Intent], tuple[str, ...] | None]] = []
     requests: list[JudgeRequest] = []
     verdicts: list[_Verdicts] = []
-    for index, (view, known) in enumerate(zip(setup.views, setup.decided, strict=True)):
+    for index, view in enumerate(setup.views):
         mine: _Verdicts = {}
         verdicts.append(mine)
-        if index in setup.failures:
+        if failures and index in failures:
             continue
-        try:
-            needed = _needed(setup, view, known)
-        except TypeError as exc:
-            setup.failures[index] = exc
-            continue
-        blind = [leaf for leaf, verdict in known.items() if verdict is _NO_TEXT] if known else []
-        for leaf in (*blind, *shape.semantic) if blind else shape.semantic:
+        known, text = setup.decided[index], view.text
+        leaves: Sequence[type[Intent]] = shape.semantic
+        needed: Collection[type[Intent]] = leaves
+        if text is None or (known and declared is not None and declared.costly):
+            try:
+                needed = _needed(setup, view, known)
+            except TypeError as exc:
+                failures[index] = exc
+                continue
+            blind = [leaf for leaf, verdict in known.items() if verdict is _NO_TEXT]
+            leaves = (*blind, *leaves)
+        blank = text is not None and not text.strip()
+        for leaf in leaves:
             plan = plans.get(leaf)
             if plan is None or leaf not in needed:
                 deciders = ", ".join(k.__name__ for k, v in known.items() if v is not _NO_TEXT)
                 mine[leaf] = (plan, _not_judged(deciders), False)
-            elif view.text is not None and not view.text.strip() and leaf.needs == "text":
+            elif blank and leaf.needs == "text":
                 mine[leaf] = (plan, _nothing(plan.threshold), True)
             elif issubclass(leaf, Scoped):
                 assert declared is not None
                 try:
                     got = leaf.asks(view, plan.description, plan.threshold, declared)
                 except REPORTED as exc:  # e.g. no turn to judge: this output's error
-                    setup.failures[index] = exc
+                    failures[index] = exc
                     break
                 if isinstance(got, Verdict):
                     mine[leaf] = (plan, got, True)
@@ -209,23 +209,19 @@ def plan_requests(setup: Setup) -> Asked:
                     requests.extend(request for _, request in got)
             else:
                 asked.append((index, leaf, None))
-                requests.append((view.text or "", plan.description, plan.threshold))
+                requests.append((text or "", plan.description, plan.threshold))
     return Asked(plans, verdicts, asked, requests, shape.what)
 
 
 def _needed(
     setup: Setup, view: OutputView, known: dict[type[Intent], Verdict]
-) -> set[type[Intent]]:
-    """The semantic leaves to ask on this output: all of them, unless the judge is costly or
-    the output has no text, when only those that can still change the outcome are; a leaf that
+) -> frozenset[type[Intent]]:
+    """The semantic leaves to ask on an output without text, or beside decided structural
+    leaves with a costly judge: only those that can still change the outcome. A leaf that
     reads the text and is still needed on an output without text is the ``TypeError`` of the
     module docstring."""
-    semantic = setup.shape.semantic
-    costly = setup.declared is not None and setup.declared.costly
-    if view.text is not None and not (costly and known):
-        return set(semantic)
     exact = {leaf: verdict.passed for leaf, verdict in known.items() if verdict is not _NO_TEXT}
-    needed = set(_undecided(setup.intent, exact))
+    needed = _undecided(setup.intent, exact)
     if view.text is None:
         blind = [leaf for leaf in needed if leaf.needs == "text"]
         if blind:
@@ -239,54 +235,48 @@ def _needed(
 
 def finish(setup: Setup, answers: tuple[Asked, list[Verdict]], report: bool) -> list[Outcome]:
     asked, verdicts = answers
+    views, declared, failures = setup.views, setup.declared, setup.failures
     start = 0
     for index, leaf, labels in asked.asked:
-        plan = asked.plans[leaf]
+        plan, view = asked.plans[leaf], views[index]
         if labels is None:
             verdict = verdicts[start]
             start += 1
-            turn = setup.views[index].judged_turn
+            turn = view.judged_turn
             if turn is not None:  # a transcript: say which reply a plain intent judged
-                of = f"the final reply (step {turn + 1} of {len(setup.views[index].steps)})"
+                of = f"the final reply (step {turn + 1} of {len(view.steps)})"
                 verdict = replace(verdict, reason=f"{of}: {verdict.reason or verdict.passed}")
         else:
             answered = verdicts[start : start + len(labels)]
             start += len(labels)
-            assert issubclass(leaf, Scoped) and setup.declared is not None
+            assert issubclass(leaf, Scoped) and declared is not None
             labelled = list(zip(labels, answered, strict=True))
-            view = setup.views[index]
             inverted = plan.judged_as is not None
-            verdict = leaf.fold(view, labelled, plan.threshold, setup.declared, inverted=inverted)
+            verdict = leaf.fold(view, labelled, plan.threshold, declared, inverted=inverted)
         if verdict.judge is None:  # a custom judge's bare Verdict: it is the check's judge's
-            assert setup.declared is not None
-            verdict = replace(verdict, judge=setup.declared.identity)
+            assert declared is not None
+            verdict = replace(verdict, judge=declared.identity)
         asked.verdicts[index][leaf] = (plan, verdict, True)
-    each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(setup.views))
-    identity = setup.declared.identity if setup.declared is not None else STRUCTURAL
+    each_ms = (time.perf_counter() - setup.started) * 1000 / max(1, len(views))
+    identity = declared.identity if declared is not None else STRUCTURAL
+    semantic = bool(setup.shape.semantic)
     outcomes: list[Outcome] = []
-    for index, view in enumerate(setup.views):
-        failure = setup.failures.get(index)
+    for index, view in enumerate(views):
+        failure = failures.get(index) if failures else None
         if failure is not None:
             outcomes.append(failure)
             if report:
                 context.notify(CheckError(setup.intent.__name__, view.text, failure))
             continue
-        by_leaf: _Verdicts = {
-            leaf: (None, verdict, True) for leaf, verdict in setup.decided[index].items()
-        }
-        by_leaf.update(asked.verdicts[index])
         leaf_results: list[LeafResult] = []
-        passed = _combine(setup.intent, by_leaf, expected=True, out=leaf_results)
+        passed = _combine(
+            setup.intent, setup.decided[index], asked.verdicts[index], True, leaf_results
+        )
         text = view.text or ""
         result = SemanticResult(
-            intent=setup.intent,
-            output=text,
-            passed=passed,
-            leaves=tuple(leaf_results),
-            judge=identity,
-            empty=bool(setup.shape.semantic) and not text.strip(),
-            duration_ms=each_ms,
-        )
+            setup.intent, text, passed, tuple(leaf_results), identity,
+            semantic and not text.strip(), each_ms,
+        )  # fmt: skip
         outcomes.append(result)
         if report:
             context.notify(result)
@@ -314,52 +304,6 @@ def expired(declared: Capabilities | None, limit: float, intent: type[Intent]) -
         "times out is never a pass (the timeout bounds the whole check, calibration included). "
         "Raise the timeout (timeout=..., --semantic-timeout) or find out why the judge hangs"
     )
-
-
-def _plan(
-    leaf: type[Intent],
-    judge: JudgeLike,
-    declared: Capabilities,
-    explicit: float | None,
-    marker: float | None,
-) -> _LeafPlan:
-    description: IntentDescription = leaf.judge_description()
-    judged_as = None
-    if description.hypothesis is None and not declared.reads_negation:
-        from semantix.judges.phrasing import negated_statement  # judges that read literally
-
-        judged_as = negated_statement(str(description))
-    if judged_as is not None:
-        description = IntentDescription(
-            judged_as,
-            hypothesis=None,
-            examples=description.counterexamples,
-            counterexamples=description.examples,
-        )
-    chosen = resolve_threshold(
-        leaf,
-        judge,
-        explicit,
-        judge_default=marker,
-        description=description,
-        swap_examples=judged_as is not None,
-        declared=declared,
-    )
-    return _LeafPlan(leaf, description, chosen.value, chosen.source, judged_as, declared.scale)
-
-
-def _check_abilities(leaves: Sequence[type[Intent]], declared: Capabilities) -> None:
-    """A leaf that requires a judge ability (`Intent.requires`) gets a judge that declares it."""
-    for leaf in leaves:
-        if leaf.requires is None:
-            continue
-        if getattr(declared, _ABILITIES[leaf.requires]) is None:
-            from semantix.judges.support import SUPPORT_JUDGES as judges  # only for the message
-
-            raise ConfigurationError(
-                f"{leaf.__name__} needs a judge that declares {leaf.requires}, and the judge "
-                f"{declared.identity} does not. Use one that does: {judges}"
-            )
 
 
 def _undecided(node: type[Intent], known: dict[type[Intent], bool]) -> frozenset[type[Intent]]:
@@ -407,39 +351,31 @@ def _held(view: OutputView) -> str:
 
 def _combine(
     node: type[Intent],
-    by_leaf: _Verdicts,
-    *,
+    decided: dict[type[Intent], Verdict],
+    asked: _Verdicts,
     expected: bool,
     out: list[LeafResult],
 ) -> bool:
-    if issubclass(node, Negation):
-        return not _combine(node.operand, by_leaf, expected=not expected, out=out)
-    if issubclass(node, (Conjunction, Disjunction)):
-        results = [
-            _combine(operand, by_leaf, expected=expected, out=out) for operand in node.operands
-        ]
+    """``node``'s outcome from its leaves' verdicts (``decided``: structural; ``asked``: with
+    their plans), appending each leaf's result to ``out`` once per way it is wanted."""
+    if issubclass(node, _OPERATORS):
+        if issubclass(node, Negation):
+            return not _combine(node.operand, decided, asked, not expected, out)
+        results = [_combine(operand, decided, asked, expected, out) for operand in node.operands]
         return all(results) if issubclass(node, Conjunction) else any(results)
-    plan, verdict, judged = by_leaf[node]
+    plan, verdict, judged = asked[node] if node in asked else (None, decided[node], True)
     inverted = plan is not None and plan.judged_as is not None
     wanted = expected is not inverted
     if verdict.reason == EMPTY_REASON:  # nothing to judge fails whichever way it is wanted
         verdict = Verdict(
             passed=not wanted, score=None, reason=EMPTY_REASON, threshold=verdict.threshold
         )
-    if not any(existing.intent is node and existing.expected is wanted for existing in out):
+    if not out or not any(had.intent is node and had.expected is wanted for had in out):
         if plan is None:  # structural: decided exactly, at 1.0
-            out.append(LeafResult(node, verdict, 1.0, wanted, "structural", judged=judged))
+            out.append(LeafResult(node, verdict, 1.0, wanted, "structural", None, judged))
         else:
+            threshold, source, scale = plan.threshold, plan.threshold_source, plan.scale
             out.append(
-                LeafResult(
-                    node,
-                    verdict,
-                    plan.threshold,
-                    wanted,
-                    plan.threshold_source,
-                    plan.judged_as,
-                    judged=judged,
-                    scale=plan.scale,
-                )
+                LeafResult(node, verdict, threshold, wanted, source, plan.judged_as, judged, scale)
             )
     return verdict.passed is not inverted

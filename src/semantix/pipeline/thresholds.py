@@ -1,21 +1,9 @@
-"""The threshold of each leaf intent, in one fixed, documented order, first that applies:
-
-1. ``argument``: the explicit ``threshold=`` argument;
-2. ``intent``: a ``threshold`` set on the intent class or on an intent class the user wrote
-   above it (the library's own ``Intent`` default does not count here);
-3. ``calibrated``: calibrated from the intent's own ``examples`` and ``counterexamples`` by this
-   judge — the midpoint between the weakest example and the strongest counterexample. When the
-   judge cannot separate them, the check errors and says so (`IntentCalibrationError`).
-   Judges whose score already uses the examples (``uses_examples = True``, e.g. the embedding
-   judge) keep their own rule and skip this step, as do judges that give no score;
-4. ``marker``/``scale``/``judge``: the pytest ``semantic`` marker's threshold for the assertions
-   of its test, else the leaf's own threshold for the judge's scale (``scale_thresholds``: a
-   snapshot judged by similarity), else the judge's ``recommended_threshold`` (an instance may
-   set its own);
-5. ``default``: the ``Intent`` base default, 0.8.
-
-``~X`` uses X's threshold; ``&`` and ``|`` resolve each leaf on its own. Calibrations are
-cached per judge and intent in the ``calibrations`` region of `semantix.cache.model_cache`.
+"""The threshold of each leaf intent, in the order docs/assertions.md documents ("The threshold
+order"), first that applies; each step names itself as the leaf's ``threshold_source``:
+``argument``, ``intent``, ``calibrated``, then ``marker``, ``scale`` (the leaf's own threshold for
+the judge's scale, ``scale_thresholds``: a snapshot judged by similarity) or ``judge``, then
+``default``. Calibrations are cached per judge and intent in the ``calibrations`` region of
+`semantix.cache.model_cache`.
 """
 
 from __future__ import annotations
@@ -34,12 +22,7 @@ from semantix.text import preview
 if TYPE_CHECKING:
     from semantix.calibration import Calibration
 
-__all__ = [
-    "ResolvedThreshold",
-    "calibrate_intent",
-    "judge_threshold",
-    "resolve_threshold",
-]
+__all__ = ["ResolvedThreshold", "calibrate_intent", "judge_threshold", "resolve_threshold"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,18 +43,11 @@ def resolve_threshold(
     swap_examples: bool = False,
     declared: Capabilities | None = None,
 ) -> ResolvedThreshold:
-    """The threshold for one leaf intent, following the documented order.
+    """The threshold for one leaf ``intent`` judged by ``judge``, following the documented order.
 
-    Args:
-        intent: the leaf intent.
-        judge: the judge that will be asked (its ``recommended_threshold`` is step 4).
-        explicit: the ``threshold=`` argument, or None.
-        judge_default: stands in for the judge's recommended threshold (the pytest marker's).
-        description: what the judge will be asked about (defaults to the intent's description);
-            calibration scores the examples against the same thing.
-        swap_examples: the judge is asked about the positive statement of a negative
-            requirement, so the examples are counterexamples of what is asked, and vice versa.
-        declared: the judge's `capabilities`, when the caller has read them already.
+    ``explicit`` is the ``threshold=`` argument, ``judge_default`` the pytest marker's
+    threshold, ``description`` what the judge will be asked (calibration scores the examples
+    against it); ``swap_examples``: it is asked the positive statement of a negative requirement.
     """
     if explicit is not None:
         return ResolvedThreshold(check_threshold(explicit), "argument")
@@ -124,17 +100,11 @@ def calibrate_intent(
     swap_examples: bool = False,
     declared: Capabilities | None = None,
 ) -> Calibration | None:
-    """The threshold ``judge`` needs for ``intent``, from its examples; None when not applicable.
-
-    Not applicable: the intent lacks examples or counterexamples, the judge uses the examples in
-    its own score (``uses_examples``), or the judge gives no score. Each example is scored once
-    per judge object and intent (cached); a failure is not cached — a judge that failed once (a
-    connection error) is asked again at the next check.
-
-    Raises:
-        IntentCalibrationError: the weakest example does not score above the strongest
-            counterexample: this judge cannot tell them apart.
-    """
+    """The threshold ``judge`` needs for ``intent``, from its examples; None when not applicable
+    (no examples or no counterexamples, a judge that ``uses_examples`` or gives no score). Each
+    example is scored once per judge object and intent (cached); a failure is not cached. An
+    `IntentCalibrationError` when the weakest example scores no higher than the strongest
+    counterexample."""
     positives, negatives = intent.examples, intent.counterexamples
     if not positives or not negatives or (declared or capabilities(judge)).uses_examples:
         return None

@@ -1,10 +1,8 @@
 """``pytest --semantic-baseline BASE.json``: this run compared with a baseline's JSON report.
 
-The baseline is read and checked when the session starts (a bad file is a usage error at once).
-At the end, on the controller, this run's report is compared with it
-(`semantix.report.compare`): the terminal summary marks each regression and prints the compare
-summary line, and the JSON report gets a ``baseline`` section with the baseline's path and every
-flip. The exit status is pytest's own; gate on the comparison with ``semantix compare --fail-on``.
+The baseline is checked when the session starts (a bad file is a usage error at once); at the
+end the controller compares (`semantix.report.compare`), marks each regression and adds a
+``baseline`` section to the JSON report. The exit status stays pytest's own.
 """
 
 from __future__ import annotations

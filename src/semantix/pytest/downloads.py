@@ -1,10 +1,5 @@
-"""Model downloads during a test run: said on pytest's terminal, kept out of test durations.
-
-When a test's first use of a judge downloads its model, `DownloadReporter` says what is being
-downloaded (with output capture suspended, so the hub's progress bar shows) and the session
-takes the download's time out of the test's reported duration (the report gets a section saying
-how long it took instead).
-"""
+"""Model downloads during a test run: said on pytest's terminal (capture suspended, so the hub's
+progress bar shows) and taken out of the test's duration (a report section says how long)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,11 @@
-"""The ``semantic`` marker: ``@pytest.mark.semantic(judge=..., threshold=..., timeout=..., runs=...,
-min_pass_rate=...)``, read once per test.
-
-A test can carry the marker on the function, its class and its module (``pytestmark``). The
-arguments merge **key by key, from the closest to the farthest**: the function's ``judge=`` and
-the class's ``threshold=`` both apply; where both name the same key, the function's wins.
-
-Every argument is checked here; a bad one becomes the test's error (`MarkerSettings.error`), a
-message that names the test, the marker (and where it sits when it is not on the function) and
-shows a good value in the marker's own form.
+"""The ``semantic`` marker, read once per test: its arguments on the function, its class and its
+module merge key by key, the closest first; each is checked here, and a bad one becomes the
+test's error (`MarkerSettings.error`), naming the test, the marker and where it sits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,10 +106,6 @@ def _judge(value: object) -> object:
         ) from None
 
 
-def _threshold(value: object) -> float:
-    return check_threshold(value, what="threshold", example="@pytest.mark.semantic(threshold=0.8)")
-
-
 def _timeout(value: object) -> float:
     if not is_number(value, low=0.0) or value == 0:
         raise _MarkerError(
@@ -134,18 +124,14 @@ def _runs(value: object) -> int:
     return value
 
 
-def _min_pass_rate(value: object) -> float:
-    return check_threshold(
-        value,
-        what="min_pass_rate",
-        example="@pytest.mark.semantic(runs=10, min_pass_rate=0.8)",
-    )
-
-
-_CHECKS = {
+_CHECKS: dict[str, Callable[[Any], object]] = {
     "judge": _judge,
-    "threshold": _threshold,
+    "threshold": lambda value: check_threshold(
+        value, what="threshold", example="@pytest.mark.semantic(threshold=0.8)"
+    ),
     "timeout": _timeout,
     "runs": _runs,
-    "min_pass_rate": _min_pass_rate,
+    "min_pass_rate": lambda value: check_threshold(
+        value, what="min_pass_rate", example="@pytest.mark.semantic(runs=10, min_pass_rate=0.8)"
+    ),
 }

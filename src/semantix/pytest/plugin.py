@@ -5,32 +5,11 @@ def test_reply_is_polite(semantic):
     semantic("Thank you for your patience.", "The text is polite.")
 ```
 
-Options (each that takes a value has an ini key of the same name without the dashes, e.g.
-``semantic_judge``; the command line wins over the ini file; `semantix.pytest.settings` lists
-them all):
-
-- ``--semantic-judge SPEC``: the run's default judge (``quantized``, ``nli``, ``embedding``,
-  ``llm`` or ``module:attr``), built on first use, once per process (once per xdist worker).
-- ``--semantic-verdicts off|replay|update|strict``: the frozen-verdict mode of every judge in the
-  run (else ``SEMANTIX_VERDICTS``).
-- ``--semantic-timeout SECONDS``: how long one assertion may wait for its judge.
-- ``--semantic-report`` / ``--semantic-report-json PATH`` / ``--semantic-report-html PATH``: the
-  end-of-session table / JSON / self-contained HTML page (`semantix.report.html`).
-
-Fixtures: ``semantic_judge`` (the run's judge), ``semantic`` (``assert_semantic`` for this
-test), ``semantic_snapshot`` and ``semantic_matcher`` (pytest-semantic's, with its ini keys
-``semantic_threshold``, ``semantic_min_similarity`` and ``semantic_model``). Marker: ``@pytest.mark.semantic(judge=..., threshold=...,
-timeout=...)`` sets the judge and the default threshold of every semantic assertion in its test
-— the ``semantic`` fixture and plain ``assert_semantic(...)`` calls alike; markers on the module,
-class and function merge key by key, the closest first (`semantix.pytest.markers`).
-
-Every hook is a line or three handing over to the session's one `SemanticSession`
-(`semantix.pytest.session`), which owns the run's state: every assertion (passing, failing or
-errored) is recorded, added to the JUnit XML as a ``semantic`` property and, under pytest-xdist,
-sent from each worker to the controller in one payload.
-
-This module is imported by every pytest run in an environment where semantix is installed, so it
-imports nothing heavy: judges are built only when a test first needs one.
+Options and ini keys: `semantix.pytest.settings` (docs/pytest-plugin.md lists them). Fixtures:
+``semantic_judge``, ``semantic``, ``semantic_snapshot`` and ``semantic_matcher``; marker:
+``@pytest.mark.semantic(...)`` (`semantix.pytest.markers`). Every hook hands over to the
+session's one `semantix.pytest.session.SemanticSession`. Imported by every pytest run where
+semantix is installed, so it imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -76,15 +55,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", MARKER_HELP)
     config.stash[_SESSION] = session = SemanticSession(config, read_settings(config))
     session.start()
-    config.pluginmanager.register(_ReportHooks(session), "semantix-reports")
+    config.pluginmanager.register(session, "semantix-session")  # pytest_runtest_logreport
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistController(session), "semantix-xdist")
 
 
-#: Plugins that clash with semantix's, by distribution: what clashes, and what replaces theirs.
-#: pytest-semantix registers its plugin under our name ("semantix"), so pytest loads only one of
-#: the two; pytest-semantic defines our semantic_matcher fixture and its ini keys, so pytest would
-#: use one plugin's fixture without saying which. Either way a check could silently do nothing.
+#: Plugins that clash with semantix's, by distribution: what clashes, and what replaces theirs
+#: (either way a check could silently do nothing).
 CLASHING_PLUGINS = {
     "pytest-semantix": (
         (
@@ -151,7 +128,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     __tracebackhide__ = True
-    return _session(pyfuncitem.config).call(pyfuncitem)
+    return _session(pyfuncitem.config).runs.call(pyfuncitem)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -186,16 +163,6 @@ def pytest_terminal_summary(
     _session(config).summary(terminalreporter)
 
 
-class _ReportHooks:
-    """The hooks whose arguments do not lead to the config: registered with the session."""
-
-    def __init__(self, session: SemanticSession) -> None:
-        self.session = session
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.session.reported(report)
-
-
 class _XdistController:
     """Registered only when pytest-xdist is installed (``pytest_testnodedown`` is its hook)."""
 
@@ -211,21 +178,15 @@ class _XdistController:
 
 @pytest.fixture(scope="session")
 def semantic_judge(pytestconfig: pytest.Config) -> Judge:
-    """The run's judge: ``--semantic-judge`` (through ``--semantic-verdicts``), else the default.
-
-    Built once per session (once per xdist worker), on first request. A test's ``semantic``
-    marker never changes it: the marker's judge is that test's (``semantic.judge``).
-    """
+    """The run's judge: ``--semantic-judge`` (through ``--semantic-verdicts``), else the default;
+    built once per session (per xdist worker), never a test's marker's (``semantic.judge``)."""
     return _session(pytestconfig).run_judge()
 
 
 @pytest.fixture
 def semantic(request: pytest.FixtureRequest) -> SemanticAssert:
-    """``semantic(output, intent, threshold=None)``: ``assert_semantic`` with this test's judge.
-
-    The judge is the ``semantic`` marker's ``judge`` if the test has one, else the run's. The
-    marker's ``threshold`` replaces the judge's recommended threshold.
-    """
+    """``semantic(output, intent)``: ``assert_semantic`` with this test's judge (the marker's,
+    else the run's) and the marker's threshold in place of the judge's recommended one."""
     return SemanticAssert()
 
 
@@ -240,11 +201,8 @@ def semantic_snapshot(request: pytest.FixtureRequest) -> SemanticSnapshot:
 def semantic_matcher(pytestconfig: pytest.Config) -> Callable[..., SemanticMatcher]:
     """pytest-semantic's factory: ``semantic_matcher(valid=[...], invalid=None, threshold=None,
     min_similarity=None, model_name=None, custom_embed_fn=None)`` returns a
-    `semantix.testing.SemanticMatcher`; ``assert response == matcher``.
-
-    What is not given comes from the ini keys ``semantic_threshold`` (0.15),
-    ``semantic_min_similarity`` (0.5) and ``semantic_model`` (all-MiniLM-L6-v2).
-    """
+    `semantix.testing.SemanticMatcher`; what a call does not give comes from the ini keys
+    ``semantic_threshold`` (0.15), ``semantic_min_similarity`` (0.5) and ``semantic_model``."""
     settings = _session(pytestconfig).settings
 
     def create(
@@ -255,20 +213,12 @@ def semantic_matcher(pytestconfig: pytest.Config) -> Callable[..., SemanticMatch
         model_name: str | None = None,
         custom_embed_fn: Callable[[str], Sequence[float]] | None = None,
     ) -> SemanticMatcher:
-        return SemanticMatcher(
-            valid,
-            invalid,
-            margin=settings.matcher_threshold if threshold is None else threshold,
-            min_similarity=(
-                settings.matcher_min_similarity if min_similarity is None else min_similarity
-            ),
-            model_name=(
-                settings.matcher_model
-                if model_name is None and custom_embed_fn is None
-                else model_name
-            ),
-            custom_embed_fn=custom_embed_fn,
-        )
+        if model_name is None and custom_embed_fn is None:
+            model_name = settings.matcher_model
+        if min_similarity is None:
+            min_similarity = settings.matcher_min_similarity
+        margin = settings.matcher_threshold if threshold is None else threshold
+        return SemanticMatcher(valid, invalid, margin, min_similarity, model_name, custom_embed_fn)
 
     return create
 

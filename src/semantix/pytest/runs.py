@@ -1,19 +1,12 @@
 """Repeated tests under pytest: ``@pytest.mark.semantic(runs=..., min_pass_rate=...)`` and
-``--semantic-runs N`` (ini ``semantic_runs``).
+``--semantic-runs N``; `RepeatedTests` is the session's part for them.
 
-The test body runs ``runs`` times inside one test item (function-scoped fixtures are shared by
-the runs), each run is a pass, a fail or an error by the rules of `semantix.runs`, and the
-item passes when the observed pass rate reaches its floor. ``--semantic-runs`` repeats only the
-tests that make a semantic assertion a judge decides: a test runs once, and runs again when it
-made one; a test whose checks were all structural (``Contains``, ``JSONPath``...: decided
-without a judge) runs once and is listed as such. A marker's ``runs`` wins over the option (it
-repeats any test); its ``min_pass_rate`` applies either way.
-
-Every repeated test (and every ``assert_pass_rate`` inside a test) becomes a run record
-(`semantix.report.runs`): a table after the semantic report, a ``runs`` section in the JSON
-report, a ``semantic_runs`` JUnit property, and a Markdown table appended to
-``GITHUB_STEP_SUMMARY`` when it is set. `RepeatedTests` is the session's part for them; the
-session calls it from the plugin's hooks.
+The body runs ``runs`` times inside one test item (function-scoped fixtures are shared), each run
+a pass, a fail or an error by the rules of `semantix.runs`. ``--semantic-runs`` repeats only a
+test whose first run made an assertion a judge decides (one whose checks were all structural
+runs once and is listed); a marker's ``runs`` repeats any test. Every repeated test and every
+``assert_pass_rate`` inside a test becomes a run record (`semantix.report.runs`), also appended
+to ``GITHUB_STEP_SUMMARY`` when it is set (docs/flaky-outputs.md).
 """
 
 from __future__ import annotations
@@ -31,7 +24,7 @@ from semantix.pipeline.results import SemanticResult
 from semantix.proportions import JudgeAccuracy
 from semantix.pytest.markers import marker_settings
 from semantix.report.records import Record, sorted_records
-from semantix.report.runs import markdown_lines, run_lines, run_record, runs_section
+from semantix.report.runs import markdown_lines, run_lines, run_record
 from semantix.runs import RunResult, RunStats, raise_for_stats
 
 __all__ = ["JUNIT_PROPERTY", "RepeatedTests"]
@@ -180,11 +173,6 @@ class RepeatedTests:
     def once_ids(self) -> list[str]:
         with self.lock:
             return sorted(self.once)
-
-    def json_section(self) -> dict[str, Any] | None:
-        """The JSON report's ``runs`` section (None when no test repeated or ran once)."""
-        records, once = self.sorted(), self.once_ids()
-        return runs_section(records, once) if records or once else None
 
     def finish(self) -> None:
         """Append the Markdown table to ``GITHUB_STEP_SUMMARY`` (the controller only)."""

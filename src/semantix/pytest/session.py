@@ -1,12 +1,8 @@
 """The state of one pytest session: `SemanticSession`, the one object the plugin's hooks call.
 
-It holds the session's checked options (`semantix.pytest.settings`), the run's layer of the
-defaults, the one observer that records every check (passing, failing, errored: one record each),
-the test in progress, and the feature parts: repeated tests (`runs`), snapshots (`snapshots`),
-the frozen-verdict summary (`verdicts`) and the download reporter (`downloads`). Under
-pytest-xdist a worker sends everything in one payload (`payload`, under `PAYLOAD_KEY` in
-``config.workeroutput``) and the controller merges it (`merge`); only the controller writes the
-reports and the terminal summary. Rendering lives in `semantix.report`.
+It holds the checked options, the run's defaults, the one observer that records every check, the
+test in progress and the feature parts. Under pytest-xdist a worker sends everything in one
+payload (`payload`) and the controller merges it (`merge`) and alone writes the reports.
 """
 
 from __future__ import annotations
@@ -27,6 +23,7 @@ import pytest
 
 import semantix
 from semantix import context
+from semantix.config import in_ci
 from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.judges.base import Judge
 from semantix.pipeline.judging import resolve_judge
@@ -36,7 +33,6 @@ from semantix.pytest.downloads import DownloadReporter
 from semantix.pytest.markers import marker_settings
 from semantix.pytest.runs import RepeatedTests
 from semantix.pytest.settings import Settings
-from semantix.pytest.snapshots import Snapshots
 from semantix.pytest.verdicts import VerdictSummary
 from semantix.relations.results import RelationResult, summarize
 from semantix.report import (
@@ -51,7 +47,9 @@ from semantix.report import (
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
 from semantix.report.merge import assemble
+from semantix.report.snapshots import snapshot_lines, snapshot_section
 from semantix.snapshots.fixture import SemanticSnapshot
+from semantix.snapshots.session import SnapshotSession, narrowed_modules
 
 __all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
 
@@ -84,14 +82,10 @@ def test_outcome(
     ``passed``; None while nothing has decided it. A teardown error does not hide an xfail."""
     current = before or (None, None)
     xfail = getattr(report, "wasxfail", None)
-    if report.when != "call":
-        if report.failed and current[0] in (None, "passed"):
-            return "error", None
-        if report.skipped and current[0] is None:
-            return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
-        return current
-    if report.skipped:
+    if report.skipped and (report.when == "call" or current[0] is None):
         return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
+    if report.when != "call":
+        return ("error", None) if report.failed and current[0] in (None, "passed") else current
     if report.failed:
         strict = str(report.longrepr).startswith("[XPASS(strict)]")
         return ("xpassed", str(report.longrepr)) if strict else ("failed", None)
@@ -124,7 +118,7 @@ class SemanticSession:
         self.tests: dict[str, Record] = {}
         self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
         self.baseline = Baseline(settings.baseline, read=not self.is_worker)
-        self.snapshots = Snapshots(update=settings.snapshot_update)
+        self.snapshots = SnapshotSession(update=settings.snapshot_update)
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
         self._exit = contextlib.ExitStack()
@@ -153,10 +147,9 @@ class SemanticSession:
         judge, mode = self.settings.judge, self.settings.verdicts_mode
         if judge is None and mode is None:
             return None
-        parts = [f"judge={judge or 'default'}"]
-        if mode is not None:
-            parts.append(f"verdicts={mode}")
-        return "semantix: " + ", ".join(parts)
+        return f"semantix: judge={judge or 'default'}" + (
+            "" if mode is None else f", verdicts={mode}"
+        )
 
     def run_judge(self) -> Judge:
         """The run's judge: the options', else the process's default — never a test's marker.
@@ -192,18 +185,30 @@ class SemanticSession:
         if error is not None:
             pytest.fail(error, pytrace=False)
 
-    def call(self, item: pytest.Function) -> bool | None:
-        __tracebackhide__ = True
-        return self.runs.call(item)
-
     def snapshot(self, request: pytest.FixtureRequest) -> SemanticSnapshot:
-        return self.snapshots.fixture(request)
+        """The ``semantic_snapshot`` fixture's value for the requesting test."""
+        node, snapshots = request.node, self.snapshots
+        return SemanticSnapshot(
+            nodeid=node.nodeid,
+            module=node.path.resolve(),
+            session=snapshots,
+            update=snapshots.update,
+        )
 
     def collected(self, items: list[pytest.Item]) -> None:
-        self.snapshots.collected(self.config, items)
+        """Remember every collected test and module, before ``-k`` and friends deselect any."""
+        narrowed = narrowed_modules(self.config.args, self.config.invocation_params.dir)
+        for item in items:
+            self.snapshots.collected.add(item.nodeid)
+            if item.path.suffix == ".py":
+                module = item.path.resolve()
+                self.snapshots.collected_module(module, whole=module not in narrowed)
 
-    def reported(self, report: pytest.TestReport) -> None:
-        self.snapshots.test_reported(report)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """A phase of a test ended: a failed one (setup, call or teardown) fails its snapshots'
+        test, the call decides otherwise."""
+        if report.when == "call" or report.failed:
+            self.snapshots.test_finished(report.nodeid, passed=report.passed)
 
     def make_report(
         self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
@@ -298,7 +303,7 @@ class SemanticSession:
             "tests": list(self.tests.values()),
             "relations": relations,
             "runs": self.runs.payload(),
-            "snapshots": self.snapshots.payload(),
+            "snapshots": self.snapshots.to_data(),
             "verdicts": self.verdicts.payload(),
         }
 
@@ -323,7 +328,8 @@ class SemanticSession:
             self.config.workeroutput[PAYLOAD_KEY] = self.payload()  # type: ignore[attr-defined]
             return
         self.verdicts.collect(self.run)
-        self.snapshots.finish()
+        if self.snapshots.update and not in_ci():  # never delete in CI
+            self.snapshots.delete_unused()
         self.verdicts.finish(exitstatus)
         self.runs.finish()
         report_json, report_html = self.settings.report_json, self.settings.report_html
@@ -365,7 +371,7 @@ class SemanticSession:
             runs=self.runs.sorted(),
             once=self.runs.once_ids(),
             relations=relations,
-            snapshots=self.snapshots.json_section(self.config.rootpath),
+            snapshots=snapshot_section(self.snapshots, self.config.rootpath),
         )
 
     def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
@@ -377,7 +383,11 @@ class SemanticSession:
             self._write_report(terminalreporter, width)
             self.runs.write_summary(terminalreporter, width)
             self._write_relations(terminalreporter)
-        self.snapshots.write_summary(terminalreporter, self.config.rootpath)
+        snapshots = snapshot_lines(self.snapshots, relative_to=self.config.rootpath)
+        if snapshots:
+            terminalreporter.write_sep("-", "semantic snapshots")
+            for line in snapshots:
+                terminalreporter.write_line(line)
         self.verdicts.write_summary(terminalreporter)
         self.baseline.write_summary(terminalreporter)
         if self.settings.report_html is not None:

@@ -9,8 +9,11 @@ option or the ini key) and shows a good value in the same form.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -22,6 +25,8 @@ from semantix.pipeline.specs import check_spec, parse_spec
 from semantix.proportions import JudgeAccuracy
 
 __all__ = ["OPTIONS", "Option", "Settings", "add_options", "read_settings"]
+
+N = TypeVar("N", int, float)
 
 
 @dataclass(frozen=True)
@@ -261,8 +266,17 @@ def read_settings(config: pytest.Config) -> Settings:
         return Settings(
             judge=_judge(config, _given(config, "semantic_judge")),
             verdicts_mode=_verdicts_mode(_given(config, "semantic_verdicts")),
-            timeout=_timeout(_given(config, "semantic_timeout")),
-            runs=_runs(_given(config, "semantic_runs")),
+            timeout=_number(
+                _given(config, "semantic_timeout"),
+                float,
+                "a positive number of seconds",
+                "30",
+                low=0,
+                above=True,
+            ),
+            runs=_number(
+                _given(config, "semantic_runs"), int, "a number of runs (a whole number >= 1)", "5"
+            ),
             report=_flag(config, "semantic_report"),
             report_json=_path(config, "semantic_report_json"),
             report_html=_path(config, "semantic_report_html"),
@@ -271,10 +285,8 @@ def read_settings(config: pytest.Config) -> Settings:
             judge_prices=_prices(config, "semantic_judge_prices"),
             baseline=_path(config, "semantic_baseline"),
             judge_accuracy=_judge_accuracy(_given(config, "semantic_judge_accuracy")),
-            matcher_threshold=_fraction(_given(config, "semantic_threshold"), default=0.15),
-            matcher_min_similarity=_fraction(
-                _given(config, "semantic_min_similarity"), default=0.5
-            ),
+            matcher_threshold=_fraction(_given(config, "semantic_threshold"), 0.15),
+            matcher_min_similarity=_fraction(_given(config, "semantic_min_similarity"), 0.5),
             matcher_model=_model(config, _given(config, "semantic_model")),
         )
     except SemantixError as exc:  # a check of the library: it already names the value
@@ -301,28 +313,26 @@ def _verdicts_mode(given: _Given | None) -> str | None:
     return semantix_config.check_verdict_mode(given.text, source=given.source)
 
 
-def _timeout(given: _Given | None) -> float | None:
+def _number(
+    given: _Given | None,
+    kind: Callable[[str], N],
+    expected: str,
+    example: str,
+    *,
+    low: float = 1,
+    high: float = math.inf,
+    above: bool = False,
+) -> N | None:
+    """``given`` as a ``kind`` in [low, high] (``above``: and not ``low``), else a usage error."""
     if given is None:
         return None
     try:
-        seconds = float(given.text)
+        value = kind(given.text)
     except ValueError:
-        seconds = 0.0
-    if not semantix_config.is_number(seconds, low=0.0) or seconds == 0:
-        raise given.error("a positive number of seconds", "30")
-    return seconds
-
-
-def _runs(given: _Given | None) -> int | None:
-    if given is None:
-        return None
-    try:
-        runs = int(given.text)
-    except ValueError:
-        runs = 0
-    if runs < 1:
-        raise given.error("a number of runs (a whole number >= 1)", "5")
-    return runs
+        raise given.error(expected, example) from None
+    if not semantix_config.is_number(value, low=low, high=high) or (above and value == low):
+        raise given.error(expected, example)
+    return value
 
 
 def _judge_accuracy(given: _Given | None) -> JudgeAccuracy | None:
@@ -339,16 +349,9 @@ def _judge_accuracy(given: _Given | None) -> JudgeAccuracy | None:
         ) from None
 
 
-def _fraction(given: _Given | None, *, default: float) -> float:
-    if given is None:
-        return default
-    try:
-        value = float(given.text)
-    except ValueError:
-        value = -1.0
-    if not semantix_config.is_number(value, low=0.0, high=1.0):
-        raise given.error("a number in [0, 1]", str(default))
-    return value
+def _fraction(given: _Given | None, default: float) -> float:
+    value = _number(given, float, "a number in [0, 1]", str(default), low=0, high=1)
+    return default if value is None else value
 
 
 def _model(config: pytest.Config, given: _Given | None) -> str | None:

@@ -1,10 +1,6 @@
-"""The frozen-verdict store's summary at the end of a pytest session.
-
-How many verdicts were recorded, replayed and judged live, and which stored verdicts this run did
-not use. ``--semantic-verdicts-prune`` deletes those — only after a run that passed, so a failing
-or interrupted run deletes nothing; run it on the whole suite (a run limited with ``-k`` or a path
-uses fewer verdicts).
-"""
+"""The frozen-verdict store's summary at the end of a pytest session: verdicts recorded, replayed
+and judged live, and the stored ones this run did not use (``--semantic-verdicts-prune`` deletes
+those, after a passing run only)."""
 
 from __future__ import annotations
 

@@ -16,30 +16,12 @@ results = evaluate_relations(
 [result.rate for result in results]   # [0.0, 0.0]
 ```
 
-probatio's rules, which semantix keeps:
-
-- a **relation** names a transformation of the system's *input* that preserves its meaning:
-  `order` (permute a list field), `distractor` (insert an irrelevant document from a pool),
-  `format_jitter` (whitespace, casing, punctuation), `paraphrase` (reviewed variants from
-  ``variants/<case id>.yaml``), or your own function ``case -> variants`` (`relation`);
-- a **violation** counts in both directions: a variant that passes where the original failed
-  breaks the invariant as much as one that fails where it passed (the rule, with repeated
-  runs too: `semantix.relations.results`);
-- a relation that does not apply (a one-element list, a field the case lacks, no variants
-  file) is **not applicable**, never a rate of 0.00; a field that no case has is an error;
-- a crash of the system under test on a variant is an **error** for that variant, shown, never
-  a violation or a pass; a relation whose every variant raised, or whose ceiling errored
-  variants leave unproven, is a `RelationError`;
-- paraphrases are generated once (``semantix freeze-variants``), reviewed by a person and
-  committed; never sampled during a test run, never written in CI;
-- a relation's violation rate is reported beside the case and decides nothing, unless a
-  ceiling is set (``max_violation_rate=``).
-
-The package: `semantix.relations.base` (Relation, Variant, NotApplicable, field paths),
-`semantix.relations.builtin` (the four relations), `semantix.relations.variants` (frozen
-files), `semantix.relations.freeze` (writing them through an LLM), `semantix.relations.results`
-(results, the violation rule, summaries), `semantix.relations.evaluate` (evaluate_relations)
-and `semantix.relations.decorators` (the pytest decorators).
+A relation names a meaning-preserving transformation of the system's input (`order`,
+`distractor`, `format_jitter`, `paraphrase`, or your own function via `relation`); a variant
+whose verdict moves, either way, is a violation; a relation that does not apply is never a rate
+of 0.00; a crash is an error, never a violation or a pass; paraphrases are frozen, reviewed
+files; the rate decides nothing without ``max_violation_rate=`` (docs/relations.md, "The
+rules"). Modules: `base`, `builtin`, `variants`, `freeze`, `results`, `evaluate`, `decorators`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""What a relation is: a function of a case that returns the variants the verdict must not move on.
-
-- `Variant` — one transformed case and a label that says what was done (``order [2, 0, 1]``);
-- `NotApplicable` — the relation has nothing to do for this case, and why (never a rate of 0);
-- `Relation` — the base: a name, the field it transforms, and ``variants(case, case_id=...)``;
-- `relation` — a relation from your own function ``case -> variants``;
-- field paths (``"documents"``, ``"retrieval.documents"``, ``"messages.0.content"``):
-  `get_field`, `with_field`, and `check_fields`, which rejects a path no case has.
+"""What a relation is: a function of a case that returns the variants the verdict must not move
+on (`Relation`, `Variant`, `NotApplicable`, `relation`), and field paths such as
+``"retrieval.documents"`` or ``"messages.0.content"`` (`get_field`, `with_field`, `check_fields`).
 """
 
 from __future__ import annotations

@@ -53,8 +53,7 @@ class MissingVariantsWarning(UserWarning):
     """A paraphrase relation found no usable variants file for a case (it is not applicable)."""
 
 
-def _list_field(relation: Relation, case: Case) -> list[Any] | NotApplicable:
-    assert relation.field is not None
+def _list_field(relation: Order | Distractor, case: Case) -> list[Any] | NotApplicable:
     value = get_field(case, relation.field)
     if value is MISSING:
         return _missing(case, relation.field)
@@ -204,7 +203,6 @@ class FormatJitter(Relation):
         self.seed = seed
 
     def variants(self, case: Case, *, case_id: str | None = None) -> Variants:
-        assert self.field is not None
         text = get_field(case, self.field)
         if text is MISSING:
             return _missing(case, self.field)
@@ -247,7 +245,6 @@ class Paraphrase(Relation):
         return Paraphrase(self.field, directory=base / self.directory)
 
     def variants(self, case: Case, *, case_id: str | None = None) -> Variants:
-        assert self.field is not None
         text = get_field(case, self.field)
         if text is MISSING:
             return _missing(case, self.field)
@@ -286,23 +283,8 @@ class Paraphrase(Relation):
         return NotApplicable(reason)
 
 
-def order(field: str, *, count: int = 3, seed: int = 0) -> Order:
-    """The order relation: ``field`` (a list) in up to ``count`` other orders."""
-    return Order(field, count=count, seed=seed)
-
-
-def distractor(field: str, pool: Sequence[Any], *, count: int = 1, seed: int = 0) -> Distractor:
-    """The distractor relation: one document of ``pool`` inserted into ``field`` per variant."""
-    return Distractor(field, pool, count=count, seed=seed)
-
-
-def format_jitter(
-    field: str, *, kinds: Sequence[str] = JITTERS, count: int = 3, seed: int = 0
-) -> FormatJitter:
-    """The format-jitter relation on the text ``field``."""
-    return FormatJitter(field, kinds=kinds, count=count, seed=seed)
-
-
-def paraphrase(field: str, *, directory: str | Path = "variants") -> Paraphrase:
-    """The paraphrase relation: ``field``'s reviewed paraphrases from ``directory``."""
-    return Paraphrase(field, directory=directory)
+#: The relations by their documented lower-case names (``order("documents")``).
+order = Order
+distractor = Distractor
+format_jitter = FormatJitter
+paraphrase = Paraphrase

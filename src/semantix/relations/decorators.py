@@ -1,20 +1,10 @@
 """Relations on a pytest test parametrized with cases: ``@order_invariant(field="documents")``.
 
-The decorator wraps the test function, without any change to the pytest plugin:
-
-1. the body runs on the original case as usual; its checks are the test's own (reported, and
-   they alone decide the test's pass or fail);
-2. then it runs again on each variant of each relation, with the case argument replaced; the
-   checks of those runs are captured (`semantix.context.capture`), not reported as the test's;
-3. a run passes when its semantic assertions held, fails on a ``SemanticAssertionError``, and
-   any other exception (or no semantic assertion at all) is an error, as in repeated runs;
-4. one `RelationResult` per relation goes to the run's observers (`semantix.context.notify`);
-   then the original's own failure is raised, if it failed; then a `RelationViolationError`
-   when a relation is above its ``max_violation_rate``.
-
-Stacked decorators share one wrapper (variants are never nested). Function-scoped fixtures are
-shared by the runs. ``runs=N`` runs the original N times (the first run is the test's) and each
-variant N times. A field that no parametrized case has is an error in every test of the function.
+The wrapper runs the body on the original case (its checks are the test's own), then on each
+variant with the case argument replaced (checks captured, `semantix.context.capture`), hands one
+`RelationResult` per relation to the observers, raises the original's own failure, then a
+`RelationViolationError` over a ceiling. ``runs=N`` runs the original and each variant N times
+(docs/relations.md, "In pytest").
 """
 
 from __future__ import annotations
@@ -28,7 +18,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from semantix import context
-from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
 from semantix.pipeline.results import SemanticResult
 from semantix.relations.base import Relation, Variant, as_relation, check_case, check_fields
@@ -39,7 +28,12 @@ from semantix.relations.builtin import (
     Order,
     Paraphrase,
 )
-from semantix.relations.evaluate import case_id_of, judge_relation, raise_for_ceiling
+from semantix.relations.evaluate import (
+    case_id_of,
+    check_ceiling,
+    judge_relation,
+    raise_for_ceiling,
+)
 from semantix.runs import RunResult, RunStats, check_runs
 
 __all__ = [
@@ -100,10 +94,9 @@ class _Spec:
                 "the semantic fixture or assert_semantic"
             )
         original += [self._run(args, kwargs, report=False)[1] for _ in range(runs - 1)]
-        if any(run.outcome == "error" for run in original):
-            error = next(run.error for run in original if run.outcome == "error")
-            if error is not None:
-                raise error
+        error = next((run.error for run in original if run.outcome == "error"), None)
+        if error is not None:
+            raise error
         base = Path(inspect.getfile(self.function)).resolve().parent
         case_id = case_id_of(case, None, self.id_field)
         results = []
@@ -195,11 +188,7 @@ def invariant(
         )
     built = [as_relation(item) for item in relations]
     check_runs(runs)
-    ceiling = None
-    if max_violation_rate is not None:
-        ceiling = check_threshold(
-            max_violation_rate, what="max_violation_rate", example="max_violation_rate=0.1"
-        )
+    ceiling = check_ceiling(max_violation_rate)
 
     def decorate(function: F) -> F:
         if inspect.iscoroutinefunction(function):

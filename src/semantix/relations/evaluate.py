@@ -1,8 +1,5 @@
-"""Run a system under test on a case and on every relation's variants; judge; compare.
-
-`evaluate_relations` is the plain-Python form (the pytest decorators in
-`semantix.relations.decorators` share `judge_relation` and `raise_for_ceiling`).
-"""
+"""Run a system under test on a case and on every relation's variants; judge; compare
+(`evaluate_relations`; the pytest decorators share `judge_relation` and `raise_for_ceiling`)."""
 
 from __future__ import annotations
 
@@ -34,6 +31,7 @@ from semantix.runs import RunStats, check_runs, evaluate_pass_rate
 __all__ = [
     "RelationViolationError",
     "case_id_of",
+    "check_ceiling",
     "evaluate_relations",
     "judge_relation",
     "raise_for_ceiling",
@@ -73,6 +71,13 @@ def raise_for_ceiling(results: Sequence[RelationResult]) -> None:
     original = over[0].original
     first = next((r for run in original.results for r in run.results), None) if original else None
     raise RelationViolationError(message, over, first)
+
+
+def check_ceiling(value: object) -> float | None:
+    """``max_violation_rate`` checked: None, or a float in [0, 1]."""
+    if value is None:
+        return None
+    return check_threshold(value, what="max_violation_rate", example="max_violation_rate=0.1")
 
 
 def case_id_of(case: Case, case_id: object, id_field: str = "id") -> str | None:
@@ -174,11 +179,7 @@ def evaluate_relations(
         )
     built = [as_relation(item) for item in relations]
     check_runs(runs)
-    ceiling = None
-    if max_violation_rate is not None:
-        ceiling = check_threshold(
-            max_violation_rate, what="max_violation_rate", example="max_violation_rate=0.1"
-        )
+    ceiling = check_ceiling(max_violation_rate)
     name = case_id_of(case, case_id)
     as_intent(intent)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -70,15 +71,15 @@ def paraphrases(judge: LLMJudge, text: str, count: int) -> list[str]:
     return kept[:count]
 
 
+@dataclass(frozen=True, slots=True)
 class FreezeOutcome:
     """What `freeze_variants` did for one case: ``written`` (a path), or ``kept`` (a file
     existed), or ``skipped`` (the case lacks the field), with the case id."""
 
-    def __init__(self, case_id: str, action: str, path: Path | None, detail: str = "") -> None:
-        self.case_id = case_id
-        self.action = action
-        self.path = path
-        self.detail = detail
+    case_id: str
+    action: str
+    path: Path | None
+    detail: str = ""
 
     def __repr__(self) -> str:
         return f"<FreezeOutcome {self.case_id}: {self.action} {self.path or self.detail}>"

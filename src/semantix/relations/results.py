@@ -1,22 +1,10 @@
 """What a relation's evaluation returns, and the rule that decides a violation.
 
-**The violation rule.** The original case and each variant are run ``runs`` times; each run
-passes or fails. With one run, a variant **violates** the relation when its outcome differs
-from the original's, in either direction (``broke``: the original passed and the variant
-failed; ``fixed``: the original failed and the variant passed). With ``runs >= 2`` it violates
-when the 95 % Wilson intervals of the two pass rates are **disjoint**: a difference that
-flakiness alone explains (9/10 against 7/10) is no violation, a verdict that moved (10/10
-against 2/10) is. A variant on which the system under test (or the judge) raised in any run is
-an **error**: shown, and neither a violation nor a pass; the rate is violations over the
-variants judged (``None`` when the relation does not apply or nothing was judged).
-
-**Errors and ceilings.** Nothing judged is never "held": a relation whose every variant raised
-is an error (`RelationError`), with or without a ceiling. A ceiling (``max_violation_rate``) is
-a claim about every variant, so an errored variant counts both ways: the relation is a
-violation when the violations alone are over the ceiling (``violations / variants``, as if
-every errored variant had held), held when it would stay within even if every errored variant
-had violated (``(violations + errors) / variants``), and otherwise an error: the ceiling is not
-proven. Without a ceiling, some errored variants are shown beside the rate and decide nothing.
+With one run, a variant **violates** when its outcome differs from the original's (``broke``:
+the original passed and the variant failed; ``fixed``: the other way); with ``runs >= 2``, when
+the 95 % Wilson intervals of the two pass rates are disjoint. A variant on which a run raised is
+an **error**; nothing judged is a `RelationError`; a ceiling counts an errored variant both ways
+(docs/relations.md, rules 4 and 6, says how).
 """
 
 from __future__ import annotations

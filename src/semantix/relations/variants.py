@@ -1,20 +1,8 @@
-"""Frozen paraphrase variants: one reviewed file per case, ``variants/<case id>.yaml``.
-
-```yaml
-case: refund-1
-provenance: {model: gpt-4o-mini, server: https://api.openai.com/v1, prompt: "...", date: "..."}
-fields:
-  question:
-    original: How do I get a refund?
-    paraphrases:
-    - What is the way to get my money back?
-    - How can I obtain a refund?
-```
-
-Files are YAML when PyYAML is installed, else JSON with the same content and a ``.json``
-extension; both are read (``.yaml`` first). They are written only by ``semantix
-freeze-variants`` (`write_variants`), never during a test run; a reviewer deletes the bad
-paraphrases and commits the file. An existing file is never overwritten without ``force``.
+"""Frozen paraphrase variants: one reviewed file per case, ``variants/<case id>.yaml`` (``case``,
+``provenance``, and per field its ``original`` and ``paraphrases``; docs/relations.md, "Frozen
+paraphrases", shows one). YAML when PyYAML is installed, else JSON with a ``.json`` extension;
+both are read (``.yaml`` first). Written only by ``semantix freeze-variants`` (`write_variants`),
+never during a test run, and never over an existing file without ``force``.
 """
 
 from __future__ import annotations
@@ -37,7 +25,6 @@ __all__ = [
     "variants_path",
     "write_variants",
     "yaml_available",
-    "yaml_module",
 ]
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -70,12 +57,6 @@ class VariantsFile:
 def yaml_available() -> bool:
     """Whether PyYAML is installed (files are then written as YAML)."""
     return importlib.util.find_spec("yaml") is not None
-
-
-def yaml_module() -> Any:
-    """PyYAML, imported only when a variants file is read or written (never by ``import
-    semantix``)."""
-    return importlib.import_module("yaml")
 
 
 def check_case_id(case_id: object) -> str:
@@ -124,7 +105,9 @@ def load_data(text: str, path: Path, *, error: type[Exception], kind: str = "JSO
                 except ValueError as exc:
                     raise error(f"{path} line {number} is not valid JSON ({exc})") from None
             return data
-        return yaml_module().safe_load(text) if kind == "YAML" else json.loads(text)
+        if kind == "YAML":  # PyYAML, imported only here and in write_variants
+            return importlib.import_module("yaml").safe_load(text)
+        return json.loads(text)
     except RecursionError:
         raise error(f"{path} nests deeper than can be read: it is no {kind} file of ours") from None
     except Exception as exc:  # json's ValueError, yaml.YAMLError (without importing yaml)
@@ -175,7 +158,8 @@ def write_variants(directory: Path, variants: VariantsFile, *, force: bool = Fal
     data = variants.to_data()
     if yaml_available():
         path = directory / f"{case_id}.yaml"
-        text = yaml_module().safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        yaml: Any = importlib.import_module("yaml")
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     else:
         path = directory / f"{case_id}.json"
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"

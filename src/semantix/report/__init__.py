@@ -1,8 +1,5 @@
-"""One rendering of a run's semantic assertions: records, the terminal table, JSON, JUnit.
-
-The pytest plugin collects a `Record` per assertion (`semantix.report.records`), merges
-the records of xdist workers, and renders them here; the CLI reuses the same pass/fail line.
-"""
+"""One rendering of a run's semantic assertions: a `Record` per assertion
+(`semantix.report.records`), the terminal table, JSON, JUnit, the HTML page."""
 
 from semantix.report.records import (
     REPORT_VERSION,

@@ -13,34 +13,22 @@ print(comparison.summary_line())
 #> 1 regression, 1 fix, 0 new, 0 removed over 3 paired assertions; McNemar exact p = 1.000 (1 regression vs 1 fix)
 ```
 
-- **Pairs.** An assertion is a record of the JSON report; it pairs with the record of the same test
-  id and intent in the other run (the k-th assertion of an intent in a test with the k-th). A
-  **regression** went from passed to failed or error, a **fix** the other way; a pair that stays
-  on one side is unchanged. An assertion in one run only is **new** or **removed**. A pair whose
-  judges differ is flagged (and listed when its outcome stayed): a verdict from another judge is
-  not a like-for-like comparison.
-- **Repeated tests** (the report's ``runs`` section) are compared by pass rate, not run by run
-  (their runs are exchangeable): each rate with its Wilson 95 % interval, and the difference
-  (candidate minus baseline) with Newcombe's interval, **significant** when it excludes 0. Their
-  assertions are left out of the pairs.
-- **McNemar's exact test** on the paired flips: under "nothing changed" a flip is as likely either
-  way, so the p-value is the two-sided binomial tail of the smaller count at 1/2.
-
-Reading the reports is `semantix.report.schema`'s (`load_report`); rendering is
-`semantix.report.compare_views`'.
+An assertion pairs with the one of the same test id and intent in the other run (the k-th with
+the k-th); repeated tests are compared by pass rate (Wilson and Newcombe intervals), and McNemar's
+exact test weighs the paired flips: [Comparing runs](comparing-runs.md) says what each figure
+means. Reading
+the reports is `semantix.report.schema.load_report`'s; rendering `semantix.report.compare_views`'.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from semantix.proportions import mcnemar_exact, newcombe_interval, wilson_interval
-from semantix.report.files import read_json_report
 from semantix.report.records import PASSED, leaf_outcome, outcome
-from semantix.report.schema import ReportDocumentError, check_document
+from semantix.report.schema import load_report
 
 __all__ = ["FAIL_ON", "KINDS", "Comparison", "Flip", "RateChange", "compare", "load_report"]
 
@@ -50,15 +38,6 @@ KINDS = ("regression", "fix", "new", "removed", "judge")
 FAIL_ON = ("regressions", "significant", "never")
 #: The significance level of McNemar's test and of the Newcombe intervals (95 %).
 ALPHA = 0.05
-
-
-def load_report(path: Path) -> Mapping[str, Any]:
-    """The JSON report at ``path``, read and checked (`ReportDocumentError` naming the file)."""
-    data = read_json_report(path)  # its errors name the file already
-    try:
-        return check_document(data)
-    except ReportDocumentError as exc:
-        raise ReportDocumentError(f"{str(path)!r}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +251,8 @@ def compare(
     candidate_path: str | None = None,
 ) -> Comparison:
     """Compare two JSON reports (as `load_report` returns them): baseline, then candidate."""
-    repeated = _repeated(base) | _repeated(candidate)
+    # Repeated tests are compared by rate (`_rates`), not by pairs.
+    repeated = {str(test.get("nodeid")) for side in (base, candidate) for test in _run_tests(side)}
     old, new = _assertions(base, repeated), _assertions(candidate, repeated)
     flips: list[Flip] = []
     paired = judge_changes = 0
@@ -295,14 +275,8 @@ def compare(
     )
     order = {kind: rank for rank, kind in enumerate(KINDS)}
     flips.sort(key=lambda flip: (order[flip.kind], flip.nodeid, flip.intent, flip.occurrence))
-    return Comparison(
-        tuple(flips),
-        _rates(base, candidate),
-        paired,
-        judge_changes,
-        base_path,
-        candidate_path,
-    )
+    rates = _rates(base, candidate)
+    return Comparison(tuple(flips), rates, paired, judge_changes, base_path, candidate_path)
 
 
 def _good(record: Mapping[str, Any]) -> bool | None:
@@ -318,11 +292,6 @@ def _outcome(record: Mapping[str, Any]) -> str:
 
 
 _Key = tuple[str, str, int]
-
-
-def _repeated(document: Mapping[str, Any]) -> set[str]:
-    """The test ids of the repeated tests of a report (compared by rate, not by pairs)."""
-    return {str(test.get("nodeid")) for test in _run_tests(document)}
 
 
 def _run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -347,8 +316,6 @@ def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, M
 def _flip(
     kind: str, key: _Key, base: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None
 ) -> Flip:
-    either = candidate if candidate is not None else base
-    assert either is not None
     return Flip(
         kind,
         *key,
@@ -371,24 +338,17 @@ def _leaves(
         return {str(leaf.get("intent")): leaf for leaf in leaves}
 
     before, after = sides(base), sides(candidate)
+    names = dict.fromkeys([*after, *before])
     return tuple(
-        {
-            "intent": name,
-            "base": _leaf(before.get(name)),
-            "candidate": _leaf(after.get(name)),
-        }
-        for name in dict.fromkeys([*after, *before])
+        {"intent": name, "base": _leaf(before.get(name)), "candidate": _leaf(after.get(name))}
+        for name in names
     )
 
 
 def _leaf(leaf: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
     if leaf is None:
         return None
-    return {
-        "outcome": leaf_outcome(leaf),
-        "score": leaf.get("score"),
-        "threshold": leaf.get("threshold"),
-    }
+    return {"outcome": leaf_outcome(leaf)} | {key: leaf.get(key) for key in ("score", "threshold")}
 
 
 def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateChange, ...]:
@@ -396,20 +356,14 @@ def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateC
         return {(str(test.get("nodeid")), test.get("name")): test for test in _run_tests(document)}
 
     before, after = keyed(base), keyed(candidate)
-    changes = []
-    for key in sorted(set(before) | set(after), key=lambda key: (key[0], str(key[1]))):
-        old, new = before.get(key), after.get(key)
-        changes.append(
-            RateChange(
-                key[0],
-                key[1],
-                _counts(old),
-                _counts(new),
-                None if old is None else old.get("verdict"),
-                None if new is None else new.get("verdict"),
-            )
+    keys = sorted(set(before) | set(after), key=lambda key: (key[0], str(key[1])))
+    return tuple(
+        RateChange(
+            *key, _counts(old), _counts(new), (old or {}).get("verdict"), (new or {}).get("verdict")
         )
-    return tuple(changes)
+        for key in keys
+        for old, new in [(before.get(key), after.get(key))]
+    )
 
 
 def _counts(test: Mapping[str, Any] | None) -> tuple[int, int] | None:

@@ -1,9 +1,6 @@
 """A `semantix.report.compare.Comparison` as terminal lines, Markdown (a pull-request comment) and
-an HTML page in the style of the run's report. JSON is `Comparison.to_dict`.
-
-Every view says the same things in the same order: the summary line (counts, McNemar's p-value
-with the counts it used), regressions first, the repeated tests' pass rates, then fixes, new and
-removed assertions. A row judged by another judge in the candidate says so.
+an HTML page in the style of the run's report (JSON is `Comparison.to_dict`), each in the one
+order of `KINDS`, the repeated tests' pass rates after the regressions.
 """
 
 from __future__ import annotations
@@ -11,11 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from semantix import __version__
 from semantix.proportions import wilson_interval
 from semantix.report.compare import KINDS, Comparison, Flip, RateChange
-from semantix.report.html_assets import CSS
-from semantix.report.html_parts import _e
+from semantix.report.html_parts import _e, page
 from semantix.report.records import clean
 from semantix.report.terminal import Line, short_judge
 from semantix.text import preview
@@ -24,13 +19,8 @@ __all__ = ["MARKDOWN_ROWS", "html_page", "markdown", "text_lines"]
 
 #: Rows per Markdown table (a GitHub comment holds 65,536 characters); the rest are counted.
 MARKDOWN_ROWS = 50
-_TITLES = {
-    "regression": "regressions",
-    "fix": "fixes",
-    "new": "new",
-    "removed": "removed",
-    "judge": "judged by another judge",
-}
+_TITLES = {"regression": "regressions", "fix": "fixes", "new": "new", "removed": "removed"}
+_TITLES["judge"] = "judged by another judge"
 _MARKUP = {"regression": {"red": True}, "fix": {"green": True}}
 
 
@@ -45,17 +35,16 @@ def text_lines(comparison: Comparison) -> list[Line]:
             lines += [(f"  {_rate_text(rate)}", _rate_markup(rate)) for rate in rates]
         if flips:
             lines.append((f"{_TITLES[kind]} ({len(flips)}):", {"bold": True}))
-            lines += [(f"  {_flip_text(flip)}", _MARKUP.get(kind, {})) for flip in flips]
+            texts = (
+                f"{flip.nodeid}  {flip.label}  {_outcomes(flip)}  {detail(flip)}" for flip in flips
+            )
+            lines += [(f"  {text}".rstrip(), _MARKUP.get(kind, {})) for text in texts]
     return lines
 
 
 def _title(comparison: Comparison) -> str:
     base, candidate = comparison.base_path or "baseline", comparison.candidate_path or "candidate"
     return f"semantix compare: {base} -> {candidate}"
-
-
-def _flip_text(flip: Flip) -> str:
-    return f"{flip.nodeid}  {flip.label}  {_outcomes(flip)}  {detail(flip)}".rstrip()
 
 
 def _outcomes(flip: Flip) -> str:
@@ -67,7 +56,7 @@ def _outcomes(flip: Flip) -> str:
 def detail(flip: Flip) -> str:
     """What changed: the leaves whose outcome moved (score/threshold in each run), the error,
     and a change of judge."""
-    moved = [leaf for leaf in flip.leaves if _side(leaf["base"]) != _side(leaf["candidate"])]
+    moved = [leaf for leaf in flip.leaves if _side(leaf, "base") != _side(leaf, "candidate")]
     parts = []
     for leaf in moved or flip.leaves:
         base = _score(leaf["base"], flip.base)
@@ -86,8 +75,8 @@ def detail(flip: Flip) -> str:
     return "; ".join(parts)
 
 
-def _side(leaf: Mapping[str, Any] | None) -> object:
-    return None if leaf is None else leaf.get("outcome")
+def _side(leaf: Mapping[str, Any], side: str) -> object:
+    return (leaf[side] or {}).get("outcome")
 
 
 def _score(leaf: Mapping[str, Any] | None, outcome: str | None) -> str:
@@ -124,9 +113,6 @@ def _rate_markup(rate: RateChange) -> dict[str, bool]:
     if rate.worse or rate.regression:
         return {"red": True}
     return {"green": True} if rate.significant else {}
-
-
-# --- Markdown ---------------------------------------------------------------------------------
 
 
 def markdown(comparison: Comparison, *, rows: int = MARKDOWN_ROWS) -> str:
@@ -177,9 +163,6 @@ def _md(text: str) -> str:
     return str(clean(text)).replace("|", "\\|").replace("\n", " ").replace("`", "'")
 
 
-# --- HTML -------------------------------------------------------------------------------------
-
-
 def html_page(comparison: Comparison) -> str:
     """A self-contained page: the style sheet of the run's report, the same sections."""
     sections = []
@@ -200,21 +183,17 @@ def html_page(comparison: Comparison) -> str:
                 f"<tbody>{body}</tbody></table>"
             )
     title = _title(comparison)
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f'<meta name="generator" content="semantix {_e(__version__)}">\n'
-        f"<title>{_e(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+    return page(
+        title,
         f"<h1>{_e(title)}</h1>\n<p>{_e(comparison.summary_line())}</p>\n"
         + "\n".join(sections)
         + "\n<footer>Rendered by semantix compare. Pairs are matched by test id and intent; "
         "McNemar's exact test counts the paired flips; a repeated test's difference has "
-        "Newcombe's 95 % interval.</footer>\n</body>\n</html>\n"
+        "Newcombe's 95 % interval.</footer>\n",
     )
 
 
-def _html_rates(rates: Sequence[RateChange]) -> str:
-    shown = list(rates)
+def _html_rates(shown: Sequence[RateChange]) -> str:
     if not shown:
         return ""
     body = "".join(

@@ -1,20 +1,14 @@
-"""The judges' own cost, apart from the system's: token usage of LLM-judged verdicts, priced.
+"""The judges' own cost, apart from the system's: token usage of LLM-judged verdicts, priced
+by ``--semantic-judge-prices`` (docs/budgets.md, "The judges' own cost, apart").
 
-A verdict of an LLM judge carries its token usage (`semantix.judges.base.TokenUsage`); with prices
-for the judge's model (``--semantic-judge-prices``: a JSON file ``{"gpt-4o-mini": [0.15, 0.6]}``,
-USD per million input and output tokens), the report shows what judging cost, per assertion and
-in all. It never enters the system under test's own cost (the `Cost` leaves of its checks).
-
-An LLM-judged verdict is one that carries usage, or one that `LLMJudge` gave this run (it has a
-latency) without usage (its server reported none): that one's cost is **unknown**, counted and
-warned about, never priced at zero, and an assertion holding one has no cost figure. A replayed
-verdict (frozen, or remembered from earlier in the run: no latency, no usage) spent nothing.
+An `LLMJudge` verdict given this run (it has a latency) without usage is of **unknown** cost:
+counted and warned about, never priced at zero. A replayed verdict (no latency) spent nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from semantix.report.records import format_usd
@@ -37,14 +31,7 @@ class JudgeCost:
     unknown: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "verdicts": self.verdicts,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "usd": self.usd,
-            "unpriced": list(self.unpriced),
-            "unknown": self.unknown,
-        }
+        return {**asdict(self), "unpriced": list(self.unpriced)}
 
 
 #: What `_usage` returns for an LLM verdict given this run without usage.
@@ -52,8 +39,8 @@ _UNKNOWN: Mapping[str, Any] = {}
 
 
 def _usage(leaf: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """A leaf's token usage; `_UNKNOWN` for an LLM verdict given this run without any (module
-    docstring); None when the leaf spent nothing."""
+    """A leaf's token usage; `_UNKNOWN` for an LLM verdict given this run without any; None when
+    the leaf spent nothing."""
     usage: Mapping[str, Any] | None = leaf.get("usage")
     if usage:
         return usage

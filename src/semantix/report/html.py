@@ -8,18 +8,9 @@ print(page.startswith("<!DOCTYPE html>"))
 #> True
 ```
 
-`render` reads nothing but the JSON report (`semantix.report.json_document`), so the
-pytest option ``--semantic-report-html`` and ``semantix report JSON -o PAGE`` write byte-identical
-pages for the same run. The page has no network dependency (inline CSS, a small inline script,
-inline SVG plots drawn in `semantix.report.html_parts`), reads as a plain table without
-JavaScript and prints.
-
-The document is checked first (`semantix.report.schema.check_document`: a field of the wrong type
-is an error naming it); every text from the run is HTML-escaped, the OpenAI API key
-(``OPENAI_API_KEY``) is masked wherever it appears and what UTF-8 cannot encode is replaced
-(`semantix.report.records.clean`). Each assertion's row has the id ``/assertions/N`` — the JSON
-Pointer of the assertion in the JSON report — and its test id links to that row; the header links
-to the JSON report (``json_href``) when the page knows where it is.
+`render` reads nothing but the JSON report, checked first (`check_document`) and cleaned
+(`semantix.report.records.clean`), so ``--semantic-report-html`` and ``semantix report`` write
+byte-identical pages; what the page shows is in docs/html-report.md.
 """
 
 from __future__ import annotations
@@ -32,9 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from semantix import __version__
-from semantix.report.files import write_text_atomic
-from semantix.report.html_assets import CSS, JS
+from semantix.files import write_atomic
+from semantix.report.html_assets import JS
 from semantix.report.html_parts import (
     PREVIEW_CHARS,
     _breakable,
@@ -45,7 +35,6 @@ from semantix.report.html_parts import (
     _fmt,
     _folded,
     _judge,
-    _leaves,
     _lines,
     _mapping,
     _ms,
@@ -53,6 +42,7 @@ from semantix.report.html_parts import (
     _short,
     _split_description,
     judge_cost,
+    page,
     plots,
     run_tests,
     runs,
@@ -78,8 +68,8 @@ _OUTCOME_ORDER = {word: rank for rank, word in enumerate(_ORDER)}
 _CSS_CLASS = dict(
     zip(OUTCOME_WORDS, ("pass", "fail", "error", "xfail", "xpass", "skip"), strict=True)
 )
-#: What an empty cell shows.
 _NONE = "—"
+_EMPTY = '<p class="empty">No semantic assertion was made in this run.</p>\n'
 
 
 def json_href(json_path: Path | None, page_path: Path) -> str | None:
@@ -97,24 +87,17 @@ def json_href(json_path: Path | None, page_path: Path) -> str | None:
 def write_html_report(
     path: Path, document: Mapping[str, Any], *, json_path: Path | None = None
 ) -> None:
-    """Render ``document`` (as it reads back from JSON) to ``path``, parents created, whole or
-    not at all (`semantix.report.files.write_text_atomic`).
-
-    ``json_path`` is where the same document was written as JSON, for the header's link.
-    """
-    # The page is rendered from what the JSON file holds, so a page rendered later from that
-    # file (semantix report) is byte-identical: tuples become lists, keys strings.
+    """Render ``document`` to ``path`` (parents created), whole or not at all; ``json_path`` is
+    where the same document was written as JSON, for the header's link."""
+    # Rendered from what the JSON file holds (tuples become lists, keys strings), so a page
+    # rendered later from that file (semantix report) is byte-identical.
     plain = json.loads(json.dumps(document, ensure_ascii=False))
-    write_text_atomic(path, render(plain, json_href=json_href(json_path, path)))
+    write_atomic(path, render(plain, json_href=json_href(json_path, path)))
 
 
 def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
-    """The HTML page of a JSON report (a `semantix.report.json_document`).
-
-    ``json_href`` is the link to the JSON report file, shown in the page's header. A document
-    that is not a semantix report, or has a field of the wrong type, is a `ReportDocumentError`
-    naming the field.
-    """
+    """The HTML page of a JSON report; ``json_href`` is the header's link to the JSON file. A
+    document that is not a semantix report is a `ReportDocumentError` naming the field."""
     try:
         cleaned = clean(check_document(document))
     except RecursionError:
@@ -127,9 +110,9 @@ def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
 
 def _rank(record: Mapping[str, Any]) -> int:
     result = outcome(record)
-    if result == "passed" and record.get("borderline"):
-        return _OUTCOME_ORDER["borderline"]
-    return _OUTCOME_ORDER[result]
+    return _OUTCOME_ORDER[
+        "borderline" if result == "passed" and record.get("borderline") else result
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +124,6 @@ class _Column:
     always: bool = False  # shown even when every cell is empty
 
 
-#: The table's columns, in order.
 _COLUMNS: Sequence[_Column] = (
     _Column("o", "n", "verdict", "5.5em", always=True),
     _Column("id", "s", "test", "minmax(0,1.3fr)", always=True),
@@ -156,19 +138,10 @@ _COLUMNS: Sequence[_Column] = (
 )
 
 
-#: The header's totals (`semantix.report.records.Summary` fields) and their CSS classes: the
-#: first four always shown, the others when there are any.
-_TOTALS = {
-    "total": "total",
-    "passed": "pass",
-    "failed": "fail",
-    "errors": "error",
-    "xfailed": "xfail",
-    "xpassed": "xpass",
-    "skipped": "skip",
-    "borderline": "bl",
-    "topical": "tp",
-}
+#: The header's totals (`Summary` fields) and their CSS classes: the first four always shown.
+_TOTALS = {"total": "total", "passed": "pass", "failed": "fail", "errors": "error"}
+_TOTALS |= {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip", "borderline": "bl"}
+_TOTALS |= {"topical": "tp"}
 
 
 class _Page:
@@ -176,9 +149,7 @@ class _Page:
         self.document = document
         self.meta: Mapping[str, Any] = _mapping(document.get("meta"))
         self.records: list[Mapping[str, Any]] = list(document["assertions"])
-        #: Counted from the records, by the rule the JSON's summary was (reports of earlier
-        #: versions lack some counts).
-        self.counts = summarize(self.records)
+        self.counts = summarize(self.records)  # older reports lack some counts
         self.json_href = json_href
         #: Each distinct intent description, numbered: rows show it through CSS classes, so a
         #: description repeated on thousands of rows is in the page once.
@@ -215,12 +186,6 @@ class _Page:
     def render(self) -> str:
         table = self._table()  # first: it collects the descriptions and columns the style shows
         parts = [
-            "<!DOCTYPE html>\n",
-            '<html lang="en">\n<head>\n<meta charset="utf-8">\n',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-            '<meta name="generator" content="semantix ' + _e(__version__) + '">\n',
-            f"<title>{_e(self._title())}</title>\n",
-            f"<style>{CSS}{self._style()}</style>\n</head>\n<body>\n",
             self._header(),
             self._nav(),
             table,
@@ -233,9 +198,9 @@ class _Page:
                 f"{_e(self.document.get('version'))}); every figure here is in that file. Row ids "
                 "are JSON Pointers into it: <code>#/assertions/N</code>.</footer>\n"
             ),
-            f"<script>{JS}</script>\n</body>\n</html>\n",
+            f"<script>{JS}</script>\n",
         ]
-        return "".join(parts)
+        return page(self._title(), "".join(parts), style=self._style())
 
     def _json_link(self) -> str:
         if self.json_href is None:
@@ -246,8 +211,6 @@ class _Page:
             "<code>#/assertions/N</code> is the JSON Pointer of its assertion there)</small></dd>"
         )
 
-    # -- header ----------------------------------------------------------------------------
-
     def _title(self) -> str:
         bad = self.counts.failed + self.counts.errors
         state = f"{bad} failing" if bad else "all passed"
@@ -255,20 +218,11 @@ class _Page:
 
     def _header(self) -> str:
         counts = self.counts.to_dict()
-        judges = self.meta.get("judges")
-        judge_items = (
-            "".join(f"<li><code>{_e(judge)}</code></li>" for judge in judges)
-            if isinstance(judges, list) and judges
-            else "<li>—</li>"
+        judges = "".join(
+            f"<li><code>{_e(judge)}</code></li>" for judge in self.meta.get("judges") or ()
         )
-        decided = self.counts.decided_by
-        decided_text = (
-            ", ".join(
-                f"<code>{_e(short_judge(str(judge)))}</code> {_e(count)}"
-                for judge, count in sorted(decided.items())
-            )
-            or "—"
-        )
+        decided = sorted(self.counts.decided_by.items())
+        decided_by = ", ".join(f"<code>{_e(short_judge(j))}</code> {_e(n)}" for j, n in decided)
         totals = "".join(
             f'<li class="{css}"><b>{counts[key]:,}</b> {"assertions" if key == "total" else key}</li>'
             for index, (key, css) in enumerate(_TOTALS.items())
@@ -280,8 +234,8 @@ class _Page:
             f"<dt>Run</dt><dd>{_e(_date(self.meta.get('started')))}</dd>"
             f"<dt>Duration</dt><dd>{_e(_duration(self.meta.get('duration_s')))}</dd>"
             f"<dt>Verdicts</dt><dd>{_e(self.meta.get('verdicts_mode') or 'off')}</dd>"
-            f"<dt>Judges</dt><dd><ul>{judge_items}</ul></dd>"
-            f"<dt>Decided by</dt><dd>{decided_text}</dd>{judge_cost(self.meta)}{self._json_link()}"
+            f"<dt>Judges</dt><dd><ul>{judges or '<li>—</li>'}</ul></dd>"
+            f"<dt>Decided by</dt><dd>{decided_by or '—'}</dd>{judge_cost(self.meta)}{self._json_link()}"
             "</dl>\n</header>\n"
         )
 
@@ -294,8 +248,6 @@ class _Page:
         if relation_data(self.document):
             links.append('<a href="#relations">Relations</a>')
         return f"<nav>{' · '.join(links)}</nav>\n"
-
-    # -- the table ----------------------------------------------------------------------------
 
     def _table(self) -> str:
         order = sorted(range(len(self.records)), key=lambda i: (_rank(self.records[i]), i))
@@ -314,11 +266,6 @@ class _Page:
             f"<tr{attributes}>" + "".join(row[column.key] for column in self.columns) + "</tr>\n"
             for row, attributes, _ in cells
         )
-        empty = (
-            '<p class="empty">No semantic assertion was made in this run.</p>\n'
-            if not self.records
-            else ""
-        )
         return (
             '<section id="assertions">\n<h2>Assertions</h2>\n'
             '<p class="hint">Failures and errors first, expected failures (xfail) and skips '
@@ -332,7 +279,7 @@ class _Page:
             '<option value="xfail">xfailed</option><option value="xpass">xpassed</option>'
             '<option value="skip">skipped</option></select> <span id="n"></span> '
             "<small>Click a column header to sort.</small></div>\n"
-            f'{empty}<table id="t" class="grid">\n<thead><tr class="h">{head}</tr></thead>\n'
+            f'{"" if self.records else _EMPTY}<table id="t" class="grid">\n<thead><tr class="h">{head}</tr></thead>\n'
             f"<tbody>\n{rows}</tbody>\n</table>\n</section>\n"
         )
 
@@ -342,7 +289,7 @@ class _Page:
         pointer = f"/assertions/{index}"
         result = outcome(record)
         borderline = bool(record.get("borderline"))
-        leaves = _leaves(record)
+        leaves: list[Mapping[str, Any]] = list(record.get("leaves") or ())
         known = [value for leaf in leaves if (value := _num(leaf.get("score"))) is not None]
         latency = _num(record.get("duration_ms"))
         topical = is_topical(record)

@@ -1,8 +1,6 @@
-"""Pieces of the HTML report: value formatting, and two sections after the assertions table
-(scores per intent, repeated runs), each a function of the JSON report (the snapshots and
-relations sections are in `semantix.report.html_sections`).
-
-Every text is HTML-escaped here (`_e`); `semantix.report.html` puts the pieces into the page.
+"""Pieces of the HTML report (`semantix.report.html` puts them into the page): value formatting,
+every text HTML-escaped (`_e`), and the sections on scores per intent and repeated runs, each a
+function of the JSON report, checked already (`check_document`).
 """
 
 from __future__ import annotations
@@ -14,10 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from semantix import __version__
+from semantix.report.html_assets import CSS
 from semantix.report.records import OUTCOME_WORDS, PASSED, format_usd, leaf_outcome
 from semantix.report.terminal import short_judge
 
-__all__ = ["PREVIEW_CHARS", "judge_cost", "plots", "run_tests", "runs"]
+__all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "run_tests", "runs"]
 
 #: Characters of an output (or evidence) shown in the table before it is folded into <details>.
 PREVIEW_CHARS = 120
@@ -30,6 +30,17 @@ _BAR_W, _BAR_H = 200, 18
 
 def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
+
+
+def page(title: str, body: str, *, style: str = "") -> str:
+    """A self-contained page (no network) with the report's style sheet, and ``style`` after it."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="semantix {_e(__version__)}">\n'
+        f"<title>{_e(title)}</title>\n<style>{CSS}{style}</style>\n</head>\n<body>\n{body}"
+        "</body>\n</html>\n"
+    )
 
 
 #: Where a test id, an intent or a judge name may wrap: after a path's or a name's separators,
@@ -47,13 +58,8 @@ def _breakable(value: object) -> str:
 
 def _split_description(text: str) -> tuple[str, str]:
     """A description's first line, and the rest (empty for a one-line description)."""
-    stripped = text.strip()
-    first, _, rest = stripped.partition("\n")
+    first, _, rest = text.strip().partition("\n")
     return first.strip(), rest.strip("\n")
-
-
-def _first_line(text: str) -> str:
-    return _split_description(text)[0]
 
 
 def _num(value: object) -> float | None:
@@ -96,13 +102,6 @@ def _date(value: object) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _leaves(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    leaves = record.get("leaves")
-    if not isinstance(leaves, list):
-        return []
-    return [leaf for leaf in leaves if isinstance(leaf, Mapping)]
-
-
 def _folded(text: object, css: str) -> str:
     """A text shown whole when short, else folded: its first words, expanding to the rest.
 
@@ -125,21 +124,17 @@ def _folded(text: object, css: str) -> str:
 
 def _judge(identity: object) -> str:
     """The short judge name; the full identity (model, revision, file) on hover."""
-    full = str(identity) if identity else None
-    if full is None:
+    if not identity:
         return "—"
-    short = short_judge(full)
-    if short == full:
-        return f'<span class="j">{_breakable(short)}</span>'
-    return f'<span class="j" title="{_e(full)}">{_breakable(short)}</span>'
+    full = str(identity)
+    title = "" if short_judge(full) == full else f' title="{_e(full)}"'
+    return f'<span class="j"{title}>{_breakable(short_judge(full))}</span>'
 
 
 def _lines(cells: Iterable[str]) -> str:
     """One line per leaf inside a cell (a single leaf's cell is just its text)."""
     shown = list(cells)
-    if len(shown) == 1:
-        return shown[0]
-    return "".join(f"<div>{cell}</div>" for cell in shown)
+    return shown[0] if len(shown) == 1 else "".join(f"<div>{cell}</div>" for cell in shown)
 
 
 def judge_cost(meta: Mapping[str, Any]) -> str:
@@ -158,16 +153,13 @@ def judge_cost(meta: Mapping[str, Any]) -> str:
     )
 
 
-# --- strip plots -----------------------------------------------------------------------
-
-
 def plots(records: Sequence[Mapping[str, Any]]) -> str:
     """The "Scores per intent" section: a strip plot per intent (by qualified name)."""
     # Keyed by the intent's qualified name and its label: two intents of one name from two
     # modules stay apart, and ~X (passes below the line) is not merged into X.
     groups: dict[tuple[str, str], list[tuple[int, Mapping[str, Any]]]] = {}
     for index, record in enumerate(records):
-        for leaf in _leaves(record):
+        for leaf in record.get("leaves") or ():
             label = str(leaf.get("intent", "?"))
             key = (label, str(leaf.get("qualname") or label))
             groups.setdefault(key, []).append((index, leaf))
@@ -208,37 +200,28 @@ def _plot(
     thresholds = sorted(
         {round(t, 4) for _, leaf in points if (t := _num(leaf.get("threshold"))) is not None}
     )
-    shapes: list[str] = []
+    rings: list[str] = []
     passes: list[str] = []
     fails: list[str] = []
-    scored = failed = borderline = 0
     for number, (index, leaf) in enumerate(points):
         score = _num(leaf.get("score"))
         if score is None:
             continue
-        scored += 1
         # A deterministic spread (golden-ratio sequence) keeps equal scores apart.
         y = _PAD_TOP + 3 + ((number * 0.6180339887498949) % 1.0) * (band - 6)
         cx = x(score)
         # Every point is a zero-length segment of one path per kind (round caps draw a dot,
         # square caps a square): thousands of points stay a few bytes each.
-        dot = f"M{cx:.1f} {y:.1f}h0"
-        if leaf_outcome(leaf) != "failed":
-            passes.append(dot)
-        else:
-            failed += 1
-            fails.append(dot)
+        (passes if leaf_outcome(leaf) != "failed" else fails).append(f"M{cx:.1f} {y:.1f}h0")
         if leaf.get("borderline"):
             # Borderline points are few and worth a look: a ring that names its test.
-            borderline += 1
             tip = f"{_e(records[index].get('nodeid', '?'))}: {score:.3f}"
-            shapes.append(
+            rings.append(
                 f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"><title>{tip}</title></circle>'
             )
-    if passes:
-        shapes.insert(0, f'<path class="pass" d="{"".join(passes)}"/>')
-    if fails:
-        shapes.insert(1 if passes else 0, f'<path class="fail" d="{"".join(fails)}"/>')
+    paths = [(css, dots) for css, dots in (("pass", passes), ("fail", fails)) if dots]
+    shapes = [f'<path class="{css}" d="{"".join(dots)}"/>' for css, dots in paths] + rings
+    scored, failed, borderline = len(passes) + len(fails), len(fails), len(rings)
     lines = "".join(
         f'<line class="th" x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{_PAD_TOP - 4}" '
         f'y2="{_PAD_TOP + band}"/>'
@@ -255,7 +238,7 @@ def _plot(
     caption = (
         f"<b>{_e(name)}</b>"
         + (f" <code>{_e(qualname)}</code>" if qualname else "")
-        + f" <small>{_e(_first_line(description))}</small><br>{scored:,} score"
+        + f" <small>{_e(_split_description(description)[0])}</small><br>{scored:,} score"
         f"{'s' if scored != 1 else ''}, {failed:,} failed, {borderline:,} borderline; "
         f"threshold {_e(shown)} (passes {direction} the line)"
     )
@@ -268,23 +251,13 @@ def _plot(
     )
 
 
-# --- repeated runs ---------------------------------------------------------------------
-
-#: A repeated test's pytest outcome that replaces its own verdict, and its CSS class.
-_EXPECTED = {
-    "xfailed": ("xfail", "xfail"),
-    "xpassed": ("xpass", "xpass"),
-    "skipped": ("skip", "skip"),
-}
+#: A repeated test's pytest outcome that replaces its own verdict, as its word and CSS class.
+_EXPECTED = {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip"}
 
 
 def run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The repeated tests of the JSON report's ``runs`` section."""
-    runs = _mapping(document.get("runs"))
-    tests = runs.get("tests")
-    if not isinstance(tests, list):
-        return []
-    return [test for test in tests if isinstance(test, Mapping)]
+    return list(_mapping(document.get("runs")).get("tests") or ())
 
 
 def runs(document: Mapping[str, Any]) -> str:
@@ -334,7 +307,7 @@ def _run_row(test: Mapping[str, Any]) -> str:
     verdict = str(test.get("verdict") or "?")
     css = "pass" if verdict in PASSED else "fail"
     if test.get("test_outcome") in _EXPECTED:  # pytest expected the failure, or skipped it
-        verdict, css = _EXPECTED[str(test["test_outcome"])]
+        verdict = css = _EXPECTED[str(test["test_outcome"])]
     name = test.get("name")
     nodeid = str(test.get("nodeid", "?"))
     label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")

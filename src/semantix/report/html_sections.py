@@ -1,7 +1,5 @@
 """Sections of the HTML report after the repeated runs: semantic snapshots (each drifted one with
-its word diff) and metamorphic relations (the terminal's table, and the cases that did not hold),
-each a function of the JSON report; every text HTML-escaped.
-"""
+its word diff) and metamorphic relations, each a function of the JSON report."""
 
 from __future__ import annotations
 
@@ -12,9 +10,6 @@ from semantix.report.html_parts import _e, _fmt, _mapping, _num
 from semantix.snapshots.diff import word_opcodes
 
 __all__ = ["relation_data", "relations", "snapshot_data", "snapshots"]
-
-
-# --- snapshots -------------------------------------------------------------------------
 
 
 def snapshot_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -36,13 +31,13 @@ def snapshots(document: Mapping[str, Any]) -> str:
     count_text = ", ".join(
         f"{_e(count)} {_e(name)}" for name, count in counts.items() if _num(count)
     )
-    entries = [entry for entry in data.get("snapshots") or [] if isinstance(entry, Mapping)]
+    entries = list(data.get("snapshots") or ())
     order = {"drifted": 0, "missing": 1, "error": 2}
     entries.sort(
         key=lambda entry: (order.get(str(entry.get("outcome")), 3), str(entry.get("path")))
     )
     items = "".join(_snapshot_item(entry) for entry in entries)
-    unused = [entry for entry in data.get("unused") or [] if isinstance(entry, Mapping)]
+    unused = data.get("unused") or ()
     deleted = set(map(str, data.get("deleted") or []))
     unused_items = "".join(
         f"<li><code>{_e(entry.get('path', '?'))}</code> of {_e(entry.get('test', '?'))}"
@@ -89,9 +84,6 @@ def _diff_html(stored: str, new: str) -> str:
     return " ".join(out)
 
 
-# --- relations -------------------------------------------------------------------------
-
-
 def relation_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
     """The ``relations`` section when a relation was checked, else empty."""
     data = _mapping(document.get("relations"))
@@ -113,13 +105,11 @@ def relations(document: Mapping[str, Any]) -> str:
         f'<td class="n">{_fmt(row.get("mean_rate"))}</td><td class="n">{_fmt(row.get("worst_rate"))}'
         f'</td><td class="n">{_e(row.get("errors", "—"))}</td></tr>\n'
         for row in data.get("summary") or ()
-        if isinstance(row, Mapping)
     )
     cases = "".join(
         _relation_case(case)
         for case in data.get("results") or ()
-        if isinstance(case, Mapping)
-        and (case.get("violations") or case.get("errors") or case.get("applicable") is False)
+        if (case.get("violations") or case.get("errors") or case.get("applicable") is False)
     )
     return (
         '<section id="relations">\n<h2>Relations</h2>\n'

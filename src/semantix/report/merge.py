@@ -12,20 +12,14 @@ print(merged["summary"]["total"], merged["summary"]["failed"], merged["meta"]["j
 #> 2 1 ['J']
 ```
 
-`assemble` builds a JSON report from its parts — records, repeated tests, relations, the
-snapshot section, run metadata — and is the one function both writers use: the pytest session
-with its own parts (pytest-xdist workers' payloads already merged into them) and `merge_reports`
-with the parts of every shard. Every figure derived from the parts (the summary, "decided by",
-the stability score, the relations' summary) is computed there from the merged parts, never
-added up from the shards' own figures, so a merge equals the unsharded report by construction.
-What only a shard knows is combined: snapshot counts are added, unused and deleted snapshots
-joined, the judges' cost added, the start the earliest and the duration the sum (the time the
-suite took, as one machine would have run it); ``meta.shards`` lists each shard's file, start and
-duration.
-
-Shards must be of one report version and one verdict mode, and no test id may be in two of them
-(`ReportDocumentError` otherwise, naming the files); assertions made outside any test (in a
-session fixture) may be in each.
+`assemble` builds a JSON report from its parts and is the one function both writers use: the
+pytest session (xdist workers' payloads merged in) and `merge_reports` (every shard's parts).
+Every derived figure (the summary, "decided by", the stability score, the relations' summary) is
+computed there from the merged parts, so a merge equals the unsharded report by construction;
+what only a shard knows (snapshot counts, the judges' cost, timing) is combined as
+[Comparing runs](comparing-runs.md#shards-semantix-report-merge) says. Shards of different
+report versions or verdict modes, or sharing a test id, are a `ReportDocumentError` naming the
+files.
 """
 
 from __future__ import annotations
@@ -56,9 +50,8 @@ def assemble(
     relations: Sequence[Record] = (),
     snapshots: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The JSON report of these parts: records and repeated tests sorted by test id (each test's
-    own in the order it made them), pytest's outcome of each test, relations too, and every
-    summary computed from them."""
+    """The JSON report of these parts, sorted by test id (each test's own in the order it made
+    them), with every summary computed from them."""
     sections: dict[str, Any] = {"tests": sorted(tests, key=lambda test: str(test["nodeid"]))}
     if snapshots is not None:
         sections["snapshots"] = dict(snapshots)
@@ -99,13 +92,16 @@ def merge_reports(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, 
 
 
 def _section(document: Mapping[str, Any], name: str, key: str) -> list[Record]:
-    section = document.get(name)
-    return list(section.get(key) or ()) if isinstance(section, Mapping) else []
+    return list((document.get(name) or {}).get(key) or ())
 
 
 def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
     for key, what in (("version", "report version"), ("verdicts_mode", "verdict mode")):
-        values = {path: _value(document, key) for path, document in shards}
+        values = {
+            path: document.get(key) if key == "version" else meta.get(key, "off")
+            for path, document in shards
+            for meta in [document.get("meta") or {}]
+        }
         if len(set(values.values())) > 1:
             listed = ", ".join(f"{path!r}: {value!r}" for path, value in values.items())
             raise ReportDocumentError(
@@ -124,13 +120,6 @@ def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
                     "suite run different tests; merge the reports of one run's shards only (or "
                     "compare two runs with semantix compare)"
                 )
-
-
-def _value(document: Mapping[str, Any], key: str) -> object:
-    if key == "version":
-        return document.get("version")
-    meta = document.get("meta")
-    return (meta or {}).get(key, "off") if isinstance(meta, Mapping) else "off"
 
 
 def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
@@ -157,7 +146,7 @@ def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
     return meta
 
 
-_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "usd")
+_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "usd", "unknown")
 
 
 def _snapshots(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

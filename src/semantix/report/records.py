@@ -1,20 +1,9 @@
 """A JSON-able record per semantic assertion, and the JSON report built from them.
 
-A record is what every rendering reads (the terminal table, the JSON file, JUnit properties, the
-HTML page), so they always agree. Records travel from pytest-xdist workers to the controller as
-they are, and are sorted by test id so a report is the same with and without xdist.
-
-A record is clean when it is built (`clean`): the API keys semantix knows of (``OPENAI_API_KEY``)
-are masked and what UTF-8 cannot encode (a lone surrogate) is replaced, so no sink — terminal,
-JSON, JUnit XML, HTML, an xdist payload — ever shows a key or fails to encode. `outcome` and
-`leaf_outcome` are the one rule every renderer uses for "passed", "failed", "error", "xfailed",
-"xpassed", "skipped" and "not judged".
-
-A record carries two outcomes: ``outcome``, the check's own (``passed``, ``failed``, ``error``),
-and ``test_outcome``, pytest's outcome of the test that made it (``passed``, ``failed``,
-``error``, ``skipped``, ``xfailed``, ``xpassed``; null outside pytest), which the plugin sets
-when the test ends. `outcome` combines them: a failing check in a test pytest calls xfailed is
-an expected failure, not a failure.
+A record is what every rendering reads (terminal, JSON, JUnit, HTML, an xdist payload), so they
+always agree; it is clean when built (`clean`), so no sink shows an API key or fails to encode.
+`outcome` and `leaf_outcome` are the one rule every renderer uses for a record's and a leaf's
+outcome (docs/pytest-plugin.md, "two outcomes").
 """
 
 from __future__ import annotations
@@ -28,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from semantix import config
+from semantix.files import encodable, write_atomic
 from semantix.pipeline.results import OUTCOME_WORDS as CHECK_WORDS
 from semantix.pipeline.results import SemanticResult
-from semantix.report.files import encodable, write_text_atomic
 from semantix.report.schema import CHECK_OUTCOMES, REPORT_VERSION
 from semantix.text import mask_secrets, preview, usable_secrets
 
@@ -126,58 +115,30 @@ def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
 
 
 def result_record(result: SemanticResult, nodeid: str) -> Record:
-    """The record of one finished assertion (passed or failed).
-
-    Each leaf is `semantix.pipeline.results.LeafResult.to_dict`'s: its judge (a custom
-    judge's bare ``Verdict`` is the check's judge's), and ``topical`` for a leaf a similarity
-    judge decided from the intent's description alone — on passes too.
-    """
+    """The record of one finished assertion (passed or failed); each leaf is
+    `semantix.pipeline.results.LeafResult.to_dict`'s, with the intent's qualified name."""
     summary = result.to_dict()
     leaves = [
-        {
-            **leaf,
-            "qualname": f"{found.intent.__module__}.{found.intent.__qualname__}",
-        }
+        {**leaf, "qualname": f"{found.intent.__module__}.{found.intent.__qualname__}"}
         for leaf, found in zip(summary["leaves"], result.leaves, strict=True)
     ]
-    record: Record = clean(
-        {
-            "nodeid": nodeid,
-            "outcome": "passed" if result.passed else "failed",
-            "test_outcome": None,
-            "intent": summary["intent"],
-            "judge": summary["judge"],
-            "passed": summary["passed"],
-            "borderline": summary["borderline"],
-            "empty": summary["empty"],
-            "duration_ms": summary["duration_ms"],
-            "output": result.output,
-            "leaves": leaves,
-        }
-    )
-    return record
+    fields = ("intent", "judge", "passed", "borderline", "empty", "duration_ms")
+    shown = {key: summary[key] for key in fields} | {"output": result.output, "leaves": leaves}
+    return _record(nodeid, "passed" if result.passed else "failed", shown)
 
 
 def error_record(
     nodeid: str, error: BaseException, *, intent: str | None = None, output: str | None = None
 ) -> Record:
     """The record of an assertion that could not be judged (a judge or configuration error)."""
-    record: Record = clean(
-        {
-            "nodeid": nodeid,
-            "outcome": "error",
-            "test_outcome": None,
-            "intent": intent or "?",
-            "judge": None,
-            "passed": False,
-            "borderline": False,
-            "empty": False,
-            "duration_ms": None,
-            "output": output,
-            "error": f"{type(error).__name__}: {preview(str(error), 400, quote=False)}",
-            "leaves": [],
-        }
-    )
+    error_text = f"{type(error).__name__}: {preview(str(error), 400, quote=False)}"
+    fields = {"intent": intent or "?", "judge": None, "passed": False, "borderline": False}
+    fields |= {"empty": False, "duration_ms": None, "output": output, "error": error_text}
+    return _record(nodeid, "error", fields | {"leaves": []})
+
+
+def _record(nodeid: str, outcome: str, fields: Mapping[str, Any]) -> Record:
+    record: Record = clean({"nodeid": nodeid, "outcome": outcome, "test_outcome": None, **fields})
     return record
 
 
@@ -224,12 +185,12 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> Summary:
         passed=outcomes["passed"],
         failed=outcomes["failed"],
         errors=outcomes["error"],
-        borderline=sum(1 for record in records if record.get("borderline")),
-        decided_by=dict(deciders),
         xfailed=outcomes["xfailed"],
         xpassed=outcomes["xpassed"],
         skipped=outcomes["skipped"],
+        borderline=sum(1 for record in records if record.get("borderline")),
         topical=sum(1 for record in records if is_topical(record)),
+        decided_by=dict(deciders),
     )
 
 
@@ -258,5 +219,5 @@ def json_document(
 
 def write_json_report(path: Path, document: Mapping[str, Any]) -> None:
     """Write ``document`` to ``path`` (parents created), as indented UTF-8 JSON, whole or not at
-    all (`semantix.report.files.write_text_atomic`; what UTF-8 cannot encode is replaced)."""
-    write_text_atomic(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    all (`semantix.files.write_atomic`)."""
+    write_atomic(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -1,10 +1,7 @@
-"""Repeated tests in the report: one record per repeated test, its table, JSON and Markdown.
-
-A run record is `semantix.runs.RunStats.to_dict` plus the test's node id (and, under pytest, the
-test's ``test_outcome``). The terminal table, the JSON section, the JUnit property and the GitHub
-step summary all read these records, so they agree; xdist workers send them to the controller as
-they are. A repeated test pytest calls xfailed or skipped is shown with that outcome and left
-out of the stability score (an expected failure says nothing about stability).
+"""Repeated tests in the report: one record per repeated test (`semantix.runs.RunStats.to_dict`
+plus the test's node id and, under pytest, its ``test_outcome``), which the terminal table, the
+JSON section, the JUnit property and the GitHub step summary all read. A test pytest calls xfailed
+or skipped is shown with that outcome and left out of the stability score.
 """
 
 from __future__ import annotations
@@ -13,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from semantix.report.records import OUTCOME_WORDS, PASSED, Record
-from semantix.report.terminal import Line, cut_test_id
+from semantix.report.terminal import Line, _render
 from semantix.runs import RunStats, suite_stability
 
 __all__ = [
@@ -36,11 +33,8 @@ def run_record(stats: RunStats, nodeid: str) -> Record:
 
 
 def stability_line(records: Sequence[Record]) -> str:
-    """``stability 0.85 (mean pass rate) over 3 repeated tests; 1 not proven at its floor``.
-
-    "Not proven" counts the tests whose 95 % interval's lower bound is under their floor. Tests
-    pytest calls xfailed or skipped are left out (`counted`), and the line says how many.
-    """
+    """``stability 0.85 (mean pass rate) over 3 repeated tests; 1 not proven at its floor``: the
+    tests whose 95 % interval's lower bound is under their floor, xfailed and skipped left out."""
     counted = _counted(records)
     score, below = suite_stability(counted)
     noun = "test" if len(counted) == 1 else "tests"
@@ -67,16 +61,14 @@ def once_line(once: Sequence[str]) -> str:
 
 def _counted(records: Sequence[Record]) -> list[Record]:
     """The records the stability score counts: not those of xfailed or skipped tests."""
-    return [record for record in records if record.get("test_outcome") not in _LEFT_OUT]
-
-
-_LEFT_OUT = ("xfailed", "skipped")
+    return [
+        record for record in records if record.get("test_outcome") not in ("xfailed", "skipped")
+    ]
 
 
 def runs_section(records: Sequence[Record], once: Sequence[str] = ()) -> dict[str, Any]:
-    """The JSON report's ``runs`` section: every repeated test, the stability score and how many
-    have not proven their floor (over the tests `counted`), how many were left out, and the tests
-    ``--semantic-runs`` ran once (``once``)."""
+    """The JSON report's ``runs`` section: every repeated test, the stability score, how many have
+    not proven their floor, how many were left out, and the tests ``--semantic-runs`` ran once."""
     counted = _counted(records)
     score, below = suite_stability(counted)
     return {
@@ -129,9 +121,11 @@ def run_lines(
         overflow = sum(widths) + 2 * (len(widths) - 1) - width
         if overflow > 0:
             widths[0] = max(16, widths[0] - overflow)
-        lines.append((_render(_HEADER, widths), {"bold": True}))
-        for _record, cells in zip(records, rows, strict=True):
-            lines.append((_render(cells, widths), _MARKUP.get(cells[-1], {"red": True})))
+        lines.append((_render(_HEADER, widths, _RIGHT), {"bold": True}))
+        lines += [
+            (_render(cells, widths, _RIGHT), _MARKUP.get(cells[-1], {"red": True}))
+            for cells in rows
+        ]
         counted = _counted(records)
         _, below = suite_stability(counted)
         failed = any(record["verdict"] not in PASSED for record in counted)
@@ -162,11 +156,8 @@ def corrected_lines(records: Sequence[Record]) -> list[Line]:
     return lines
 
 
-_MARKUP = {
-    "PASS": {"green": True},
-    "XFAIL": {"yellow": True},
-    "XPASS": {"yellow": True},
-    "SKIP": {"yellow": True},
+_MARKUP = {"PASS": {"green": True}} | {
+    word: {"yellow": True} for word in ("XFAIL", "XPASS", "SKIP")
 }
 
 
@@ -186,16 +177,4 @@ def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[
         cells[0] = f"`{cells[0]}`"
         cells = [cell.replace("|", "\\|") for cell in cells]
         lines.append("| " + " | ".join(cells) + " |")
-    lines.append("")
-    lines.append(stability_line(records).capitalize() + ".")
-    lines.append("")
-    return lines
-
-
-def _render(cells: tuple[str, ...], widths: Sequence[int]) -> str:
-    out = []
-    for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
-        if len(cell) > width:
-            cell = cut_test_id(cell, width)  # only the test column gives way
-        out.append(cell.rjust(width) if index in _RIGHT else cell.ljust(width))
-    return "  ".join(out).rstrip()
+    return [*lines, "", stability_line(records).capitalize() + ".", ""]

@@ -1,25 +1,14 @@
-"""The shape of a JSON report, checked in one place before anything renders it.
-
-`check_document` accepts what `semantix.report.json_document` writes (and what earlier versions
-wrote: a missing field is fine, every renderer has a default for it) and raises
-`ReportDocumentError` for a field of the wrong type, naming the field by its path, what it holds
-and what was expected:
-
-```python
-from semantix.report.schema import ReportDocumentError, check_document
-
-try:
-    check_document({"version": 2, "assertions": [{"nodeid": "t::a", "leaves": [{"score": "high"}]}]})
-except ReportDocumentError as error:
-    print(error)
-#> assertions[0].leaves[0].score is 'high' (a str); expected a number or null. The file is not a report semantix wrote: write it again with pytest --semantic-report-json PATH
-```
+"""The shape of a JSON report, checked in one place before anything renders it, and the one
+reader of report files (`load_report`): every error names the file, or the field by its path, what
+it holds and what was expected (docs/html-report.md, "Damaged or foreign files").
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Hashable, Mapping
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -28,6 +17,7 @@ __all__ = [
     "TEST_OUTCOMES",
     "ReportDocumentError",
     "check_document",
+    "load_report",
 ]
 
 #: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections;
@@ -41,6 +31,7 @@ CHECK_OUTCOMES = ("passed", "failed", "error")
 TEST_OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 
 _AGAIN = "write it again with pytest --semantic-report-json PATH"
+_WRITTEN_BY = "pass the file written by pytest --semantic-report-json PATH"
 
 
 class ReportDocumentError(ValueError):
@@ -58,60 +49,34 @@ _OPT_BOOL = (bool, None)
 
 _LEAF: Mapping[str, Any] = {
     "intent": str,
-    "qualname": _OPT_STR,
-    "description": _OPT_STR,
-    "judged_as": _OPT_STR,
-    "expected": _OPT_BOOL,
-    "satisfied": _OPT_BOOL,
-    "passed": _OPT_BOOL,
-    "judged": _OPT_BOOL,
-    "score": _OPT_NUMBER,
-    "threshold": _OPT_NUMBER,
-    "threshold_source": _OPT_STR,
-    "borderline": _OPT_BOOL,
-    "reason": _OPT_STR,
-    "evidence": _OPT_STR,
-    "judge": _OPT_STR,
-    "judge_model": _OPT_STR,
-    "latency_ms": _OPT_NUMBER,
-    "topical": _OPT_BOOL,
+    **dict.fromkeys(("qualname", "description", "judged_as", "threshold_source"), _OPT_STR),
+    **dict.fromkeys(("reason", "evidence", "judge", "judge_model"), _OPT_STR),
+    **dict.fromkeys(("expected", "satisfied", "passed", "judged"), _OPT_BOOL),
+    **dict.fromkeys(("borderline", "topical"), _OPT_BOOL),
+    **dict.fromkeys(("score", "threshold", "latency_ms"), _OPT_NUMBER),
 }
 
 _RECORD: Mapping[str, Any] = {
     "nodeid": str,
     "outcome": CHECK_OUTCOMES,
     "test_outcome": (*TEST_OUTCOMES, None),
-    "intent": _OPT_STR,
-    "judge": _OPT_STR,
-    "passed": _OPT_BOOL,
-    "borderline": _OPT_BOOL,
-    "empty": _OPT_BOOL,
+    **dict.fromkeys(("intent", "judge", "output", "error"), _OPT_STR),
+    **dict.fromkeys(("passed", "borderline", "empty"), _OPT_BOOL),
     "duration_ms": _OPT_NUMBER,
-    "output": _OPT_STR,
-    "error": _OPT_STR,
     "leaves": [_LEAF],
 }
 
 _RUN: Mapping[str, Any] = {
-    "nodeid": _OPT_STR,
-    "name": _OPT_STR,
-    "runs": (int, None),
-    "passes": (int, None),
-    "errors": (int, None),
-    "pass_rate": _OPT_NUMBER,
+    **dict.fromkeys(("nodeid", "name", "verdict"), _OPT_STR),
+    **dict.fromkeys(("runs", "passes", "errors"), (int, None)),
+    **dict.fromkeys(("pass_rate", "min_pass_rate"), _OPT_NUMBER),
     "interval": ([_NUMBER], None),
-    "min_pass_rate": _OPT_NUMBER,
-    "verdict": _OPT_STR,
     "test_outcome": (*TEST_OUTCOMES, None),
 }
 
-_SNAPSHOT: Mapping[str, Any] = {
-    "path": _OPT_STR,
-    "outcome": _OPT_STR,
-    "stored": _OPT_STR,
-    "output": _OPT_STR,
-    "test": _OPT_STR,
-}
+_SNAPSHOT: Mapping[str, Any] = dict.fromkeys(
+    ("path", "outcome", "stored", "output", "test"), _OPT_STR
+)
 
 _DOCUMENT: Mapping[str, Any] = {
     "meta": {
@@ -121,15 +86,8 @@ _DOCUMENT: Mapping[str, Any] = {
         "duration_s": _OPT_NUMBER,
     },
     "summary": {
-        "total": int,
-        "passed": int,
-        "failed": int,
-        "errors": int,
-        "xfailed": int,
-        "xpassed": int,
-        "skipped": int,
-        "borderline": int,
-        "topical": int,
+        **dict.fromkeys(("total", "passed", "failed", "errors", "xfailed", "xpassed"), int),
+        **dict.fromkeys(("skipped", "borderline", "topical"), int),
         "decided_by": ({}, None),
     },
     "assertions": [_RECORD],
@@ -163,17 +121,51 @@ _DOCUMENT: Mapping[str, Any] = {
 }
 
 
+def load_report(path: Path) -> Mapping[str, Any]:
+    """The JSON report at ``path``, read and checked (`check_document`); `ReportDocumentError`
+    naming the file when it cannot be read, is not UTF-8 text or JSON, or nests deeper than
+    Python reads. An escaped lone surrogate (``"\\ud800"``) reads as it is."""
+    shown = repr(str(path))
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ReportDocumentError(
+            f"cannot read the JSON report {shown} ({exc.strerror or exc}); {_WRITTEN_BY}"
+        ) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReportDocumentError(
+            f"{shown} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}), so "
+            f"it is not a JSON report; {_WRITTEN_BY}"
+        ) from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReportDocumentError(
+            f"{shown} is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+            f"{_WRITTEN_BY}"
+        ) from None
+    except RecursionError:
+        raise ReportDocumentError(
+            f"{shown} nests arrays or objects deeper than can be read (a semantix report nests "
+            f"5 levels); {_WRITTEN_BY}"
+        ) from None
+    try:
+        return check_document(document)
+    except ReportDocumentError as exc:
+        raise ReportDocumentError(f"{shown}: {exc}") from None
+
+
 def check_document(document: object) -> Mapping[str, Any]:
     """``document`` if it has the shape of a semantix JSON report, else `ReportDocumentError`.
 
-    Fields are checked by type, nested objects and lists included; fields this version does not
-    know are left alone (a newer semantix may add some), a missing field is fine, and a version
-    newer than `REPORT_VERSION` is refused with the upgrade to make.
+    Fields this version does not know are left alone (a newer semantix may add some), a missing
+    field is fine, and a version newer than `REPORT_VERSION` is refused with the upgrade to make.
     """
     if not isinstance(document, Mapping):
         raise ReportDocumentError(
-            f"a semantix JSON report is a JSON object, got {_kind(document)}; pass the file "
-            "written by pytest --semantic-report-json PATH"
+            f"a semantix JSON report is a JSON object, got {_kind(document)}; {_WRITTEN_BY}"
         )
     version = document.get("version")
     assertions = document.get("assertions")
@@ -184,7 +176,7 @@ def check_document(document: object) -> Mapping[str, Any]:
     ):
         raise ReportDocumentError(
             "this JSON is not a semantix report (it needs an integer 'version' and an "
-            "'assertions' list); pass the file written by pytest --semantic-report-json PATH"
+            f"'assertions' list); {_WRITTEN_BY}"
         )
     if version > REPORT_VERSION:
         raise ReportDocumentError(
@@ -252,34 +244,26 @@ def _matches(value: object, option: object) -> bool:
     if isinstance(option, str):  # one of the allowed words
         return value == option
     if option is int:
-        return _is_int(value)
+        return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(option, type) and isinstance(value, option)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _describe(options: tuple[Any, ...]) -> str:
-    words: list[str] = []
-    for option in options:
-        if option is None:
-            words.append("null")
-        elif option == _NUMBER:
-            words.append("a number")
-        elif isinstance(option, str):
-            words.append(repr(option))
-        elif isinstance(option, Mapping):
-            words.append("an object")
-        elif isinstance(option, list):
-            single = _describe((option[0],))
-            words.append(f"a list of {single.split(' ', 1)[1]}s")
-        else:
-            words.append(_NAMES.get(option, option.__name__))
-    return " or ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+    return " or ".join(_word(option) for option in options)
 
 
-_NAMES = {str: "a string", int: "an integer", bool: "true or false"}
+def _word(option: Any) -> str:
+    if option is None:
+        return "null"
+    if option == _NUMBER:
+        return "a number"
+    if isinstance(option, str):
+        return repr(option)
+    if isinstance(option, Mapping):
+        return "an object"
+    if isinstance(option, list):
+        return f"a list of {_word(option[0]).split(' ', 1)[1]}s"
+    return _NAMES.get(option, str(option.__name__))
 
 
 def _kind(value: object) -> str:
@@ -288,15 +272,9 @@ def _kind(value: object) -> str:
     return _KINDS.get(type(value), f"a {type(value).__name__}")
 
 
-_KINDS = {
-    dict: "an object",
-    list: "a list",
-    type(None): "null",
-    str: "a string",
-    int: "an integer",
-    float: "a number",
-    bool: "a boolean",
-}
+_KINDS = {dict: "an object", list: "a list", type(None): "null", str: "a string"}
+_KINDS |= {int: "an integer", float: "a number", bool: "a boolean"}
+_NAMES = _KINDS | {bool: "true or false"}  # what a field of each type holds
 
 
 def _shown(value: object) -> str:

@@ -29,22 +29,18 @@ def snapshot_lines(session: SnapshotSession, *, relative_to: Path | None = None)
     unused = session.unused()
     if not counts and not unused:
         return []
-
-    def shown(path: str) -> str:
-        return _relative(path, relative_to)
-
     parts = [f"{counts[outcome]} {outcome}" for outcome in OUTCOMES if counts[outcome]]
     if unused:
         parts.append(f"{len(unused)} unused" + (" (deleted)" if session.deleted else ""))
     lines = ["semantic snapshots: " + ", ".join(parts)]
     for outcome in ("drifted", "missing"):
         lines += [
-            f"  {outcome}: {shown(path)}"
+            f"  {outcome}: {_relative(path, relative_to)}"
             for path, result in sorted(session.outcomes.items())
             if result == outcome
         ]
     verb = "deleted" if session.deleted else "unused"
-    lines += [f"  {verb}: {shown(path)} (of {owner})" for path, owner in unused]
+    lines += [f"  {verb}: {_relative(path, relative_to)} (of {owner})" for path, owner in unused]
     if unused and not session.deleted:
         lines.append(f"  Re-run pytest with {UPDATE_FLAG} to delete unused snapshots.")
     if counts["missing"] and not session.update:

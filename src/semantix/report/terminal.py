@@ -1,10 +1,5 @@
-"""The end-of-session table: one row per test and intent (and per part of a composite; a repeated
-check's runs in one row with their pass count), fitted to the terminal's width, with a header
-naming the judge and the verdict mode, a legend for the ``~`` borderline and ``*`` topical marks
-and a summary line that counts expected failures, unexpected passes and skips apart.
-
-Rendering returns ``(text, markup)`` pairs; the pytest plugin writes them with pytest's own
-terminal writer, so colours follow ``--color``.
+"""The end-of-session table (docs/pytest-plugin.md, "The report"), as ``(text, markup)`` pairs
+that the pytest plugin writes with pytest's own terminal writer, so colours follow ``--color``.
 """
 
 from __future__ import annotations
@@ -12,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from itertools import groupby
 from typing import Any
 
 from semantix.pipeline.results import BORDERLINE_MARGIN
@@ -31,6 +27,7 @@ __all__ = ["Line", "cut_test_id", "header_line", "report_lines", "short_judge", 
 
 #: A line of text and the markup to write it with (e.g. ``{"red": True}``).
 Line = tuple[str, dict[str, bool]]
+_Row = tuple[tuple[str, ...], dict[str, bool]]
 
 _HEADER = ("test", "intent", "judge", "score", "threshold", "verdict", "time")
 _RIGHT = {3, 4, 6}
@@ -66,21 +63,16 @@ def report_lines(
 ) -> list[Line]:
     """The table for ``records`` (already sorted), fitted to ``width`` columns, and its summary.
 
-    One row per test and intent: a test that made the same assertion several times (a repeated
-    run) gets one row with its pass count (``7/10 passed``) and the range of its scores. The
-    judge column shows the short identity (`short_judge`); by default (``judge_column=None``)
-    it is left out when one judge decided everything (the caller prints `header_line`, which
-    names it); True always shows it, False never. When the table is wider than ``width``, the
-    intents give way first (their end is cut), then the judges, then the test ids' directories,
-    then the path before the test's name, which stays whole while it can. A legend explains the
-    ``~`` borderline and ``*`` topical marks when one is shown.
+    The judge column is shown when several judges decided (``judge_column=None``: the caller
+    prints `header_line`, which names a single one), always (True) or never (False).
     """
-    judges = {short_judge(judge) for judge in _judges(records)}
+    judges = {short_judge(record["judge"]) for record in records if record.get("judge")}
     with_judge = len(judges) > 1 if judge_column is None else judge_column
-    rows: list[tuple[tuple[str, ...], dict[str, bool]]] = []
-    for group in _groups(records):
-        found = _rows(group[0]) if len(group) == 1 else _group_rows(group)
-        rows.extend(found)
+    rows: list[_Row] = []
+    # Consecutive records of one test and one intent (the runs of a repeated check) share a row.
+    for _, grouped in groupby(records, key=lambda record: (record["nodeid"], record["intent"])):
+        group = list(grouped)
+        rows.extend(_rows(group[0]) if len(group) == 1 else _group_rows(group))
     header = _HEADER if with_judge else _HEADER[:2] + _HEADER[3:]
     if not with_judge:
         rows = [(cells[:2] + cells[3:] if len(cells) > 1 else cells, mark) for cells, mark in rows]
@@ -92,7 +84,8 @@ def report_lines(
     marks = {mark for cells in table for mark in cells[len(header) - 2].rpartition(" ")[2]}
     lines.extend((text, {}) for mark, text in _LEGENDS.items() if mark in marks)
     summary = summarize(records)
-    markup = _summary_markup(summary)
+    colour = "red" if summary.failed or summary.errors else "yellow" if summary.xpassed else "green"
+    markup = {colour: True, "bold": True}
     text = summary_line(summary)
     head, separator, deciders = text.partition("; leaf verdicts")
     if len(text) > width and separator:  # who decided what on a line of its own
@@ -122,23 +115,6 @@ def _marks(borderline: object, topical: object) -> str:
     return " " + marks if marks else ""
 
 
-def _judges(records: Sequence[Record]) -> list[str]:
-    """The judges the header names (`header_line`): the records' own."""
-    return [record["judge"] for record in records if record.get("judge")]
-
-
-def _groups(records: Sequence[Record]) -> list[list[Record]]:
-    """Consecutive records of one test and one intent (the runs of a repeated check)."""
-    groups: list[list[Record]] = []
-    for record in records:
-        key = (record["nodeid"], record["intent"])
-        if groups and (groups[-1][0]["nodeid"], groups[-1][0]["intent"]) == key:
-            groups[-1].append(record)
-        else:
-            groups.append([record])
-    return groups
-
-
 def summary_line(summary: Summary) -> str:
     """``6 semantic assertions: 4 passed, 1 failed, 1 error (2 borderline)``; expected failures,
     unexpected passes, skips and topical verdicts are counted when there are any
@@ -161,56 +137,38 @@ def summary_line(summary: Summary) -> str:
     return text
 
 
-def _summary_markup(summary: Summary) -> dict[str, bool]:
-    if summary.failed or summary.errors:
-        return {"red": True, "bold": True}
-    if summary.xpassed:
-        return {"yellow": True, "bold": True}
-    return {"green": True, "bold": True}
-
-
 #: Each outcome's colour in the table (`OUTCOME_WORDS`); pytest's for xfail and skips.
 _MARKUP = {"passed": {"green": True}, "failed": {"red": True}, "error": {"red": True}}
 _MARKUP |= {word: {"yellow": True} for word in ("xfailed", "xpassed", "skipped")}
 
 
-def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
+def _rows(record: Record) -> list[_Row]:
     result = outcome(record)
     verdict = OUTCOME_WORDS[result] + _marks(record.get("borderline"), is_topical(record))
     markup = _MARKUP[result]
     if record.get("borderline") and result == "passed":
         markup = {"yellow": True}
     judge = short_judge(record.get("judge"))
-    time_text = _format_ms(record.get("duration_ms"))
+    head = [record["nodeid"], record["intent"], judge, "", "", verdict]
+    head.append(_format_ms(record.get("duration_ms")))
     leaves: list[Mapping[str, Any]] = record["leaves"]
     if check_outcome(record) == "error":
-        cells = (record["nodeid"], record["intent"], judge, "", "", verdict, time_text)
         # the error on a line of its own, under the row, as wide as the terminal
-        return [(cells, markup), (("    " + str(record.get("error", "")),), markup)]
+        return [(tuple(head), markup), (("    " + str(record.get("error", "")),), markup)]
     if len(leaves) == 1 and leaves[0]["intent"].lstrip("~") == record["intent"].lstrip("~"):
-        leaf = leaves[0]
-        cells = (
-            record["nodeid"],
-            record["intent"],
-            judge,
-            _format_score(leaf["score"]),
-            _format_threshold(leaf.get("threshold")),
-            verdict,
-            time_text,
-        )
-        return [(cells, markup)]
-    rows: list[tuple[tuple[str, ...], dict[str, bool]]] = [
-        ((record["nodeid"], record["intent"], judge, "", "", verdict, time_text), markup)
-    ]
+        head[3:5] = _score_range(leaves), _threshold_range(leaves)
+        return [(tuple(head), markup)]
+    rows: list[_Row] = [(tuple(head), markup)]
     for leaf in leaves:
         result = leaf_outcome(leaf)
+        own = short_judge(leaf["judge"]) if leaf.get("judge") else judge
         leaf_verdict = _LEAF_WORDS[result] + _marks(leaf.get("borderline"), leaf.get("topical"))
         cells = (
             "",
             "  " + leaf["intent"],
-            _leaf_judge(leaf, judge),
-            _format_score(leaf["score"]),
-            _format_threshold(leaf.get("threshold")),
+            "" if own == judge else own,  # a leaf's judge when not the row's (``structural``)
+            _score_range([leaf]),
+            _threshold_range([leaf]),
             leaf_verdict,
             "",
         )
@@ -218,16 +176,10 @@ def _rows(record: Record) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
     return rows
 
 
-def _leaf_judge(leaf: Mapping[str, Any], judge: str) -> str:
-    """A leaf's judge when it is not the row's (an escalation level, ``structural``)."""
-    own = short_judge(leaf.get("judge")) if leaf.get("judge") else judge
-    return "" if own == judge else own
-
-
 _LEAF_WORDS = {"passed": "ok", "failed": "not ok", NOT_JUDGED: NOT_JUDGED}
 
 
-def _group_rows(group: Sequence[Record]) -> list[tuple[tuple[str, ...], dict[str, bool]]]:
+def _group_rows(group: Sequence[Record]) -> list[_Row]:
     """One row for the runs of a repeated check: pass count, score range, total time; then one
     row per leaf of a composite, with its own count."""
     first = group[0]
@@ -254,7 +206,7 @@ def _group_rows(group: Sequence[Record]) -> list[tuple[tuple[str, ...], dict[str
         {"red": True} if bad else ({"yellow": True} if borderline or expected else {"green": True})
     )
     cells = (first["nodeid"], first["intent"], judge, score, threshold, verdict, _format_ms(total))
-    rows: list[tuple[tuple[str, ...], dict[str, bool]]] = [(cells, markup)]
+    rows: list[_Row] = [(cells, markup)]
     if single:
         return rows
     for name, runs in zip(intents, leaves, strict=True):
@@ -285,11 +237,8 @@ def _format_threshold(value: object) -> str:
 
 
 def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> list[int]:
-    """Column widths that fit ``width``: the fixed columns (numbers, verdict, time) keep theirs.
-    The flexible ones give way in steps, each only as far as needed: the intent to a quarter of
-    the room left, the judge to a fifth, the test ids to their file and name (directories
-    dropped), the intent and the judge to their minimum, the test ids to their name (the path
-    before it cut), then to their minimum."""
+    """Column widths that fit ``width``: the fixed columns keep theirs, the flexible ones give way
+    in ``steps``, each only as far as needed (docs/pytest-plugin.md, "Width")."""
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     flexible = (0, 1, 2) if with_judge else (0, 1)
     fixed = sum(widths) - sum(widths[column] for column in flexible)
@@ -310,6 +259,8 @@ def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> l
 
 
 def _render(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> str:
+    """A table row: cells padded to ``widths`` (those in ``right`` aligned right), a test id cut
+    by `cut_test_id`, any other cell at its end; a single cell is a line as wide as the table."""
     if len(cells) == 1:  # a line of its own (an error), as wide as the table
         total = sum(widths) + 2 * (len(widths) - 1)
         return cells[0] if len(cells[0]) <= total else cells[0][: total - 1] + "…"
@@ -337,10 +288,6 @@ def cut_test_id(nodeid: str, width: int) -> str:
         return short
     tail = nodeid[-(width - 1) :]
     return "…" + (tail[1:] if tail.startswith(":") and not tail.startswith("::") else tail)
-
-
-def _format_score(score: float | None) -> str:
-    return "n/a" if score is None else f"{score:.2f}"
 
 
 def _format_ms(value: float | None) -> str:

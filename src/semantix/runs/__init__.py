@@ -13,30 +13,19 @@ stats = assert_pass_rate(lambda: next(replies), Polite, runs=9, min_pass_rate=0.
 stats.pass_rate, stats.interval   # (0.666..., (0.354..., 0.879...))
 ```
 
-Rules:
-
-- A run passes when every semantic assertion in it holds. A run that raises anything else (the
-  system under test crashed, a judge error) is an **error**: counted and shown separately, and a
-  non-passing run in the pass rate (``pass_rate = passes / runs``). A check where every run
-  errored is an error itself (the first run's exception is raised), whatever the floor.
-- The check passes when the observed pass rate is at least the floor (``min_pass_rate``, default
-  1.0: every run must pass). The Wilson score interval at 95 % (z = 1.96) is reported; the
-  observed rate decides.
-
-- Each run's output is judged as it is (its view: text, tool calls, usage, and the time the call
-  took), so budgets are leaves like any other: ``Polite & Tokens(max_output=400) &
-  Latency(max_ms=3000)`` holds every run to them; a floor below 1.0 makes them percentiles
-  (``min_pass_rate=0.95`` on ``Latency(max_ms=3000)`` is a p95 ceiling).
-
-The figures live in `semantix.runs.stats`, the public functions (sync and async) in
-`semantix.runs.runner`, how runs are made and their options in `semantix.runs.calls`.
+A run passes when every semantic assertion in it holds; a run that raises anything else is an
+**error** (a non-passing run in ``pass_rate = passes / runs``); a check where every run errored
+raises the first run's exception. The observed rate decides against ``min_pass_rate`` (default
+1.0); the Wilson 95 % interval is reported. Each output is judged as it is (text, tool calls,
+usage, timing), so budgets are leaves: ``Polite & Latency(max_ms=3000)`` with
+``min_pass_rate=0.95`` is a p95 ceiling (docs/flaky-outputs.md).
 """
 
 from __future__ import annotations
 
-from semantix.runs.calls import RunOptions
 from semantix.runs.runner import (
     PassRateError,
+    RunOptions,
     aassert_pass_rate,
     aevaluate_pass_rate,
     assert_pass_rate,

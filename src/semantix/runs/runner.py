@@ -1,29 +1,204 @@
-"""Run a system under test N times, judge every output, and hold the pass rate to its floor.
+"""Run a system under test N times, judge every output in one batch, hold the pass rate to
+its floor: `evaluate_pass_rate` returns the stats, `assert_pass_rate` also publishes them and
+raises what they mean (`raise_for_stats`).
 
-`evaluate_pass_rate` calls the system, judges the outputs in one batch and returns the
-`semantix.runs.stats.RunStats`; `assert_pass_rate` also publishes them (the pytest report) and
-raises what they mean (`raise_for_stats`): `PassRateError` below the floor, the first run's
-exception when no run could be judged.
+Each output becomes its `semantix.outputs.OutputView`, timed by its call (`Call`: sync, in
+threads, or awaited) unless it carries its own timing; the views, never their text, go to the one
+pipeline in one batch. `Plan` holds the checked options.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+import dataclasses
+import inspect
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from semantix import context
-from semantix.errors import ConfigurationError, SemanticAssertionError, SemantixError
-from semantix.intent import IntentLike
+from semantix.config import check_positive_int
+from semantix.errors import (
+    ConfigurationError,
+    JudgeError,
+    SemanticAssertionError,
+    SemantixError,
+    VerdictStoreError,
+)
+from semantix.intent import Intent, IntentLike, as_intent
+from semantix.outputs import OutputView, Timing, output_view
 from semantix.pipeline import SemanticResult, acheck, check
+from semantix.pipeline.options import CheckOptions, Options, read_options
 from semantix.pipeline.results import CheckError
 from semantix.pipeline.steps import Outcome
-from semantix.runs.calls import BATCH_ERRORS, Call, Plan, RunOptions, aone_call, call_system
-from semantix.runs.stats import RunStats
+from semantix.proportions import JudgeAccuracy
+from semantix.runs.stats import RunResult, RunStats, check_floor, check_runs
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["PassRateError", "assert_pass_rate", "evaluate_pass_rate", "publish", "raise_for_stats"]
+__all__ = [
+    "Call",
+    "PassRateError",
+    "Plan",
+    "RunOptions",
+    "assert_pass_rate",
+    "evaluate_pass_rate",
+    "publish",
+    "raise_for_stats",
+]
+
+
+class RunOptions(CheckOptions, total=False):
+    """The options of a repeated check: the check's (``judge``, ``threshold``, ``timeout``) and
+
+    - ``runs``: how many times to call the system (an int >= 1; default 10);
+    - ``min_pass_rate``: the floor in [0, 1] (default 1.0: every run must pass);
+    - ``concurrency``: how many calls of the system run at once (threads for a sync system,
+      tasks for an async one; default 1);
+    - ``clock``: what times the calls (seconds; default ``time.perf_counter``), for tests;
+    - ``judge_accuracy``: the judge's ``(sensitivity, specificity)`` against labels (``semantix
+      calibrate`` prints them; optionally with the positive and negative counts), for the
+      pass rate corrected for its known errors beside the observed one (`RunStats.corrected`).
+    """
+
+    runs: int
+    min_pass_rate: float
+    concurrency: int
+    clock: Callable[[], float]
+    judge_accuracy: JudgeAccuracy | tuple[float, ...] | None
+
+
+_RUN_OPTIONS = tuple(
+    key for key in RunOptions.__annotations__ if key not in CheckOptions.__annotations__
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A repeated check's options, checked before any run, and how its runs become stats."""
+
+    intent: type[Intent]
+    runs: int
+    floor: float
+    concurrency: int
+    clock: Callable[[], float]
+    check: Options
+    accuracy: JudgeAccuracy | None = None
+
+    @classmethod
+    def of(cls, system: object, intent: IntentLike, options: Mapping[str, Any], what: str) -> Plan:
+        check = read_options(options, what=what, extra=_RUN_OPTIONS)
+        runs = check_runs(options.get("runs", 10))
+        floor = check_floor(options.get("min_pass_rate", 1.0))
+        concurrency = options.get("concurrency", 1)
+        check_positive_int(concurrency, what="concurrency", example=4)
+        intent_class = as_intent(intent)
+        if not callable(system):
+            raise TypeError(
+                f"system must be a callable that returns one output, got "
+                f"{type(system).__name__}; pass e.g. lambda: bot('my order is late')"
+            )
+        clock = options.get("clock", time.perf_counter)
+        accuracy = options.get("judge_accuracy")
+        return cls(
+            intent_class, runs, floor, concurrency, clock, check,
+            None if accuracy is None else JudgeAccuracy.of(accuracy),
+        )  # fmt: skip
+
+    def stats(self, calls: Sequence[Call], outcome: Sequence[Outcome] | BaseException) -> RunStats:
+        """The stats of ``calls``; ``outcome`` is the batch's outcomes for the runs with a view
+        (a run that raised has none), or the judge error that left all unjudged (never a pass)."""
+        judged = [index for index, call in enumerate(calls) if call.view is not None]
+        outcomes: dict[int, Outcome] = (
+            dict.fromkeys(judged, outcome)
+            if isinstance(outcome, BaseException)
+            else dict(zip(judged, outcome, strict=True))
+        )
+        results = []
+        for index, call in enumerate(calls):
+            got = outcomes.get(index, call.error)
+            text = None if call.view is None else call.view.text
+            if isinstance(got, BaseException) or got is None:
+                run = RunResult(index + 1, error=got, output=text, latency_ms=call.latency_ms)
+            else:
+                run = RunResult(index + 1, (got,), output=text, latency_ms=call.latency_ms)
+            results.append(run)
+        return RunStats(self.intent.__name__, tuple(results), self.floor, self.accuracy)
+
+
+#: Errors that leave every output of the batch unjudged (each run's error, never a pass).
+BATCH_ERRORS = (JudgeError, VerdictStoreError)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call of the system under test: its view (None when it raised), the error, the time."""
+
+    view: OutputView | None
+    error: BaseException | None
+    latency_ms: float
+
+
+def call_system(system: Callable[[], object], plan: Plan) -> list[Call]:
+    if plan.concurrency == 1 or plan.runs == 1:
+        return [_one(system, plan.clock) for _ in range(plan.runs)]
+    from concurrent.futures import ThreadPoolExecutor  # stdlib, but it pulls in logging
+
+    with ThreadPoolExecutor(max_workers=min(plan.concurrency, plan.runs)) as pool:
+        futures = [pool.submit(_one, system, plan.clock) for _ in range(plan.runs)]
+        return [future.result() for future in futures]
+
+
+def _one(system: Callable[[], object], clock: Callable[[], float]) -> Call:
+    started = clock()
+    try:
+        output = system()
+    except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
+        return Call(None, exc, (clock() - started) * 1000)
+    elapsed = (clock() - started) * 1000
+    if inspect.isawaitable(output):
+        close = getattr(output, "close", None)
+        if callable(close):
+            close()  # never awaited, so no "coroutine was never awaited" warning
+        return Call(None, TypeError(_AWAITABLE), elapsed)
+    return read_output(output, elapsed)
+
+
+async def aone_call(system: Callable[[], object], clock: Callable[[], float]) -> Call:
+    """One call, awaited: an ``async def`` system, or a callable that returns an awaitable
+    (``lambda: answer(q)``), is awaited on the loop; any other runs in the worker pool."""
+    from semantix.judges.calls import in_pool
+
+    started = clock()
+    try:
+        if inspect.iscoroutinefunction(system):
+            output = await system()
+        else:
+            output = await in_pool(system)
+            if inspect.isawaitable(output):
+                output = await output
+    except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
+        return Call(None, exc, (clock() - started) * 1000)
+    return read_output(output, (clock() - started) * 1000)
+
+
+def read_output(output: object, latency_ms: float) -> Call:
+    """The run's view, timed by ``latency_ms`` (the system's time only, not reading or judging)
+    unless it carries its own timing; an output that cannot be read is the run's error."""
+    try:
+        view = output_view(output)
+    except TypeError as exc:
+        return Call(None, exc, latency_ms)
+    if view.timing is None:
+        view = dataclasses.replace(view, timing=Timing(total_ms=latency_ms))
+    return Call(view, None, latency_ms)
+
+
+_AWAITABLE = (
+    "the system returned an awaitable (a coroutine?): a sync repeated check cannot await it; "
+    "use aassert_pass_rate / aevaluate_pass_rate, which await it"
+)
 
 
 class PassRateError(SemanticAssertionError):
@@ -101,14 +276,13 @@ def evaluate_pass_rate(
     """
     plan = Plan.of(system, intent, options, "evaluate_pass_rate")
     calls = call_system(system, plan)
-    judged = plan.judged(calls)
-    outcome: list[Outcome] | BaseException = []
-    if judged:
-        try:  # one batch: a judge error leaves every output in it unjudged (never a pass)
-            outcome = check([calls[index].view for index in judged], plan.intent, plan.check)
-        except BATCH_ERRORS as exc:
-            outcome = exc
-    return plan.stats(calls, judged, outcome)
+    views = [call.view for call in calls if call.view is not None]
+    outcome: list[Outcome] | BaseException
+    try:  # one batch: a judge error leaves every output in it unjudged (never a pass)
+        outcome = check(views, plan.intent, plan.check) if views else []
+    except BATCH_ERRORS as exc:
+        outcome = exc
+    return plan.stats(calls, outcome)
 
 
 async def aevaluate_pass_rate(
@@ -128,14 +302,13 @@ async def aevaluate_pass_rate(
             return await aone_call(system, plan.clock)
 
     calls = list(await asyncio.gather(*(one() for _ in range(plan.runs))))
-    judged = plan.judged(calls)
-    outcome: list[Outcome] | BaseException = []
-    if judged:
-        try:
-            outcome = await acheck([calls[index].view for index in judged], plan.intent, plan.check)
-        except BATCH_ERRORS as exc:
-            outcome = exc
-    return plan.stats(calls, judged, outcome)
+    views = [call.view for call in calls if call.view is not None]
+    outcome: list[Outcome] | BaseException
+    try:
+        outcome = (await acheck(views, plan.intent, plan.check)) if views else []
+    except BATCH_ERRORS as exc:
+        outcome = exc
+    return plan.stats(calls, outcome)
 
 
 async def aassert_pass_rate(
@@ -144,10 +317,7 @@ async def aassert_pass_rate(
     """`assert_pass_rate`, awaitable (see `aevaluate_pass_rate`): the same report records and
     errors."""
     __tracebackhide__ = True
-    stats = await aevaluate_pass_rate(system, intent, **options)
-    publish(stats)
-    raise_for_stats(stats)
-    return stats
+    return _held(await aevaluate_pass_rate(system, intent, **options))
 
 
 def assert_pass_rate(
@@ -165,7 +335,7 @@ def assert_pass_rate(
         **options: ``runs`` (default 10), ``min_pass_rate`` (default 1.0: every run must pass),
             ``concurrency`` (calls at once, default 1), ``clock``, and the check's ``judge``,
             ``threshold`` and ``timeout`` — which bounds judging every run's output, one check
-            of many outputs (`semantix.runs.calls.RunOptions`).
+            of many outputs (`RunOptions`).
 
     Returns:
         The `RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
@@ -176,7 +346,11 @@ def assert_pass_rate(
         TypeError, ValueError: a bad or unknown option.
     """
     __tracebackhide__ = True
-    stats = evaluate_pass_rate(system, intent, **options)
+    return _held(evaluate_pass_rate(system, intent, **options))
+
+
+def _held(stats: RunStats) -> RunStats:
+    __tracebackhide__ = True
     publish(stats)
     raise_for_stats(stats)
     return stats

@@ -1,12 +1,5 @@
-"""The figures of repeated runs: one run's outcome, the pass rate, its Wilson interval, the floor.
-
-- `wilson_interval` — the Wilson score interval at 95 % (z = 1.96) of ``passes`` out of ``runs``
-  (`semantix.proportions`, re-exported);
-- `RunResult` — one run: its semantic results, or the error that stopped it;
-- `RunStats` — the runs of one check, its pass rate, interval and floor, and the verdict (the
-  observed rate decides; the interval says how far to trust it);
-- `suite_stability` — the mean pass rate of a suite's repeated checks and how many have not
-  proven their floor yet.
+"""The figures of repeated runs: one run's outcome (`RunResult`), the runs of one check with their
+pass rate, Wilson interval, floor and verdict (`RunStats`), and a suite's stability.
 """
 
 from __future__ import annotations
@@ -74,9 +67,7 @@ class RunResult:
         """``passed`` (every assertion held), ``failed`` (one did not) or ``error`` (it raised)."""
         if self.error is not None and not isinstance(self.error, SemanticAssertionError):
             return "error"
-        if any(not result.passed for result in self.results):
-            return "failed"
-        if isinstance(self.error, SemanticAssertionError):
+        if self.error is not None or any(not result.passed for result in self.results):
             return "failed"
         return "passed" if self.results else "error"
 

@@ -1,17 +1,7 @@
 """Check an output against its semantic snapshot: record, pass, update or fail with a diff.
 
-```python
-from semantix import FakeJudge
-from semantix.snapshots import assert_semantic_snapshot
-
-judge = FakeJudge(lambda output, stored: 1.0)  # a stand-in: every pair means the same
-assert_semantic_snapshot("Refunds within 30 days.", "refund-policy", judge=judge, update=True)
-assert_semantic_snapshot("You get your money back for 30 days.", "refund-policy", judge=judge)
-```
-
 A missing snapshot fails with the output and the way to record it; ``update`` records it (and
-rewrites a snapshot the output drifted from). Where ``CI`` is set nothing is ever written: a
-snapshot nobody reviewed must not appear in CI.
+rewrites a drifted one). Where ``CI`` is set nothing is ever written.
 """
 
 from __future__ import annotations
@@ -110,14 +100,10 @@ def assert_semantic_snapshot(
     """
     __tracebackhide__ = True
     if directory is None:
-        caller = Path(sys._getframe(1).f_code.co_filename)
-        folder = module_directory(caller)
-    else:
-        folder = Path(directory)
-    path = folder / f"{safe_name(name)}{SUFFIX}"
+        directory = module_directory(Path(sys._getframe(1).f_code.co_filename))
     return check_snapshot(
         output,
-        path,
+        Path(directory) / f"{safe_name(name)}{SUFFIX}",
         name=name,
         judge=judge,
         threshold=threshold,
@@ -143,11 +129,10 @@ def check_snapshot(
 ) -> SnapshotResult:
     """Check ``output`` against the snapshot file at ``path`` (the fixture and the function).
 
-    ``test`` is the pytest node id owning the snapshot (written into the header, and checked
-    against the stored one so two tests never share a file). The comparison is one check of the
-    pipeline (`semantix.snapshots.compare.same_meaning`), reported like every check: its
-    result, or the `CheckError` that stopped it. In update mode it is not reported (the
-    snapshot summary says what was written, updated or passed).
+    ``test`` is the pytest node id owning the snapshot (written into the header and checked
+    against the stored one, so two tests never share a file). The comparison is one check of
+    the pipeline (`semantix.snapshots.compare.same_meaning`), reported like every check, except
+    in update mode (the snapshot summary says what was written, updated or passed).
     """
     __tracebackhide__ = True
     options = read_options(
@@ -218,9 +203,8 @@ def drift_message(
     update: bool = False,
     how_to_update: str = PYTEST_UPDATE,
 ) -> str:
-    """The failure message of a drifted snapshot: what changed first (scores both ways, what is
-    missing or added, the facts), then the word diff, the file and both texts — so the first
-    lines say it all where a runner shortens the message (pytest's ``assert ==`` explanation)."""
+    """The failure message of a drifted snapshot: what changed first (the lines a runner that
+    shortens the message keeps), then the word diff, the file and both texts."""
     diff = word_diff(equivalence.stored, equivalence.output)
     lines = [
         f"semantic snapshot {name!r} drifted: the new output does not mean what the snapshot says",
@@ -252,8 +236,6 @@ def drift_message(
     lines += [
         f"  snapshot:  {stored.path}",
         f"  recorded:  {stored.recorded.isoformat()} with {stored.judge}",
-    ]
-    lines += [
         "  word diff ([-only in the snapshot-] {+only in the new output+}):",
         f"    {preview(diff.rendered, _TEXT_PREVIEW, quote=False)}",
         f"  snapshot:   {preview(equivalence.stored, _TEXT_PREVIEW)}",

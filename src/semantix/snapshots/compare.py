@@ -1,42 +1,12 @@
 """Do two texts mean the same? Judged both ways, as one leaf of the one check pipeline.
 
-The new output must entail the stored snapshot (it still states everything the snapshot
-states) **and** the stored snapshot must entail the new output (the new output adds no claim).
-Each direction is one ordinary judge request whose intent description is the other text,
-verbatim, also given as the explicit ``hypothesis``:
-
-* NLI judges use that hypothesis as it is and window a long premise as usual;
-* the embedding judge scores cosine similarity to the description (the other text);
-* a judge that declares ``evaluate_equivalence(stored, new, threshold)`` (the LLM judge) is
-  asked once whether the two texts say the same thing, instead of twice: one request whose
-  description is an `semantix.intent.EquivalenceDescription` (a request kind, as support is
-  for ``Grounded``), recorded and replayed by the frozen-verdict store like any other; set
-  ``judge.answers_equivalence = False`` for the two ordinary requests instead;
-* any custom judge works through ``evaluate`` / ``evaluate_batch``.
-
-A text longer than `PART_CHARS` characters is asked about in **parts** of whole sentences
-(each at most that long, a longer sentence alone): an NLI hypothesis must fit the model, and a
-part the other text does not state is named in the failure. A direction passes when every part
-passes; its verdict is the weakest part's.
-
-Texts with the same words (whitespace aside) mean the same without asking a judge; an empty text
-never means the same as a non-empty one.
-
-Before any judge is asked, the two texts' facts are compared (`semantix.snapshots.facts`:
-numbers with units, dates, negations, names): a change fails the snapshot without a judge
-(``facts="fail"``, the default) or is quoted beside the judge's verdict (``facts="judge"``).
-
-Each judge judges on its own scale (its declared ``scale``): an entailment judge at its
-entailment threshold, both ways; a similarity judge (the embedding judge) at
-`SIMILARITY_THRESHOLD`, a paraphrase-level similarity measured by
-``scripts/measure-snapshot-threshold``, with the reason "similarity to the snapshot" and a
-`SIMILARITY_NOTE` on the `Equivalence`. The threshold follows the one order without an intent
-of its own: the ``threshold=`` argument, the ``semantic`` marker's, the similarity threshold for
-a similarity judge, the judge's recommended threshold, 0.8.
-
-`same_meaning` builds the leaf (a `semantix.checks.base.Scoped` intent); `judge_equivalence`
-runs it through `semantix.pipeline.check` — as the snapshot assertion and fixture do — so
-resolution, timeout, records and results have one path.
+The new output must entail the stored snapshot and the stored snapshot the new output; each
+direction is an ordinary judge request whose description (and ``hypothesis``) is the other text,
+verbatim. A judge that declares ``evaluate_equivalence`` (the LLM judge) gets one request whose
+description is an `semantix.intent.EquivalenceDescription` instead (``answers_equivalence =
+False`` on the judge: the two ordinary requests). Texts longer than `PART_CHARS` are judged in
+parts of whole sentences; facts are compared first (`semantix.snapshots.facts`); a similarity
+judge judges at `SIMILARITY_THRESHOLD`. The rules are in docs/semantic-snapshots.md.
 """
 
 from __future__ import annotations
@@ -72,10 +42,8 @@ __all__ = [
 PART_CHARS = 600
 
 #: The snapshot threshold of a similarity judge: a paraphrase keeps at least this cosine
-#: similarity both ways. Measured with the real all-MiniLM-L6-v2 on
-#: tests/data/snapshot_pairs.jsonl (scripts/measure-snapshot-threshold): balanced accuracy 0.892
-#: on 20 paraphrases against 12 changed meanings (paraphrases 0.749-0.950, median 0.839;
-#: changed meanings 0.475-0.835, median 0.649).
+#: similarity both ways (measured by scripts/measure-snapshot-threshold: balanced accuracy 0.892;
+#: docs/semantic-snapshots.md, "Each judge on its own scale", gives the figures).
 SIMILARITY_THRESHOLD = 0.75
 
 #: Said once with a snapshot judged by a similarity judge (`Equivalence.note`).
@@ -123,14 +91,8 @@ class Equivalence:
         raise TypeError("an Equivalence is not a truth value; use equivalence.passed")
 
     def __repr__(self) -> str:
-        def score(verdict: Verdict) -> str:
-            return "n/a" if verdict.score is None else f"{verdict.score:.2f}"
-
-        scores = (
-            score(self.forward)
-            if self.symmetric
-            else f"forward={score(self.forward)} backward={score(self.backward)}"
-        )
+        forward, backward = _score(self.forward), _score(self.backward)
+        scores = forward if self.symmetric else f"forward={forward} backward={backward}"
         decision = "SAME" if self.passed else "DRIFT"
         return (
             f"<Equivalence {decision} {scores} threshold={self.threshold:.2f} judge={self.judge}>"
@@ -290,9 +252,12 @@ def _fields(verdict: Verdict) -> dict[str, Any]:
     return {name: getattr(verdict, name) for name in Verdict.__dataclass_fields__}
 
 
+def _score(verdict: Verdict) -> str:
+    return "n/a" if verdict.score is None else f"{verdict.score:.2f}"
+
+
 def _said(verdict: Verdict) -> str:
-    score = "n/a" if verdict.score is None else f"{verdict.score:.2f}"
-    return f"{score} {'pass' if verdict.passed else 'FAIL'}"
+    return f"{_score(verdict)} {'pass' if verdict.passed else 'FAIL'}"
 
 
 def _as_similarity(verdict: Verdict) -> Verdict:

@@ -1,8 +1,5 @@
-"""Word-level diff of two texts, for snapshot failure messages.
-
-``word_diff(stored, new)`` compares the texts word by word (whitespace-insensitive) and returns
-the runs of words only the stored text has, the runs only the new text has, and a one-block
-rendering in the style of ``git diff --word-diff``: ``Refunds within [-30-]{+14+} days.``
+"""Word-level diff of two texts for snapshot failure messages, in the style of ``git diff
+--word-diff``: ``Refunds within [-30-]{+14+} days.``
 """
 
 from __future__ import annotations

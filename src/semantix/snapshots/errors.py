@@ -1,16 +1,8 @@
-"""The exceptions of semantic snapshots.
+"""The exceptions of semantic snapshots (docs/errors.md draws the tree).
 
-```
-SemanticAssertionError
-└── SnapshotDriftError        the new output no longer means what the stored snapshot says
-SemantixError
-├── SnapshotMissingError      no snapshot is stored yet (also AssertionError: the test fails)
-├── SnapshotFileError         a snapshot file cannot be read: bad header, not UTF-8 (also ValueError)
-└── DuplicateSnapshotError    two snapshots with the same name in one test (also ValueError)
-```
-
-A drift or a missing snapshot fails the test; a broken file or a duplicate name means the test
-could not be checked and surfaces as an error.
+A drift (`SnapshotDriftError`, a ``SemanticAssertionError``) or a missing snapshot (also an
+``AssertionError``) fails the test; a broken file or a duplicate name (also ``ValueError`` s) is
+an error.
 """
 
 from __future__ import annotations

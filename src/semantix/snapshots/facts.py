@@ -11,31 +11,11 @@ print(changes[0].describe())
 #> number changed: 30 → 14 ("within 30 days")
 ```
 
-A cheap rule, not understanding: each kind below is found by a pattern, and the two texts'
-facts are compared as multisets, kind by kind, so a paraphrase that keeps every fact (other
-words, other order) has no change.
-
-- **numbers and quantities**, with the unit that follows them (``30 days``, ``30-day``,
-  ``$20``, ``15 %``, ``2.5 kg``), digits or number words (``thirty``; not ``one``, mostly a
-  pronoun), with their sign: ``-5`` (a hyphen or U+2212 MINUS SIGN), ``-$50``, ``$-50``, ``minus 5``,
-  ``negative five`` and accounting's ``($50)`` (a currency amount in parentheses; a bare
-  ``(1)`` is a list marker, a hyphen after a word or digit is no minus: ``10-20``, and ``+5``
-  is ``5``); units are compared in the
-  singular, ``$``/``€``/``£``/``%`` as ``dollar``/``euro``/``pound``/``percent``;
-- **dates and times**: ISO dates, ``3/4/2026``, month names with a day or year (``March 3``,
-  ``3 March 2026``), weekdays, ``9:30``, ``5 pm``;
-- **negations**: ``not``, ``no``, ``never``, ``none``, ``nothing``, ``nobody``, ``nowhere``,
-  ``neither``, ``nor``, ``cannot``, ``without``, and every ``n't`` (their count is compared:
-  ``can't`` for ``cannot`` is no change);
-- **named entities**: runs of capitalised words (``Acme Corp``; a sentence's first word only
-  in a run of two or more, and not a common opener such as "The" or "Our"), acronyms (``UPS``),
-  emails, URLs, and codes (a word mixing digits and capitals such as ``ORD-1234``).
-
-Changes are listed kind by kind in the order above, each kind in text order.
-
-Limits: ``two weeks`` for ``14 days`` is a change (no arithmetic on units); a one-word name at
-the start of a sentence is not seen; a negation moved to another clause, or ``unavailable`` for
-``not available``, is counted, not understood.
+A cheap rule, not understanding (the kinds and their limits: docs/semantic-snapshots.md,
+"Facts before meaning"): each kind is found by a pattern of `_PATTERNS`, and the two texts' facts
+are compared as multisets, kind by kind, so a paraphrase that keeps every fact has no change.
+Changes are listed kind by kind, each in text order. A one-word name at the start of a sentence
+is not seen.
 """
 
 from __future__ import annotations

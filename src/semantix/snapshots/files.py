@@ -1,21 +1,8 @@
 """Snapshot files: where they live, what they are called, how they are read and written.
 
-One snapshot is one small text file, reviewable in a pull request:
-
-    # semantix semantic snapshot v1
-    # name: test_refund_policy[en]
-    # test: tests/test_bot.py::test_refund_policy[en]
-    # judge: QuantizedNLIJudge(MoritzLaurer/...@0123456789ab, onnx/model_quantized.onnx)
-    # recorded: 2026-12-01
-    # Everything below the --- line is the reviewed output, verbatim.
-    ---
-    You can return any item within 30 days for a full refund.
-
-Files live in ``__semantic_snapshots__/<test module>/`` next to the test module, one per
-snapshot, named after the test (``Class.test_name[param-id]``) plus ``.2``, ``.3``, ... for the
-second and later unnamed snapshots of a test, or ``.<name>`` for a named one. Characters that
-are not safe in file names on every system are replaced and a short hash of the original name
-is appended, so parametrised ids of any kind work.
+One small text file per snapshot, a ``# key: value`` header, a ``---`` line, then the reviewed
+output verbatim, in ``__semantic_snapshots__/<test module>/`` (docs/semantic-snapshots.md, "The
+files", shows one and the naming rule).
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
 """The object behind the pytest ``semantic_snapshot`` fixture (no pytest import here).
 
-```python
-def test_refund_policy(semantic_snapshot):
-    assert semantic_snapshot == bot("what is your refund policy?")
-    semantic_snapshot(bot("and for sale items?"), name="sale-items")
-```
-
-The first unnamed snapshot of a test is ``<test>.txt``, the next ``<test>.2.txt``, ...; a named
-one ``<test>.<name>.txt``, all in ``__semantic_snapshots__/<test module>/``.
-
-``==`` follows dirty-equals: True when the output means the same, False otherwise — a drift, a
-missing snapshot, a broken file, an output without text or a judge error — and it never raises;
-the error it met is ``error`` (the plugin prints it whole under the failed ``assert``, and the
-semantic report records it). Calling the fixture raises it instead (``SnapshotDriftError``,
-``SnapshotMissingError``, both assertion errors; the others are errors).
+``==`` follows dirty-equals: True when the output means the same, False otherwise (a drift, a
+missing snapshot, a broken file, an output without text or a judge error), never raising; the
+error it met is ``error``. Calling the fixture raises it instead.
 """
 
 from __future__ import annotations

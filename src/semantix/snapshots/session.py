@@ -1,17 +1,9 @@
-"""What semantic snapshots did in one test session: outcomes, unused files, the end report.
+"""What semantic snapshots did in one test session: outcomes, unused files, the end report's data.
 
-The pytest plugin (`semantix.pytest.snapshots`) feeds a `SnapshotSession`: every snapshot check's outcome, which
-snapshot files each test used, how each test ended, and which tests and modules were collected.
-From that it finds **unused** snapshots the way syrupy does, conservatively: a snapshot file is
-unused when the test that owns it (the ``test`` line of its header) ran and passed without
-asking for it, or when that test no longer exists in a test module that was collected whole
-(not narrowed to some of its tests by a ``path::test`` argument). Tests that were deselected,
-skipped or failed keep their snapshots.
-
-Under pytest-xdist every worker publishes `SnapshotSession.to_data` and the controller
-merges them with `SnapshotSession.merge` before reporting
-(`semantix.report.snapshots` renders the end report): each test runs on one worker and
-a snapshot file belongs to one test, so no two workers ever write the same file.
+A snapshot file is **unused** when its owning test (the header's ``test`` line) ran and passed
+without asking for it, or when that test is gone from a module collected whole (not narrowed by
+a ``path::test`` argument); deselected, skipped or failed tests keep theirs, as in syrupy. Under
+pytest-xdist each worker publishes `SnapshotSession.to_data` and the controller merges them.
 """
 
 from __future__ import annotations

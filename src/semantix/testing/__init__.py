@@ -42,25 +42,13 @@ __all__ = [
 
 
 class Satisfies:
-    """Equal to any output that satisfies ``intent``, for ``==`` inside dicts and lists.
+    """Equal to any output that satisfies ``intent``, for ``==`` inside dicts and lists
+    (``payload == {"message": Satisfies(Apologizes)}``; docs/structural-checks.md).
 
-    ```python
-    from semantix import Intent
-    from semantix.testing import Satisfies
-
-    class Apologizes(Intent):
-        \"\"\"The text apologizes for the delay.\"\"\"
-
-    payload = {"status": "ok", "message": "Sorry for the delay!"}
-    assert payload == {"status": "ok", "message": Satisfies(Apologizes)}
-    ```
-
-    Each comparison of an output is one check of the pipeline (reported like any check). After
-    a match the repr is the matched value, so pytest's diff shows no difference there; after a
-    mismatch it shows the verdict, so the diff says why. ``==`` follows dirty-equals: it answers
-    True or False and never raises. A value that is not an output compares unequal and is not
-    reported; a check that cannot be judged (a judge error, a timeout) compares unequal too —
-    never a match — is reported as the error it is, and the repr shows it.
+    Each comparison of an output is one check of the pipeline, reported like any check; the
+    repr is the matched value after a match, the verdict after a mismatch. ``==`` follows
+    dirty-equals and never raises: a value that is not an output is unequal (and not reported);
+    a check that cannot be judged is unequal too, reported as the error it is (``error``).
 
     Args:
         intent: an intent class or a description string.
@@ -135,23 +123,13 @@ class Satisfies:
 class SemanticMatcher(Satisfies):
     """pytest-semantic's matcher: ``assert response == SemanticMatcher(valid=[...])``.
 
-    ```python
-    from semantix.testing import SemanticMatcher
-
-    greeting = SemanticMatcher(valid=["Hello!", "Hi there!"], invalid=["Goodbye."])
-    assert "Hey, welcome!" == greeting
-    ```
-
-    It keeps pytest-semantic's rule, so its numbers mean what they meant there: a response
-    matches when its **mean** similarity to the ``valid`` examples is at least
-    ``min_similarity`` and exceeds its mean similarity to the ``invalid`` ones by more than
-    ``margin`` (`semantix.judges.ExampleRule` with ``closest=None``). pytest-semantic calls the
-    margin ``threshold``; the ``semantic_matcher`` fixture takes that spelling, this class does
-    not (in semantix a threshold is never a margin). It is an intent with
-    examples and counterexamples (``SemanticMatch``) judged by the embedding judge, so every
-    comparison is reported like any check; ``==`` answers False on a mismatch (the repr shows
-    the verdict), `check` raises `SemanticAssertionError`. Without ``invalid`` the examples must
-    lead 0 (pytest-semantic drew random words; semantix draws nothing at random).
+    pytest-semantic's rule: a response matches when its **mean** similarity to ``valid`` is at
+    least ``min_similarity`` and exceeds its mean similarity to ``invalid`` by more than
+    ``margin`` (`semantix.judges.ExampleRule` with ``closest=None``; pytest-semantic's
+    ``threshold``, a spelling only the ``semantic_matcher`` fixture takes). It is a `Satisfies`
+    of an intent with examples and counterexamples, judged by the embedding judge; `check`
+    raises `SemanticAssertionError`. Without ``invalid`` the examples must lead 0
+    (pytest-semantic drew random words; semantix draws nothing at random).
 
     Args:
         valid: responses that match (at least one).
@@ -233,31 +211,31 @@ def _matcher_judge(
     from semantix.judges.similarity import ExampleRule
 
     rule = ExampleRule(closest=None, margin=margin)
-    if custom_embed_fn is not None:
-        if model_name is not None:
-            raise ConfigurationError(
-                "SemanticMatcher takes model_name or custom_embed_fn, not both: the function "
-                "replaces the model"
-            )
-        if not callable(custom_embed_fn):
-            raise ConfigurationError(
-                f"SemanticMatcher(custom_embed_fn=...) must be a function text -> vector, got "
-                f"{type(custom_embed_fn).__name__} {custom_embed_fn!r}"
-            )
-
-        def build() -> Any:
-            from semantix.judges.embedding_function import EmbeddingFunctionJudge, per_text
-
-            return EmbeddingFunctionJudge(per_text(custom_embed_fn), rule=rule)
-
-        key: tuple[object, ...] = ("semantic-matcher", "function", custom_embed_fn, rule)
-    else:
+    if custom_embed_fn is None:
 
         def build() -> Any:
             from semantix.judges.embedding import EmbeddingJudge
 
             return EmbeddingJudge(model_name, rule=rule)
 
-        key = ("semantic-matcher", "model", model_name, rule)
+        key: tuple[object, ...] = ("semantic-matcher", "model", model_name, rule)
+    elif model_name is not None:
+        raise ConfigurationError(
+            "SemanticMatcher takes model_name or custom_embed_fn, not both: the function "
+            "replaces the model"
+        )
+    elif not callable(custom_embed_fn):
+        raise ConfigurationError(
+            f"SemanticMatcher(custom_embed_fn=...) must be a function text -> vector, got "
+            f"{type(custom_embed_fn).__name__} {custom_embed_fn!r}"
+        )
+    else:
+
+        def build() -> Any:
+            from semantix.judges.embedding_function import EmbeddingFunctionJudge, per_text
+
+            return EmbeddingFunctionJudge(per_text(custom_embed_fn), rule=rule)
+
+        key = ("semantic-matcher", "function", custom_embed_fn, rule)
     judge: Judge = model_cache.get_or_create(key, build, region="judges")
     return judge

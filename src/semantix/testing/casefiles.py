@@ -1,25 +1,9 @@
 """Test cases from a file: ``semantix.cases(path)`` for ``@pytest.mark.parametrize``.
 
-(The module is ``casefiles`` so that ``semantix.cases`` stays the function; ``semantix.testing``
-exports it too.)
-
-```python
-import pytest
-from semantix import cases
-
-@pytest.mark.parametrize("case", cases("tests/cases.jsonl"))
-def test_reply(case, semantic):
-    semantic(bot(case["question"]), case["intent"])
-```
-
-A file holds one case per row: JSON Lines (``.jsonl``, ``.ndjson``: one object a line; blank
-lines skipped), CSV (``.csv``: a header row, then one row a case; every value is text) or YAML
-(``.yaml``, ``.yml``: a list of mappings; needs PyYAML). Each case becomes a ``pytest.param`` of
-the row (a dict) with a stable id: its ``id`` field when it has one, else a short hash of its
-content — the same row keeps its id wherever it moves in the file, so ``-k`` selections and
-reports follow the case, not its position. A bad row (not an object, an empty or repeated id) is
-a `CasesFileError` naming the file and line. Frozen verdicts are keyed by the output judged, not
-by the case, so a case added to the file never replays another case's verdict.
+(The module is ``casefiles`` so that ``semantix.cases`` stays the function.) JSON Lines, CSV or
+YAML rows become ``pytest.param`` s with a stable id: the ``id`` field, else a hash of the row
+(docs/pytest-plugin.md, "Cases from files"). A bad row is a `CasesFileError` naming the file and
+line.
 """
 
 from __future__ import annotations

@@ -13,15 +13,8 @@ replay = RecordReplayJudge(FakeJudge(lambda o, i: 0.0), mode="replay", store=sto
 assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judge not called
 ```
 
-The package, top to bottom:
-
-- ``semantix.verdicts.modes``: the four modes and what each allows;
-- ``semantix.verdicts.fingerprint``: the store key of one check;
-- ``semantix.verdicts.record``: one stored verdict, its JSON schema (checked field by field
-  on read) and how a verdict is re-decided at another threshold;
-- ``semantix.verdicts.store``: the directory of verdict files (atomic writes, unused/prune);
-- ``semantix.verdicts.memo``: the bounded in-process memo;
-- ``semantix.verdicts.judge``: ``RecordReplayJudge`` and ``wrap_judge()``.
+Its modules, bottom to top: ``modes``, ``fingerprint``, ``record`` (one stored verdict, its
+schema), ``store``, ``memo`` and ``judge`` (``RecordReplayJudge``, ``wrap_judge()``).
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """The store key of one check: what a frozen verdict is a verdict *about*.
 
-A verdict is stored under ``sha256`` of: the judge's identity (its ``JudgeIdentity``, as
-``semantix.judges.calls.judge_identity()`` names it: class, model, revision, file — for a local
-model directory the digest of its files, never its name or path), its ``prompt_version``
-if it has one, the output normalised by ``normalise_text()`` (Unicode NFC, ``\\r\\n`` →
-``\\n``, no trailing spaces on lines, stripped), and the intent description with its
-``hypothesis``, ``examples`` and ``counterexamples`` — for a support leaf (``Grounded``,
-``Contradicts``) also its relation and the sha256 of its normalised sources, in order (the
-sources themselves are not stored). The threshold is **not** part of it (see
-``StoredVerdict.decision_at()``). `former_fingerprints` gives the keys semantix 0.1 used.
+sha256 of the judge's identity (a local model directory by the digest of its files), its
+``prompt_version``, the output normalised by `normalise_text` and the intent's fields
+(`intent_fields`); the recipe is docs/frozen-verdicts.md's ("The fingerprint"). The threshold
+is **not** part of it (see `semantix.verdicts.record.decision_at`). `former_fingerprints` gives
+the keys semantix 0.1 used.
 """
 
 from __future__ import annotations
@@ -68,11 +64,7 @@ def intent_fields(intent_description: str) -> dict[str, Any]:
 
 def sources_digest(sources: tuple[str, ...]) -> str:
     """sha256 hex of the sources, each normalised (`normalise_text`), in order."""
-    import hashlib
-    import json
-
-    canonical = json.dumps([normalise_text(source) for source in sources], ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+    return _sha256([normalise_text(source) for source in sources])
 
 
 def fingerprint(judge: object, output: str, intent_description: str) -> str:
@@ -86,12 +78,9 @@ def fingerprint(judge: object, output: str, intent_description: str) -> str:
 
 
 def former_fingerprints(judge: object, output: str, intent_description: str) -> tuple[str, ...]:
-    """The keys semantix 0.1 stored the same check under, to read records made before them.
-
-    0.1 named a judge on a local model directory by the directory's absolute path (and no
-    revision) where `fingerprint` now names it by what it is (its name and digest): such a
-    record is found where the path is the same.
-    """
+    """The keys semantix 0.1 stored the same check under: it named a judge on a local model
+    directory by the directory's absolute path (and no revision), where `fingerprint` names it
+    by its name and digest."""
     identity = judge_identity(judge)
     if identity.location is None:
         return ()
@@ -107,9 +96,13 @@ def _key(named: list[str | None], judge: object, output: str, intent_description
         "output": normalise_text(output),
         "intent": intent_fields(intent_description),
     }
-    import json  # stdlib, imported when a store is first used (import semantix stays fast)
+    return _sha256(payload, sort_keys=True, separators=(",", ":"))
 
-    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    import hashlib  # stdlib, imported when a store is first used (import semantix stays fast)
 
+def _sha256(value: object, **options: Any) -> str:
+    """sha256 hex of ``value`` as JSON (json and hashlib imported when a store is first used)."""
+    import hashlib
+    import json
+
+    canonical = json.dumps(value, ensure_ascii=False, **options)
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()

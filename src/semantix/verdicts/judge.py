@@ -175,36 +175,35 @@ class RecordReplayJudge(WrappingJudge):
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         if self.memo:  # the hot path: a remembered check costs a tuple hash and one lock
-            verdict = self._memo.lookup(
-                memo_key(output, intent_description), threshold, self._policy.exact_threshold
-            )
+            key = memo_key(output, intent_description)
+            if not self._policy.reads_store:  # mode off: the memo alone, one request
+                return self._judge_one(key, (output, intent_description, threshold))
+            verdict = self._memo.lookup(key, threshold, self._policy.exact_threshold)
             if verdict is not None:
                 self._count("memo_hits")
                 return verdict
-        request = (output, intent_description, threshold)
-        if self.memo and not self._policy.reads_store:
-            return self._judge_one(request)  # mode off: the memo alone, one request
-        return self.evaluate_batch([request])[0]
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
-    def _judge_one(self, request: JudgeRequest) -> Verdict:
-        """One miss in mode ``off``: claim it (a concurrent ask of the same check waits for this
-        answer), ask the wrapped judge, remember the answer. The batch path, minus the store."""
-        key = memo_key(request[0], request[1])
+    def _judge_one(self, key: Hashable, request: JudgeRequest) -> Verdict:
+        """One request in mode ``off``: remembered, or claimed (a concurrent ask of the same
+        check waits for this answer), asked of the wrapped judge and remembered. The batch
+        path, minus the store."""
         while True:
-            verdict, event = self._memo.acquire(key, self._replayer(request[2]))
+            verdict, event = self._memo.acquire(key, request[2], self._policy.exact_threshold)
             if verdict is not None:
                 self._count("memo_hits")
                 return verdict
             if event is None:
                 break  # claimed: this thread answers
             event.wait()
+        remembered = None
         try:
             fresh = ask_judge(self.judge, [request], what=_What([request]))[0]  # type: ignore[arg-type]
-            self._count("judged")
-            self._memo.put(key, replayable(fresh, self.judge, request[2]))
-            return answered(fresh, self.judge, request[2])  # with its latency and usage
+            remembered = replayable(fresh, self.judge, request[2])
         finally:
-            self._memo.release([key])
+            self._memo.settle(key, remembered)
+        self._count("judged")
+        return answered(fresh, self.judge, request[2])  # with its latency and usage
 
     @property
     def aevaluate_batch(
@@ -247,7 +246,7 @@ class RecordReplayJudge(WrappingJudge):
                 if not self.memo:
                     claimed[key] = [index]
                     continue
-                verdict, event = self._memo.acquire(key, self._replayer(threshold))
+                verdict, event = self._memo.acquire(key, threshold, self._policy.exact_threshold)
                 if verdict is not None:
                     results[index] = verdict
                     hits += 1
@@ -268,10 +267,6 @@ class RecordReplayJudge(WrappingJudge):
         return [verdict for verdict in results if verdict is not None]
 
     # -- steps --
-
-    def _replayer(self, threshold: float) -> Any:
-        exact = self._policy.exact_threshold
-        return lambda verdict: replay_at(verdict, threshold, exact=exact)
 
     def _answer(
         self,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 
 from semantix.judges.base import Verdict
 from semantix.verdicts.record import replay_at
@@ -74,11 +74,11 @@ class Memo:
             return len(self._claims)
 
     def acquire(
-        self, key: Hashable, usable: Callable[[Verdict], Verdict | None]
+        self, key: Hashable, threshold: float, exact: bool
     ) -> tuple[Verdict | None, Latch | None]:
-        """Look ``key`` up, or claim it for answering.
+        """Look ``key`` up at ``threshold`` (`replay_at`), or claim it for answering.
 
-        Returns ``(verdict, None)`` when an entry is there and ``usable`` turns it into an answer;
+        Returns ``(verdict, None)`` when an entry is there and answers at ``threshold``;
         ``(None, event)`` when another thread is answering it (wait for ``event``, then ask
         again); ``(None, None)`` when the caller has claimed it and must ``release()`` it.
         """
@@ -86,7 +86,7 @@ class Memo:
             entry = self._entries.get(key)
             if entry is not None:
                 self._entries.move_to_end(key)
-                answer = usable(entry)
+                answer = replay_at(entry, threshold, exact=exact)
                 if answer is not None:
                     return answer, None
             event = self._claims.get(key)
@@ -119,6 +119,19 @@ class Memo:
         with self._lock:
             events = [self._claims.pop(key) for key in keys if key in self._claims]
         for event in events:
+            event.set()
+
+    def settle(self, key: Hashable, verdict: Verdict | None) -> None:
+        """End the claim on ``key``, remembering ``verdict`` first when there is one (`put`
+        and `release` under one lock: what one answered miss costs)."""
+        with self._lock:
+            if verdict is not None and self.size > 0:
+                self._entries[key] = verdict
+                self._entries.move_to_end(key)
+                while len(self._entries) > self.size:
+                    self._entries.popitem(last=False)
+            event = self._claims.pop(key, None)
+        if event is not None:
             event.set()
 
     def clear(self) -> None:

@@ -1,14 +1,5 @@
-"""The frozen-verdict modes: which one applies, and what each lets the recording judge do.
-
-| mode | stored verdict | no stored verdict |
-| --- | --- | --- |
-| ``off`` | not read | the judge is called; nothing is written |
-| ``replay`` | replayed (re-decided if the threshold changed) | ``VerdictNotRecordedError`` |
-| ``update`` | replayed (re-decided if the threshold changed) | the judge is called, the verdict stored |
-| ``strict`` | replayed only at the threshold it was recorded at | ``VerdictNotRecordedError`` |
-
-The mode names and ``SEMANTIX_VERDICTS`` / ``SEMANTIX_VERDICTS_PATH`` are read through
-``semantix.config``, the one place that reads the environment.
+"""The frozen-verdict modes (their table: docs/frozen-verdicts.md): which one applies, and what
+each lets the recording judge do. The environment is read through ``semantix.config``.
 """
 
 from __future__ import annotations
@@ -19,11 +10,10 @@ from semantix import config
 
 __all__ = ["DEFAULT_PATH", "MODES", "ModePolicy", "policy", "resolve_mode"]
 
-#: The modes a recording judge runs in (the same tuple as ``semantix.config.VERDICT_MODES``).
+#: The modes a recording judge runs in.
 MODES: tuple[str, ...] = config.VERDICT_MODES
 
-#: Store directory, relative to the current directory, when nothing else says where (the one
-#: rule: ``semantix.config.verdicts_path()``).
+#: Store directory, relative to the current directory, when nothing else says where.
 DEFAULT_PATH = config.DEFAULT_VERDICTS_PATH
 
 #: What to tell a user whose verdict is missing or unusable.
@@ -57,11 +47,8 @@ _POLICIES = {
 
 
 def resolve_mode(mode: str | None = None) -> str:
-    """The mode to use: ``mode`` if given, else ``SEMANTIX_VERDICTS``, else ``"off"``.
-
-    Raises:
-        ConfigurationError: the mode is not one of ``MODES``.
-    """
+    """The mode to use: ``mode`` if given, else ``SEMANTIX_VERDICTS``, else ``"off"`` (a
+    `ConfigurationError` for a mode not in ``MODES``)."""
     if mode is None:
         return config.verdicts_mode() or "off"
     return config.check_verdict_mode(mode, source="mode")

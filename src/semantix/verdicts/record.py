@@ -1,8 +1,6 @@
-"""One frozen verdict: the decision, what it was a decision about, and its file format.
-
-A stored file is UTF-8 JSON with sorted keys and an indent of 2, small enough to review in a pull
-request. Reading it checks every field's type (``StoredVerdict.from_json()``); the store
-writes only what this reader accepts, so a file the store wrote can always be replayed.
+"""One frozen verdict: the decision, what it was a decision about, and its file format (UTF-8
+JSON, sorted keys, indent 2). Reading checks every field's type (``StoredVerdict.from_json()``);
+the store writes only what this reader accepts, so a file it wrote can always be replayed.
 """
 
 from __future__ import annotations
@@ -10,13 +8,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
 from semantix.cache import memo
 from semantix.config import is_number
-from semantix.errors import VerdictNotRecordedError
 from semantix.judges.base import JudgeIdentity, TokenUsage, Verdict
 from semantix.judges.calls import judge_identity
 from semantix.text import mask_secrets, usable_secrets
@@ -32,24 +29,15 @@ __all__ = ["PREVIEW_CHARS", "StoredVerdict", "answered", "decision_at", "replaya
 
 #: How much of the output a stored file shows (the fingerprint covers all of it).
 PREVIEW_CHARS = 500
+#: The optional fields of a judge's identity that a stored file names (its note only when set).
+_JUDGE_FIELDS = ("model", "revision", "file")
 
 
 def decision_at(
     passed: bool, score: float | None, recorded: float | None, threshold: float
 ) -> bool | None:
-    """Whether a verdict recorded at ``recorded`` passes at ``threshold``; None when unknown.
-
-    Judges may require more than ``score >= threshold`` (the embedding judge also needs the output
-    closer to an example than to any counterexample), so a verdict is re-decided only as far as
-    it tells:
-
-    - at the recorded threshold: as recorded;
-    - it passed: the extra conditions held, so ``score >= threshold``;
-    - it failed although ``score`` reached the recorded threshold: something other than the score
-      failed, so it fails at every threshold;
-    - it failed below the recorded threshold: it fails at any higher threshold; at a lower one
-      nothing is known (None: the judge must be asked again).
-    """
+    """Whether a verdict recorded at ``recorded`` passes at ``threshold``; None when unknown
+    (the rule, for judges that need more than the score: docs/frozen-verdicts.md)."""
     if same_threshold(recorded, threshold):
         return passed
     if score is None:
@@ -69,7 +57,15 @@ def same_threshold(recorded: float | None, current: float) -> bool:
 def replayable(verdict: Verdict, judge: object, threshold: float, *, cost: bool = False) -> Verdict:
     """``verdict`` as a replay keeps it: decided at its threshold (else ``threshold``, the one it
     was asked at), named, without the latency and token usage that only the first answer cost
-    (``cost=True`` keeps them: `answered`)."""
+    (``cost=True`` keeps them: `answered`). A plain verdict that already is that form is
+    returned as it is."""
+    if (
+        type(verdict) is Verdict
+        and verdict.threshold is not None
+        and verdict.judge is not None
+        and (cost or (verdict.latency_ms is None and verdict.usage is None))
+    ):
+        return verdict
     return Verdict(
         passed=verdict.passed,
         score=verdict.score,
@@ -90,10 +86,8 @@ def answered(verdict: Verdict, judge: object, threshold: float) -> Verdict:
 
 
 def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Verdict | None:
-    """A remembered verdict (see ``replayable()``) at ``threshold``; None when unknown there.
-
-    With ``exact`` (strict mode) only its own threshold is known.
-    """
+    """A remembered verdict (`replayable`) at ``threshold``; None when unknown there (with
+    ``exact``, strict mode, at any other threshold than its own)."""
     if same_threshold(verdict.threshold, threshold):
         return verdict
     if exact:
@@ -101,15 +95,7 @@ def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Ver
     passed = decision_at(verdict.passed, verdict.score, verdict.threshold, threshold)
     if passed is None:
         return None
-    return Verdict(
-        passed=passed,
-        score=verdict.score,
-        reason=verdict.reason,
-        threshold=threshold,
-        probabilities=verdict.probabilities,
-        evidence=verdict.evidence,
-        judge=verdict.judge,
-    )
+    return replace(verdict, passed=passed, threshold=threshold)
 
 
 @memo(maxsize=1)
@@ -163,12 +149,9 @@ class StoredVerdict:
         threshold: float | None = None,
         secrets: Iterable[object] = (),
     ) -> StoredVerdict:
-        """Capture a fresh verdict of ``judge`` for storing, stamped with the time and version.
-
-        ``threshold`` is the one the judge was asked at, kept when the verdict does not say.
-        Each of ``secrets`` (e.g. an API key) is masked in the reason, the evidence and the
-        output preview, so a server that echoes a key cannot put it into a committed file.
-        """
+        """Capture a fresh verdict of ``judge`` for storing, stamped with the time and version
+        (``threshold``: the one asked at, kept when the verdict does not say); each of
+        ``secrets`` (an API key) is masked in the reason, the evidence and the output preview."""
         hidden = usable_secrets(secrets)
         text = mask_secrets(normalise_text(output), hidden)
         return cls(
@@ -190,15 +173,6 @@ class StoredVerdict:
             semantix_version=_semantix_version(),
         )
 
-    def decision_at(self, threshold: float) -> bool | None:
-        """Whether this verdict passes at ``threshold``, or None when that cannot be known
-        (see ``decision_at()``)."""
-        return decision_at(self.passed, self.score, self.threshold, threshold)
-
-    def usable_at(self, threshold: float) -> bool:
-        """Whether this verdict can be replayed at ``threshold`` (see ``decision_at()``)."""
-        return self.decision_at(threshold) is not None
-
     def replayable(self) -> Verdict:
         """This verdict as recorded (its own threshold), as a ``Verdict`` to replay."""
         return Verdict(
@@ -210,19 +184,6 @@ class StoredVerdict:
             evidence=self.evidence,
             judge=self.judge,
         )
-
-    def to_verdict(self, threshold: float, *, exact: bool = False) -> Verdict:
-        """This verdict at ``threshold``: as recorded, or re-decided (see ``decision_at()``).
-
-        With ``exact=True`` (strict mode) a different threshold is an error instead.
-
-        Raises:
-            VerdictNotRecordedError: the record cannot tell the decision at ``threshold``.
-        """
-        verdict = replay_at(self.replayable(), threshold, exact=exact)
-        if verdict is None:
-            raise VerdictNotRecordedError(self.threshold_message(threshold, exact=exact))
-        return verdict
 
     def threshold_message(self, threshold: float, *, exact: bool) -> str:
         """Why this verdict cannot be replayed at ``threshold``, and what to do."""
@@ -239,11 +200,7 @@ class StoredVerdict:
         )
 
     def to_json(self) -> str:
-        """The reviewable file content: sorted keys, indent 2, trailing newline.
-
-        Raises:
-            ValueError: a number is NaN or infinite (JSON cannot hold it).
-        """
+        """The reviewable file content, or a ValueError for a NaN or infinite number."""
         verdict: dict[str, Any] = {
             "passed": self.passed,
             "score": self.score,
@@ -255,10 +212,7 @@ class StoredVerdict:
         if self.evidence is not None:
             verdict["evidence"] = self.evidence
         if self.usage is not None:
-            verdict["usage"] = {
-                "prompt_tokens": self.usage.prompt_tokens,
-                "completion_tokens": self.usage.completion_tokens,
-            }
+            verdict["usage"] = asdict(self.usage)
         if self.latency_ms is not None:
             verdict["latency_ms"] = round(self.latency_ms, 1)
         document = {
@@ -266,10 +220,7 @@ class StoredVerdict:
             "fingerprint": self.fingerprint,
             "judge": {
                 "display": str(self.judge),
-                "name": self.judge.name,
-                "model": self.judge.model,
-                "revision": self.judge.revision,
-                "file": self.judge.file,
+                **{name: getattr(self.judge, name) for name in ("name", *_JUDGE_FIELDS)},
                 "prompt_version": self.prompt_version,
                 **({"note": self.judge.note} if self.judge.note is not None else {}),
             },
@@ -285,12 +236,8 @@ class StoredVerdict:
 
     @classmethod
     def from_json(cls, text: str, *, expected_key: str) -> StoredVerdict:
-        """Parse a stored file, checking every field's type.
-
-        Raises:
-            ValueError: it is not a frozen verdict with fingerprint ``expected_key`` (the
-                message names the field at fault).
-        """
+        """Parse a stored file, or raise a ValueError naming the field at fault (or the
+        fingerprint, when it is not ``expected_key``)."""
         document = _Fields(json.loads(text), "")
         if document.get("fingerprint", str) != expected_key:
             raise ValueError(
@@ -309,15 +256,12 @@ class StoredVerdict:
         return cls(
             fingerprint=expected_key,
             passed=verdict.get("passed", bool),
-            score=verdict.fraction("score"),
-            threshold=verdict.fraction("threshold"),
+            score=verdict.number("score", high=1.0),
+            threshold=verdict.number("threshold", high=1.0),
             reason=verdict.get("reason", str, optional=True),
             judge=JudgeIdentity(
                 judge.get("name", str),
-                model=judge.get("model", str, optional=True),
-                revision=judge.get("revision", str, optional=True),
-                file=judge.get("file", str, optional=True),
-                note=judge.get("note", str, optional=True),
+                **{name: judge.get(name, str, optional=True) for name in (*_JUDGE_FIELDS, "note")},
             ),
             prompt_version=judge.get("prompt_version", str, optional=True),
             intent={
@@ -353,13 +297,11 @@ class _Fields:
         return f"{self.path}.{key}" if self.path else key
 
     def get(self, key: str, kind: type, *, optional: bool = False) -> Any:
-        if key not in self.raw:
-            if optional:
-                return None
-            raise ValueError(f"the field {self._name(key)!r} is missing")
-        value = self.raw[key]
+        value = self.raw.get(key)
         if value is None and optional:
             return None
+        if key not in self.raw:
+            raise ValueError(f"the field {self._name(key)!r} is missing")
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             expected = f"a {kind.__name__}" + (" or null" if optional else "")
             raise ValueError(f"the field {self._name(key)!r} is {value!r:.80}, expected {expected}")
@@ -373,21 +315,19 @@ class _Fields:
     def optional_section(self, key: str) -> _Fields | None:
         return None if self.raw.get(key) is None else self.section(key)
 
-    def number(self, key: str, *, low: float = 0.0, high: float = math.inf) -> float | None:
-        """An optional finite number in [low, high]."""
+    def number(self, key: str, *, high: float = math.inf, null: bool = True) -> float | None:
+        """A finite number in [0, high] (None for null, when ``null`` allows it)."""
         value = self.raw.get(key)
-        if value is None:
+        if value is None and null:
             return None
-        if not is_number(value, low=low, high=high):
-            bounds = f"between {low:g} and {high:g}" if math.isfinite(high) else f">= {low:g}"
+        if not is_number(value, low=0.0, high=high):
+            bounds = f"between 0 and {high:g}" if math.isfinite(high) else ">= 0"
+            shown = "null" if value is None else f"{value!r:.80}"
             raise ValueError(
-                f"the field {self._name(key)!r} is {value!r:.80}, expected a number {bounds} "
-                "or null"
+                f"the field {self._name(key)!r} is {shown}, expected a number {bounds}"
+                + (" or null" if null else "")
             )
         return float(value)
-
-    def fraction(self, key: str) -> float | None:
-        return self.number(key, high=1.0)
 
     def count(self, key: str) -> int:
         value = self.get(key, int)
@@ -405,15 +345,9 @@ class _Fields:
         section = self.optional_section(key)
         if section is None:
             return None
-        values: dict[str, float] = {}
-        for label in section.raw:
-            value = section.fraction(label)
-            if value is None:
-                raise ValueError(
-                    f"the field {section._name(label)!r} is null, expected a number between 0 and 1"
-                )
-            values[label] = value
-        return values
+        return {
+            label: float(section.number(label, high=1.0, null=False) or 0) for label in section.raw
+        }
 
 
 def _kind(value: object) -> str:

@@ -1,9 +1,6 @@
-"""The directory of frozen verdicts: one JSON file per verdict, written atomically.
-
-``<store>/<fingerprint[:2]>/<fingerprint>.json``. Each file is written whole or not at all
-(`semantix.files.write_atomic`), so concurrent writers (threads, xdist workers) never leave a
-partial file; the last writer of the same verdict wins. A record the
-reader would refuse (a NaN or out-of-range score, say) is refused before anything is written.
+"""The directory of frozen verdicts: ``<store>/<fingerprint[:2]>/<fingerprint>.json``, each file
+written whole or not at all (`semantix.files.write_atomic`; the last writer of a verdict wins).
+A record the reader would refuse (a NaN score, say) is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -48,12 +45,8 @@ class VerdictStore:
         return self.path / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> StoredVerdict | None:
-        """The stored verdict, None when there is none.
-
-        Raises:
-            CorruptVerdictError: the file is not a frozen verdict (names the file and the field).
-            VerdictStoreError: the file cannot be read.
-        """
+        """The stored verdict, None when there is none; a `CorruptVerdictError` (naming the file
+        and the field) when the file is no frozen verdict, a `VerdictStoreError` when unreadable."""
         file = self.file_for(key)
         try:
             text = read_text(file, what="the frozen verdict", error=_damaged)
@@ -66,16 +59,15 @@ class VerdictStore:
         try:
             return StoredVerdict.from_json(text, expected_key=key)
         except (ValueError, RecursionError) as exc:
-            raise _corrupt(file, exc) from exc
+            problem = f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc})"
+            raise _damaged(problem) from exc
 
     def find(
         self, key: str, judge: object, request: JudgeRequest, mode: ModePolicy
     ) -> tuple[str, StoredVerdict | None]:
-        """The record of ``key`` (``judge``'s fingerprint of ``request``), else the one an
-        earlier semantix stored the same check under (`former_fingerprints`), as the record of
-        ``key``, written under ``key`` when ``mode`` writes the store (its old file is then
-        unused). Returns the key the record is used under, and the record (None: none).
-        """
+        """(the key the record is used under, the record or None): the record of ``key``
+        (``judge``'s fingerprint of ``request``), else the one an earlier semantix stored the same
+        check under (`former_fingerprints`), rewritten under ``key`` when ``mode`` writes."""
         record = self.get(key)
         for former in () if record is not None else former_fingerprints(judge, *request[:2]):
             found = self.get(former)
@@ -88,12 +80,8 @@ class VerdictStore:
         return key, record
 
     def put(self, record: StoredVerdict) -> Path:
-        """Write ``record`` whole or not at all (`semantix.files.write_atomic`); return its path.
-
-        Raises:
-            ValueError: the record could not be read back (e.g. a NaN score); nothing is written.
-            VerdictStoreError: the file cannot be written.
-        """
+        """Write ``record`` whole or not at all and return its path; a ValueError (nothing
+        written) when it could not be read back, a `VerdictStoreError` when unwritable."""
         file = self.file_for(record.fingerprint)
         try:
             text = record.to_json()
@@ -114,24 +102,17 @@ class VerdictStore:
 
     def fingerprints(self) -> Iterator[str]:
         """Fingerprints of every stored verdict (in no particular order)."""
-        for file in self._files():
-            yield file.stem
+        return (file.stem for file in self._files())
 
     def unused(self, used_fingerprints: Iterable[str]) -> list[Path]:
-        """The stored files whose fingerprint is not in ``used_fingerprints``, sorted.
-
-        ``used_fingerprints`` is what the run's recording judges used (their
-        ``usage().used``); only a run that asked every check can say what is unused.
-        """
+        """The stored files whose fingerprint is not in ``used_fingerprints`` (what the run's
+        recording judges used, their ``usage().used``), sorted."""
         used = frozenset(used_fingerprints)
         return sorted(file for file in self._files() if file.stem not in used)
 
     def prune(self, used_fingerprints: Iterable[str]) -> list[Path]:
-        """Delete the files ``unused()`` lists (and directories left empty); return them.
-
-        Raises:
-            VerdictStoreError: a file cannot be deleted (those before it are gone).
-        """
+        """Delete the files ``unused()`` lists (and directories left empty) and return them; a
+        `VerdictStoreError` when one cannot be deleted (those before it are gone)."""
         removed = self.unused(used_fingerprints)
         for file in removed:
             try:
@@ -156,10 +137,6 @@ class VerdictStore:
 
 def _is_fingerprint(key: object) -> bool:
     return isinstance(key, str) and len(key) == 64 and _HEX.issuperset(key)
-
-
-def _corrupt(file: Path, exc: BaseException) -> CorruptVerdictError:
-    return _damaged(f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc})")
 
 
 def _damaged(problem: str) -> CorruptVerdictError:

@@ -1,0 +1,115 @@
+"""What checks keep between calls (`semantix.pipeline.prepared`, `semantix.context.current`) is
+made again whenever something it was made from changes: the next check sees the change."""
+
+from __future__ import annotations
+
+import pytest
+
+from semantix import FakeJudge, Intent, context, evaluate_semantic, set_default_judge
+from semantix.cache import model_cache
+from semantix.context import Defaults
+
+
+class Polite(Intent):
+    """The text must be polite."""
+
+
+def _threshold(**options: object) -> tuple[float, str]:
+    (leaf,) = evaluate_semantic("Thank you.", Polite, **options).leaves  # type: ignore[arg-type]
+    return leaf.threshold, leaf.threshold_source
+
+
+def test_an_intent_threshold_set_after_a_check_is_used_by_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    judge = FakeJudge(lambda output, intent: 0.9)
+    assert _threshold(judge=judge) == (0.8, "default")
+    monkeypatch.setattr(Polite, "threshold", 0.6)
+    assert _threshold(judge=judge) == (0.6, "intent")
+    monkeypatch.undo()
+    assert _threshold(judge=judge) == (0.8, "default")
+
+
+def test_a_judge_attribute_set_after_a_check_is_used_by_the_next() -> None:
+    judge = FakeJudge(lambda output, intent: 0.9)
+    assert _threshold(judge=judge) == (0.8, "default")
+    judge.recommended_threshold = 0.55
+    assert _threshold(judge=judge) == (0.55, "judge")
+
+
+def test_the_run_defaults_and_the_scope_are_read_at_each_check() -> None:
+    ours = FakeJudge(lambda output, intent: 0.9, recommended_threshold=0.3)
+    theirs = FakeJudge(lambda output, intent: 0.9, recommended_threshold=0.4)
+    set_default_judge(ours)
+    try:
+        assert _threshold() == (0.3, "judge")
+        with context.run_defaults(judge=theirs):
+            assert _threshold() == (0.4, "judge")
+            with context.scope(threshold=0.45):
+                assert _threshold() == (0.45, "marker")
+            assert _threshold() == (0.4, "judge")
+        assert _threshold() == (0.3, "judge")
+    finally:
+        set_default_judge(None)
+
+
+def test_the_verdict_mode_variable_is_read_at_each_check(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    judge = FakeJudge(lambda output, intent: 0.9)
+    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", str(tmp_path))
+    evaluate_semantic("Thank you.", Polite, judge=judge)
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "strict")
+    from semantix.errors import VerdictNotRecordedError
+
+    with pytest.raises(VerdictNotRecordedError):
+        evaluate_semantic("Thank you.", Polite, judge=judge)
+
+
+def test_the_defaults_are_merged_again_when_a_layer_changes() -> None:
+    before = context.current()
+    assert context.current() is before  # kept while nothing changes
+    context.set_defaults(timeout=7.0)
+    try:
+        assert context.current() == Defaults(timeout=7.0)
+        with context.scope(timeout=3.0):
+            assert context.current().timeout == 3.0
+        assert context.current().timeout == 7.0
+    finally:
+        context.set_defaults(timeout=None)
+    assert context.current() == before
+
+
+def test_clear_cache_drops_what_checks_kept() -> None:
+    judge = FakeJudge(lambda output, intent: 0.9)
+    evaluate_semantic("Thank you.", Polite, judge=judge)
+    assert model_cache.values("checks")
+    from semantix import clear_cache
+
+    clear_cache()
+    assert model_cache.values("checks") == []
+
+
+def test_a_base_class_threshold_set_after_a_check_is_used_by_its_subclass_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Strict(Intent, abstract=True):
+        threshold = 0.7
+
+    class Courteous(Strict):
+        """The text is courteous."""
+
+    judge = FakeJudge(lambda output, intent: 0.9)
+    (leaf,) = evaluate_semantic("Thank you.", Courteous, judge=judge).leaves
+    assert (leaf.threshold, leaf.threshold_source) == (0.7, "intent")
+    monkeypatch.setattr(Strict, "threshold", 0.65)
+    (leaf,) = evaluate_semantic("Thank you.", Courteous, judge=judge).leaves
+    assert (leaf.threshold, leaf.threshold_source) == (0.65, "intent")
+
+
+def test_a_description_string_is_one_intent_so_its_checks_share_their_verdicts() -> None:
+    judge = FakeJudge(lambda output, intent: 0.9)
+    first = evaluate_semantic("Thank you.", "The text thanks the reader.", judge=judge)
+    second = evaluate_semantic("Thank you.", "The text thanks the reader.", judge=judge)
+    assert first.intent is second.intent
+    assert judge.calls == [("Thank you.", "The text thanks the reader.")]  # the second remembered
