@@ -105,6 +105,8 @@ class OnnxModel:
         ):
             length = sum(mask)
             singles.append(EncodedBatch([ids[:length]], [mask[:length]], [types[:length]]))
+        if self.threads == 1:
+            return [self.run(single, output)[0] for single in singles]
         from concurrent.futures import ThreadPoolExecutor
 
         # Small single rows leave the session's threads idle between operators: run several
