@@ -33,7 +33,7 @@ _ATTEMPTS, _PAUSE_S = 40, 0.025
 def encodable(text: str) -> str:
     """``text`` with every lone surrogate replaced by U+FFFD (a surrogate pair becomes its
     character), so that it encodes as UTF-8; unchanged (the same object) when already fine."""
-    if _SURROGATE.search(text) is None:
+    if text.isascii() or _SURROGATE.search(text) is None:  # isascii: constant time
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
