@@ -83,18 +83,17 @@ def test_outcome(
     current = before or (None, None)
     xfail = getattr(report, "wasxfail", None)
     if report.skipped and (report.when == "call" or current[0] is None):
-        return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
+        if xfail is not None:
+            return "xfailed", xfail
+        longrepr = report.longrepr
+        reason = str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else None
+        return "skipped", reason
     if report.when != "call":
         return ("error", None) if report.failed and current[0] in (None, "passed") else current
     if report.failed:
         strict = str(report.longrepr).startswith("[XPASS(strict)]")
         return ("xpassed", str(report.longrepr)) if strict else ("failed", None)
     return ("xpassed", xfail) if xfail is not None else ("passed", None)
-
-
-def _skip_reason(report: pytest.TestReport) -> str | None:
-    longrepr = report.longrepr
-    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else None
 
 
 class SemanticSession:
@@ -152,10 +151,8 @@ class SemanticSession:
         )
 
     def run_judge(self) -> Judge:
-        """The run's judge: the options', else the process's default — never a test's marker.
-
-        Resolved in an empty context, outside the marker scope of whichever test asks first.
-        """
+        """The run's judge: the options', else the process's default — never a test's marker
+        (resolved in an empty context, outside the scope of whichever test asks first)."""
         return contextvars.Context().run(resolve_judge, None)
 
     # --- one test -------------------------------------------------------------------------------
@@ -424,8 +421,9 @@ class SemanticSession:
             f"{'worst':>5} {'errors':>6}"
         )
         for row in summarize(relations):
-            mean = "-" if row.mean_rate is None else f"{row.mean_rate:.2f}"
-            worst = "-" if row.worst_rate is None else f"{row.worst_rate:.2f}"
+            mean, worst = (
+                "-" if r is None else f"{r:.2f}" for r in (row.mean_rate, row.worst_rate)
+            )
             terminalreporter.write_line(
                 f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
                 f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"

@@ -107,8 +107,8 @@ class Plan:
         )  # fmt: skip
 
     def stats(self, calls: Sequence[Call], outcome: Sequence[Outcome] | BaseException) -> RunStats:
-        """The stats of ``calls``; ``outcome`` is the batch's outcomes for the runs with a view
-        (a run that raised has none), or the judge error that left all unjudged (never a pass)."""
+        """The stats of ``calls``; ``outcome``: the batch's outcomes for the runs with a view, or
+        the judge error that left all unjudged (never a pass)."""
         judged = [index for index, call in enumerate(calls) if call.view is not None]
         outcomes: dict[int, Outcome] = (
             dict.fromkeys(judged, outcome)
@@ -325,20 +325,11 @@ def assert_pass_rate(
 ) -> RunStats:
     """Assert that ``system()``'s outputs satisfy ``intent`` at least ``min_pass_rate`` of runs.
 
-    Args:
-        system: called with no arguments ``runs`` times; returns the output to judge (text, an
-            OpenAI / Anthropic response, a transcript). An exception it raises is that run's
-            error (a ``SemanticAssertionError`` it raises is that run's failure). Its wall time
-            is the output's timing, which ``Latency`` leaves read.
-        intent: an `Intent` class (``~``, ``&``, ``|`` allowed) or a description; budgets are
-            leaves too: ``Polite & Tokens(max_output=400) & Latency(max_ms=3000)``.
-        **options: ``runs`` (default 10), ``min_pass_rate`` (default 1.0: every run must pass),
-            ``concurrency`` (calls at once, default 1), ``clock``, and the check's ``judge``,
-            ``threshold`` and ``timeout`` — which bounds judging every run's output, one check
-            of many outputs (`RunOptions`).
-
-    Returns:
-        The `RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
+    ``system()`` returns the output to judge (text, an SDK response, a transcript), timed for
+    ``Latency`` leaves; an exception it raises is that run's error (a ``SemanticAssertionError``
+    its failure). ``intent`` may hold budgets: ``Polite & Tokens(max_output=400)``. The options
+    are `RunOptions`; ``timeout`` bounds judging every run's output, one check of many outputs.
+    Returns the `RunStats` (pass rate, Wilson interval, every run) when the floor is reached.
 
     Raises:
         PassRateError: the pass rate is below the floor (a ``SemanticAssertionError``).

@@ -164,8 +164,13 @@ class SameMeaning(Scoped, abstract=True):
                 symmetric=True, fact_changes=changes, note=note,
             )  # fmt: skip
             return EquivalenceVerdict(**_fields(verdict), equivalence=equivalence)
-        if declared.scale == "similarity":
-            verdicts = [_as_similarity(verdict) for verdict in verdicts]
+        if declared.scale == "similarity":  # the reason says what was compared: the snapshot
+            verdicts = [
+                v
+                if v.score is None
+                else replace(v, reason=f"similarity to the snapshot: {v.score:.3f}")
+                for v in verdicts
+            ]
         stored_parts, output_parts = text_parts(stored), text_parts(output)
         forward, unstated = _direction(stored_parts, verdicts[: len(stored_parts)])
         backward, added = _direction(output_parts, verdicts[len(stored_parts) :])
@@ -174,9 +179,8 @@ class SameMeaning(Scoped, abstract=True):
             unstated_parts=unstated, added_parts=added, fact_changes=changes, note=note,
         )  # fmt: skip
         weakest = forward if not forward.passed or backward.passed else backward
-        reason = (
-            f"new output => snapshot: {_said(forward)}; snapshot => new output: {_said(backward)}"
-        )
+        said = [f"{_score(v)} {'pass' if v.passed else 'FAIL'}" for v in (forward, backward)]
+        reason = f"new output => snapshot: {said[0]}; snapshot => new output: {said[1]}"
         return EquivalenceVerdict(
             **{**_fields(weakest), "reason": reason, "evidence": None}, equivalence=equivalence
         )
@@ -186,10 +190,7 @@ class SameMeaning(Scoped, abstract=True):
         cls, view: OutputView, declared: Capabilities, threshold: float, passed: bool, why: str
     ) -> Verdict:
         verdict = Verdict(
-            passed=passed,
-            score=1.0 if passed else 0.0,
-            reason=f"{why} (judge not called)",
-            threshold=threshold,
+            passed, 1.0 if passed else 0.0, f"{why} (judge not called)", threshold=threshold
         )
         return cls.fold(view, [("same meaning", verdict)], threshold, declared)
 
@@ -256,22 +257,9 @@ def _score(verdict: Verdict) -> str:
     return "n/a" if verdict.score is None else f"{verdict.score:.2f}"
 
 
-def _said(verdict: Verdict) -> str:
-    return f"{_score(verdict)} {'pass' if verdict.passed else 'FAIL'}"
-
-
-def _as_similarity(verdict: Verdict) -> Verdict:
-    """A similarity judge's verdict, its reason saying what was compared: the snapshot."""
-    if verdict.score is None:
-        return verdict
-    return replace(verdict, reason=f"similarity to the snapshot: {verdict.score:.3f}")
-
-
 def text_parts(text: str) -> list[str]:
-    """``text`` as parts of whole sentences of at most `PART_CHARS` characters.
-
-    A text that short is one part, itself; a sentence longer than that is a part on its own.
-    """
+    """``text`` in parts of whole sentences of at most `PART_CHARS` characters (a longer
+    sentence is a part of its own)."""
     if len(text) <= PART_CHARS:
         return [text]
     cuts = [match.end() for match in SENTENCE_END.finditer(text)]
