@@ -23,6 +23,7 @@ from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import SemanticResult
 from semantix.proportions import JudgeAccuracy
 from semantix.pytest.markers import marker_settings
+from semantix.report.merge import OUTSIDE_TEST
 from semantix.report.records import Record, sorted_records
 from semantix.report.runs import markdown_lines, run_lines, run_record
 from semantix.runs import RunResult, RunStats, raise_for_stats
@@ -31,7 +32,6 @@ __all__ = ["JUNIT_PROPERTY", "RepeatedTests"]
 
 #: The JUnit XML property carrying one repeated test's figures (its value is JSON).
 JUNIT_PROPERTY = "semantic_runs"
-OUTSIDE_TEST = "(outside a test)"
 
 _INSIDE = pytest.StashKey[bool]()
 
@@ -55,8 +55,7 @@ class RepeatedTests:
         judge_accuracy: JudgeAccuracy | None = None,
     ) -> None:
         self.option_runs = option_runs
-        #: Gives a run record to the session with its JUnit property's name (the property is
-        #: written when the test ends, with the test's outcome).
+        #: Gives a run record to the session with its JUnit property's name (`SemanticSession`).
         self.attach = attach
         #: --semantic-judge-accuracy: for every repeated check that does not give its own.
         self.judge_accuracy = judge_accuracy
@@ -131,9 +130,7 @@ class RepeatedTests:
                 "assert_semantic / the semantic fixture, or remove runs=",
                 pytrace=False,
             )
-        stats = RunStats(
-            item.nodeid, tuple(results), plan.floor, judge_accuracy=self.judge_accuracy
-        )
+        stats = RunStats(item.nodeid, tuple(results), plan.floor, self.judge_accuracy)
         self.add(stats, item)
         raise_for_stats(stats)
         return True
@@ -161,9 +158,7 @@ class RepeatedTests:
     # --- xdist and the end of the session -----------------------------------------------------
 
     def payload(self) -> dict[str, Any]:
-        with self.lock:
-            once = list(self.once)
-        return {"records": self.sorted(), "once": once}
+        return {"records": self.sorted(), "once": self.once_ids()}
 
     def merge(self, payload: dict[str, Any]) -> None:
         with self.lock:
@@ -199,6 +194,5 @@ def _asserted(run: RunResult) -> bool:
 def _judged(run: RunResult) -> bool:
     """Whether the run made an assertion with a leaf a judge decides (or would have, had the
     structural leaves not decided it first): one worth repeating."""
-    if not run.results:
-        return isinstance(run.error, SemanticAssertionError)
-    return any(not leaf.structural for result in run.results for leaf in result.leaves)
+    leaves = [leaf for result in run.results for leaf in result.leaves]
+    return _asserted(run) and (not run.results or any(not leaf.structural for leaf in leaves))
