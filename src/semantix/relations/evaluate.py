@@ -20,12 +20,7 @@ from semantix.relations.base import (
     check_case,
     get_field,
 )
-from semantix.relations.results import (
-    RelationResult,
-    VariantResult,
-    raise_for_errors,
-    violation,
-)
+from semantix.relations.results import RelationResult, VariantResult, raise_for_errors, violation
 from semantix.runs import RunStats, check_runs, evaluate_pass_rate
 
 __all__ = [
@@ -39,11 +34,8 @@ __all__ = [
 
 
 class RelationViolationError(SemanticAssertionError):
-    """A relation's violation rate is above its ``max_violation_rate`` (an ``AssertionError``).
-
-    ``results`` are the `RelationResult` s over their ceiling; ``result`` is the original case's
-    first `SemanticResult` (None when the test made its assertions some other way).
-    """
+    """A relation's violation rate is above its ``max_violation_rate`` (an ``AssertionError``):
+    ``results`` are those `RelationResult` s, ``result`` the original case's first result."""
 
     __module__ = "semantix.relations"
 
