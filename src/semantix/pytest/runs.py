@@ -1,12 +1,7 @@
-"""Repeated tests under pytest: ``@pytest.mark.semantic(runs=..., min_pass_rate=...)`` and
-``--semantic-runs N``; `RepeatedTests` is the session's part for them.
-
-The body runs ``runs`` times inside one test item (function-scoped fixtures are shared), each run
-a pass, a fail or an error by the rules of `semantix.runs`. ``--semantic-runs`` repeats only a
-test whose first run made an assertion a judge decides (one whose checks were all structural
-runs once and is listed); a marker's ``runs`` repeats any test. Every repeated test and every
-``assert_pass_rate`` inside a test becomes a run record (`semantix.report.runs`), also appended
-to ``GITHUB_STEP_SUMMARY`` when it is set (docs/flaky-outputs.md).
+"""Repeated tests under pytest (``@pytest.mark.semantic(runs=..., min_pass_rate=...)``,
+``--semantic-runs N``; docs/flaky-outputs.md): the body runs ``runs`` times inside one test item
+(function-scoped fixtures are shared); every repeated test and every ``assert_pass_rate`` inside
+a test becomes a run record (`semantix.report.runs`), also in ``GITHUB_STEP_SUMMARY``.
 """
 
 from __future__ import annotations
@@ -57,11 +52,9 @@ class RepeatedTests:
         self.option_runs = option_runs
         #: Gives a run record to the session with its JUnit property's name (`SemanticSession`).
         self.attach = attach
-        #: --semantic-judge-accuracy: for every repeated check that does not give its own.
-        self.judge_accuracy = judge_accuracy
+        self.judge_accuracy = judge_accuracy  # for every repeated check without its own
         self.records: list[Record] = []
-        #: The tests ``--semantic-runs`` ran once: every check of their first run was
-        #: structural, so repeating them proves nothing.
+        #: The tests ``--semantic-runs`` ran once: every check of their first run was structural.
         self.once: list[str] = []
         self.lock = threading.Lock()
         #: The semantic results of the run in progress (None when no item is repeating).
@@ -112,8 +105,7 @@ class RepeatedTests:
                 run = RunResult(index, tuple(collected[start:]), error=error)
                 results.append(run)
                 if index == 1 and not plan.marked and not _judged(run):
-                    # --semantic-runs repeats only tests that make a semantic assertion that
-                    # a judge decides: structural checks on the same output cannot vary.
+                    # Structural checks on the same output cannot vary: not repeated.
                     if _asserted(run):
                         with self.lock:
                             self.once.append(item.nodeid)
