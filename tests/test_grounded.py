@@ -27,7 +27,8 @@ from semantix.intents._grounded import source_texts
 from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict, capabilities
 from semantix.judges.escalating import EscalatingJudge
 from semantix.judges.labels import LabelMap
-from semantix.judges.nli import EncodedBatch, NLICore
+from semantix.judges.nli_core import NLICore
+from semantix.judges.onnx import EncodedBatch
 from semantix.judges.support import support_verdicts
 from semantix.verdicts import RecordReplayJudge
 from semantix.verdicts.fingerprint import fingerprint, intent_fields

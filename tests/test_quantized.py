@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -200,7 +201,8 @@ OUTPUTS = [
 
 @pytest.mark.parametrize("file", ["model.onnx", "model_quantized.onnx"])
 def test_batch_equals_one_by_one(wide_bert_model: Path, file: str) -> None:
-    judge = QuantizedNLIJudge(wide_bert_model, file=file, batch_size=4)
+    # two threads: a dynamic-int8 file runs two pairs at once on the session
+    judge = QuantizedNLIJudge(wide_bert_model, file=file, batch_size=4, threads=2)
     requests = [(o, d, 0.5) for o in OUTPUTS for d in ("polite", "Mentions the refund.")]
     batched = judge.evaluate_batch(requests)
     single = [judge.evaluate(*request) for request in requests]
@@ -212,6 +214,37 @@ def test_batch_equals_one_by_one(wide_bert_model: Path, file: str) -> None:
     for b, s in zip(batched, single, strict=True):
         assert b.score == pytest.approx(s.score, abs=tolerance)
         assert b.evidence == s.evidence
+    if file == "model_quantized.onnx":
+        assert batched == single  # score, reason, probabilities, evidence: all identical
+
+
+class _RowSession:
+    """A fake session that answers each call with its rows' lengths, and fails on a 0 token."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[list[int]]] = []
+
+    def run(self, names: object, feed: dict[str, Any]) -> list[Any]:
+        import numpy as np
+
+        ids = feed["input_ids"].tolist()
+        self.calls.append(ids)
+        if any(0 in row for row in ids):
+            raise RuntimeError("the session failed on a row")
+        return [np.array([[float(len(row)), float(row[0])] for row in ids])]
+
+
+def test_dynamic_int8_rows_run_alone_unpadded_in_order_and_errors_surface() -> None:
+    from semantix.judges.onnx import OnnxModel, pad
+
+    session = _RowSession()
+    model = OnnxModel(session, Path("m.onnx"), ("input_ids",), one_at_a_time=True, threads=3)
+    rows = [[5, 6, 7], [8], [9, 10], [11, 12, 13, 14]]
+    results = model.run(pad(rows, pad_id=99))
+    assert [r.tolist() for r in results] == [[[len(r), r[0]]] for r in rows]
+    assert sorted(session.calls) == sorted([[r] for r in rows])  # one call a row, no padding
+    with pytest.raises(RuntimeError, match="failed on a row"):
+        model.run(pad([[1, 2], [0, 3], [4]], pad_id=99))
 
 
 def test_int8_score_does_not_depend_on_batch_company(wide_bert_model: Path) -> None:

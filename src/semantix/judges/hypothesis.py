@@ -115,15 +115,9 @@ def _third_person(verb: str) -> str:
 def base_of(word: str) -> str | None:
     """``mentions`` → ``mention`` when the base is a known verb, else None."""
     lower = word.lower()
-    candidates = []
-    if lower.endswith("ies"):
-        candidates.append(lower[:-3] + "y")
-    if lower.endswith("es"):
-        candidates.append(lower[:-2])
-    if lower.endswith("s"):
-        candidates.append(lower[:-1])
-    for base in candidates:
-        if base in VERBS and base != "be":
+    for suffix, ending in (("ies", "y"), ("es", ""), ("s", "")):
+        base = lower[: -len(suffix)] + ending
+        if lower.endswith(suffix) and base in VERBS and base != "be":
             return base
     return None
 
@@ -174,11 +168,8 @@ def _predicate(rest: str, *, negated: bool, never: bool) -> str:
     lower = verb.lower()
     adverb_part = f"{adverb} " if adverb else ""
     if lower == "be":
-        if never:
-            return f"is never {adverb_part}{tail}".rstrip()
-        if negated:
-            return f"is not {adverb_part}{tail}".rstrip()
-        return f"is {adverb_part}{tail}".rstrip()
+        copula = "is never" if never else "is not" if negated else "is"
+        return f"{copula} {adverb_part}{tail}".rstrip()
     if never:
         return f"never {adverb_part}{_third_person(verb)}{_conjugate_coordinated(space_tail)}"
     if negated:
@@ -261,12 +252,8 @@ def description_sentences(description: str) -> list[str]:
             items.append(_BULLET.sub("", line).strip())
         else:
             items[-1] = f"{items[-1]} {line.strip()}".strip()
-    sentences: list[str] = []
-    for item in items:
-        collapsed = re.sub(r"\s+", " ", item).strip()
-        if collapsed:
-            sentences.extend(split_sentences(collapsed))
-    return sentences
+    collapsed = (re.sub(r"\s+", " ", item).strip() for item in items)
+    return [sentence for text in collapsed if text for sentence in split_sentences(text)]
 
 
 @memo(maxsize=1024)
@@ -294,13 +281,8 @@ def to_hypothesis(description: str) -> str:
         raise TypeError(
             f"to_hypothesis needs the description as a str, got {type(description).__name__}"
         )
-    out = []
-    for sentence in description_sentences(description):
-        converted = _sentence_to_hypothesis(sentence)
-        if converted:
-            if converted[-1] not in ".?!":
-                converted += "."
-            out.append(converted)
+    statements = map(_sentence_to_hypothesis, description_sentences(description))
+    out = [text if text[-1] in ".?!" else f"{text}." for text in statements if text]
     if not out:
         raise ValueError(
             f"cannot build an NLI hypothesis from the empty description {description!r}; "

@@ -18,15 +18,13 @@ from semantix.errors import ConfigurationError, JudgeError
 
 __all__ = ["LabelMap", "label_map_from_config", "probabilities"]
 
-_ENTAILMENT = {"entailment", "entail", "entails", "entailed"}
-_CONTRADICTION = {"contradiction", "contradict", "contradicts", "contradictory"}
-_NEUTRAL = {"neutral"}
-_NOT_ENTAILMENT = {
-    "not_entailment",
-    "non_entailment",
-    "not_entail",
-    "no_entailment",
-    "not_entailed",
+#: Spellings of the labels, by their canonical name (any other name is kept as it is).
+_CANONICAL = {
+    **dict.fromkeys(("entail", "entails", "entailed", "entailment"), "entailment"),
+    **dict.fromkeys(("contradict", "contradicts", "contradictory"), "contradiction"),
+    **dict.fromkeys(
+        ("non_entailment", "not_entail", "no_entailment", "not_entailed"), "not_entailment"
+    ),
 }
 _GENERIC_LABEL = re.compile(r"label_?0")
 
@@ -46,15 +44,7 @@ class LabelMap:
 
 def _canonical(name: str) -> str:
     norm = re.sub(r"[\s-]+", "_", name.strip().lower())
-    if norm in _ENTAILMENT:
-        return "entailment"
-    if norm in _CONTRADICTION:
-        return "contradiction"
-    if norm in _NEUTRAL:
-        return "neutral"
-    if norm in _NOT_ENTAILMENT:
-        return "not_entailment"
-    return norm
+    return _CANONICAL.get(norm, norm)
 
 
 def label_map_from_config(config: Mapping[str, Any], *, source: str = "config.json") -> LabelMap:

@@ -1,39 +1,21 @@
-"""The base of both NLI judges: loading (`semantix.judges.lazy`), the entailment core
-(`semantix.judges.nli_core`) and the support check (`semantix.judges.support`), each a method
-of one class, so the quantized and the transformers judge cannot drift apart.
-
-Plain requests go straight to the entailment core (`NLIJudgeBase.evaluate_batch`); support
-requests (``Grounded``, ``Contradicts``) are answered by the declared ability
-(`NLIJudgeBase.evaluate_support`) on the same core, model and batches.
-"""
+"""The base of both NLI judges, so the quantized and the transformers judge cannot drift apart:
+loading (`semantix.judges.lazy`), the entailment core (`semantix.judges.nli_core`) for plain
+requests and the support check (`semantix.judges.support`) for ``Grounded``/``Contradicts``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from semantix.intent import SupportDescription
 from semantix.judges.base import JudgeIdentity, JudgeRequest, Verdict
-from semantix.judges.labels import LabelMap, label_map_from_config, probabilities
 from semantix.judges.lazy import ModelJudge
-from semantix.judges.nli_core import Forward, NLICore, Window, hypothesis_for, shared_core
+from semantix.judges.nli_core import NLICore
 from semantix.judges.onnx import EncodedBatch
 from semantix.judges.support import support_verdicts
 
-__all__ = [
-    "EncodedBatch",
-    "Forward",
-    "LabelMap",
-    "LoadedNLI",
-    "NLICore",
-    "NLIJudgeBase",
-    "Window",
-    "hypothesis_for",
-    "label_map_from_config",
-    "probabilities",
-    "shared_core",
-]
+__all__ = ["LoadedNLI", "NLIJudgeBase"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,38 +59,32 @@ class NLIJudgeBase(ModelJudge[LoadedNLI]):
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """P(entailment) of the intent's hypothesis given ``output``, against ``threshold`` (a
         support request, called directly, is scored by `evaluate_support`)."""
-        request = (output, intent_description, threshold)
         if isinstance(intent_description, SupportDescription):
-            return self.evaluate_support([request])[0]
-        return self.evaluate_batch([request])[0]
+            return self.evaluate_support([(output, intent_description, threshold)])[0]
+        return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         """Judge many (output, description, threshold) requests in padded, length-sorted batches
         of the entailment core (`NLICore.run`)."""
-        return self._entailment(requests)
-
-    def _entailment(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        if not requests:
-            return []
-        loaded = self._load()
-        return loaded.core.run(
-            requests, self._forwarding(loaded), batch_size=self.batch_size, identity=loaded.identity
-        )
+        return self._score_with(requests, NLICore.run)
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         """Support of each output by its sources (``Grounded``/``Contradicts`` requests only):
         source windows are the premises, the output's claim sentences the hypotheses, scored on
         the same core and model (`semantix.judges.support`)."""
+        return self._score_with(requests, support_verdicts)
+
+    def _score_with(
+        self, requests: Sequence[JudgeRequest], check: Callable[..., list[Verdict]]
+    ) -> list[Verdict]:
         if not requests:
             return []
         loaded = self._load()
-        return support_verdicts(
+        backend, forward = loaded.backend, self._forward
+        return check(
             loaded.core,
             requests,
-            self._forwarding(loaded),
+            lambda batch: forward(batch, backend),
             batch_size=self.batch_size,
             identity=loaded.identity,
         )
-
-    def _forwarding(self, loaded: LoadedNLI) -> Forward:
-        return lambda batch: self._forward(batch, loaded.backend)

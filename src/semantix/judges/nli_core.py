@@ -1,37 +1,18 @@
 """The NLI logic both NLI judges share, so they cannot drift apart: `NLICore`.
 
-A judge supplies only a ``forward(batch) -> logits`` function (onnxruntime or torch); everything
-else lives here:
-
-- **labels** and **probabilities** — from `semantix.judges.labels` (entailment found by
-  name in ``id2label``; softmax, sigmoid for a single-logit head);
-- **hypothesis** — an intent's explicit ``hypothesis`` wins, else
-  `semantix.judges.phrasing.to_hypothesis` rewrites the description;
-- **windows** — an output that does not fit the model together with the hypothesis is cut into
-  the fewest near-equal, sentence-aligned windows that do (`semantix.text`, counted
-  with the model's real tokenizer; a sentence longer than a window is cut before a word).
-  Nothing is ever truncated silently;
-- **aggregation** — every window is scored; the verdict's score is the *best* window's
-  entailment probability and that window is reported as ``evidence`` (the output satisfies
-  the intent if some part of it does; ``~Intent`` therefore fails if any part satisfies it);
-- **batching** — pairs are tokenised together (``encode_batch``), sorted by length, cut into
-  batches of similar length (at most ``batch_size``), padded per batch, and the verdicts come
-  back in request order.
-
-The judges' base (`semantix.judges.nli.NLIJudgeBase`) adds loading and the support check
-(`semantix.judges.support`), which runs on this core too.
-
-Nothing heavy is imported at module import: the tokenizer module is imported when a model is
-loaded.
+A judge supplies only a ``forward(batch) -> logits`` function (onnxruntime or torch); the
+labels (`semantix.judges.labels`), the hypothesis, the windows, the aggregation (the best
+window decides and is the ``evidence``) and the batching live here, as docs/judges/nli.md
+describes them. The support check (`semantix.judges.support`) runs on this core too. The
+tokenizer module is imported when a model is loaded, never at module import.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from semantix.cache import model_cache
 from semantix.config import check_threshold
@@ -61,8 +42,7 @@ def hypothesis_for(intent_description: str) -> str:
     return to_hypothesis(str(intent_description))
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
+class Window(NamedTuple):
     """One piece of an output the model sees whole: ``output[start:end]``."""
 
     text: str
@@ -118,14 +98,10 @@ class NLICore:
     # -- windows -----------------------------------------------------------------------------
 
     def windows(self, output: str, hypothesis: str, whole: Encoding | None = None) -> list[Window]:
-        """The output as pieces that each fit the model together with ``hypothesis``.
-
-        One window (the whole output) when it fits (``whole`` is its pair encoding, when the
-        caller has it). Otherwise the fewest near-equal sentence-aligned windows of at most
-        ``max_length - specials - len(hypothesis)`` tokens (minus a small margin); see
-        `semantix.text.token_windows`. Windows do not overlap and cover every
-        token of the output.
-        """
+        """The output as pieces that each fit the model together with ``hypothesis``: the whole
+        output when it fits (``whole``: its pair encoding, when the caller has it), else the
+        fewest near-equal sentence-aligned windows that do (`semantix.text.token_windows`),
+        which do not overlap and cover every token of the output."""
         if whole is None:
             whole = self.tokenizer.encode(output, hypothesis)
         if len(whole) <= self.max_length:
@@ -162,10 +138,6 @@ class NLICore:
 
     # -- batches -----------------------------------------------------------------------------
 
-    def pad(self, encodings: Sequence[Encoding]) -> EncodedBatch:
-        """Right-pad ``encodings`` to the longest of them (`semantix.judges.onnx.pad`)."""
-        return pad([e.ids for e in encodings], self.pad_id, [e.type_ids for e in encodings])
-
     def score(
         self, encodings: Sequence[Encoding], forward: Forward, batch_size: int
     ) -> list[dict[str, float]]:
@@ -173,7 +145,8 @@ class NLICore:
         batches of at most ``batch_size``, each padded to its longest pair."""
         rows: list[dict[str, float]] = [{}] * len(encodings)
         for chunk in length_batches([len(encoding) for encoding in encodings], batch_size):
-            logits = forward(self.pad([encodings[i] for i in chunk]))
+            batch = [encodings[i] for i in chunk]
+            logits = forward(pad([e.ids for e in batch], self.pad_id, [e.type_ids for e in batch]))
             if len(logits) != len(chunk):
                 raise JudgeError(
                     f"the model returned {len(logits)} rows of logits for a batch of {len(chunk)}"
@@ -196,17 +169,14 @@ class NLICore:
         of requests (one request: its own wall time).
         """
         started = time.perf_counter()
-        thresholds = [check_threshold(threshold) for _, _, threshold in requests]
-        for output, _, _ in requests:
+        checked = []
+        for output, description, threshold in requests:
             if not isinstance(output, str):
                 raise TypeError(
                     f"an NLI judge scores text, got output of type {type(output).__name__}"
                 )
-        hypotheses = [hypothesis_for(description) for _, description, _ in requests]
-        pairs = [
-            (output, hypothesis)
-            for (output, _, _), hypothesis in zip(requests, hypotheses, strict=True)
-        ]
+            checked.append((output, hypothesis_for(description), check_threshold(threshold)))
+        pairs = [(output, hypothesis) for output, hypothesis, _ in checked]
         # encode_batch hands work to a thread pool: worth it for a batch, ~1 ms lost on one pair
         wholes = (
             self.tokenizer.encode_batch(pairs)
@@ -217,66 +187,48 @@ class NLICore:
             self.windows(output, hypothesis, whole)
             for (output, hypothesis), whole in zip(pairs, wholes, strict=True)
         ]
-        flat = [window.encoding for windows in per_request for window in windows]
-        rows = self.score(flat, forward, batch_size)
-        elapsed_ms = (time.perf_counter() - started) * 1000.0 / max(1, len(requests))
+        rows = self.score([w.encoding for ws in per_request for w in ws], forward, batch_size)
+        latency_ms = (time.perf_counter() - started) * 1000.0 / max(1, len(requests))
         verdicts: list[Verdict] = []
         position = 0
-        for windows, hypothesis, threshold in zip(per_request, hypotheses, thresholds, strict=True):
+        for windows, (_, hypothesis, threshold) in zip(per_request, checked, strict=True):
             scored = rows[position : position + len(windows)]
             position += len(windows)
             best = max(range(len(windows)), key=lambda k: scored[k]["entailment"])
+            probs = scored[best]
+            score = min(1.0, max(0.0, probs["entailment"]))
+            others = ", ".join(
+                f"{label} {value:.2f}" for label, value in probs.items() if label != "entailment"
+            )
+            reason = f"entailment {score:.2f}" + (f" ({others})" if others else "")
+            reason += f" for {hypothesis!r}"
+            evidence = None
+            if len(windows) > 1:
+                window = windows[best]
+                reason += (
+                    f"; best of {len(windows)} windows: #{best + 1}, "
+                    f"characters {window.start}-{window.end}"
+                )
+                evidence = window.text
             verdicts.append(
-                self._verdict(
-                    scored[best], windows, best, hypothesis, threshold, identity, elapsed_ms
+                Verdict(
+                    passed=score >= threshold,
+                    score=score,
+                    reason=reason,
+                    threshold=threshold,
+                    probabilities=probs,
+                    evidence=evidence,
+                    judge=identity,
+                    latency_ms=latency_ms,
                 )
             )
         return verdicts
 
-    def _verdict(
-        self,
-        probs: dict[str, float],
-        windows: Sequence[Window],
-        best: int,
-        hypothesis: str,
-        threshold: float,
-        identity: JudgeIdentity,
-        latency_ms: float,
-    ) -> Verdict:
-        score = min(1.0, max(0.0, probs["entailment"]))
-        others = ", ".join(
-            f"{label} {value:.2f}" for label, value in probs.items() if label != "entailment"
-        )
-        reason = f"entailment {score:.2f}" + (f" ({others})" if others else "")
-        reason += f" for {hypothesis!r}"
-        evidence = None
-        if len(windows) > 1:
-            window = windows[best]
-            reason += (
-                f"; best of {len(windows)} windows: #{best + 1}, "
-                f"characters {window.start}-{window.end}"
-            )
-            evidence = window.text
-        return Verdict(
-            passed=score >= threshold,
-            score=score,
-            reason=reason,
-            threshold=threshold,
-            probabilities=probs,
-            evidence=evidence,
-            judge=identity,
-            latency_ms=latency_ms,
-        )
-
 
 def shared_core(path: Path, tokenizer: Callable[[], Tokenizer | None] | None = None) -> NLICore:
-    """The process-wide `NLICore` of the model directory ``path``.
-
-    The core is keyed by the directory *and* where its tokenizer comes from: ``tokenizer.json``
-    (every judge reads it alike, so they share one core) or, for a directory without one, the
-    fast tokenizer ``tokenizer()`` builds (transformers' conversion of the slow-tokenizer files).
-    A judge that needs tokenizer.json never gets a tokenizer another judge built otherwise.
-    """
+    """The process-wide `NLICore` of the model directory ``path``, keyed by the directory and
+    where its tokenizer comes from: ``tokenizer.json``, or for a directory without one the fast
+    tokenizer ``tokenizer()`` builds (so a judge never gets a tokenizer built otherwise)."""
     directory = str(path.resolve())
     if tokenizer is None or (path / "tokenizer.json").is_file():
         return model_cache.get_or_create(

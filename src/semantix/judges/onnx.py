@@ -1,24 +1,12 @@
 """The base of the onnxruntime judges (quantized NLI, embedding), as fastembed's ``OnnxModel``.
 
-What both share, written once:
-
-- **the constructor** — `OnnxJudge` adds ``file`` and ``threads`` to the arguments every model
-  judge takes (`semantix.judges.lazy.ModelJudge`);
-- **file discovery** — the ONNX file is the one asked for, else the registry's (the variant
-  for this CPU when the cache has it, `semantix.models.choose_onnx_file`), else the first of
-  the kind's `CANDIDATES` in the directory; the same rule names the judge before loading
-  (``identity``) and loads it, and a missing file is a `ModelNotFoundError` that lists the
-  ONNX files that are there (`semantix.judges.model_dir.find_onnx`);
-- **what is fetched** from the Hub (`OnnxJudge.fetch_files`), for the judge and for
-  ``semantix download``;
-- **padding and feeding** — `pad` right-pads token rows per batch into an `EncodedBatch`;
-  `OnnxModel.run` feeds the inputs the session names (``session.get_inputs()``) and, for a
-  file that quantizes its activations per call (dynamic int8), runs each row on its own so a
-  score never depends on what is batched beside it.
-
-Sessions (and the optimized copies) are `semantix.judges.sessions`'s; tokenizers and configs
-are read by `semantix.judges.model_dir`. onnxruntime and numpy are imported when a model is
-loaded or run, never at module import.
+`OnnxJudge` adds ``file`` and ``threads`` to `semantix.judges.lazy.ModelJudge`'s constructor and
+finds the ONNX file (the one asked for, else the registry's variant for this CPU,
+`semantix.models.choose_onnx_file`, else the first of `CANDIDATES`): the same rule names the
+judge before loading and loads it, and `OnnxJudge.fetch_files` says what the Hub must give.
+`pad` right-pads token rows per batch; `OnnxModel.run` feeds the inputs the session names, a
+dynamic-int8 file's rows one at a time. Sessions are `semantix.judges.sessions`'s; onnxruntime
+and numpy are imported when a model is loaded or run.
 """
 
 from __future__ import annotations
@@ -95,29 +83,36 @@ class OnnxModel:
     path: Path
     input_names: tuple[str, ...]
     #: The file quantizes activations per call (dynamic int8): each row runs on its own, so a
-    #: score never depends on the rows batched with it (DESIGN: determinism).
+    #: score never depends on the rows batched with it (DESIGN: determinism); up to ``threads``
+    #: rows at once, on the one session.
     one_at_a_time: bool = False
+    threads: int = 1
 
     def run(self, batch: EncodedBatch, output: str | None = None) -> list[Any]:
         """The ``output`` (default: the first) of each session call on ``batch``: one array
         for the batch, or one per row for a dynamic-int8 file (each row unpadded)."""
-        if self.one_at_a_time and len(batch.input_ids) > 1:
-            results: list[Any] = []
-            for ids, mask, types in zip(
-                batch.input_ids, batch.attention_mask, batch.token_type_ids, strict=True
-            ):
-                length = sum(mask)
-                single = EncodedBatch([ids[:length]], [mask[:length]], [types[:length]])
-                results.extend(self.run(single, output))
-            return results
         import numpy as np
 
-        # one conversion for the three inputs (rows x tokens each), then a view per input
-        stacked = np.asarray(
-            (batch.input_ids, batch.attention_mask, batch.token_type_ids), dtype=np.int64
-        )
-        feed = {name: stacked[_COLUMNS[name]] for name in self.input_names}
-        return [self.session.run(None if output is None else [output], feed)[0]]
+        names = None if output is None else [output]
+        rows = len(batch.input_ids)
+        if not self.one_at_a_time or rows == 1:
+            columns = (batch.input_ids, batch.attention_mask, batch.token_type_ids)
+            feed = {name: np.array(columns[_COLUMNS[name]], np.int64) for name in self.input_names}
+            return [self.session.run(names, feed)[0]]
+        singles = []
+        for ids, mask, types in zip(
+            batch.input_ids, batch.attention_mask, batch.token_type_ids, strict=True
+        ):
+            length = sum(mask)
+            singles.append(EncodedBatch([ids[:length]], [mask[:length]], [types[:length]]))
+        if self.threads == 1:
+            return [self.run(single, output)[0] for single in singles]
+        from concurrent.futures import ThreadPoolExecutor
+
+        # Small single rows leave the session's threads idle between operators: run several
+        # at once (onnxruntime's run is thread-safe and releases the GIL).
+        with ThreadPoolExecutor(min(self.threads, rows)) as pool:
+            return list(pool.map(lambda single: self.run(single, output)[0], singles))
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,10 +230,11 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
         )
         path = resolved.path / file
         self.onnx_path = path
-        session = shared_session(path, self.threads or default_threads())
-        input_names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
+        threads = self.threads or default_threads()
+        session = shared_session(path, threads)
+        names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
         return Opened(
-            resolved, named, file, OnnxModel(session, path, input_names, dynamic_int8(path))
+            resolved, named, file, OnnxModel(session, path, names, dynamic_int8(path), threads)
         )
 
     def _missing_fix(self, resolved: ResolvedModel) -> str:

@@ -1,25 +1,14 @@
-"""The default judge: an NLI cross-encoder, int8 ONNX, run by onnxruntime.
-
-Runtime: onnxruntime + tokenizers + numpy, nothing else (no torch, no transformers).
-
-```python
-from semantix import Intent, QuantizedNLIJudge, assert_semantic
-
-class Polite(Intent):
-    \"\"\"The text must be polite.\"\"\"
-
-judge = QuantizedNLIJudge()                      # the default model, from the HF cache
-assert_semantic("Thank you so much for your patience!", Polite, judge=judge)
-```
-"""
+"""The default judge: an NLI cross-encoder, int8 ONNX, run by onnxruntime + tokenizers + numpy
+(no torch, no transformers); docs/judges/nli.md shows it in use."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from semantix.judges.lazy import Named
-from semantix.judges.nli import EncodedBatch, LoadedNLI, NLIJudgeBase, shared_core
-from semantix.judges.onnx import OnnxJudge, OnnxModel
+from semantix.judges.nli import LoadedNLI, NLIJudgeBase
+from semantix.judges.nli_core import shared_core
+from semantix.judges.onnx import EncodedBatch, OnnxJudge, OnnxModel
 from semantix.models import NLI_SUPPORT_FILES, lookup_model
 from semantix.models.deps import ensure_installed
 
@@ -64,12 +53,9 @@ class QuantizedNLIJudge(OnnxJudge[LoadedNLI], NLIJudgeBase):
 
 
 def required_files(model: str | None = None) -> list[str]:
-    """The files of a Hub model the quantized judge needs (for ``semantix download``).
-
-    For a registered model (or the default, ``None``): the support files and its ONNX files for
-    this CPU (the portable one always), not the whole repository (the cross-encoder repos hold
-    ~2 GB of other formats). For another repo: the support files and the usual ONNX file names.
-    """
+    """The files of a Hub model the quantized judge needs (for ``semantix download``): the
+    support files and, for a registered model (or the default, ``None``), its ONNX files for this
+    CPU (the portable one always), else the usual ONNX file names; never the whole repository."""
     info = lookup_model(model, "nli")
     named = Named(None, info, None, None)
     return QuantizedNLIJudge.fetch_files(named)[0]

@@ -1,21 +1,11 @@
 """ONNX Runtime sessions for the onnxruntime judges, and the optimized copies that speed them up.
 
-- One session per (model file, threads) per process, shared through ``semantix.cache``; the CPU
-  provider is checked against ``onnxruntime.get_available_providers()``.
-- Threads never spin: onnxruntime's default busy-waits its pool between operators, which on a
-  machine with other work (every CI box, every pytest-xdist run) doubled the per-pair latency
-  of two threads against one. With spinning off, idle threads sleep.
-- Optimized copies: a session is built from the ``.onnx`` file, unless an optimized
-  (ORT-format) copy of it is in semantix's cache, which lets a process skip graph optimization.
-  Copies are written only when asked, by `optimize_model` (``semantix download`` calls it):
-  loading a judge or scoring never starts a process or writes a copy. `optimize_model` measures,
-  in fresh processes, whether loading the copy is faster on this machine and takes no more
-  memory; where it is not (e.g. MiniLM2, whose copy loads no faster and costs ~75 MB more), it
-  leaves a marker and no copy is used. ``SEMANTIX_ORT_CACHE=0`` turns the copies off. They are
-  keyed by the file (path, size, mtime), the onnxruntime version and the CPU's features, so a
-  cache copied to another machine is not reused.
-
-onnxruntime is imported inside the functions, never at module import.
+One session per (model file, threads) per process, shared through ``semantix.cache``, with
+threads that never spin (docs/judges/nli.md, "Batching, threads, determinism"). A session is
+built from the ``.onnx`` file unless `optimize_model` (``semantix download`` calls it) kept an
+optimized ORT-format copy of it in semantix's cache, keyed by the file (path, size, mtime), the
+onnxruntime version and the CPU's features; loading or scoring never writes one
+(docs/judges/nli.md, "Cold start"). onnxruntime is imported inside the functions.
 """
 
 from __future__ import annotations
@@ -106,21 +96,18 @@ def build_session(path: Path, threads: int) -> onnxruntime.InferenceSession:
     )
 
 
-def _machine_fingerprint() -> str:
-    """What an optimized ONNX graph may depend on: CPU features, onnxruntime version."""
-    import onnxruntime as ort
-
-    flags = " ".join(sorted(cpu_flags())) or platform.processor()
-    return f"{ort.__version__}|{platform.machine()}|{flags}"
-
-
 def _optimized_path(path: Path) -> Path | None:
     """Where the optimized (ORT-format) copy of ``path`` lives in semantix's cache, if enabled."""
     if not ort_cache_enabled():
         return None
+    import onnxruntime as ort
+
+    # what an optimized graph may depend on: the file, the CPU's features, onnxruntime's version
+    flags = " ".join(sorted(cpu_flags())) or platform.processor()
     try:
         stat = path.stat()
-        key = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{_machine_fingerprint()}"
+        key = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{ort.__version__}|"
+        key += f"{platform.machine()}|{flags}"
     except OSError:
         return None
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
@@ -135,12 +122,10 @@ def optimize_model(path: str | os.PathLike[str]) -> dict[str, Outcome]:
     """Write the optimized copies of the ONNX files at ``path`` (a file, or every ``.onnx``
     file under a directory), keeping each only where it pays on this machine.
 
-    For the command that fetches models (``semantix download``): it builds one session per file
-    and measures, each in a fresh process, building from the file against loading the copy (time
-    and peak memory). A copy is kept when it loads in at most 0.8x the time and no more memory
-    (within 5%); otherwise a ``.skip.json`` marker records the figures. Returns, per file
-    (relative to a directory ``path``), "kept", "does not pay", "already optimized", "off"
-    (``SEMANTIX_ORT_CACHE=0``) or "failed" (the files are used as they are).
+    Measured in fresh processes: a copy is kept when it loads in at most 0.8x the time of
+    building from the file and takes no more memory (within 5%); otherwise a ``.skip.json``
+    marker records the figures. Returns, per file (relative to a directory ``path``), "kept",
+    "does not pay", "already optimized", "off" (``SEMANTIX_ORT_CACHE=0``) or "failed".
     """
     root = Path(path)
     if root.is_dir():

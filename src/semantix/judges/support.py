@@ -1,20 +1,11 @@
 """Support against sources for the NLI judges: the method behind ``Grounded`` and ``Contradicts``.
 
-SummaC-ZS style (Laban et al., TACL 2022), at the sentence level, with the roles the reverse of
-a text-property intent — the **source is the premise**, each **claim is the hypothesis**:
-
-1. the output is split into claim sentences (`semantix.text.split_sentences`);
-2. each source is cut into windows that fit the model together with the longest claim
-   (`semantix.judges.nli_core.NLICore.windows`: sentence-aligned, nothing truncated);
-3. every (window, claim) pair of the batch is scored once — identical pairs, across claims and
-   requests, are scored once — in length-sorted padded batches;
-4. a claim's **support** is its best window's entailment probability; ``Grounded``'s score is the
-   **weakest claim's** support (one unsupported claim fails the check). ``Contradicts``' score is
-   the **strongest contradiction** of any claim by any window (three-label models only).
-
-The reason names every claim below the threshold with its best window and scores; with a
-three-label model, a claim whose strongest window's most probable label is contradiction is
-reported as *contradicted*, apart from *not supported*.
+SummaC-ZS style, sentence by sentence, as docs/grounded.md describes it: each source window
+(`NLICore.windows`, fitted to the longest claim) is a premise, each claim sentence of the output
+a hypothesis; every distinct (window, claim) pair is scored once, in length-sorted batches. A
+claim's support is its best window's entailment; ``Grounded`` scores the weakest claim,
+``Contradicts`` the strongest contradiction (three-label models only). The reason names every
+claim on the deciding side, a contradicted one apart from one merely not supported.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
 """NLI judge on transformers + torch: fp32 by default, bfloat16/float16 on request.
 
-Same NLI core as `QuantizedNLIJudge` (hypothesis, windows, labels, batching),
-so both give the same scores up to int8 quantization error. Use it to check the quantized
-judge, on GPUs (``device="cuda"``, where ``dtype="bfloat16"`` halves memory and time), or with
-models that have no ONNX export.
-
-```python
-from semantix import Intent, NLIJudge, assert_semantic
-
-class Polite(Intent):
-    \"\"\"The text must be polite.\"\"\"
-
-assert_semantic("Thank you so much for your patience!", Polite, judge=NLIJudge())
-```
+Same NLI core as `QuantizedNLIJudge` (hypothesis, windows, labels, batching), so both give the
+same scores up to int8 quantization error. Use it to check the quantized judge, on GPUs
+(``device="cuda"``, where ``dtype="bfloat16"`` halves memory and time), or with models that have
+no ONNX export (docs/judges/nli.md).
 """
 
 from __future__ import annotations
@@ -25,7 +16,9 @@ from typing import Any, NamedTuple
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
 from semantix.judges.lazy import Named, SemantixAiArguments
-from semantix.judges.nli import EncodedBatch, LoadedNLI, NLIJudgeBase, shared_core
+from semantix.judges.nli import LoadedNLI, NLIJudgeBase
+from semantix.judges.nli_core import shared_core
+from semantix.judges.onnx import EncodedBatch
 from semantix.models import resolve_model
 from semantix.models.deps import ensure_installed
 

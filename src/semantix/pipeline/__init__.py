@@ -1,35 +1,12 @@
 """The one check pipeline: every runner judges outputs against an intent through `check`.
 
-For each output and leaf intent, in this order:
-
-1. **view** — the output becomes one `semantix.outputs.OutputView` (text, tool calls, usage,
-   timing; a runner hands its views as they are);
-2. **structural leaves** (`semantix.checks`) are decided by semantix itself, without a judge;
-3. **which semantic leaves still matter** — with a judge that declares itself ``costly`` (an LLM;
-   set ``judge.costly = True`` to opt any judge in), a semantic leaf whose verdict cannot change
-   the outcome any more (``Contains("refund") & Polite`` when the text lacks "refund") is not
-   sent, and the report says "not judged: decided by …". Replay and strict modes follow the
-   same rule, so a replayed run asks the store for exactly what a live run asked the judge;
-   nothing to judge (no text, an empty text) is decided once, in `semantix.pipeline.steps`;
-4. **thresholds** per semantic leaf, in the documented order (`semantix.pipeline.thresholds`);
-5. **ask** the judge once, in one batch, for every semantic leaf of every output — a leaf that
-   says itself what to ask (`semantix.checks.base.Scoped`: the turns of a transcript, a
-   snapshot's two directions) adds its own requests (`semantix.judges.calls.ask_judge`: errors
-   are `JudgeError`, never a pass);
-6. **combine**: ``~`` inverts, ``&`` needs all, ``|`` needs one;
-7. **result** (`semantix.pipeline.results`) and, for asserting runners, **one report record**
-   per output: the result, or the `CheckError` that stopped it (`semantix.context.notify`).
-
-The options (``judge``, ``threshold``, ``timeout``) are declared once, in
-`semantix.pipeline.options`, for every entry point; the run's defaults are read once per check
-from `semantix.context`; ``timeout`` bounds the whole check, calibration included.
-
-**Negatively phrased requirements.** A model cannot confirm an absence, so for judges that read
-descriptions literally (NLI and embedding judges, ``reads_negation = False``) a requirement such as
-"The text must not contain medical advice." is judged as the negation of its positive statement
-("The text contains medical advice."), exactly like ``~MedicalAdvice``, and the message says so.
-An explicit ``hypothesis`` on the intent turns this off; other judges (LLM judges, your own) get
-the description as written.
+Each output becomes one `semantix.outputs.OutputView`; structural leaves are decided by semantix,
+semantic leaves get their thresholds and go to the judge in one batch; ``~ & |`` combine the
+verdicts into one `SemanticResult` (or the error that stopped that output) and, for asserting
+runners, one report record. The steps are `semantix.pipeline.steps`; docs/architecture.md
+draws the whole path, and docs/verdicts.md says how a negatively phrased requirement ("must
+not ...") is judged. The options (``judge``, ``threshold``, ``timeout``: the whole check) are
+`semantix.pipeline.options`, the same for every entry point.
 """
 
 from __future__ import annotations

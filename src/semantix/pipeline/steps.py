@@ -2,14 +2,11 @@
 ``begin`` (views, structural leaves, the judge), ``plan_requests`` (thresholds, which semantic
 leaves to send and what to ask), the judge's one batch, ``finish`` (combine, results, records).
 
-**Nothing to judge** is decided here, once, for every leaf and runner:
-
-- a leaf that reads the text (``needs == "text"``: every semantic leaf, the text checks), on an
-  output that holds none (tool calls only, a refusal), is a ``TypeError`` naming what the output
-  holds — unless the other leaves already decide the check (``CalledTool("x") | Polite`` on a
-  tools-only reply passes without it, "not judged");
-- a semantic leaf on an empty or blank text is not sent to the judge and FAILS whichever way it
-  is wanted: neither ``X`` nor ``~X`` (nor ``~Grounded(docs)``) passes on nothing.
+**Nothing to judge** is decided here, once, for every leaf and runner: a leaf that reads the
+text (``needs == "text"``), on an output that holds none, is a ``TypeError`` naming what the
+output holds, unless the other leaves decide the check (``CalledTool("x") | Polite`` on a
+tools-only reply passes, "not judged"); a semantic leaf on an empty or blank text is not sent
+and FAILS whichever way it is wanted (neither ``X`` nor ``~X`` passes on nothing).
 """
 
 from __future__ import annotations
