@@ -33,12 +33,8 @@ __all__ = ["SemanticAssertionsMixin"]
 
 
 class SemanticAssertionsMixin:
-    """Mix into a ``unittest.TestCase`` to get ``self.assertSemantic(...)``.
-
-    Set ``semantic_judge`` on the test class to use one judge for all its assertions. A failure
-    raises ``self.failureException`` (so unittest hides semantix's frames) with the
-    `SemanticResult` attached as ``semantic_result``.
-    """
+    """Mix into a ``unittest.TestCase`` to get ``self.assertSemantic(...)``: a failure raises
+    ``self.failureException`` with the `SemanticResult` attached as ``semantic_result``."""
 
     failureException: type[BaseException]
     #: The judge for this test case's assertions; None means the default judge.
@@ -73,12 +69,8 @@ class SemanticAssertionsMixin:
         msg: str | None = None,
         **options: Any,
     ) -> RunStats:
-        """Fail unless ``system()``'s outputs satisfy ``intent`` in ``min_pass_rate`` of ``runs``.
-
-        The options are `semantix.runs.assert_pass_rate`'s. A failure raises
-        ``self.failureException`` with the `RunStats` attached as ``run_stats``; when every run
-        raised, the first run's exception is raised (a test error, not a failure).
-        """
+        """Fail unless ``system()``'s outputs satisfy ``intent`` in ``min_pass_rate`` of ``runs``
+        (`semantix.runs.assert_pass_rate`'s options), with the `RunStats` as ``run_stats``."""
         if options.get("judge") is None:
             options["judge"] = self.semantic_judge
         stats = evaluate_pass_rate(system, intent, **options)

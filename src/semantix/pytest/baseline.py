@@ -1,8 +1,5 @@
-"""``pytest --semantic-baseline BASE.json``: this run compared with a baseline's JSON report.
-
-The baseline is checked when the session starts (a bad file is a usage error at once); at the
-end the controller compares (`semantix.report.compare`), marks each regression and adds a
-``baseline`` section to the JSON report. The exit status stays pytest's own.
+"""``pytest --semantic-baseline BASE.json``: this run compared with a baseline's JSON report
+(`semantix.report.compare`), read when the session starts; the exit status stays pytest's own.
 """
 
 from __future__ import annotations

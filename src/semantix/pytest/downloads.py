@@ -67,9 +67,5 @@ class DownloadReporter:
             self._seconds, self._what = 0.0, []
         if seconds:
             report.duration = max(0.0, report.duration - seconds)
-            report.sections.append(
-                (
-                    "semantix download",
-                    f"{', '.join(what)}: {seconds:.1f} s, not counted in this test's duration",
-                )
-            )
+            said = f"{', '.join(what)}: {seconds:.1f} s, not counted in this test's duration"
+            report.sections.append(("semantix download", said))

@@ -49,11 +49,9 @@ _STASH = pytest.StashKey[MarkerSettings]()
 
 def marker_settings(item: pytest.Item) -> MarkerSettings:
     """The checked, merged ``semantic`` markers of ``item`` (read once, kept on the item)."""
-    settings = item.stash.get(_STASH, None)
-    if settings is None:
-        settings = _read(item)
-        item.stash[_STASH] = settings
-    return settings
+    if _STASH not in item.stash:
+        item.stash[_STASH] = _read(item)
+    return item.stash[_STASH]
 
 
 class _MarkerError(Exception):
@@ -89,8 +87,7 @@ def _read(item: pytest.Item) -> MarkerSettings:
 
 
 def _where(item: pytest.Item, node: Node, arguments: str = "") -> str:
-    """``test.py::test_x: @pytest.mark.semantic(...)``, with the marker's place when it is not
-    on the test itself (its class or module)."""
+    """``test.py::test_x: @pytest.mark.semantic(...)``, and the marker's place (class, module)."""
     place = "" if node is item else f" on {node.nodeid}"
     return f"{item.nodeid}: @pytest.mark.semantic{arguments}{place}"
 

@@ -5,11 +5,8 @@ def test_reply_is_polite(semantic):
     semantic("Thank you for your patience.", "The text is polite.")
 ```
 
-Options and ini keys: `semantix.pytest.settings` (docs/pytest-plugin.md lists them). Fixtures:
-``semantic_judge``, ``semantic``, ``semantic_snapshot`` and ``semantic_matcher``; marker:
-``@pytest.mark.semantic(...)`` (`semantix.pytest.markers`). Every hook hands over to the
-session's one `semantix.pytest.session.SemanticSession`. Imported by every pytest run where
-semantix is installed, so it imports nothing heavy.
+Every hook hands over to the session's one `semantix.pytest.session.SemanticSession`. Imported
+by every pytest run where semantix is installed, so it imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -199,10 +196,9 @@ def semantic_snapshot(request: pytest.FixtureRequest) -> SemanticSnapshot:
 
 @pytest.fixture
 def semantic_matcher(pytestconfig: pytest.Config) -> Callable[..., SemanticMatcher]:
-    """pytest-semantic's factory: ``semantic_matcher(valid=[...], invalid=None, threshold=None,
-    min_similarity=None, model_name=None, custom_embed_fn=None)`` returns a
-    `semantix.testing.SemanticMatcher`; what a call does not give comes from the ini keys
-    ``semantic_threshold`` (0.15), ``semantic_min_similarity`` (0.5) and ``semantic_model``."""
+    """pytest-semantic's factory of `semantix.testing.SemanticMatcher` (``threshold`` is its
+    margin); what a call does not give comes from the ini keys ``semantic_threshold`` (0.15),
+    ``semantic_min_similarity`` (0.5) and ``semantic_model``."""
     settings = _session(pytestconfig).settings
 
     def create(
@@ -224,14 +220,10 @@ def semantic_matcher(pytestconfig: pytest.Config) -> Callable[..., SemanticMatch
 
 
 class SemanticAssert:
-    """``assert_semantic`` for one test: what the ``semantic`` fixture returns.
-
-    ``semantic(output, intent)`` asserts like `semantix.assert_semantic` with this test's
-    judge (the marker's, else the run's); ``await semantic.aassert(output, intent)`` is the same
-    in an async test; ``semantic.evaluate(output, intent)`` returns the result without raising.
-    Each takes the check's options (``threshold``, ``timeout``, and ``judge`` to override the
-    test's).
-    """
+    """``assert_semantic`` for one test, with its judge (the marker's, else the run's): what the
+    ``semantic`` fixture returns. ``semantic(output, intent)`` asserts, ``await
+    semantic.aassert(...)`` too, ``semantic.evaluate(...)`` returns the result without raising;
+    each takes the check's options (``judge`` overrides the test's)."""
 
     def __init__(self, judge: object = None) -> None:
         self._judge = judge
@@ -266,8 +258,8 @@ class SemanticAssert:
     def check(
         self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
     ) -> SemanticResult:
-        """Deprecated: the same as calling the fixture (``check`` is the pipeline's word for
-        judging without asserting; call ``semantic(output, intent)``)."""
+        """Deprecated: ``semantic(output, intent)`` (``check`` is the pipeline's word for judging
+        without asserting)."""
         __tracebackhide__ = True
         _renamed("semantic.check(...)", "semantic(...)")
         return self(output, intent, **options)

@@ -1,12 +1,7 @@
-"""Repeated tests under pytest: ``@pytest.mark.semantic(runs=..., min_pass_rate=...)`` and
-``--semantic-runs N``; `RepeatedTests` is the session's part for them.
-
-The body runs ``runs`` times inside one test item (function-scoped fixtures are shared), each run
-a pass, a fail or an error by the rules of `semantix.runs`. ``--semantic-runs`` repeats only a
-test whose first run made an assertion a judge decides (one whose checks were all structural
-runs once and is listed); a marker's ``runs`` repeats any test. Every repeated test and every
-``assert_pass_rate`` inside a test becomes a run record (`semantix.report.runs`), also appended
-to ``GITHUB_STEP_SUMMARY`` when it is set (docs/flaky-outputs.md).
+"""Repeated tests under pytest (``@pytest.mark.semantic(runs=..., min_pass_rate=...)``,
+``--semantic-runs N``; docs/flaky-outputs.md): the body runs ``runs`` times inside one test item
+(function-scoped fixtures are shared); every repeated test and every ``assert_pass_rate`` inside
+a test becomes a run record (`semantix.report.runs`), also in ``GITHUB_STEP_SUMMARY``.
 """
 
 from __future__ import annotations
@@ -23,6 +18,7 @@ from semantix.errors import SemanticAssertionError
 from semantix.pipeline.results import SemanticResult
 from semantix.proportions import JudgeAccuracy
 from semantix.pytest.markers import marker_settings
+from semantix.report.merge import OUTSIDE_TEST
 from semantix.report.records import Record, sorted_records
 from semantix.report.runs import markdown_lines, run_lines, run_record
 from semantix.runs import RunResult, RunStats, raise_for_stats
@@ -31,7 +27,6 @@ __all__ = ["JUNIT_PROPERTY", "RepeatedTests"]
 
 #: The JUnit XML property carrying one repeated test's figures (its value is JSON).
 JUNIT_PROPERTY = "semantic_runs"
-OUTSIDE_TEST = "(outside a test)"
 
 _INSIDE = pytest.StashKey[bool]()
 
@@ -55,14 +50,11 @@ class RepeatedTests:
         judge_accuracy: JudgeAccuracy | None = None,
     ) -> None:
         self.option_runs = option_runs
-        #: Gives a run record to the session with its JUnit property's name (the property is
-        #: written when the test ends, with the test's outcome).
+        #: Gives a run record to the session with its JUnit property's name (`SemanticSession`).
         self.attach = attach
-        #: --semantic-judge-accuracy: for every repeated check that does not give its own.
-        self.judge_accuracy = judge_accuracy
+        self.judge_accuracy = judge_accuracy  # for every repeated check without its own
         self.records: list[Record] = []
-        #: The tests ``--semantic-runs`` ran once: every check of their first run was
-        #: structural, so repeating them proves nothing.
+        #: The tests ``--semantic-runs`` ran once: every check of their first run was structural.
         self.once: list[str] = []
         self.lock = threading.Lock()
         #: The semantic results of the run in progress (None when no item is repeating).
@@ -113,8 +105,7 @@ class RepeatedTests:
                 run = RunResult(index, tuple(collected[start:]), error=error)
                 results.append(run)
                 if index == 1 and not plan.marked and not _judged(run):
-                    # --semantic-runs repeats only tests that make a semantic assertion that
-                    # a judge decides: structural checks on the same output cannot vary.
+                    # Structural checks on the same output cannot vary: not repeated.
                     if _asserted(run):
                         with self.lock:
                             self.once.append(item.nodeid)
@@ -131,9 +122,7 @@ class RepeatedTests:
                 "assert_semantic / the semantic fixture, or remove runs=",
                 pytrace=False,
             )
-        stats = RunStats(
-            item.nodeid, tuple(results), plan.floor, judge_accuracy=self.judge_accuracy
-        )
+        stats = RunStats(item.nodeid, tuple(results), plan.floor, self.judge_accuracy)
         self.add(stats, item)
         raise_for_stats(stats)
         return True
@@ -161,9 +150,7 @@ class RepeatedTests:
     # --- xdist and the end of the session -----------------------------------------------------
 
     def payload(self) -> dict[str, Any]:
-        with self.lock:
-            once = list(self.once)
-        return {"records": self.sorted(), "once": once}
+        return {"records": self.sorted(), "once": self.once_ids()}
 
     def merge(self, payload: dict[str, Any]) -> None:
         with self.lock:
@@ -199,6 +186,5 @@ def _asserted(run: RunResult) -> bool:
 def _judged(run: RunResult) -> bool:
     """Whether the run made an assertion with a leaf a judge decides (or would have, had the
     structural leaves not decided it first): one worth repeating."""
-    if not run.results:
-        return isinstance(run.error, SemanticAssertionError)
-    return any(not leaf.structural for result in run.results for leaf in result.leaves)
+    leaves = [leaf for result in run.results for leaf in result.leaves]
+    return _asserted(run) and (not run.results or any(not leaf.structural for leaf in leaves))

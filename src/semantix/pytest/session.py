@@ -1,9 +1,6 @@
 """The state of one pytest session: `SemanticSession`, the one object the plugin's hooks call.
-
-It holds the checked options, the run's defaults, the one observer that records every check, the
-test in progress and the feature parts. Under pytest-xdist a worker sends everything in one
-payload (`payload`) and the controller merges it (`merge`) and alone writes the reports.
-"""
+Under pytest-xdist a worker sends everything in one `payload`; the controller merges it and
+alone writes the reports."""
 
 from __future__ import annotations
 
@@ -46,23 +43,19 @@ from semantix.report import (
 )
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
-from semantix.report.merge import assemble
+from semantix.report.merge import OUTSIDE_TEST, assemble
 from semantix.report.snapshots import snapshot_lines, snapshot_section
 from semantix.snapshots.fixture import SemanticSnapshot
 from semantix.snapshots.session import SnapshotSession, narrowed_modules
 
 __all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
 
-#: The JUnit XML property a relation's result travels in (one per relation and case).
+#: The JUnit XML properties of a relation's result and of one assertion (their values are JSON).
 RELATIONS_PROPERTY = "semantic_relations"
-
+JUNIT_PROPERTY = "semantic"
 #: The key of the one payload an xdist worker sends in ``config.workeroutput``.
 PAYLOAD_KEY = "semantix"
-#: The name of the JUnit XML property carrying one assertion (its value is JSON).
-JUNIT_PROPERTY = "semantic"
-OUTSIDE_TEST = "(outside a test)"
-#: Frames from these directories are hidden when a judge or configuration error is shown: ours,
-#: and pytest's and pluggy's own (the traceback pytest hands the hook is not yet pruned).
+#: Frames hidden when a judge or configuration error is shown: ours, pytest's and pluggy's.
 _HIDDEN_DIRS = tuple(
     str(Path(module.__file__).parent)
     for module in (semantix, _pytest, pluggy)
@@ -83,18 +76,17 @@ def test_outcome(
     current = before or (None, None)
     xfail = getattr(report, "wasxfail", None)
     if report.skipped and (report.when == "call" or current[0] is None):
-        return ("xfailed", xfail) if xfail is not None else ("skipped", _skip_reason(report))
+        if xfail is not None:
+            return "xfailed", xfail
+        longrepr = report.longrepr
+        reason = str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else None
+        return "skipped", reason
     if report.when != "call":
         return ("error", None) if report.failed and current[0] in (None, "passed") else current
     if report.failed:
         strict = str(report.longrepr).startswith("[XPASS(strict)]")
         return ("xpassed", str(report.longrepr)) if strict else ("failed", None)
     return ("xpassed", xfail) if xfail is not None else ("passed", None)
-
-
-def _skip_reason(report: pytest.TestReport) -> str | None:
-    longrepr = report.longrepr
-    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else None
 
 
 class SemanticSession:
@@ -111,8 +103,7 @@ class SemanticSession:
         self.lock = threading.Lock()
         #: The test in progress (its protocol, fixtures included); None between tests.
         self.current_item: pytest.Item | None = None
-        #: The records the test in progress made, with their JUnit property's name: they learn
-        #: the test's pytest outcome when it ends (`ended`).
+        #: The records the test in progress made, with their JUnit property's name (`ended`).
         self.pending: list[tuple[str, Record]] = []
         #: pytest's outcome of each test that made a record (the JSON report's ``tests``).
         self.tests: dict[str, Record] = {}
@@ -129,11 +120,10 @@ class SemanticSession:
         """Enter the run's defaults (only the options given) and start listening."""
         settings = self.settings
         # Only what was given: a set_default_judge() in conftest.py survives a run naming no judge.
-        self.run = self._exit.enter_context(
-            context.run_defaults(
-                judge=settings.judge, verdicts_mode=settings.verdicts_mode, timeout=settings.timeout
-            )
+        defaults = context.run_defaults(
+            judge=settings.judge, verdicts_mode=settings.verdicts_mode, timeout=settings.timeout
         )
+        self.run = self._exit.enter_context(defaults)
         context.add_observer(self.observe)
         self._exit.callback(context.remove_observer, self.observe)
         self.downloads.start()
@@ -152,10 +142,8 @@ class SemanticSession:
         )
 
     def run_judge(self) -> Judge:
-        """The run's judge: the options', else the process's default — never a test's marker.
-
-        Resolved in an empty context, outside the marker scope of whichever test asks first.
-        """
+        """The run's judge: the options', else the process's default — never a test's marker
+        (resolved in an empty context, outside the scope of whichever test asks first)."""
         return contextvars.Context().run(resolve_judge, None)
 
     # --- one test -------------------------------------------------------------------------------
@@ -170,8 +158,7 @@ class SemanticSession:
             if marked.error is not None:
                 yield  # reported by setup
                 return
-            # The marker's judge, threshold and timeout hold for every semantic assertion in the
-            # test, from fixtures' setup to teardown, whichever way the assertion is written.
+            # From fixtures' setup to teardown, whichever way the assertion is written.
             with context.scope(
                 judge=marked.judge, threshold=marked.threshold, timeout=marked.timeout
             ):
@@ -235,9 +222,8 @@ class SemanticSession:
         return report
 
     def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
-        """Follow the test's pytest outcome phase by phase (`test_outcome`); at its teardown,
-        give it to every record the test made and add those to the report's JUnit properties
-        (junitxml reads them from the teardown report)."""
+        """Follow the test's outcome phase by phase (`test_outcome`); at its teardown, give it to
+        every record the test made, added to the JUnit properties of the teardown report."""
         found = test_outcome(report, item.stash.get(_OUTCOME, None))
         item.stash[_OUTCOME] = found
         if report.when != "teardown":
@@ -323,7 +309,7 @@ class SemanticSession:
 
     def finish(self, exitstatus: int) -> None:
         """A worker publishes its payload; the controller finishes the features, then writes the
-        reports (after the snapshots' deletions, so the JSON says what was deleted)."""
+        reports (so the JSON says what snapshots were deleted)."""
         if self.is_worker:
             self.config.workeroutput[PAYLOAD_KEY] = self.payload()  # type: ignore[attr-defined]
             return
@@ -343,8 +329,7 @@ class SemanticSession:
             write_html_report(report_html, document, json_path=report_json)
 
     def report_document(self) -> dict[str, Any]:
-        """The JSON report of this session: records, run metadata and every feature's section
-        (`semantix.report.merge.assemble`, which also builds a merge of shards' reports)."""
+        """The JSON report of this session (`semantix.report.merge.assemble`)."""
         with self.lock:
             records = sorted_records(self.records)
             tests = [self.tests[nodeid] for nodeid in sorted(self.tests)]
@@ -424,8 +409,9 @@ class SemanticSession:
             f"{'worst':>5} {'errors':>6}"
         )
         for row in summarize(relations):
-            mean = "-" if row.mean_rate is None else f"{row.mean_rate:.2f}"
-            worst = "-" if row.worst_rate is None else f"{row.worst_rate:.2f}"
+            mean, worst = (
+                "-" if r is None else f"{r:.2f}" for r in (row.mean_rate, row.worst_rate)
+            )
             terminalreporter.write_line(
                 f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
                 f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"

@@ -31,12 +31,9 @@ N = TypeVar("N", int, float)
 
 @dataclass(frozen=True)
 class Option:
-    """One ``--semantic-*`` option: its ``dest`` is its name with underscores.
-
-    ``metavar`` None makes it a flag; ``ini`` is the ini key's help (None: no ini key);
-    ``negation`` is the help of its ``--no-...`` form (flags only); ``cli`` False makes it an
-    ini key only (pytest-semantic's keys, for the ``semantic_matcher`` fixture).
-    """
+    """One ``--semantic-*`` option: ``metavar`` None makes it a flag; ``ini`` is the ini key's
+    help (None: no ini key); ``negation`` the help of its ``--no-...`` form; ``cli`` False makes
+    it an ini key only."""
 
     name: str
     help: str
@@ -201,7 +198,6 @@ class Settings:
     snapshot_update: bool = False
     #: USD per million input and output tokens, per LLM judge model (--semantic-judge-prices).
     judge_prices: dict[str, tuple[float, ...]] | None = None
-    #: The baseline's JSON report (--semantic-baseline) and the judge's accuracy.
     baseline: Path | None = None
     judge_accuracy: JudgeAccuracy | None = None
     #: The semantic_matcher fixture's defaults (pytest-semantic's ini keys).
@@ -234,8 +230,8 @@ class _Given:
         )
 
     def path(self, config: pytest.Config, text: str | None = None) -> Path:
-        """``text`` (default: the value) as a path: relative to the ini file's directory when it
-        came from the ini file (the rootdir without one), else to the current directory."""
+        """``text`` (default: the value) as a path: relative to the ini file's directory (else
+        the rootdir) when it came from there, else to the current directory."""
         if self.from_ini:
             base = config.inipath.parent if config.inipath is not None else config.rootpath
         else:
@@ -247,7 +243,7 @@ _BY_DEST = {option.dest: option for option in OPTIONS}
 
 
 def _given(config: pytest.Config, dest: str) -> _Given | None:
-    """The command-line value if given, else the ini value (None when neither is set)."""
+    """The command-line value if given, else the ini value, else None."""
     option = _BY_DEST[dest]
     value = config.getoption(dest) if option.cli else None
     if value is not None:
@@ -294,9 +290,8 @@ def read_settings(config: pytest.Config) -> Settings:
 
 
 def _judge(config: pytest.Config, given: _Given | None) -> str | None:
-    """The judge spec; a model in it that is a local directory (``embedding:models/minilm``)
-    made absolute, relative to the ini file or the current directory (`_Given.path`), so the run
-    finds it from any directory and never takes it for a Hugging Face repo id."""
+    """The judge spec, a model in it that is a local directory (``embedding:models/minilm``)
+    made absolute (`_Given.path`): never taken for a Hugging Face repo id."""
     if given is None:
         return None
     spec = check_spec(given.text, source=given.source)

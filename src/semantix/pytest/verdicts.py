@@ -35,10 +35,7 @@ class VerdictSummary:
             self.stores.add(Path(path))
 
     def payload(self) -> dict[str, Any]:
-        return {
-            "usage": self.usage.to_dict(),
-            "stores": sorted(str(path) for path in self.stores),
-        }
+        return {"usage": self.usage.to_dict(), "stores": sorted(map(str, self.stores))}
 
     def merge(self, data: dict[str, Any]) -> None:
         self.usage = self.usage + VerdictUsage.from_dict(data["usage"])

@@ -59,11 +59,8 @@ Variants = tuple[Variant, ...] | NotApplicable
 
 
 class Relation:
-    """A meaning-preserving transformation of a case's input.
-
-    Subclasses set ``name`` and ``field`` and implement `variants`; a relation that has nothing
-    to transform in a case returns `NotApplicable` with the reason.
-    """
+    """A meaning-preserving transformation of a case's input: subclasses set ``name`` and
+    ``field`` and implement `variants`, which may return `NotApplicable` with the reason."""
 
     name: str = "relation"
     #: The field path the relation transforms (None: the relation reads the whole case).
@@ -119,11 +116,8 @@ def relation(
     function: Callable[[Any], object], *, name: str | None = None, field: str | None = None
 ) -> Relation:
     """A relation from ``function(case)``, which returns the variant cases (dicts, or
-    `Variant` with a label) or `NotApplicable`; an empty result is not applicable too.
-
-    ``field`` (optional) names the field it transforms: a case without it is not applicable,
-    and `check_fields` rejects a path that no case has.
-    """
+    `Variant` with a label) or `NotApplicable` (so does an empty result); a case without the
+    optional ``field`` is not applicable, and `check_fields` rejects a path no case has."""
     if not callable(function):
         raise TypeError(
             f"relation() needs a function case -> variants, got {type(function).__name__}"
@@ -177,8 +171,7 @@ def get_field(case: Case, path: str) -> Any:
 
 
 def with_field(case: Case, path: str, value: Any) -> dict[str, Any]:
-    """A copy of ``case`` with ``path`` set to ``value`` (the containers on the path copied,
-    the rest shared); the original is never changed."""
+    """A copy of ``case`` with ``path`` set to ``value`` (the containers on the path copied)."""
     head, _, rest = path.partition(".")
     copied = dict(case)
     copied[head] = _replaced(case[head], rest, value) if rest else value
@@ -211,8 +204,7 @@ def check_case(case: object) -> Case:
 
 
 def check_fields(relations: Iterable[Relation], cases: Sequence[object]) -> None:
-    """Raise when a relation's field path is in none of ``cases`` (a typo, not a case that
-    lacks it: a case without the field is not applicable)."""
+    """Raise when a relation's field path is in none of ``cases`` (a typo)."""
     mappings = [case for case in cases if isinstance(case, Mapping)]
     if not mappings:
         return

@@ -1,10 +1,7 @@
-"""Relations on a pytest test parametrized with cases: ``@order_invariant(field="documents")``.
-
-The wrapper runs the body on the original case (its checks are the test's own), then on each
-variant with the case argument replaced (checks captured, `semantix.context.capture`), hands one
-`RelationResult` per relation to the observers, raises the original's own failure, then a
-`RelationViolationError` over a ceiling. ``runs=N`` runs the original and each variant N times
-(docs/relations.md, "In pytest").
+"""Relations on a pytest test parametrized with cases: ``@order_invariant(field="documents")``
+runs the body on the original case (its checks are the test's own), then on each variant with
+the case argument replaced (checks captured), and raises the original's own failure, then a
+`RelationViolationError` over a ceiling (docs/relations.md, "In pytest").
 """
 
 from __future__ import annotations
@@ -21,19 +18,8 @@ from semantix import context
 from semantix.errors import ConfigurationError
 from semantix.pipeline.results import SemanticResult
 from semantix.relations.base import Relation, Variant, as_relation, check_case, check_fields
-from semantix.relations.builtin import (
-    JITTERS,
-    Distractor,
-    FormatJitter,
-    Order,
-    Paraphrase,
-)
-from semantix.relations.evaluate import (
-    case_id_of,
-    check_ceiling,
-    judge_relation,
-    raise_for_ceiling,
-)
+from semantix.relations.builtin import JITTERS, Distractor, FormatJitter, Order, Paraphrase
+from semantix.relations.evaluate import case_id_of, check_ceiling, judge_relation, raise_for_ceiling
 from semantix.runs import RunResult, RunStats, check_runs
 
 __all__ = [
@@ -124,8 +110,8 @@ class _Spec:
     def _run(
         self, args: tuple[Any, ...], kwargs: dict[str, Any], *, report: bool
     ) -> tuple[Any, RunResult]:
-        """One run of the body: its value and its `RunResult` (its checks captured; with
-        ``report`` they also reach the observers, as the test's own)."""
+        """One run of the body: its value and its `RunResult` (``report``: its checks also reach
+        the observers, as the test's own)."""
         collected: list[SemanticResult] = []
 
         def collect(event: object) -> None:
@@ -240,6 +226,5 @@ def paraphrase_invariant(
     field: str, *, directory: str | Path = "variants", **options: Any
 ) -> Callable[[F], F]:
     """``@paraphrase_invariant(field="question")``: the reviewed paraphrases in
-    ``variants/<case id>.yaml`` beside the test file (a relative ``directory`` is resolved
-    against the test file's directory)."""
+    ``<directory>/<case id>.yaml``, relative to the test file."""
     return invariant(Paraphrase(field, directory=directory), **options)

@@ -20,12 +20,7 @@ from semantix.relations.base import (
     check_case,
     get_field,
 )
-from semantix.relations.results import (
-    RelationResult,
-    VariantResult,
-    raise_for_errors,
-    violation,
-)
+from semantix.relations.results import RelationResult, VariantResult, raise_for_errors, violation
 from semantix.runs import RunStats, check_runs, evaluate_pass_rate
 
 __all__ = [
@@ -39,11 +34,8 @@ __all__ = [
 
 
 class RelationViolationError(SemanticAssertionError):
-    """A relation's violation rate is above its ``max_violation_rate`` (an ``AssertionError``).
-
-    ``results`` are the `RelationResult` s over their ceiling; ``result`` is the original case's
-    first `SemanticResult` (None when the test made its assertions some other way).
-    """
+    """A relation's violation rate is above its ``max_violation_rate`` (an ``AssertionError``):
+    ``results`` are those `RelationResult` s, ``result`` the original case's first result."""
 
     __module__ = "semantix.relations"
 
@@ -116,12 +108,8 @@ def judge_relation(
             results.append(VariantResult(variant.label, value, error=exc))
             continue
         error = next((run.error for run in stats.results if run.outcome == "error"), None)
-        if error is not None or stats.errors:
-            results.append(VariantResult(variant.label, value, stats, error=error))
-        else:
-            results.append(
-                VariantResult(variant.label, value, stats, None, violation(original, stats))
-            )
+        direction = None if stats.errors else violation(original, stats)
+        results.append(VariantResult(variant.label, value, stats, error, direction))
     return RelationResult(
         relation.label, case_id, original, tuple(results), None, max_violation_rate
     )
@@ -142,29 +130,17 @@ def evaluate_relations(
 ) -> list[RelationResult]:
     """Judge ``system(case)`` and ``system(variant)`` for every variant of every relation.
 
-    Args:
-        system: called with a case (the original, then each variant); returns the output.
-        case: a mapping of fields; its ``id`` names its variants file (or pass ``case_id``).
-        intent: what every output must satisfy (an `Intent`, ``~ & |``, or a description).
-        relations: `order`, `distractor`, `format_jitter`, `paraphrase`, `relation(f)`, or a
-            plain function ``case -> variant cases``.
-        judge: as in ``assert_semantic`` (frozen verdicts apply through the run's verdict mode
-            or a ``RecordReplayJudge``).
-        runs: how many times the original and each variant run; with ``runs >= 2`` a violation
-            is judged on pass rates (`semantix.relations.results`).
-        max_violation_rate: a ceiling in [0, 1]; above it, `RelationViolationError`. Without
-            it, violations decide nothing.
-        threshold, timeout: as in ``assert_semantic``, for the check of each case and variant
-            (its ``runs`` outputs judged as one check).
-        case_id: the case's id when it has no ``id`` field.
-
-    Returns:
-        One `RelationResult` per relation, in order (each also handed to the run's observers).
+    ``system`` is called with the case, then each variant; ``case``'s ``id`` (or ``case_id``)
+    names its variants file; ``relations`` are `order`, `distractor`, `format_jitter`,
+    `paraphrase`, `relation(f)` or plain functions ``case -> variant cases``; ``runs`` runs of
+    the original and each variant are judged as one check (``runs >= 2``: a violation is judged
+    on pass rates); ``judge``, ``threshold`` and ``timeout`` are ``assert_semantic``'s. Returns
+    one `RelationResult` per relation, in order, each also handed to the run's observers.
 
     Raises:
-        Exception: the original case raised (the system under test or the judge) in a run;
-            there is nothing to compare the variants with.
-        RelationViolationError: a rate above ``max_violation_rate``.
+        Exception: a run of the original case raised: nothing to compare the variants with.
+        RelationViolationError: a rate above ``max_violation_rate`` (without a ceiling,
+            violations decide nothing).
     """
     __tracebackhide__ = True
     if not callable(system):

@@ -1,9 +1,6 @@
 """Write paraphrase variants through an LLM, once, for a person to review (``semantix
-freeze-variants``); never at test time, never in CI.
-
-The request goes through `semantix.judges.llm.LLMJudge`'s client (any OpenAI-compatible server:
-``base_url``, ``model``, ``OPENAI_API_KEY``), so its timeouts, retries, response-format fallback
-and error messages are the judge's.
+freeze-variants``); never at test time, never in CI. The request goes through
+`semantix.judges.llm.LLMJudge`'s client: its timeouts, retries and errors are the judge's.
 """
 
 from __future__ import annotations
@@ -19,12 +16,7 @@ from semantix.config import check_positive_int
 from semantix.errors import ConfigurationError, JudgeError
 from semantix.judges.llm import LLMJudge
 from semantix.relations.base import MISSING, Case, check_case, check_field_path, get_field
-from semantix.relations.variants import (
-    VariantsFile,
-    check_case_id,
-    variants_path,
-    write_variants,
-)
+from semantix.relations.variants import VariantsFile, check_case_id, variants_path, write_variants
 from semantix.text import mask_url, preview
 
 __all__ = ["PROMPT", "FreezeOutcome", "freeze_variants", "paraphrases"]
@@ -54,7 +46,6 @@ def paraphrases(judge: LLMJudge, text: str, count: int) -> list[str]:
         {"role": "system", "content": PROMPT.format(count=count)},
         {"role": "user", "content": text},
     ]
-    # The judge's own request path: client, timeouts, retries, format fallback, error mapping.
     data, content = judge.ask_json(messages, _SCHEMA)
     items = data.get("paraphrases") if isinstance(data, dict) else None
     if not isinstance(items, list) or not all(isinstance(item, str) for item in items):

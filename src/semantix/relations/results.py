@@ -1,11 +1,6 @@
-"""What a relation's evaluation returns, and the rule that decides a violation.
-
-With one run, a variant **violates** when its outcome differs from the original's (``broke``:
-the original passed and the variant failed; ``fixed``: the other way); with ``runs >= 2``, when
-the 95 % Wilson intervals of the two pass rates are disjoint. A variant on which a run raised is
-an **error**; nothing judged is a `RelationError`; a ceiling counts an errored variant both ways
-(docs/relations.md, rules 4 and 6, says how).
-"""
+"""What a relation's evaluation returns, and the rule that decides a violation: with one run,
+the variant's outcome differs from the original's (``broke`` or ``fixed``); with ``runs >= 2``,
+the 95 % Wilson intervals of the two pass rates are disjoint (docs/relations.md, "The rules")."""
 
 from __future__ import annotations
 
@@ -102,11 +97,8 @@ class VariantResult:
 
 @dataclass(frozen=True, slots=True)
 class RelationResult:
-    """One relation on one case: its variants' results, or why it does not apply.
-
-    ``repr`` reads ``<RelationResult order(documents) case c1: 1/3 violations = 0.33, 0 errors>``
-    or ``<RelationResult paraphrase(question) case c1: not applicable (...)>``.
-    """
+    """One relation on one case: its variants' results, or why it does not apply
+    (``<RelationResult order(documents) case c1: 1/3 violations = 0.33, 0 errors>``)."""
 
     relation: str
     case_id: str | None
@@ -129,7 +121,6 @@ class RelationResult:
 
     @property
     def judged(self) -> int:
-        """Variants judged: every variant but the errors."""
         return len(self.variants) - self.errors
 
     @property
@@ -145,8 +136,7 @@ class RelationResult:
 
     @property
     def over_ceiling(self) -> bool:
-        """Whether ``max_violation_rate`` is set and the violations alone are above it (over
-        every variant: proven whatever the errored variants would have done)."""
+        """Whether the violations alone, over every variant, are above ``max_violation_rate``."""
         ceiling = self.max_violation_rate
         if ceiling is None or not self.applicable or not self.judged:
             return False
@@ -154,7 +144,7 @@ class RelationResult:
 
     @property
     def unjudged(self) -> str | None:
-        """Why this result is an error (module docstring, "Errors and ceilings"), or None."""
+        """Why this result is an error (docs/relations.md, "The rules"), or None."""
         if not self.applicable or self.over_ceiling:
             return None
         count = len(self.variants)
@@ -170,8 +160,8 @@ class RelationResult:
 
     @property
     def outcome(self) -> Literal["not applicable", "error", "violation", "held"]:
-        """``violation``: over its ceiling (without one: any variant violated, deciding
-        nothing); ``error``: not judged (`unjudged`); else ``held``."""
+        """``violation``: over its ceiling (without one: any violation, deciding nothing);
+        ``error``: not judged (`unjudged`); else ``held``."""
         if not self.applicable:
             return "not applicable"
         if self.unjudged is not None:
@@ -230,9 +220,8 @@ class RelationResult:
 
 
 class RelationError(SemantixError):
-    """A relation could not be judged: every variant raised, or errored variants leave its
-    ceiling unproven (never a pass). ``results`` are those `RelationResult` s; the first
-    variant's exception is the ``__cause__``."""
+    """A relation could not be judged (every variant raised, or errored variants leave its
+    ceiling unproven): never a pass. ``results`` are those `RelationResult` s."""
 
     __module__ = "semantix.relations"
 
@@ -280,9 +269,8 @@ class RelationSummary:
 def summarize(
     results: Iterable[RelationResult | Mapping[str, Any]],
 ) -> list[RelationSummary]:
-    """Per relation, in order of first appearance: cases, not applicable, violations over
-    variants judged, the mean and worst per-case rate (over the cases it applied to and judged).
-    Takes results or their ``to_dict()`` records (as xdist workers send them)."""
+    """One `RelationSummary` per relation, in order of first appearance, from results or their
+    ``to_dict()`` records (the rates: over the cases it applied to and judged)."""
     rows: dict[str, list[Mapping[str, Any]]] = {}
     for item in results:
         record = item.to_dict() if isinstance(item, RelationResult) else item

@@ -1,8 +1,6 @@
-"""Frozen paraphrase variants: one reviewed file per case, ``variants/<case id>.yaml`` (``case``,
-``provenance``, and per field its ``original`` and ``paraphrases``; docs/relations.md, "Frozen
-paraphrases", shows one). YAML when PyYAML is installed, else JSON with a ``.json`` extension;
-both are read (``.yaml`` first). Written only by ``semantix freeze-variants`` (`write_variants`),
-never during a test run, and never over an existing file without ``force``.
+"""Frozen paraphrase variants: one reviewed file per case, ``variants/<case id>.yaml`` (JSON
+without PyYAML; docs/relations.md, "Frozen paraphrases"), written only by ``semantix
+freeze-variants`` (`write_variants`), never over an existing file without ``force``.
 """
 
 from __future__ import annotations
@@ -80,8 +78,7 @@ def variants_path(directory: Path, case_id: str) -> Path | None:
 
 
 def read_variants(path: Path) -> VariantsFile:
-    """Read and check one variants file (UTF-8, a byte-order mark allowed:
-    `semantix.files.read_text`); a damaged one is a `VariantsFileError` naming it."""
+    """Read and check one variants file; a damaged one is a `VariantsFileError` naming it."""
     text = read_text(path, what="variants file", error=VariantsFileError)
     if path.suffix != ".json" and not yaml_available():
         raise VariantsFileError(
@@ -147,11 +144,7 @@ def _checked(data: object, path: Path) -> VariantsFile:
 
 def write_variants(directory: Path, variants: VariantsFile, *, force: bool = False) -> Path | None:
     """Write ``variants`` to ``directory/<case>.yaml`` (``.json`` without PyYAML), whole or not
-    at all (`semantix.files.write_atomic`).
-
-    Returns the path, or None when a file for the case exists and ``force`` is False (it may
-    hold a reviewer's deletions: it is kept).
-    """
+    at all; None when a file for the case exists and ``force`` is False (it is kept)."""
     case_id = check_case_id(variants.case)
     if variants_path(directory, case_id) is not None and not force:
         return None

@@ -1,11 +1,6 @@
-"""Run a system under test N times, judge every output in one batch, hold the pass rate to
-its floor: `evaluate_pass_rate` returns the stats, `assert_pass_rate` also publishes them and
-raises what they mean (`raise_for_stats`).
-
-Each output becomes its `semantix.outputs.OutputView`, timed by its call (`Call`: sync, in
-threads, or awaited) unless it carries its own timing; the views, never their text, go to the one
-pipeline in one batch. `Plan` holds the checked options.
-"""
+"""Run a system under test N times and judge every output's view (timed by its call unless it
+carries its own timing) in one batch of the one pipeline; `assert_pass_rate` also publishes the
+stats and raises what they mean (`raise_for_stats`)."""
 
 from __future__ import annotations
 
@@ -50,17 +45,11 @@ __all__ = [
 
 
 class RunOptions(CheckOptions, total=False):
-    """The options of a repeated check: the check's (``judge``, ``threshold``, ``timeout``) and
-
-    - ``runs``: how many times to call the system (an int >= 1; default 10);
-    - ``min_pass_rate``: the floor in [0, 1] (default 1.0: every run must pass);
-    - ``concurrency``: how many calls of the system run at once (threads for a sync system,
-      tasks for an async one; default 1);
-    - ``clock``: what times the calls (seconds; default ``time.perf_counter``), for tests;
-    - ``judge_accuracy``: the judge's ``(sensitivity, specificity)`` against labels (``semantix
-      calibrate`` prints them; optionally with the positive and negative counts), for the
-      pass rate corrected for its known errors beside the observed one (`RunStats.corrected`).
-    """
+    """The options of a repeated check: the check's (``judge``, ``threshold``, ``timeout``),
+    ``runs`` (default 10), ``min_pass_rate`` (the floor, default 1.0: every run must pass),
+    ``concurrency`` (calls at once: threads, or tasks for an async system; default 1), ``clock``
+    (default ``time.perf_counter``) and ``judge_accuracy`` (``(sensitivity, specificity)``, as
+    ``semantix calibrate`` prints them, for the corrected pass rate: `RunStats.corrected`)."""
 
     runs: int
     min_pass_rate: float
@@ -107,8 +96,8 @@ class Plan:
         )  # fmt: skip
 
     def stats(self, calls: Sequence[Call], outcome: Sequence[Outcome] | BaseException) -> RunStats:
-        """The stats of ``calls``; ``outcome`` is the batch's outcomes for the runs with a view
-        (a run that raised has none), or the judge error that left all unjudged (never a pass)."""
+        """The stats of ``calls``; ``outcome``: the batch's outcomes for the runs with a view, or
+        the judge error that left all unjudged (never a pass)."""
         judged = [index for index, call in enumerate(calls) if call.view is not None]
         outcomes: dict[int, Outcome] = (
             dict.fromkeys(judged, outcome)
@@ -166,8 +155,8 @@ def _one(system: Callable[[], object], clock: Callable[[], float]) -> Call:
 
 
 async def aone_call(system: Callable[[], object], clock: Callable[[], float]) -> Call:
-    """One call, awaited: an ``async def`` system, or a callable that returns an awaitable
-    (``lambda: answer(q)``), is awaited on the loop; any other runs in the worker pool."""
+    """One call, awaited: an ``async def`` system or an awaitable it returns is awaited on the
+    loop; any other call runs in the worker pool."""
     from semantix.judges.calls import in_pool
 
     started = clock()
@@ -184,8 +173,8 @@ async def aone_call(system: Callable[[], object], clock: Callable[[], float]) ->
 
 
 def read_output(output: object, latency_ms: float) -> Call:
-    """The run's view, timed by ``latency_ms`` (the system's time only, not reading or judging)
-    unless it carries its own timing; an output that cannot be read is the run's error."""
+    """The run's view, timed by the system's ``latency_ms`` unless it carries its own timing;
+    an output that cannot be read is the run's error."""
     try:
         view = output_view(output)
     except TypeError as exc:
@@ -202,12 +191,8 @@ _AWAITABLE = (
 
 
 class PassRateError(SemanticAssertionError):
-    """A repeated check's pass rate is below its floor (an ``AssertionError``).
-
-    ``stats`` is the `RunStats` with every run's result; ``result`` is the first failing
-    run's `SemanticResult` (for a run that raised a ``SemanticAssertionError`` itself, that
-    error's result); ``errors`` holds the exceptions the runs raised, in run order.
-    """
+    """A repeated check's pass rate is below its floor (an ``AssertionError``): ``stats`` has
+    every run, ``result`` is the first failing run's `SemanticResult` (judged or raised)."""
 
     __module__ = "semantix"
 
@@ -222,10 +207,8 @@ class PassRateError(SemanticAssertionError):
 
 
 def raise_for_stats(stats: RunStats) -> None:
-    """Raise what a failed or unjudged `RunStats` means; return when it passed.
-
-    No run judged: the first run's exception. Below the floor: `PassRateError`.
-    """
+    """Raise what a failed or unjudged `RunStats` means (no run judged: the first run's
+    exception; below the floor: `PassRateError`); return when it passed."""
     __tracebackhide__ = True
     if stats.verdict == "error":
         first = next((run.error for run in stats.results if run.error is not None), None)
@@ -249,12 +232,8 @@ def raise_for_stats(stats: RunStats) -> None:
 
 
 def _first_failure(stats: RunStats) -> SemanticResult:
-    """The result a `PassRateError` carries: the first failing one, judged or raised.
-
-    A run whose system under test asserted internally has no result of its own but its
-    ``SemanticAssertionError`` carries one; a verdict ``fail`` made by errors alone has passing
-    runs, whose first result stands in.
-    """
+    """The first failing result, judged or raised by the system itself; for a failure made by
+    errors alone, the first passing run's."""
     judged = [result for run in stats.results for result in run.results]
     raised = [
         run.error.result
@@ -268,12 +247,8 @@ def _first_failure(stats: RunStats) -> SemanticResult:
 def evaluate_pass_rate(
     system: Callable[[], object], intent: IntentLike, **options: Unpack[RunOptions]
 ) -> RunStats:
-    """Call ``system()`` ``runs`` times, judge every output in one batch, and return the stats.
-
-    Does not raise when the rate is under the floor, and (like ``evaluate_semantic``) records
-    nothing in the pytest report; `assert_pass_rate` does both. Options as for
-    `assert_pass_rate`.
-    """
+    """Call ``system()`` ``runs`` times, judge every output in one batch, and return the stats
+    (`assert_pass_rate` without raising or recording in the report)."""
     plan = Plan.of(system, intent, options, "evaluate_pass_rate")
     calls = call_system(system, plan)
     views = [call.view for call in calls if call.view is not None]
@@ -288,10 +263,8 @@ def evaluate_pass_rate(
 async def aevaluate_pass_rate(
     system: Callable[[], object], intent: IntentLike, **options: Unpack[RunOptions]
 ) -> RunStats:
-    """`evaluate_pass_rate`, awaitable: ``system`` may be an ``async def``, a callable that
-    returns an awaitable (both awaited, at most ``concurrency`` runs at once) or a plain
-    callable (run in the worker pool); the outputs are judged in one batch by `acheck`. The same
-    stats and errors."""
+    """`evaluate_pass_rate`, awaitable: ``system`` may be an ``async def``, return an awaitable
+    (awaited, ``concurrency`` at once) or be plain (run in the worker pool)."""
     import asyncio
 
     plan = Plan.of(system, intent, options, "aevaluate_pass_rate")
@@ -314,8 +287,7 @@ async def aevaluate_pass_rate(
 async def aassert_pass_rate(
     system: Callable[[], object], intent: IntentLike, **options: Unpack[RunOptions]
 ) -> RunStats:
-    """`assert_pass_rate`, awaitable (see `aevaluate_pass_rate`): the same report records and
-    errors."""
+    """`assert_pass_rate`, awaitable (the systems `aevaluate_pass_rate` takes)."""
     __tracebackhide__ = True
     return _held(await aevaluate_pass_rate(system, intent, **options))
 
@@ -325,20 +297,11 @@ def assert_pass_rate(
 ) -> RunStats:
     """Assert that ``system()``'s outputs satisfy ``intent`` at least ``min_pass_rate`` of runs.
 
-    Args:
-        system: called with no arguments ``runs`` times; returns the output to judge (text, an
-            OpenAI / Anthropic response, a transcript). An exception it raises is that run's
-            error (a ``SemanticAssertionError`` it raises is that run's failure). Its wall time
-            is the output's timing, which ``Latency`` leaves read.
-        intent: an `Intent` class (``~``, ``&``, ``|`` allowed) or a description; budgets are
-            leaves too: ``Polite & Tokens(max_output=400) & Latency(max_ms=3000)``.
-        **options: ``runs`` (default 10), ``min_pass_rate`` (default 1.0: every run must pass),
-            ``concurrency`` (calls at once, default 1), ``clock``, and the check's ``judge``,
-            ``threshold`` and ``timeout`` — which bounds judging every run's output, one check
-            of many outputs (`RunOptions`).
-
-    Returns:
-        The `RunStats` (pass rate, Wilson interval, every run), when the floor is reached.
+    ``system()`` returns the output to judge (text, an SDK response, a transcript), timed for
+    ``Latency`` leaves; an exception it raises is that run's error (a ``SemanticAssertionError``
+    its failure). ``intent`` may hold budgets: ``Polite & Tokens(max_output=400)``. The options
+    are `RunOptions`; ``timeout`` bounds judging every run's output, one check of many outputs.
+    Returns the `RunStats` (pass rate, Wilson interval, every run) when the floor is reached.
 
     Raises:
         PassRateError: the pass rate is below the floor (a ``SemanticAssertionError``).
@@ -357,12 +320,8 @@ def _held(stats: RunStats) -> RunStats:
 
 
 def publish(stats: RunStats) -> None:
-    """Hand every run's check, then the stats, to the observers (the pytest report).
-
-    A run's result is published like an ``assert_semantic``; a semantix error (a judge error, a
-    missing frozen verdict) as a `CheckError`. A crash of the system
-    under test is no check and shows only in the stats.
-    """
+    """Hand every run's result (a semantix error as a `CheckError`; a crash of the system is
+    no check), then the stats, to the observers (the pytest report)."""
     for run in stats.results:
         for result in run.results:
             context.notify(result)

@@ -1,6 +1,5 @@
-"""The figures of repeated runs: one run's outcome (`RunResult`), the runs of one check with their
-pass rate, Wilson interval, floor and verdict (`RunStats`), and a suite's stability.
-"""
+"""The figures of repeated runs: one run (`RunResult`), the runs of one check (`RunStats`),
+and a suite's stability."""
 
 from __future__ import annotations
 
@@ -49,11 +48,8 @@ def check_floor(value: object, *, what: str = "min_pass_rate") -> float:
 
 @dataclass(frozen=True, slots=True)
 class RunResult:
-    """One run: the semantic results it produced, or the error that stopped it.
-
-    ``index`` counts from 1. ``output`` is the system under test's output as text, when the run
-    called one (``assert_pass_rate``); in a repeated pytest test it is None.
-    """
+    """One run (``index`` from 1): its semantic results, or the error that stopped it;
+    ``output`` is the system's output as text (None in a repeated pytest test)."""
 
     index: int
     results: tuple[SemanticResult, ...] = ()
@@ -142,9 +138,8 @@ class RunStats:
 
     @property
     def corrected(self) -> tuple[float, tuple[float, float]] | None:
-        """The pass rate of the judged runs corrected for the judge's known errors, and its
-        interval (`semantix.proportions.corrected_rate`); None without ``judge_accuracy`` or
-        judged runs. Reported beside the observed rate; the observed rate decides."""
+        """The judged runs' pass rate corrected for the judge's known errors, and its interval
+        (`semantix.proportions.corrected_rate`; reported only: the observed rate decides)."""
         judged = self.passes + self.failures
         if self.judge_accuracy is None or not judged:
             return None
@@ -152,9 +147,8 @@ class RunStats:
 
     @property
     def floor_unproven(self) -> bool:
-        """Whether the interval's lower bound is under the floor: the runs do not yet prove the
-        floor (more runs would). Independent of the verdict: 8/10 at a floor of 0.8 passes
-        (the observed rate decides) with its floor unproven (lower bound 0.49)."""
+        """Whether the interval's lower bound is under the floor, whatever the verdict: 8/10 at
+        a floor of 0.8 passes with its floor unproven (lower bound 0.49)."""
         return self.interval[0] < self.min_pass_rate
 
     @property
@@ -170,8 +164,7 @@ class RunStats:
 
     @property
     def verdict(self) -> Outcome:
-        """``error`` when no run could be judged; else ``passed`` when the rate reaches the
-        floor, ``failed`` when it does not."""
+        """``error`` when no run could be judged, else whether the rate reaches the floor."""
         if self.errors == self.runs:
             return "error"
         # Tolerance for float noise only: 8/10 against a floor of 0.8 passes.
@@ -222,17 +215,13 @@ class RunStats:
         bad = [run for run in self.results if run.outcome != "passed"]
         if bad:
             shown = bad[:SHOWN_RUNS]
-            lines.append("")
-            lines.append(f"  runs that did not pass (first {len(shown)} of {len(bad)}):")
+            lines += ["", f"  runs that did not pass (first {len(shown)} of {len(bad)}):"]
             lines.extend(f"    {run.describe()}" for run in shown)
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        """The figures as JSON-able data (JSON report, JUnit properties, step summary).
-
-        ``below_floor`` repeats ``floor_unproven`` under its old name, for readers of older
-        reports; it is deprecated.
-        """
+        """The figures as JSON-able data (JSON report, JUnit properties, step summary);
+        ``below_floor``, deprecated, repeats ``floor_unproven`` for readers of older reports."""
         low, high = self.interval
         return {
             "name": self.name,
@@ -255,13 +244,8 @@ class RunStats:
 def suite_stability(
     repeated: Iterable[RunStats | Mapping[str, Any]],
 ) -> tuple[float | None, int]:
-    """The suite's stability score and how many checks have not proven their floor.
-
-    The score is the mean pass rate over the repeated checks (None when nothing was repeated);
-    the count is of checks whose interval's lower bound is under their floor
-    (`RunStats.floor_unproven`). Takes `RunStats` or their ``to_dict()`` records (as xdist
-    workers send them; a record of an older version has only ``below_floor``).
-    """
+    """The mean pass rate of the repeated checks (None when none) and how many have not proven
+    their floor (`RunStats.floor_unproven`), from `RunStats` or their ``to_dict()`` records."""
     figures = [
         (item.pass_rate, item.floor_unproven)
         if isinstance(item, RunStats)
@@ -278,8 +262,7 @@ def _corrected_fields(stats: RunStats) -> dict[str, Any]:
     """The judge accuracy and the corrected rate, for `RunStats.to_dict` (nothing without)."""
     if stats.judge_accuracy is None:
         return {}
-    corrected = stats.corrected
-    accuracy = stats.judge_accuracy
+    corrected, accuracy = stats.corrected, stats.judge_accuracy
     return {
         "judge_accuracy": [accuracy.sensitivity, accuracy.specificity]
         + ([] if accuracy.positives is None else [accuracy.positives, accuracy.negatives]),

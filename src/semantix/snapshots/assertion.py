@@ -76,25 +76,16 @@ def assert_semantic_snapshot(
 ) -> SnapshotResult:
     """Assert that ``output`` means the same as the snapshot called ``name`` (any test runner).
 
-    Args:
-        output: the text, or an OpenAI / Anthropic response object or its dict form.
-        name: the snapshot's name; its file is ``<directory>/<name>.txt``.
-        judge: the judge to ask, or a spec such as ``"embedding"``; default: the run's default
-            judge (as for ``assert_semantic``, behind the frozen-verdict store when one is on).
-        threshold: the threshold for both directions; default: the ``semantic`` marker's, else
-            the judge's recommended threshold (a similarity judge's snapshot threshold), else 0.8.
-        timeout: seconds the whole check may take, as for ``assert_semantic``.
-        directory: where the snapshot files are; default ``__semantic_snapshots__/<module>``
-            next to the calling module.
-        update: write the snapshot when it is missing, rewrite it when the output drifted.
-            Ignored where ``CI`` is set: nothing is written in CI.
-        facts: ``"fail"`` (default): a changed number, date, negation or name fails without
-            asking the judge; ``"judge"``: the judge decides, and the change is quoted.
+    The file is ``<directory>/<name>.txt`` (default directory:
+    ``__semantic_snapshots__/<module>`` next to the calling module). ``judge``, ``threshold``
+    (for both directions) and ``timeout`` are ``assert_semantic``'s. ``update`` writes a missing
+    snapshot and rewrites a drifted one, never where ``CI`` is set. ``facts="fail"`` (default)
+    fails a changed number, date, negation or name without asking the judge; ``"judge"`` lets
+    the judge decide, the change quoted.
 
     Raises:
         SnapshotMissingError: no snapshot yet (and ``update`` is off, or this is CI).
-        SnapshotDriftError: the output does not mean the same as the snapshot (a
-            ``SemanticAssertionError``); shows both scores, the threshold and a word diff.
+        SnapshotDriftError: the meaning drifted (a ``SemanticAssertionError``, with a word diff).
         SnapshotFileError: the snapshot file cannot be read.
         TypeError, ValueError: a non-text output, a bad name or threshold.
     """
@@ -127,20 +118,23 @@ def check_snapshot(
     test: str | None = None,
     how_to_update: str = PYTEST_UPDATE,
 ) -> SnapshotResult:
-    """Check ``output`` against the snapshot file at ``path`` (the fixture and the function).
-
-    ``test`` is the pytest node id owning the snapshot (written into the header and checked
-    against the stored one, so two tests never share a file). The comparison is one check of
-    the pipeline (`semantix.snapshots.compare.same_meaning`), reported like every check, except
-    in update mode (the snapshot summary says what was written, updated or passed).
-    """
+    """Check ``output`` against the snapshot file at ``path`` (the fixture and the function):
+    one check of the pipeline, reported unless in update mode. ``test``, the pytest node id
+    owning the snapshot, is written into the header and checked against the stored one."""
     __tracebackhide__ = True
     options = read_options(
         {"judge": judge, "threshold": threshold, "timeout": timeout}, what="check_snapshot"
     )
     view = output_view(output)
     try:
-        stored = _stored(path, test)
+        stored = read_snapshot(path)
+        if stored is not None and test and stored.test and stored.test != test:
+            raise SnapshotFileError(
+                f"semantic snapshot {path} belongs to test {stored.test!r} (its header), not to "
+                f"{test!r}: two tests map to the same file name (e.g. parameter ids that differ "
+                "only in case on a case-insensitive file system); pass name=... to tell them apart",
+                path=path,
+            )
         writable = update and not in_ci()
         if stored is None:
             if view.text is None:  # the pipeline's error for an output without text
@@ -181,18 +175,6 @@ def check_snapshot(
         output=outcome.output,
         equivalence=equivalence,
     )
-
-
-def _stored(path: Path, test: str | None) -> SnapshotFile | None:
-    stored = read_snapshot(path)
-    if stored is not None and test and stored.test and stored.test != test:
-        raise SnapshotFileError(
-            f"semantic snapshot {path} belongs to test {stored.test!r} (its header), not to "
-            f"{test!r}: two tests map to the same file name (e.g. parameter ids that differ "
-            "only in case on a case-insensitive file system); pass name=... to tell them apart",
-            path=path,
-        )
-    return stored
 
 
 def drift_message(
@@ -250,12 +232,9 @@ def drift_message(
 
 def _direction(label: str, verdict: Verdict) -> str:
     score = "n/a" if verdict.score is None else f"{verdict.score:.3f}"
-    threshold = verdict.threshold
-    compare = (
-        ""
-        if threshold is None or verdict.score is None
-        else (" >= " if verdict.score >= threshold else " < ") + f"{threshold:g}"
-    )
+    threshold, compare = verdict.threshold, ""
+    if threshold is not None and verdict.score is not None:
+        compare = (" >= " if verdict.score >= threshold else " < ") + f"{threshold:g}"
     mark = "pass" if verdict.passed else "FAIL"
     reason = f" ({preview(verdict.reason, 160, quote=False)})" if verdict.reason else ""
     return f"{label}: {score}{compare} {mark}{reason}"

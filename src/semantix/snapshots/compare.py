@@ -1,12 +1,7 @@
-"""Do two texts mean the same? Judged both ways, as one leaf of the one check pipeline.
-
-The new output must entail the stored snapshot and the stored snapshot the new output; each
+"""Do two texts mean the same? Judged both ways, as one leaf of the one check pipeline: each
 direction is an ordinary judge request whose description (and ``hypothesis``) is the other text,
-verbatim. A judge that declares ``evaluate_equivalence`` (the LLM judge) gets one request whose
-description is an `semantix.intent.EquivalenceDescription` instead (``answers_equivalence =
-False`` on the judge: the two ordinary requests). Texts longer than `PART_CHARS` are judged in
-parts of whole sentences; facts are compared first (`semantix.snapshots.facts`); a similarity
-judge judges at `SIMILARITY_THRESHOLD`. The rules are in docs/semantic-snapshots.md.
+verbatim; a judge that declares ``evaluate_equivalence`` (the LLM judge) gets one request with an
+`semantix.intent.EquivalenceDescription`. The rules are in docs/semantic-snapshots.md.
 """
 
 from __future__ import annotations
@@ -41,9 +36,8 @@ __all__ = [
 #: A text longer than this (in characters, ~150 tokens) is judged in parts of whole sentences.
 PART_CHARS = 600
 
-#: The snapshot threshold of a similarity judge: a paraphrase keeps at least this cosine
-#: similarity both ways (measured by scripts/measure-snapshot-threshold: balanced accuracy 0.892;
-#: docs/semantic-snapshots.md, "Each judge on its own scale", gives the figures).
+#: The snapshot threshold of a similarity judge (scripts/measure-snapshot-threshold; the figures:
+#: docs/semantic-snapshots.md, "Each judge on its own scale").
 SIMILARITY_THRESHOLD = 0.75
 
 #: Said once with a snapshot judged by a similarity judge (`Equivalence.note`).
@@ -53,8 +47,8 @@ SIMILARITY_NOTE = (
     "negation words, names); use an entailment judge for those"
 )
 
-FactsMode = Literal["fail", "judge"]
 #: What a changed fact does: fail the snapshot without a judge, or go to the judge, quoted.
+FactsMode = Literal["fail", "judge"]
 FACTS_MODES: tuple[FactsMode, ...] = ("fail", "judge")
 
 
@@ -70,12 +64,10 @@ class Equivalence:
     forward: Verdict
     #: The stored text entails the new output: the new output adds nothing the snapshot lacks.
     backward: Verdict
-    #: One judgement decided both directions (identical words, an empty text, or a judge's
-    #: ``evaluate_equivalence``); ``forward`` and ``backward`` are then the same verdict.
+    #: One verdict decided both directions (the same words, an empty text, one LLM request).
     symmetric: bool = False
-    #: Parts of a long stored text the new output does not state (empty for short texts).
+    #: Parts of a long stored text the new output does not state, and the reverse.
     unstated_parts: tuple[str, ...] = ()
-    #: Parts of a long new output the stored text does not state (empty for short texts).
     added_parts: tuple[str, ...] = ()
     #: Facts (numbers, dates, negations, names) that differ, found before any judge was asked.
     fact_changes: tuple[FactChange, ...] = ()
@@ -164,8 +156,13 @@ class SameMeaning(Scoped, abstract=True):
                 symmetric=True, fact_changes=changes, note=note,
             )  # fmt: skip
             return EquivalenceVerdict(**_fields(verdict), equivalence=equivalence)
-        if declared.scale == "similarity":
-            verdicts = [_as_similarity(verdict) for verdict in verdicts]
+        if declared.scale == "similarity":  # the reason says what was compared: the snapshot
+            verdicts = [
+                v
+                if v.score is None
+                else replace(v, reason=f"similarity to the snapshot: {v.score:.3f}")
+                for v in verdicts
+            ]
         stored_parts, output_parts = text_parts(stored), text_parts(output)
         forward, unstated = _direction(stored_parts, verdicts[: len(stored_parts)])
         backward, added = _direction(output_parts, verdicts[len(stored_parts) :])
@@ -174,9 +171,8 @@ class SameMeaning(Scoped, abstract=True):
             unstated_parts=unstated, added_parts=added, fact_changes=changes, note=note,
         )  # fmt: skip
         weakest = forward if not forward.passed or backward.passed else backward
-        reason = (
-            f"new output => snapshot: {_said(forward)}; snapshot => new output: {_said(backward)}"
-        )
+        said = [f"{_score(v)} {'pass' if v.passed else 'FAIL'}" for v in (forward, backward)]
+        reason = f"new output => snapshot: {said[0]}; snapshot => new output: {said[1]}"
         return EquivalenceVerdict(
             **{**_fields(weakest), "reason": reason, "evidence": None}, equivalence=equivalence
         )
@@ -186,10 +182,7 @@ class SameMeaning(Scoped, abstract=True):
         cls, view: OutputView, declared: Capabilities, threshold: float, passed: bool, why: str
     ) -> Verdict:
         verdict = Verdict(
-            passed=passed,
-            score=1.0 if passed else 0.0,
-            reason=f"{why} (judge not called)",
-            threshold=threshold,
+            passed, 1.0 if passed else 0.0, f"{why} (judge not called)", threshold=threshold
         )
         return cls.fold(view, [("same meaning", verdict)], threshold, declared)
 
@@ -213,8 +206,7 @@ def same_meaning(name: str, stored: str, *, facts: FactsMode = "fail") -> type[I
 
 
 def equivalence_of(result: SemanticResult, stored: str) -> Equivalence:
-    """The `Equivalence` a snapshot check's result carries (a verdict without one — nothing to
-    judge — stands for both directions)."""
+    """The `Equivalence` a snapshot check's result carries (else its verdict, both ways)."""
     leaf = result.leaves[0]
     verdict = leaf.verdict
     if isinstance(verdict, EquivalenceVerdict) and verdict.equivalence is not None:
@@ -234,11 +226,7 @@ def judge_equivalence(
     facts: FactsMode = "fail",
 ) -> Equivalence:
     """Judge whether ``output`` means the same as ``stored``, in both directions: one check of
-    the pipeline (no report record), with its judge, threshold order and timeout.
-
-    ``facts``: a changed fact fails without asking the judge (``"fail"``), or the judge decides
-    and the change is quoted in the message (``"judge"``).
-    """
+    the pipeline (no report record); ``facts`` as for `assert_semantic_snapshot`."""
     options = read_options(
         {"judge": judge, "threshold": threshold, "timeout": timeout}, what="judge_equivalence"
     )
@@ -256,22 +244,9 @@ def _score(verdict: Verdict) -> str:
     return "n/a" if verdict.score is None else f"{verdict.score:.2f}"
 
 
-def _said(verdict: Verdict) -> str:
-    return f"{_score(verdict)} {'pass' if verdict.passed else 'FAIL'}"
-
-
-def _as_similarity(verdict: Verdict) -> Verdict:
-    """A similarity judge's verdict, its reason saying what was compared: the snapshot."""
-    if verdict.score is None:
-        return verdict
-    return replace(verdict, reason=f"similarity to the snapshot: {verdict.score:.3f}")
-
-
 def text_parts(text: str) -> list[str]:
-    """``text`` as parts of whole sentences of at most `PART_CHARS` characters.
-
-    A text that short is one part, itself; a sentence longer than that is a part on its own.
-    """
+    """``text`` in parts of whole sentences of at most `PART_CHARS` characters (a longer
+    sentence is a part of its own)."""
     if len(text) <= PART_CHARS:
         return [text]
     cuts = [match.end() for match in SENTENCE_END.finditer(text)]

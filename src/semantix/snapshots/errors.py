@@ -1,9 +1,4 @@
-"""The exceptions of semantic snapshots (docs/errors.md draws the tree).
-
-A drift (`SnapshotDriftError`, a ``SemanticAssertionError``) or a missing snapshot (also an
-``AssertionError``) fails the test; a broken file or a duplicate name (also ``ValueError`` s) is
-an error.
-"""
+"""The exceptions of semantic snapshots (docs/errors.md draws the tree)."""
 
 from __future__ import annotations
 
@@ -25,11 +20,8 @@ __all__ = [
 
 
 class SnapshotDriftError(SemanticAssertionError):
-    """The new output does not mean the same as the stored snapshot (in one direction or both).
-
-    Carries both texts (``stored``, ``output``), the snapshot file (``path``) and the judgement
-    in each direction (``equivalence``).
-    """
+    """The new output does not mean the same as the stored snapshot (in one direction or both),
+    with both texts, the file (``path``) and the judgement (``equivalence``)."""
 
     __module__ = "semantix"
 

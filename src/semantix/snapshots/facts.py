@@ -11,11 +11,9 @@ print(changes[0].describe())
 #> number changed: 30 → 14 ("within 30 days")
 ```
 
-A cheap rule, not understanding (the kinds and their limits: docs/semantic-snapshots.md,
-"Facts before meaning"): each kind is found by a pattern of `_PATTERNS`, and the two texts' facts
-are compared as multisets, kind by kind, so a paraphrase that keeps every fact has no change.
-Changes are listed kind by kind, each in text order. A one-word name at the start of a sentence
-is not seen.
+A cheap rule, not understanding (docs/semantic-snapshots.md, "Facts before meaning"): each kind
+is found by a pattern of `_PATTERNS`, and the two texts' facts are compared as multisets, kind by
+kind, so a paraphrase that keeps every fact has no change.
 """
 
 from __future__ import annotations
@@ -133,13 +131,11 @@ class Fact:
     kind: FactKind
     #: What is compared: ``30 day`` for "30 days", ``not`` for "isn't", the name as written.
     value: str
-    #: The fact as written in the text.
     written: str
     #: A few words around it, as written ("within 30 days"), for messages.
     context: str
     start: int
-    #: Other values that count as the same fact: a name run that opens a sentence also matches
-    #: without its first word ("Ask Maria Lopez" is "Maria Lopez").
+    #: Other values that count as the same fact ("Ask Maria Lopez" is "Maria Lopez").
     aliases: tuple[str, ...] = ()
 
     @property
@@ -155,9 +151,8 @@ class FactChange:
     """A fact of the snapshot the new output lacks, a fact it adds, or one changed into another."""
 
     kind: FactKind
-    #: The snapshot's fact (None when the new output adds one).
+    #: The snapshot's fact and the new output's (None when there is none on that side).
     old: Fact | None
-    #: The new output's fact (None when the new output drops one).
     new: Fact | None
 
     @property
@@ -182,8 +177,7 @@ class FactChange:
 
 
 def extract_facts(text: str) -> list[Fact]:
-    """Every fact of ``text`` the rule finds, in the order they appear (in time linear in the
-    text's length)."""
+    """Every fact of ``text`` the rule finds, in the order they appear."""
     taken = bytearray(len(text))  # 1 where an earlier fact lies
     facts: list[Fact] = []
     starts = _sentence_starts(text)
@@ -196,20 +190,18 @@ def extract_facts(text: str) -> list[Fact]:
             if value is None:
                 continue
             taken[begin:end] = b"\x01" * (end - begin)
-            aliases = _aliases(kind, value, begin, starts)
-            written = match.group(0).strip()
-            context = _context(text, begin, end, kind)
+            words = value.split()  # a name run that opens a sentence: also without its first word
+            alias = kind == "name" and begin in starts and len(words) > 1
+            aliases = (" ".join(words[1:]),) if alias else ()
+            written, context = match.group(0).strip(), _context(text, begin, end, kind)
             facts.append(Fact(kind, value, written, context, begin, aliases))
     return sorted(facts, key=lambda fact: fact.start)
 
 
 def compare_facts(stored: str, new: str) -> tuple[FactChange, ...]:
-    """What facts changed from ``stored`` to ``new``: empty when they keep every fact.
-
-    Kind by kind, the facts only one text has are paired in order into changes (numbers only
-    with numbers of the same unit); the rest are removals and additions. Negations are compared
-    by count.
-    """
+    """What facts changed from ``stored`` to ``new``, kind by kind: the facts only one text has,
+    paired in order into changes (numbers only of the same unit), the rest removals and additions;
+    negations compared by count."""
     kinds: tuple[FactKind, ...] = ("number", "date", "negation", "name", "email", "url", "code")
     old_facts: dict[FactKind, list[Fact]] = {kind: [] for kind in kinds}
     new_facts: dict[FactKind, list[Fact]] = {kind: [] for kind in kinds}
@@ -229,8 +221,7 @@ def compare_facts(stored: str, new: str) -> tuple[FactChange, ...]:
 
 
 def _only_in(these: list[Fact], others: list[Fact]) -> list[Fact]:
-    """The facts of ``these`` that no fact of ``others`` matches (each used once, the first
-    unused one in order), in order."""
+    """The facts of ``these`` that no fact of ``others`` matches (each used once, in order)."""
     waiting: dict[str, deque[int]] = {}
     for index, other in enumerate(others):
         for key in {other.value, *other.aliases}:
@@ -252,16 +243,8 @@ def _only_in(these: list[Fact], others: list[Fact]) -> list[Fact]:
     return kept
 
 
-def _aliases(kind: FactKind, value: str, begin: int, starts: frozenset[int]) -> tuple[str, ...]:
-    words = value.split()
-    if kind == "name" and begin in starts and len(words) > 1:
-        return (" ".join(words[1:]),)
-    return ()
-
-
 def _pair(kind: FactKind, lost: list[Fact], gained: list[Fact]) -> Iterator[FactChange]:
-    """Each lost fact with the first unpaired gained one it pairs with (a number: of the same
-    unit; a negation: none), then the gained facts left, in order."""
+    """Each lost fact with the first unpaired gained one of its key, then the gained left."""
     waiting: dict[str, deque[int]] = {}
     if kind != "negation":
         for index, new in enumerate(gained):

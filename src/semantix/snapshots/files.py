@@ -50,8 +50,7 @@ class SnapshotFile:
     text: str
     judge: str
     recorded: datetime.date
-    #: The pytest node id of the test that owns the snapshot (None for snapshots written by
-    #: ``assert_semantic_snapshot`` outside the pytest fixture).
+    #: The pytest node id of the test that owns the snapshot (None outside the pytest fixture).
     test: str | None = None
 
 
@@ -178,11 +177,8 @@ def write_snapshot(
     test: str | None = None,
     recorded: datetime.date | None = None,
 ) -> SnapshotFile:
-    """Write a snapshot whole or not at all (`semantix.files.write_atomic`: a reader never sees
-    half a file) and return it.
-
-    Written as UTF-8 without a byte-order mark, with ``\n`` line ends.
-    """
+    """Write a snapshot whole or not at all (UTF-8 without a byte-order mark, ``\n`` line
+    ends) and return it."""
     snapshot = SnapshotFile(
         path=path,
         name=name,

@@ -1,8 +1,5 @@
-"""The object behind the pytest ``semantic_snapshot`` fixture (no pytest import here).
-
-``==`` follows dirty-equals: True when the output means the same, False otherwise (a drift, a
-missing snapshot, a broken file, an output without text or a judge error), never raising; the
-error it met is ``error``. Calling the fixture raises it instead.
+"""The object behind the pytest ``semantic_snapshot`` fixture (no pytest import here): ``==``
+follows dirty-equals (False on any error, kept in ``error``); calling the fixture raises it.
 """
 
 from __future__ import annotations

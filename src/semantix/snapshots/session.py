@@ -27,13 +27,11 @@ class SnapshotSession:
     """Snapshot bookkeeping of one test session (one process, or merged from xdist workers)."""
 
     update: bool = False
-    #: snapshot file -> outcome of its check (the last one, when a file is checked twice)
+    #: snapshot file -> outcome of its (last) check, and a drifted one's stored and new texts
     outcomes: dict[str, str] = field(default_factory=dict)
-    #: snapshot file -> {"stored": ..., "output": ...} of a drifted check (the HTML diff)
     texts: dict[str, dict[str, str]] = field(default_factory=dict)
-    #: test node id -> snapshot files it asked for
+    #: test node id -> snapshot files it asked for, and "passed" or "failed" (not skipped ones)
     used: dict[str, set[str]] = field(default_factory=dict)
-    #: test node id -> "passed" or "failed" (skipped tests are not listed)
     tests: dict[str, str] = field(default_factory=dict)
     #: node ids of every collected test, deselected ones included
     collected: set[str] = field(default_factory=set)
@@ -43,8 +41,6 @@ class SnapshotSession:
     deleted: list[str] = field(default_factory=list)
     _unused: list[tuple[str, str]] | None = field(default=None, repr=False)
 
-    # -- feeding ---------------------------------------------------------------------------------
-
     def record(
         self, nodeid: str, path: Path, outcome: str, *, texts: tuple[str, str] | None = None
     ) -> None:
@@ -53,10 +49,9 @@ class SnapshotSession:
             raise ValueError(f"unknown snapshot outcome {outcome!r}; expected one of {OUTCOMES}")
         key = str(path)
         self.outcomes[key] = outcome
+        self.texts.pop(key, None)
         if texts is not None:  # (stored, new output) of a drifted check
             self.texts[key] = {"stored": texts[0], "output": texts[1]}
-        else:
-            self.texts.pop(key, None)
         self.used.setdefault(nodeid, set()).add(key)
 
     def test_finished(self, nodeid: str, *, passed: bool) -> None:
@@ -68,8 +63,6 @@ class SnapshotSession:
         """Test module ``module`` was collected (``whole``: all its tests, not some)."""
         key = str(module)
         self.modules[key] = self.modules.get(key, False) or whole
-
-    # -- xdist -----------------------------------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
         """This session's bookkeeping as plain JSON-able data (what a worker publishes)."""
@@ -95,8 +88,6 @@ class SnapshotSession:
             self.collected_module(Path(module), whole=bool(whole))
         self._unused = None
 
-    # -- unused snapshots ------------------------------------------------------------------------
-
     def unused(self) -> list[tuple[str, str]]:
         """(snapshot file, owning test) of every unused snapshot, sorted by file."""
         if self._unused is not None:
@@ -117,9 +108,8 @@ class SnapshotSession:
                 if stored is None or stored.test is None:
                     continue  # written by assert_semantic_snapshot: no owning test to go by
                 owner = stored.test
-                ran_without_it = self.tests.get(owner) == "passed"
                 gone = whole and owner not in self.collected and _same_module(owner, module)
-                if ran_without_it or gone:
+                if self.tests.get(owner) == "passed" or gone:  # ran without it, or is gone
                     found.append((str(path), owner))
         self._unused = found
         return found
@@ -139,10 +129,8 @@ def _same_module(nodeid: str, module: str) -> bool:
 
 
 def narrowed_modules(args: Iterable[str], base: Path) -> set[Path]:
-    """Test modules that command-line ``args`` narrow to some of their tests (``file::test``).
-
-    Their snapshots are never called unused because a test is absent: it was just not asked for.
-    """
+    """Test modules that command-line ``args`` narrow to some of their tests (``file::test``):
+    a test absent from them was just not asked for."""
     narrowed: set[Path] = set()
     for arg in args:
         file_part, separator, _ = str(arg).partition("::")

@@ -1,11 +1,7 @@
-"""The documented import path for test code: ``from semantix.testing import assert_semantic``.
-
-``assert_semantic`` raises `SemanticAssertionError`, a plain ``AssertionError``
-subclass, so it works under pytest, unittest, or a bare ``python script.py``; so does
-``assert_pass_rate`` (repeated runs held to a floor, see `semantix.runs`). `Satisfies` checks a
-text inside a data structure with ``==``; `SemanticMatcher` is pytest-semantic's matcher on
-semantix's embedding judge.
-"""
+"""The documented import path for test code: ``from semantix.testing import assert_semantic``
+(its `SemanticAssertionError` is an ``AssertionError``: pytest, unittest or a bare script).
+`Satisfies` checks a text inside a data structure with ``==``; `SemanticMatcher` is
+pytest-semantic's matcher on semantix's embedding judge."""
 
 from __future__ import annotations
 
@@ -45,16 +41,11 @@ class Satisfies:
     """Equal to any output that satisfies ``intent``, for ``==`` inside dicts and lists
     (``payload == {"message": Satisfies(Apologizes)}``; docs/structural-checks.md).
 
-    Each comparison of an output is one check of the pipeline, reported like any check; the
-    repr is the matched value after a match, the verdict after a mismatch. ``==`` follows
-    dirty-equals and never raises: a value that is not an output is unequal (and not reported);
-    a check that cannot be judged is unequal too, reported as the error it is (``error``).
-
-    Args:
-        intent: an intent class or a description string.
-        judge: the judge, as for `assert_semantic` (None: the run's default).
-        threshold: the threshold, as for `assert_semantic`.
-        timeout: seconds each comparison may take, as for `assert_semantic`.
+    Each comparison is one check of the pipeline, reported like any, with ``judge``,
+    ``threshold`` and ``timeout`` as for `assert_semantic`; the repr is the matched value after a
+    match, the verdict after a mismatch. ``==`` follows dirty-equals and never raises: a value
+    that is not an output is unequal (not reported), so is a check that cannot be judged
+    (reported as the error it is, kept in ``error``).
     """
 
     __hash__ = None  # type: ignore[assignment]
@@ -123,23 +114,13 @@ class Satisfies:
 class SemanticMatcher(Satisfies):
     """pytest-semantic's matcher: ``assert response == SemanticMatcher(valid=[...])``.
 
-    pytest-semantic's rule: a response matches when its **mean** similarity to ``valid`` is at
+    A response matches when its **mean** similarity to ``valid`` (at least one response) is at
     least ``min_similarity`` and exceeds its mean similarity to ``invalid`` by more than
-    ``margin`` (`semantix.judges.ExampleRule` with ``closest=None``; pytest-semantic's
-    ``threshold``, a spelling only the ``semantic_matcher`` fixture takes). It is a `Satisfies`
-    of an intent with examples and counterexamples, judged by the embedding judge; `check`
-    raises `SemanticAssertionError`. Without ``invalid`` the examples must lead 0
-    (pytest-semantic drew random words; semantix draws nothing at random).
-
-    Args:
-        valid: responses that match (at least one).
-        invalid: responses that do not; default none.
-        margin: how much more similar to ``valid`` than to ``invalid`` (0 to 1).
-        min_similarity: the least mean similarity to ``valid`` (0 to 1).
-        model_name: the embedding model for `semantix.judges.EmbeddingJudge`: a directory, a
-            registered name or a Hugging Face repo id; default all-MiniLM-L6-v2.
-        custom_embed_fn: your own embedding function, one text -> one vector (e.g. an OpenAI
-            embeddings call), used instead of the model (`semantix.judges.EmbeddingFunctionJudge`).
+    ``margin`` (pytest-semantic's ``threshold``, a spelling only the ``semantic_matcher`` fixture
+    takes; without ``invalid`` the examples must lead 0: semantix draws no random words). A
+    `Satisfies` judged by `semantix.judges.EmbeddingJudge` (``model_name``: a directory, a
+    registered name or a Hugging Face repo id; default all-MiniLM-L6-v2), or by your own
+    ``custom_embed_fn``, one text -> one vector (`semantix.judges.EmbeddingFunctionJudge`).
     """
 
     def __init__(
@@ -207,7 +188,7 @@ def _matcher_judge(
     model_name: str | None, custom_embed_fn: Callable[[str], Sequence[float]] | None, margin: float
 ) -> Judge:
     """The embedding judge of pytest-semantic's rule, built once per model (or function) and
-    margin in the explicit cache (imported here: numpy and onnxruntime load on first use)."""
+    margin in the explicit cache."""
     from semantix.judges.similarity import ExampleRule
 
     rule = ExampleRule(closest=None, margin=margin)

@@ -1,10 +1,6 @@
-"""Test cases from a file: ``semantix.cases(path)`` for ``@pytest.mark.parametrize``.
-
-(The module is ``casefiles`` so that ``semantix.cases`` stays the function.) JSON Lines, CSV or
-YAML rows become ``pytest.param`` s with a stable id: the ``id`` field, else a hash of the row
-(docs/pytest-plugin.md, "Cases from files"). A bad row is a `CasesFileError` naming the file and
-line.
-"""
+"""Test cases from a file: ``semantix.cases(path)`` for ``@pytest.mark.parametrize``
+(docs/pytest-plugin.md, "Cases from files"; ``casefiles`` so ``semantix.cases`` stays the
+function)."""
 
 from __future__ import annotations
 
