@@ -137,12 +137,12 @@ class IntentMeta(type):
 
     def __setattr__(cls, name: str, value: Any) -> None:
         super().__setattr__(name, value)
-        if cls.__dict__.get(_PLANNED):
+        if cls.__dict__.get(PLANNED):
             model_cache.clear_region("checks")
 
     def __delattr__(cls, name: str) -> None:
         super().__delattr__(name)
-        if cls.__dict__.get(_PLANNED):
+        if cls.__dict__.get(PLANNED):
             model_cache.clear_region("checks")
 
     @property
@@ -175,14 +175,7 @@ class IntentMeta(type):
 
 #: Set on an intent class (and the classes above it) once a check planned it: changing one of
 #: their attributes from then on drops what checks kept (`semantix.pipeline.prepared`).
-_PLANNED = "_semantix_planned"
-
-
-def mark_planned(leaf: type[Intent]) -> None:
-    """``leaf`` was planned: a change to it, or to a class it inherits from, is seen."""
-    for klass in leaf.__mro__:
-        if isinstance(klass, IntentMeta) and not klass.__dict__.get(_PLANNED):
-            type.__setattr__(klass, _PLANNED, True)
+PLANNED = "_semantix_planned"
 
 
 class Intent(metaclass=IntentMeta):
@@ -332,12 +325,8 @@ def _find_description(cls: type) -> str | None:
 
 
 def examples_path(cls: type[Intent]) -> Path | None:
-    """Where ``cls.examples_file`` points (relative to the module's directory), or None.
-
-    Raises:
-        ConfigurationError: the path leaves the module's directory (absolute, or up through
-            ``..``): the file is read, and written by ``semantix examples``, beside the module.
-    """
+    """Where ``cls.examples_file`` points (relative to the module's directory), or None; a
+    `ConfigurationError` when it leaves that directory (absolute, or up through ``..``)."""
     name = cls.examples_file
     if name is None:
         return None

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
-from semantix.intent import Intent, IntentDescription, mark_planned
+from semantix.intent import PLANNED, Intent, IntentDescription, IntentMeta
 from semantix.judges.base import Capabilities, JudgeLike, WrappingJudge
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.options import Options
@@ -68,8 +68,9 @@ class Prepared:
         if planned is not None and planned[0] is declared:
             return planned[1]
         _check_abilities(leaves, declared)
-        for leaf in leaves:
-            mark_planned(leaf)
+        for klass in {klass for leaf in leaves for klass in leaf.__mro__}:
+            if isinstance(klass, IntentMeta) and not klass.__dict__.get(PLANNED):
+                type.__setattr__(klass, PLANNED, True)  # a change to it is seen from now on
         plans = {leaf: _plan(leaf, self.judge, declared, explicit, marker) for leaf in leaves}
         self._planned = (declared, plans)
         return plans
