@@ -1,10 +1,5 @@
-"""What the LLM judge asks and how it reads the answer: prompts, schemas, a linear-time parser.
-
-Three questions, each with its own prompt version: does an OUTPUT satisfy a REQUIREMENT, do
-SOURCES support its claims (grounded checks), do two texts say the same thing (snapshots). All
-are answered with ``{"reason": "...", "score": 0..1}`` (support adds the unsupported ``claims``),
-read by `parse_verdict` and `parse_support`.
-"""
+"""What the LLM judge asks (a requirement, support by sources, equivalence) and how it reads
+the ``{"reason": ..., "score": 0..1}`` answer, in linear time (docs/judges/llm.md)."""
 
 from __future__ import annotations
 
@@ -108,12 +103,10 @@ def response_format(mode: str, schema: dict[str, Any]) -> dict[str, Any] | None:
 def build_messages(output: str, intent_description: str) -> list[dict[str, str]]:
     """The chat messages for one judgement (system prompt, then requirement and output)."""
     parts = [f"REQUIREMENT:\n{intent_description}"]
-    examples = tuple(getattr(intent_description, "examples", ()) or ())
-    counterexamples = tuple(getattr(intent_description, "counterexamples", ()) or ())
-    if examples:
-        parts.append("Examples of outputs that satisfy it:\n" + _bullets(examples))
-    if counterexamples:
-        parts.append("Examples of outputs that do NOT satisfy it:\n" + _bullets(counterexamples))
+    for attribute, heading in (("examples", "satisfy"), ("counterexamples", "do NOT satisfy")):
+        if items := tuple(getattr(intent_description, attribute, ()) or ()):
+            bullets = "\n".join(f"- {item}" for item in items)
+            parts.append(f"Examples of outputs that {heading} it:\n{bullets}")
     parts.append(f"OUTPUT:\n<<<\n{output}\n>>>")
     return _messages(SYSTEM_PROMPT, "\n\n".join(parts))
 
@@ -126,13 +119,6 @@ def build_equivalence_messages(stored: str, new: str) -> list[dict[str, str]]:
 
 def _messages(system: str, user: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
-
-
-def _bullets(items: Sequence[str]) -> str:
-    return "\n".join(f"- {item}" for item in items)
-
-
-# --- parsing -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +184,8 @@ def _read_verdict(candidate: dict[str, Any]) -> ParsedVerdict:
 
 
 def json_objects(text: str, *, containing: Iterable[str] = ("",)) -> Iterator[dict[str, Any]]:
-    """Every JSON object in ``text`` that is not inside another, in order, in linear time: one
-    pass pairs the braces, each outermost ``{...}`` containing one of ``containing`` is decoded
-    once, and one that is not JSON is searched at most `_MAX_NESTING_SEARCHED` levels down."""
+    """Every outermost JSON object in ``text`` holding one of ``containing``, in order, in linear
+    time (a ``{...}`` that is not JSON is searched `_MAX_NESTING_SEARCHED` levels down)."""
     yield from _decode(text, _brace_tree(text), containing, _MAX_NESTING_SEARCHED)
 
 
@@ -275,8 +260,6 @@ def _read_reason(candidate: dict[str, Any]) -> str:
         return " ".join(reason.split())
     return "(the judge gave no reason)"
 
-
-# --- support against sources (Grounded, Contradicts) -------------------------------------------
 
 SUPPORT_SYSTEM_PROMPT = """\
 You are a strict, impartial fact checker for automated software tests.
