@@ -1,16 +1,5 @@
-"""EmbeddingJudge: cosine similarity of sentence embeddings, through onnxruntime (no torch).
-
-```python
-from semantix import EmbeddingJudge, assert_semantic
-
-judge = EmbeddingJudge()  # all-MiniLM-L6-v2, pinned, fp32 ONNX from the Hugging Face hub
-assert_semantic("Sorry, I can't help with that.", "a refusal to help", judge=judge)
-```
-
-Text is tokenised (each batch padded to its longest text), mean pooled and L2-normalised as
-sentence-transformers does; verdicts follow `semantix.judges.similarity` (docs/judges/embedding.md).
-A score never depends on what is judged beside it (a dynamic int8 model runs every text alone).
-"""
+"""EmbeddingJudge: cosine similarity of sentence embeddings, through onnxruntime (no torch):
+mean pooled and L2-normalised as sentence-transformers does (docs/judges/embedding.md)."""
 
 from __future__ import annotations
 
@@ -38,8 +27,6 @@ __all__ = ["EmbeddingJudge", "required_files"]
 
 @dataclass(frozen=True, slots=True)
 class _Model:
-    """Everything loaded for one judge (the session and tokenizer are shared)."""
-
     onnx: OnnxModel
     files: ModelFiles
     output_name: str

@@ -1,10 +1,5 @@
-"""NLI labels: which output is entailment, read by name from the model's ``config.json``.
-
-`label_map_from_config` finds entailment / neutral / contradiction (or the two-label
-entail / not-entail pair) in ``id2label`` *by name*, in any casing, and never assumes an index;
-`probabilities` turns one row of logits into per-label probabilities (softmax; sigmoid for
-a single-logit head). Both NLI judges and ``semantix export`` use them.
-"""
+"""NLI labels, read *by name* (any casing, never by index) from a model's ``config.json``
+(`label_map_from_config`), and one row of logits as per-label probabilities (`probabilities`)."""
 
 from __future__ import annotations
 

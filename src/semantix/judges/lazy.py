@@ -1,9 +1,5 @@
-"""The lazy, thread-safe load and the constructor every model-backed judge shares.
-
-`LazyLoaded` builds a judge's ``_load_now()`` once, on first use or in the constructor
-(``lazy_load=False``), however many threads ask. `ModelJudge` takes and checks the arguments the
-model judges share, and gives an ``identity`` that never loads the model.
-"""
+"""The lazy, thread-safe load (`LazyLoaded`) and the constructor and identity (`ModelJudge`)
+every model-backed judge shares."""
 
 from __future__ import annotations
 

@@ -1,17 +1,5 @@
-"""LLMJudge: ask a chat model, through the openai SDK, how well an output meets an intent.
-
-```python
-from semantix import LLMJudge, assert_semantic
-
-# Needs OPENAI_API_KEY, or an OpenAI-compatible server in OPENAI_BASE_URL (then no key).
-judge = LLMJudge(model="gpt-4o-mini")
-assert_semantic("Thank you for your patience.", "polite", judge=judge)
-```
-
-The questions, parser and verdict are shared with `CallableJudge`; the response-format fallback,
-the retries, the per-attempt deadline, the errors and the masking of the key are described in
-docs/judges/llm.md. The openai SDK is imported on first use.
-"""
+"""LLMJudge: ask a chat model, through the openai SDK (imported on first use), how well an
+output meets an intent; its fallbacks, retries, deadlines and errors are in docs/judges/llm.md."""
 
 from __future__ import annotations
 
@@ -93,8 +81,6 @@ class LLMJudge(PromptedJudge):
         backoff: float | None = None,
     ) -> None:
         if backoff is not None:
-            # semantix 0.1 waited `backoff` seconds between its own retries; the openai SDK now
-            # retries with its own backoff (honouring Retry-After), which cannot be tuned.
             warnings.warn(
                 "LLMJudge(backoff=...) no longer has an effect: the openai SDK retries with its "
                 "own backoff (and honours Retry-After); remove the argument, and tune retries "

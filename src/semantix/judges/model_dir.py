@@ -1,7 +1,4 @@
-"""One model directory, read one way, for every judge that runs a local model: configs, the
-tokenizer (once per directory, padding and truncation off), the longest input, the ONNX file and
-its inputs, and an identity by what the model is, never where it is (`local_identity`).
-"""
+"""One model directory, read one way, for every judge that runs a local model."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""The NLI logic both NLI judges share, so they cannot drift apart: `NLICore`.
-
-A judge supplies only a ``forward(batch) -> logits`` function (onnxruntime or torch); the
-labels (`semantix.judges.labels`), the hypothesis, the windows, the aggregation (the best
-window decides and is the ``evidence``) and the batching live here, as docs/judges/nli.md
-describes them. The support check (`semantix.judges.support`) runs on this core too. The
-tokenizer module is imported when a model is loaded, never at module import.
-"""
+"""`NLICore`, the NLI logic both NLI judges (and the support check) share, so they cannot drift
+apart: a judge supplies only ``forward(batch) -> logits``; the labels, hypothesis, windows,
+aggregation and batching are here, as docs/judges/nli.md describes them."""
 
 from __future__ import annotations
 

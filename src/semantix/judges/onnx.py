@@ -1,13 +1,6 @@
-"""The base of the onnxruntime judges (quantized NLI, embedding), as fastembed's ``OnnxModel``.
-
-`OnnxJudge` adds ``file`` and ``threads`` to `semantix.judges.lazy.ModelJudge`'s constructor and
-finds the ONNX file (the one asked for, else the registry's variant for this CPU,
-`semantix.models.choose_onnx_file`, else the first of `CANDIDATES`): the same rule names the
-judge before loading and loads it, and `OnnxJudge.fetch_files` says what the Hub must give.
-`pad` right-pads token rows per batch; `OnnxModel.run` feeds the inputs the session names, a
-dynamic-int8 file's rows one at a time. Sessions are `semantix.judges.sessions`'s; onnxruntime
-and numpy are imported when a model is loaded or run.
-"""
+"""The base of the onnxruntime judges (quantized NLI, embedding): `OnnxJudge` finds the ONNX file
+(the one asked for, else the registry's variant for this CPU, else the first of `CANDIDATES`) by
+one rule before and at loading; `OnnxModel.run` feeds it. onnxruntime and numpy load with it."""
 
 from __future__ import annotations
 
@@ -172,8 +165,6 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
             model_name=model_name,
         )
 
-    # -- file discovery --------------------------------------------------------------------------
-
     @classmethod
     def fetch_files(cls, named: Named, file: str | None = None) -> tuple[list[str], list[str]]:
         """(files to fetch, files a cached snapshot must hold) for ``named``'s Hub model."""
@@ -204,8 +195,6 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
 
     def _cache_path(self) -> Path | None:
         return Path(self.cache_dir) if self.cache_dir is not None else None
-
-    # -- loading ---------------------------------------------------------------------------------
 
     def _open(self) -> Opened:
         """Find the model (downloading what is missing), choose the file, open its session."""

@@ -1,11 +1,6 @@
-"""ONNX Runtime sessions for the onnxruntime judges, and the optimized copies that speed them up.
-
-One session per (model file, threads) per process, shared through ``semantix.cache``, with
-threads that never spin (docs/judges/nli.md, "Batching, threads, determinism"). A session is
-built from the ``.onnx`` file unless `optimize_model` (``semantix download`` calls it) kept an
-optimized ORT-format copy of it in semantix's cache, keyed by the file (path, size, mtime), the
-onnxruntime version and the CPU's features; loading or scoring never writes one
-(docs/judges/nli.md, "Cold start"). onnxruntime is imported inside the functions.
+"""ONNX Runtime sessions, one per (model file, threads) per process, and the optimized ORT-format
+copies `optimize_model` keeps (docs/judges/nli.md, "Batching, threads, determinism" and "Cold
+start"); loading or scoring never writes a copy. onnxruntime is imported inside the functions.
 """
 
 from __future__ import annotations

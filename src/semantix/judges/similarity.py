@@ -1,10 +1,5 @@
-"""The similarity judges' verdicts, written once: `SimilarityJudge` and the example rule.
-
-A similarity judge turns texts into unit vectors (`Embedded`: one row per window of a text its
-model can see whole) and decides by cosine similarity, to the description or, by its
-`ExampleRule`, to the intent's examples and counterexamples (docs/judges/embedding.md gives the
-rule, the reasons and the windows). numpy is imported by the functions that need it.
-"""
+"""The similarity judges' verdicts, written once: `SimilarityJudge` decides by cosine similarity
+to the description or, by its `ExampleRule`, to the examples (docs/judges/embedding.md)."""
 
 from __future__ import annotations
 
@@ -296,8 +291,6 @@ def _side(
 
 @dataclass(frozen=True, slots=True)
 class _Side:
-    """The examples' or the counterexamples' side of a verdict, for its reason."""
-
     kind: str  # "example" or "counterexample"
     averaged: str  # ExampleRule.side(): "closest", "the 3 closest", "all 2"
     similarity: float

@@ -1,12 +1,6 @@
-"""Support against sources for the NLI judges: the method behind ``Grounded`` and ``Contradicts``.
-
-SummaC-ZS style, sentence by sentence, as docs/grounded.md describes it: each source window
-(`NLICore.windows`, fitted to the longest claim) is a premise, each claim sentence of the output
-a hypothesis; every distinct (window, claim) pair is scored once, in length-sorted batches. A
-claim's support is its best window's entailment; ``Grounded`` scores the weakest claim,
-``Contradicts`` the strongest contradiction (three-label models only). The reason names every
-claim on the deciding side, a contradicted one apart from one merely not supported.
-"""
+"""Support against sources for the NLI judges (``Grounded``, ``Contradicts``), SummaC-ZS style
+as docs/grounded.md describes it: every distinct (source window, claim sentence) pair is scored
+once, in length-sorted batches."""
 
 from __future__ import annotations
 
