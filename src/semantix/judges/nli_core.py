@@ -50,13 +50,8 @@ Forward = Callable[[EncodedBatch], Sequence[Sequence[float]]]
 
 
 class NLICore:
-    """Tokenizer, labels, windows, batching and verdicts for one NLI model directory.
-
-    Build it with `from_dir`; judges share one per model through the model cache.
-    The tokenizer is configured explicitly: no padding (batches are padded here, to the
-    longest pair of each batch) and no truncation (windows guarantee every pair fits; a pair
-    that would not fit is an error, never cut).
-    """
+    """Tokenizer, labels, windows, batching and verdicts for one NLI model directory, shared per
+    model (`shared_core`). Nothing is padded but per batch, nothing is ever truncated."""
 
     def __init__(
         self,
@@ -89,8 +84,6 @@ class NLICore:
             files.max_length,
             files.pad_id,
         )
-
-    # -- windows -----------------------------------------------------------------------------
 
     def windows(self, output: str, hypothesis: str, whole: Encoding | None = None) -> list[Window]:
         """The output as pieces that each fit the model together with ``hypothesis``: the whole
@@ -131,8 +124,6 @@ class NLICore:
         result.sort(key=lambda window: window.start)
         return result
 
-    # -- batches -----------------------------------------------------------------------------
-
     def score(
         self, encodings: Sequence[Encoding], forward: Forward, batch_size: int
     ) -> list[dict[str, float]]:
@@ -158,11 +149,7 @@ class NLICore:
         batch_size: int,
         identity: JudgeIdentity,
     ) -> list[Verdict]:
-        """Judge every request; verdicts come back in request order.
-
-        ``latency_ms`` of each verdict is the wall time of the whole call divided by the number
-        of requests (one request: its own wall time).
-        """
+        """Judge every request, in order (each ``latency_ms``: the call's share of the time)."""
         started = time.perf_counter()
         checked = []
         for output, description, threshold in requests:
@@ -224,12 +211,8 @@ def shared_core(path: Path, tokenizer: Callable[[], Tokenizer | None] | None = N
     """The process-wide `NLICore` of the model directory ``path``, keyed by the directory and
     where its tokenizer comes from: ``tokenizer.json``, or for a directory without one the fast
     tokenizer ``tokenizer()`` builds (so a judge never gets a tokenizer built otherwise)."""
-    directory = str(path.resolve())
-    if tokenizer is None or (path / "tokenizer.json").is_file():
-        return model_cache.get_or_create(
-            ("nli-core", directory, "tokenizer.json"), lambda: NLICore.from_dir(path)
-        )
-    build = tokenizer
+    build = None if (path / "tokenizer.json").is_file() else tokenizer
     return model_cache.get_or_create(
-        ("nli-core", directory, "converted"), lambda: NLICore.from_dir(path, tokenizer=build())
+        ("nli-core", str(path.resolve()), "tokenizer.json" if build is None else "converted"),
+        lambda: NLICore.from_dir(path, None if build is None else build()),
     )

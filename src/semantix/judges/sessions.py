@@ -109,10 +109,6 @@ def _optimized_path(path: Path) -> Path | None:
     return cache_path() / "onnx" / f"{path.stem}-{digest}.ort"
 
 
-def _skip_marker(optimized: Path) -> Path:
-    return optimized.with_suffix(".skip.json")
-
-
 def optimize_model(path: str | os.PathLike[str]) -> dict[str, Outcome]:
     """Write the optimized copies of the ONNX files at ``path`` (a file, or every ``.onnx``
     file under a directory), keeping each only where it pays on this machine.
@@ -124,19 +120,15 @@ def optimize_model(path: str | os.PathLike[str]) -> dict[str, Outcome]:
     """
     root = Path(path)
     if root.is_dir():
-        files = sorted(root.rglob("*.onnx"))
+        files = {str(file.relative_to(root)): file for file in sorted(root.rglob("*.onnx"))}
     elif root.is_file():
-        files = [root]
+        files = {root.name: root}
     else:
         raise ConfigurationError(
             f"optimize_model needs an ONNX file or a model directory, got {str(root)!r}, "
             "which does not exist"
         )
-    outcomes: dict[str, Outcome] = {}
-    for file in files:
-        name = str(file.relative_to(root)) if root.is_dir() else file.name
-        outcomes[name] = _optimize_file(file)
-    return outcomes
+    return {name: _optimize_file(file) for name, file in files.items()}
 
 
 def _optimize_file(source: Path) -> Outcome:
@@ -145,9 +137,10 @@ def _optimize_file(source: Path) -> Outcome:
     target = _optimized_path(source)
     if target is None:
         return "off"
+    skip = target.with_suffix(".skip.json")
     if target.is_file():
         return "already optimized"
-    if _skip_marker(target).is_file():
+    if skip.is_file():
         return "does not pay"
     _check_provider()
     partial = target.with_suffix(f".{os.getpid()}.partial")
@@ -171,7 +164,7 @@ def _optimize_file(source: Path) -> Outcome:
             "plain_peak_mb": plain[1],
             "optimized_peak_mb": optimized[1],
         }
-        write_atomic(_skip_marker(target), json.dumps(figures))
+        write_atomic(skip, json.dumps(figures))
         return "does not pay"
     except (OSError, RuntimeError):
         return "failed"
