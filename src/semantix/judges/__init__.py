@@ -1,9 +1,5 @@
-"""Judges: they turn (output, intent description, threshold) into a `Verdict`.
-
-Heavy judges are imported lazily: ``from semantix.judges import QuantizedNLIJudge`` imports
-onnxruntime only when the class is first used, not when semantix is imported. Which judge a check
-uses is decided in `semantix.pipeline.judging`.
-"""
+"""Judges: they turn (output, intent description, threshold) into a `Verdict`; the heavy ones
+are imported on first attribute access, never by ``import semantix``."""
 
 from __future__ import annotations
 

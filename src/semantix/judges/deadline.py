@@ -8,9 +8,7 @@ print(run_with_deadline(lambda: 42, 1.0, lambda: TimeoutError("too slow"), name=
 ```
 
 A Python thread cannot be interrupted, so the call runs in a daemon thread and the caller stops
-waiting at the deadline; the call finishes (or not) on its own, its result unused, and never
-holds up the interpreter's exit. Used by the LLM judge's HTTP client (each attempt) and wherever a
-judge call gets an overall ``timeout``.
+waiting at the deadline; the call finishes (or not) on its own, its result unused.
 """
 
 from __future__ import annotations

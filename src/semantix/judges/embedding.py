@@ -170,5 +170,6 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
 def required_files(model: str | None = None, *, file: str | None = None) -> list[str]:
     """The files of a Hub model the embedding judge needs (``semantix download``); ``file``, the
     ONNX file, defaults to the registry's for ``model``, else the usual ONNX file names."""
-    named = Named(None, lookup_model(model, "embedding"), None, None)
-    return EmbeddingJudge.fetch_files(named, file)[0]
+    return EmbeddingJudge.fetch_files(
+        Named(None, lookup_model(model, "embedding"), None, None), file
+    )[0]

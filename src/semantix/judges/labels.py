@@ -43,13 +43,8 @@ def _canonical(name: str) -> str:
 
 
 def label_map_from_config(config: Mapping[str, Any], *, source: str = "config.json") -> LabelMap:
-    """Read ``id2label`` and find the entailment label by name.
-
-    Accepts entailment / neutral / contradiction in any order and casing, two-label models
-    (``entailment`` / ``not_entailment``) and single-logit heads (sigmoid; the one logit is
-    read as entailment). Raises `ConfigurationError` naming the labels found
-    when there is no entailment label.
-    """
+    """Read ``id2label`` and find the entailment label by name (three labels in any order, two
+    labels, or a single-logit sigmoid head); a `ConfigurationError` names the labels found."""
     raw = config.get("id2label")
     if not isinstance(raw, Mapping) or not raw:
         num = config.get("num_labels")
@@ -100,13 +95,8 @@ def probabilities(logits: Sequence[float], label_map: LabelMap) -> dict[str, flo
     if any(math.isnan(value) for value in values):
         raise JudgeError(f"the model returned NaN logits {values!r}; the model file is broken")
     if label_map.sigmoid:
-        (value,) = values
-        prob = (
-            1.0 / (1.0 + math.exp(-value))
-            if value >= 0
-            else math.exp(value) / (1.0 + math.exp(value))
-        )
-        return {"entailment": prob}
+        (value,) = values  # the logistic function, without overflow on either side
+        return {"entailment": math.exp(min(value, 0.0)) / (1.0 + math.exp(-abs(value)))}
     top = max(values)
     exps = [math.exp(value - top) for value in values]
     total = sum(exps)

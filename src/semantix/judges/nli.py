@@ -20,8 +20,7 @@ __all__ = ["LoadedNLI", "NLIJudgeBase"]
 
 @dataclass(frozen=True, slots=True)
 class LoadedNLI:
-    """What an NLI judge has once its model is loaded: the shared core, its identity and the
-    backend-specific runner (an ONNX Runtime session or a torch module, with its inputs)."""
+    """An NLI judge's loaded model: the shared core, its identity, the session or torch module."""
 
     core: NLICore
     identity: JudgeIdentity
@@ -29,13 +28,8 @@ class LoadedNLI:
 
 
 class NLIJudgeBase(ModelJudge[LoadedNLI]):
-    """What the quantized and the transformers NLI judges share.
-
-    The constructor, lazy thread-safe loading and a loading-free ``identity``
-    (`ModelJudge`), ``core``, and the judge protocol on `NLICore`. A subclass implements
-    ``_load_now()`` (returns `LoadedNLI`) and ``_forward(batch, backend)`` (returns one row of
-    logits per pair).
-    """
+    """What the NLI judges share; a subclass implements ``_load_now()`` (a `LoadedNLI`) and
+    ``_forward(batch, backend)`` (one row of logits per pair)."""
 
     kind = "nli"
     #: Entailment probability above 0.5 means the model prefers entailment to all other labels
@@ -69,9 +63,8 @@ class NLIJudgeBase(ModelJudge[LoadedNLI]):
         return self._score_with(requests, NLICore.run)
 
     def evaluate_support(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Support of each output by its sources (``Grounded``/``Contradicts`` requests only):
-        source windows are the premises, the output's claim sentences the hypotheses, scored on
-        the same core and model (`semantix.judges.support`)."""
+        """Support of each output by its sources (``Grounded``/``Contradicts`` requests only,
+        `semantix.judges.support`)."""
         return self._score_with(requests, support_verdicts)
 
     def _score_with(

@@ -14,7 +14,6 @@ from semantix.models.deps import ensure_installed
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="QuantizedNLIJudge")
 
-
 __all__ = ["QuantizedNLIJudge", "required_files"]
 
 
@@ -53,9 +52,6 @@ class QuantizedNLIJudge(OnnxJudge[LoadedNLI], NLIJudgeBase):
 
 
 def required_files(model: str | None = None) -> list[str]:
-    """The files of a Hub model the quantized judge needs (for ``semantix download``): the
-    support files and, for a registered model (or the default, ``None``), its ONNX files for this
-    CPU (the portable one always), else the usual ONNX file names; never the whole repository."""
-    info = lookup_model(model, "nli")
-    named = Named(None, info, None, None)
-    return QuantizedNLIJudge.fetch_files(named)[0]
+    """The files of a Hub model the quantized judge needs (``semantix download``): the support
+    files and the registry's ONNX files for this CPU, else the usual ONNX file names."""
+    return QuantizedNLIJudge.fetch_files(Named(None, lookup_model(model, "nli"), None, None))[0]
