@@ -64,10 +64,7 @@ _OBLIGATION = LazyPattern(
     r"\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
-_QUESTION = LazyPattern(
-    rf"^(?P<aux>is|does|do)\s+{SUBJECT}\s+(?P<rest>.+?)\s*\?$",
-    re.IGNORECASE,
-)
+_QUESTION = LazyPattern(rf"^(?P<aux>is|does|do)\s+{SUBJECT}\s+(?P<rest>.+?)\s*\?$", re.IGNORECASE)
 
 #: Verbs recognised at the start of an imperative ("Apologize for ...") or after "and".
 VERBS = _words(

@@ -208,18 +208,13 @@ _TOKEN_OUTPUTS = ("last_hidden_state", "token_embeddings")
 def embedding_output(session: Any, onnx_path: Path) -> tuple[str, bool]:
     """The output an embedding model is read from, and whether it is already pooled: per-token
     embeddings (by name, else any 3-d output) first, to be mean pooled; else a 2-d output."""
-    outputs = {item.name: item for item in session.get_outputs()}
-    for name in _TOKEN_OUTPUTS:
-        if name in outputs:
-            return name, False
-    for name, item in outputs.items():
-        if len(item.shape) == 3:
-            return name, False
-    for name, item in outputs.items():
-        if len(item.shape) == 2:
-            return name, True
+    dims = {item.name: len(item.shape) for item in session.get_outputs()}
+    named = [name for name in _TOKEN_OUTPUTS if name in dims]
+    ranked = named + [n for n, d in dims.items() if d == 3] + [n for n, d in dims.items() if d == 2]
+    if ranked:
+        return ranked[0], ranked[0] not in named and dims[ranked[0]] == 2
     raise ConfigurationError(
-        f"{onnx_path} has outputs {list(outputs)} but none is a (batch, tokens, dim) or "
+        f"{onnx_path} has outputs {list(dims)} but none is a (batch, tokens, dim) or "
         "(batch, dim) embedding; export the model with `semantix export MODEL DIR`"
     )
 

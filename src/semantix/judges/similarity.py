@@ -169,7 +169,7 @@ class SimilarityJudge(Judge):
             )
         else:
             s_desc, _, window = _similarities(output, (str(description),), references)[0]
-            score = _unit(s_desc)
+            score = min(1.0, max(0.0, s_desc))  # a negative similarity scores 0
             passed = score >= threshold
             reason = f"cosine similarity to the intent description: {s_desc:.3f}"
         evidence: str | None = None
@@ -201,7 +201,7 @@ class SimilarityJudge(Judge):
         """(passed, score, reason, the output window the decision rests on)."""
         rule = self.rule
         s_pos, pos_text, pos_window = _side(output, examples, references, rule.closest)
-        score = _unit(s_pos)
+        score = min(1.0, max(0.0, s_pos))
         pos = _Side("example", rule.side(len(examples)), s_pos, pos_text)
         reason = pos.described()
         if not counterexamples:
@@ -326,11 +326,6 @@ def _why_counterexamples_win(pos: _Side, neg: _Side, margin: float) -> str:
         f"{pos.short(named=False)} lead {neg.short(named=True)} by "
         f"{pos.similarity - neg.similarity:.2f}, not more than the margin {margin:g}"
     )
-
-
-def _unit(similarity: float) -> float:
-    """A cosine similarity as a score in [0, 1] (negative similarity scores 0)."""
-    return min(1.0, max(0.0, similarity))
 
 
 def check_vectors(rows: object, texts: Sequence[str], source: str) -> Vectors:
