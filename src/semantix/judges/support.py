@@ -19,10 +19,8 @@ __all__ = ["SUPPORT_JUDGES", "support_request", "support_verdicts"]
 
 #: The judges that can check support, named in the error a judge without the ability raises.
 SUPPORT_JUDGES = "QuantizedNLIJudge, NLIJudge, LLMJudge, or an EscalatingJudge whose levels all can"
-#: Characters of a window quoted in a reason.
-_WINDOW_PREVIEW = 90
-#: Characters of a claim quoted in a reason.
-_CLAIM_PREVIEW = 200
+#: Characters of a window, and of a claim, quoted in a reason.
+_WINDOW_PREVIEW, _CLAIM_PREVIEW = 90, 200
 
 
 def support_request(request: JudgeRequest) -> tuple[str, SupportDescription, float]:
@@ -86,7 +84,15 @@ def support_verdicts(
         for claim in claims:
             for _, window in windows:
                 pairs.setdefault((window.text, claim), len(pairs))
-    rows = _score(core, list(pairs), forward, batch_size)
+    encodings = core.tokenizer.encode_batch(list(pairs)) if pairs else []
+    for (premise, claim), encoding in zip(pairs, encodings, strict=True):
+        if len(encoding) > core.max_length:  # pragma: no cover - windows leave a margin
+            raise JudgeError(
+                f"the source window {preview(premise, 60)} and the claim {preview(claim, 60)} "
+                f"make {len(encoding)} tokens, over the model's {core.max_length}; nothing is "
+                "ever truncated: report this with the texts"
+            )
+    rows = core.score(encodings, forward, batch_size)
     elapsed_ms = (time.perf_counter() - started) * 1000.0 / max(1, len(requests))
     verdicts = []
     for (_, description, threshold), (claims, windows) in zip(checked, jobs, strict=True):
@@ -112,22 +118,6 @@ def _longest_claim(core: NLICore, claims: list[str]) -> str:
             "split the answer into shorter sentences, or check it with an LLMJudge"
         )
     return claims[index]
-
-
-def _score(
-    core: NLICore, pairs: list[tuple[str, str]], forward: Forward, batch_size: int
-) -> list[dict[str, float]]:
-    if not pairs:
-        return []
-    encodings = core.tokenizer.encode_batch(pairs)
-    for (window, claim), encoding in zip(pairs, encodings, strict=True):
-        if len(encoding) > core.max_length:  # pragma: no cover - windows leave a margin
-            raise JudgeError(
-                f"the source window {preview(window, 60)} and the claim {preview(claim, 60)} "
-                f"make {len(encoding)} tokens, over the model's {core.max_length}; nothing is "
-                "ever truncated: report this with the texts"
-            )
-    return core.score(encodings, forward, batch_size)
 
 
 def _where(windows: Sequence[tuple[int, Window]], k: int) -> str:
