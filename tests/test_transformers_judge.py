@@ -74,7 +74,7 @@ def test_shares_the_loaded_model(wide_bert_model: Path) -> None:
     first.evaluate("Hello.", "polite", 0.5)
     second.evaluate("Hello.", "polite", 0.5)
     assert model_cache.builds - before == 3  # tokenizer, NLI core, torch model: once each
-    assert first._load().backend.network is second._load().backend.network
+    assert first._load().backend is second._load().backend
 
 
 def test_loads_from_hf_cache_offline(
@@ -108,7 +108,7 @@ def test_bfloat16_scores_are_within_a_hundredth_of_fp32(wide_bert_model: Path) -
     fp32 = NLIJudge(wide_bert_model).evaluate_batch(requests)
     half = NLIJudge(wide_bert_model, dtype="bfloat16")
     bf16 = half.evaluate_batch(requests)
-    assert half._load().backend.network.dtype == torch.bfloat16
+    assert half._load().backend.dtype == torch.bfloat16
     assert [v.score for v in bf16] == pytest.approx([v.score for v in fp32], abs=0.01)
     assert [v.score for v in bf16] != [v.score for v in fp32]  # it really ran in bfloat16
     assert half.identity.note == "bfloat16 weights"

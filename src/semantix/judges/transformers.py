@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from semantix.cache import model_cache
 from semantix.errors import ConfigurationError
@@ -93,8 +93,7 @@ def _load_network(path: Path, device: str, dtype: str) -> Any:
 
 
 def _fast_tokenizer(path: Path) -> Any:
-    """The fast tokenizer transformers builds from the slow-tokenizer files of ``path`` (for a
-    directory without tokenizer.json)."""
+    """The fast tokenizer transformers builds for a directory without tokenizer.json."""
     import transformers
 
     fast = transformers.AutoTokenizer.from_pretrained(str(path), use_fast=True)  # type: ignore[no-untyped-call]
@@ -107,13 +106,6 @@ def _fast_tokenizer(path: Path) -> Any:
     from tokenizers import Tokenizer
 
     return Tokenizer.from_str(backend.to_str())
-
-
-class TorchBackend(NamedTuple):
-    """The torch half of a loaded transformers judge."""
-
-    network: Any
-    uses_token_types: bool
 
 
 class NLIJudge(SemantixAiArguments, NLIJudgeBase):
@@ -188,12 +180,11 @@ class NLIJudge(SemantixAiArguments, NLIJudgeBase):
             ("torch-model", directory, self.device, self.dtype),
             lambda: _load_network(resolved.path, self.device, self.dtype),
         )
-        uses_types = bool(getattr(network.config, "type_vocab_size", 0))
         named = Named(resolved.path, named.info, resolved.repo_id, resolved.revision)
         identity = self.make_identity(named, resolved.path)
-        return LoadedNLI(core, identity, TorchBackend(network, uses_types))
+        return LoadedNLI(core, identity, network)
 
-    def _forward(self, batch: EncodedBatch, backend: TorchBackend) -> Sequence[Sequence[float]]:
+    def _forward(self, batch: EncodedBatch, network: Any) -> Sequence[Sequence[float]]:
         import torch
 
         def tensor(rows: Sequence[Sequence[int]]) -> Any:
@@ -203,8 +194,8 @@ class NLIJudge(SemantixAiArguments, NLIJudgeBase):
             "input_ids": tensor(batch.input_ids),
             "attention_mask": tensor(batch.attention_mask),
         }
-        if backend.uses_token_types:
+        if getattr(network.config, "type_vocab_size", 0):
             inputs["token_type_ids"] = tensor(batch.token_type_ids)
         with torch.inference_mode():
-            logits = backend.network(**inputs).logits
+            logits = network(**inputs).logits
         return logits.float().cpu().tolist()  # type: ignore[no-any-return]
