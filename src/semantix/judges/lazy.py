@@ -103,7 +103,7 @@ class SemantixAiArguments(Judge):
 
 class ModelJudge(Judge, LazyLoaded[T]):
     """The base of the model judges: a subclass sets ``kind`` and implements ``_load_now()``
-    (whose result has an ``identity``) and ``_file_for`` (the file it would load, or None)."""
+    (whose result has an ``identity``)."""
 
     kind: ClassVar[ModelKind]
     model: str | os.PathLike[str] | None
@@ -154,8 +154,7 @@ class ModelJudge(Judge, LazyLoaded[T]):
         return Named(None, None, str(self.model), self.revision or "main")
 
     def _file_for(self, named: Named, directory: Path | None) -> str | None:
-        """The file the judge loads from ``directory`` (None: not known yet)."""
-        return None
+        return None  # the file the judge loads from ``directory`` (None: not known yet)
 
     def _note_for(self, named: Named, directory: Path | None) -> str | None:
         return None

@@ -75,9 +75,7 @@ class OnnxModel:
     session: Any
     path: Path
     input_names: tuple[str, ...]
-    #: The file quantizes activations per call (dynamic int8): each row runs on its own, so a
-    #: score never depends on the rows batched with it (DESIGN: determinism); up to ``threads``
-    #: rows at once, on the one session.
+    #: Dynamic int8: each row runs alone (up to ``threads`` at once), so no score depends on its batch.
     one_at_a_time: bool = False
     threads: int = 1
 
@@ -110,7 +108,7 @@ class OnnxModel:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """What `OnnxJudge._open` found and loaded: the model directory, the file, the session."""
+    """What `OnnxJudge._open` found and loaded."""
 
     resolved: ResolvedModel
     named: Named
@@ -197,7 +195,6 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
         return Path(self.cache_dir) if self.cache_dir is not None else None
 
     def _open(self) -> Opened:
-        """Find the model (downloading what is missing), choose the file, open its session."""
         named = self._named()
         patterns, required = self.fetch_files(named, self.file)
         resolved = resolve_model(

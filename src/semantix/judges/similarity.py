@@ -70,8 +70,7 @@ class ExampleRule:
 
     @property
     def version(self) -> str | None:
-        """Part of a frozen verdict's fingerprint: None for the earlier default rule (the
-        closest example alone, no margin), whose frozen verdicts keep their keys."""
+        """Part of a frozen verdict's fingerprint (None for the earlier default, closest=1)."""
         if self == ExampleRule(closest=1):
             return None
         return f"example-rule:closest={self.closest},margin={self.margin:g}"
@@ -86,12 +85,8 @@ class ExampleRule:
 
 
 class SimilarityJudge(Judge):
-    """The base of the judges that decide by cosine similarity (see the module's rule).
-
-    A subclass calls `_start_similarity` in its constructor and implements `_embed_many`
-    (distinct texts -> their `Embedded`); its ``identity`` is read after embedding, so a model
-    judge names the file it loaded.
-    """
+    """The base of the judges that decide by cosine similarity: a subclass calls
+    `_start_similarity` in its constructor and implements `_embed_many` (texts -> `Embedded`)."""
 
     reads_negation = False  # embeddings cannot see "not"
     #: The example rule uses the examples: none is calibrated from (it would score 1.0 itself).
@@ -305,8 +300,8 @@ class _Side:
         )
 
     def short(self, *, named: bool) -> str:
-        """``counterexample '…' (0.41)``, ``any example (0.36)``; for a mean ``counterexamples
-        (0.41, closest '…')``, ``examples (0.36)`` (the failure message's verdict column)."""
+        """``counterexample '…' (0.41)`` or ``any example (0.36)``; for a mean ``counterexamples
+        (0.41, closest '…')`` or ``examples (0.36)``."""
         if self.averaged == "closest":
             if named:
                 return f"{self.kind} {preview(self.closest, 60)} ({self.similarity:.2f})"
@@ -316,8 +311,7 @@ class _Side:
 
 
 def _why_counterexamples_win(pos: _Side, neg: _Side, margin: float) -> str:
-    """Why a verdict fails whatever its threshold (the reason's first clause): ``closer to …
-    than to …``, ``as close to … as to …`` or ``… lead … by 0.05, not more than the margin``."""
+    """Why a verdict fails whatever its threshold (the reason's first clause)."""
     if neg.similarity > pos.similarity:
         return f"closer to {neg.short(named=True)} than to {pos.short(named=False)}"
     if neg.similarity == pos.similarity:
