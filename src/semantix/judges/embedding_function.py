@@ -1,9 +1,5 @@
-"""EmbeddingFunctionJudge: the similarity judge over your own ``texts -> vectors`` function.
-
-It decides exactly as `EmbeddingJudge` does, on the vectors the function returns for a list of
-distinct texts (L2-normalised here; a wrong shape, NaN or an all-zero vector is an error naming
-the function), each text whole; only numpy is needed. docs/judges/embedding.md has an example.
-"""
+"""EmbeddingFunctionJudge: the similarity judge over your own ``texts -> vectors`` function,
+deciding as `EmbeddingJudge` does (docs/judges/embedding.md); only numpy is needed."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""The LLM judge's HTTP deadline: ``request_timeout`` bounds a whole attempt, connect to last byte.
-
-httpx's timeouts bound each network read, not a request (docs/judges/llm.md), so the client
-semantix builds for the openai SDK (`deadline_http_client`) runs each attempt in a worker thread
-and waits for it at most ``seconds``; past that the attempt is a ``ReadTimeout``, which the SDK
-retries like any timeout. The body is read through a stream that checks the clock and the size
-at every chunk, so an abandoned attempt stops at the next chunk and frees its connection.
-"""
+"""The LLM judge's HTTP deadline: ``request_timeout`` bounds a whole attempt, connect to last
+byte (httpx's timeouts bound each read: docs/judges/llm.md). Past it an attempt is a retried
+``ReadTimeout``; its body stream checks the clock and the size at every chunk, so an abandoned
+attempt stops at the next one and frees its connection."""
 
 from __future__ import annotations
 

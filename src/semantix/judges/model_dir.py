@@ -288,15 +288,9 @@ _TORCH_WEIGHTS = ("*.safetensors", "pytorch_model*.bin")
 
 
 def local_identity(directory: Path, weights: str | None) -> tuple[str, str]:
-    """(name, digest) of the local model in ``directory``: what it is, not where it is.
-
-    The name is the directory's as given, for people; frozen verdicts are keyed by the digest
-    alone: a sha256 over each of `DESCRIBING_FILES` there and the weights (the ONNX file
-    ``weights`` with its external data, else the torch weights), by relative path and content
-    (text files with ``\\n`` line ends), so a ``cp -r`` or a Windows checkout digests alike. Every
-    byte is read once per process per directory (a memo renewed when a file's size or time
-    changes): about 0.2 s for the 90 MB of all-MiniLM-L6-v2.
-    """
+    """(name, digest) of the local model in ``directory``: what it is, not where it is
+    (docs/frozen-verdicts.md): a sha256 over `DESCRIBING_FILES` and the weights (the ONNX file
+    ``weights`` with its external data, else the torch weights), by relative path and content."""
     root = directory.resolve()
     names = [*DESCRIBING_FILES]
     if weights is not None:

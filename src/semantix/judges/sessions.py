@@ -111,13 +111,9 @@ def _optimized_path(path: Path) -> Path | None:
 
 def optimize_model(path: str | os.PathLike[str]) -> dict[str, Outcome]:
     """Write the optimized copies of the ONNX files at ``path`` (a file, or every ``.onnx``
-    file under a directory), keeping each only where it pays on this machine.
-
-    Measured in fresh processes: a copy is kept when it loads in at most 0.8x the time of
-    building from the file and takes no more memory (within 5%); otherwise a ``.skip.json``
-    marker records the figures. Returns, per file (relative to a directory ``path``), "kept",
-    "does not pay", "already optimized", "off" (``SEMANTIX_ORT_CACHE=0``) or "failed".
-    """
+    file under a directory), keeping each only where it pays on this machine (docs/judges/nli.md,
+    "Cold start"). Returns, per file (relative to a directory ``path``), "kept", "does not pay",
+    "already optimized", "off" (``SEMANTIX_ORT_CACHE=0``) or "failed"."""
     root = Path(path)
     if root.is_dir():
         files = {str(file.relative_to(root)): file for file in sorted(root.rglob("*.onnx"))}
