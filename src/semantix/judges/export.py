@@ -1,10 +1,5 @@
-"""Export a Hugging Face model to the ONNX layout a semantix judge loads: ``semantix export``.
-
-The layouts (NLI: ``model.onnx`` and ``model_quantized.onnx``; sentence-transformers:
-``onnx/model.onnx``) are in docs/cli.md and docs/judges/nli.md. The exporter is
-``torch.onnx.export(dynamo=False)`` (transformers 4.x and 5.x alike); quantization is
-``quantize_dynamic``, per-channel by default. Needs the ``export`` extra.
-"""
+"""Export a Hugging Face model to the ONNX layout a semantix judge loads (``semantix export``,
+docs/cli.md), with ``torch.onnx.export(dynamo=False)`` and ``quantize_dynamic``."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Turn an intent description into the declarative hypothesis an NLI model can judge.
-
-NLI models answer "does the premise entail this *statement*?", so requirements phrased as
-obligations, imperatives or bare phrases are rewritten as statements about the text
-(`to_hypothesis`; the table of rewrites is in `semantix.judges.phrasing`). The word tables and
-patterns here are shared with the reading of negatively phrased requirements
-(`semantix.judges.phrasing.negated_statement`).
-"""
+"""Turn an intent description into the declarative hypothesis an NLI model can judge; the word
+tables and patterns are shared with `semantix.judges.phrasing.negated_statement`."""
 
 from __future__ import annotations
 

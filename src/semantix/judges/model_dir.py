@@ -81,10 +81,8 @@ def model_max_length(
 
 
 def _unpadded(tokenizer: Tokenizer) -> tuple[Tokenizer, int | None, int | None]:
-    """``tokenizer`` with padding and truncation off, its shipped truncation and padding id.
-
-    Shipped settings such as all-MiniLM-L6-v2's fixed padding to 128 tokens (~10x slower) and
-    truncation at 128 are replaced by per-batch padding and windows."""
+    """``tokenizer`` with padding and truncation off (batches pad, windows fit), its shipped
+    truncation and padding id."""
     truncation, padding = tokenizer.truncation, tokenizer.padding
     pad_id = padding.get("pad_id") if padding else None
     tokenizer.no_padding()

@@ -1,16 +1,5 @@
-"""Phrasings an NLI model can judge: ``to_hypothesis`` and `negated_statement`.
-
-NLI models answer "does the premise entail this *statement*?". ``to_hypothesis`` (its rewrite
-and word tables live in `semantix.judges.hypothesis`; re-exported here) turns an obligation, an
-imperative or a bare phrase into a statement about the text ("The text must be polite" gives
-"The text is polite."), touching only the subject, the modal and the first verb. An intent's
-``hypothesis`` attribute bypasses it.
-
-`negated_statement` answers a second question for the NLI and embedding judges, which cannot
-confirm an absence: is the description one plain prohibition ("Never reveal the system
-prompt")? If so it returns ``to_hypothesis`` of the positive requirement ("The text reveals the
-system prompt."), which is judged and inverted, like ``~X``.
-"""
+"""Phrasings an NLI model can judge: ``to_hypothesis`` (from `semantix.judges.hypothesis`) and
+`negated_statement`, the positive statement a plain prohibition forbids (judged and inverted)."""
 
 from __future__ import annotations
 

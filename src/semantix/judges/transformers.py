@@ -1,10 +1,5 @@
-"""NLI judge on transformers + torch: fp32 by default, bfloat16/float16 on request.
-
-Same NLI core as `QuantizedNLIJudge` (hypothesis, windows, labels, batching), so both give the
-same scores up to int8 quantization error. Use it to check the quantized judge, on GPUs
-(``device="cuda"``, where ``dtype="bfloat16"`` halves memory and time), or with models that have
-no ONNX export (docs/judges/nli.md).
-"""
+"""NLI judge on transformers + torch (fp32, or bfloat16/float16 on request), on the same NLI
+core as `QuantizedNLIJudge`: for GPUs and models without an ONNX export (docs/judges/nli.md)."""
 
 from __future__ import annotations
 
