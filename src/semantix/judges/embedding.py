@@ -156,7 +156,6 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
 
     @staticmethod
     def _pool(model: _Model, hidden: Any, mask_rows: list[list[int]]) -> Vectors:
-        """Mean pooling over the attention mask (unless the output is pooled), L2-normalised."""
         values = np.asarray(hidden, dtype=np.float32)
         if model.pooled:
             pooled = values

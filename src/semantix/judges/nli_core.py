@@ -86,10 +86,8 @@ class NLICore:
         )
 
     def windows(self, output: str, hypothesis: str, whole: Encoding | None = None) -> list[Window]:
-        """The output as pieces that each fit the model together with ``hypothesis``: the whole
-        output when it fits (``whole``: its pair encoding, when the caller has it), else the
-        fewest near-equal sentence-aligned windows that do (`semantix.text.token_windows`),
-        which do not overlap and cover every token of the output."""
+        """The output as pieces that each fit the model with ``hypothesis`` (``whole``: its pair
+        encoding, if known): the whole output, else `semantix.text.token_windows`'s windows."""
         if whole is None:
             whole = self.tokenizer.encode(output, hypothesis)
         if len(whole) <= self.max_length:

@@ -12,9 +12,8 @@ def ask(prompt: str) -> str:  # your call to the model (any SDK, a gateway, a fa
 assert_semantic("Sorry for the delay.", "apologizes", judge=CallableJudge(ask, model_name="m"))
 ```
 
-They ask the same questions (`semantix.judges.llm_prompt`) and read the answers with the same
-parser, so a frozen verdict means the same whoever asked. `CallableJudge` hands your function the
-messages joined into one text; anything but a readable reply is a `JudgeError`: never a pass.
+They ask the same questions and read the answers with the same parser, so a frozen verdict means
+the same whoever asked; anything but a readable reply is a `JudgeError`, never a pass.
 """
 
 from __future__ import annotations

@@ -145,11 +145,9 @@ def _verdict(
     three_labels: bool,
     identity: JudgeIdentity,
 ) -> Verdict:
-    """``support``: the weakest claim's best-window entailment decides, and every claim below
-    the threshold is named; ``contradiction``: the strongest contradiction of any claim by any
-    window, and every claim at or above it is named. A claim is named exactly when its own score
-    is on the failing (support) or deciding (contradiction) side, so the reason and the verdict
-    always agree."""
+    """``support``: the weakest claim's best-window entailment decides; ``contradiction``: the
+    strongest contradiction. A claim is named exactly when its own score is on the failing
+    (support) or deciding (contradiction) side, so the reason and the verdict agree."""
     support = relation == "support"
     if not claims or not windows:
         missing = "the output has no claim" if not claims else "the sources have no text"
