@@ -208,11 +208,9 @@ def _sentence_to_hypothesis(sentence: str) -> str:
     # Imperatives: "Apologize for the delay", "Never mention X", "Be polite".
     if lower == "never" and tail:
         return f"The text {_predicate(tail, negated=False, never=True)}"
-    if lower in VERBS and not (lower == "be" and not tail):
-        if lower in {"do", "have"} and tail and not tail.split(" ", 1)[0].isalpha():
-            pass
-        else:
-            return f"The text {_predicate(lower_first(text), negated=False, never=False)}"
+    auxiliary = lower in {"do", "have"} and tail and not tail.split(" ", 1)[0].isalpha()
+    if lower in VERBS and not (lower == "be" and not tail) and not auxiliary:
+        return f"The text {_predicate(lower_first(text), negated=False, never=False)}"
     if tail and _is_adverb(first, tail) and tail.split(" ", 1)[0].lower() in VERBS:
         return f"The text {_predicate(lower_first(text), negated=False, never=False)}"
     # Third person without a subject: "Mentions the refund policy", "is written in French".

@@ -229,13 +229,12 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
                 "Fetch it on a connected machine with `semantix download`, or pass file=... "
                 "naming a file that is there"
             )
-        directory = resolved.path
-        command = f"semantix export {shlex.quote(str(directory))}"
+        command = f"semantix export {shlex.quote(str(resolved.path))}"
         writes = "onnx/model.onnx" if self.kind == "embedding" else "model.onnx and its int8 copy"
         fix = (
             f"`{command}` adds {writes} to the directory (once; it needs pip install "
             "'semantix-judge[export]')"
         )
-        if any(directory.rglob("*.onnx")):
+        if any(resolved.path.rglob("*.onnx")):
             return f"Pass file=... naming one of them, or {fix}"
         return fix[0].upper() + fix[1:]

@@ -154,12 +154,8 @@ def _optimize_file(source: Path) -> Outcome:
         if faster and optimized[1] <= _KEEP_IF_LIGHTER * plain[1]:
             replace(partial, target)
             return "kept"
-        figures = {
-            "plain_s": plain[0],
-            "optimized_s": optimized[0],
-            "plain_peak_mb": plain[1],
-            "optimized_peak_mb": optimized[1],
-        }
+        figures = {"plain_s": plain[0], "optimized_s": optimized[0]}
+        figures |= {"plain_peak_mb": plain[1], "optimized_peak_mb": optimized[1]}
         write_atomic(skip, json.dumps(figures))
         return "does not pay"
     except (OSError, RuntimeError):
