@@ -26,11 +26,8 @@ T = TypeVar("T")
 def run_with_deadline(
     call: Callable[[], T], seconds: float, expired: Callable[[], BaseException], *, name: str
 ) -> T:
-    """``call()`` in a daemon thread named ``name``; raise ``expired()`` after ``seconds``.
-
-    The call's own exception is re-raised in the caller's thread. ``expired`` is called only
-    when the deadline passes, so it may also tell the abandoned call to stop (e.g. set an event).
-    """
+    """``call()`` in a daemon thread named ``name``, its exception re-raised here; past
+    ``seconds``, raise ``expired()`` (called only then: it may tell the abandoned call to stop)."""
     done = threading.Event()
     outcome: list[tuple[bool, Any]] = []
     context = contextvars.copy_context()  # the call sees the caller's run context

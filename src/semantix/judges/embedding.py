@@ -65,8 +65,7 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     support_files = ("*.json", "vocab.txt")
     export_fix = "Export a sentence-transformers model with `semantix export MODEL DIR`"
     judge_label = "embedding"
-    #: Measured on tests/data/embedding_calibration.csv with scripts/calibrate-embedding
-    #: (description-only intents, all-MiniLM-L6-v2 fp32); see docs/judges/embedding.md.
+    #: Measured with scripts/calibrate-embedding (all-MiniLM-L6-v2): docs/judges/embedding.md.
     recommended_threshold: float | None = 0.2
 
     def __init__(

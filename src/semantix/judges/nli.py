@@ -32,15 +32,12 @@ class NLIJudgeBase(ModelJudge[LoadedNLI]):
     ``_forward(batch, backend)`` (one row of logits per pair)."""
 
     kind = "nli"
-    #: Entailment probability above 0.5 means the model prefers entailment to all other labels
-    #: together; see docs/judges/nli.md for why this, not 0.8, is the default. An instance may
-    #: set its own (``judge.recommended_threshold = 0.65``).
+    #: Above 0.5 the model prefers entailment to all other labels together (docs/judges/nli.md
+    #: says why this, not 0.8); an instance may set its own.
     recommended_threshold: float | None = 0.5
-    #: An NLI model cannot confirm an absence: a negatively phrased requirement is judged as the
-    #: negation of its positive statement (semantix.pipeline).
+    #: An NLI model cannot confirm an absence: a prohibition is judged as its positive, inverted.
     reads_negation = False
-    #: The score is P(entailment) of the intent's hypothesis.
-    scale = "entailment"
+    scale = "entailment"  # P(entailment) of the intent's hypothesis
 
     def _forward(self, batch: EncodedBatch, backend: Any) -> Sequence[Sequence[float]]:
         raise NotImplementedError

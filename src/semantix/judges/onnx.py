@@ -117,9 +117,8 @@ class Opened:
 
 
 class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
-    """A judge on an ONNX file run by onnxruntime; a subclass sets ``kind``, ``support_files``,
-    ``required_support``, ``export_fix`` and ``judge_label``, and implements ``_load_now()``
-    with `_open`."""
+    """A judge on an ONNX file run by onnxruntime; a subclass sets the class attributes below and
+    implements ``_load_now()`` with `_open`."""
 
     #: Files fetched from the Hub besides the ONNX file, and those a cached snapshot must hold.
     support_files: ClassVar[tuple[str, ...]]
