@@ -204,10 +204,9 @@ class Comparison:
             f"{len(self.new)} new",
             f"{len(self.removed)} removed",
         ]
-        b, c = len(self.regressions), len(self.fixes)
         line = (
             f"{', '.join(counts)} over {_count(self.paired, 'paired assertion')}; McNemar exact "
-            f"p = {self.p_value:.3f} ({_count(b, 'regression')} vs {_count(c, 'fix', 'fixes')})"
+            f"p = {self.p_value:.3f} ({counts[0]} vs {counts[1]})"
         )
         if self.rates:
             worse = sum(rate.worse for rate in self.rates)
