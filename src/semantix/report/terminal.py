@@ -122,8 +122,7 @@ def summary_line(summary: Summary) -> str:
     expected = ("xfailed", "xpassed", "skipped")
     parts += [f"{count} {word}" for word in expected if (count := getattr(summary, word))]
     text = f"{summary.total} semantic {noun}: {', '.join(parts)}"
-    marked = [f"{summary.borderline} borderline"] if summary.borderline else []
-    marked += [f"{summary.topical} topical"] if summary.topical else []
+    marked = [f"{n} {word}" for word in ("borderline", "topical") if (n := getattr(summary, word))]
     if marked:
         text += f" ({', '.join(marked)})"
     if len(summary.decided_by) > 1:
