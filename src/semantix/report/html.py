@@ -307,8 +307,7 @@ class _Page:
             else:
                 intent = self._described(record.get("intent", "?"), leaves[0].get("description"))
             judged = [leaf.get("judged_as") for leaf in leaves if leaf.get("judged_as")]
-            if judged:
-                intent += "".join(f'<div class="ja">judged as {_e(j)}</div>' for j in judged)
+            intent += "".join(f'<div class="ja">judged as {_e(j)}</div>' for j in judged)
             score = _lines(_fmt(leaf.get("score")) for leaf in leaves)
             threshold = _lines(_threshold(leaf) for leaf in leaves)
             reason = _lines(_reason(leaf, named=several) for leaf in leaves)
