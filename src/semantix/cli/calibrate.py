@@ -190,14 +190,12 @@ def run(args: argparse.Namespace) -> int:
             )
         intervals = best.intervals()
         low, high = intervals["accuracy"] or (0.0, 1.0)
-        print(
-            f"  best accuracy: 95% interval {low:.2f}-{high:.2f} "
-            f"({best.n} row{'s' if best.n != 1 else ''})"
-        )
+        counted = f"{best.n} row{'s' * (best.n != 1)}"
+        print(f"  best accuracy: 95% interval {low:.2f}-{high:.2f} ({counted})")
         print(f"  at best: {_rates(best, intervals)}")
         if best.n < SMALL_SAMPLE:
             print(
-                f"  small sample: {best.n} row{'s' if best.n != 1 else ''}; label at least "
+                f"  small sample: {counted}; label at least "
                 f"{SMALL_SAMPLE} per intent (both passing and failing outputs) before trusting "
                 "this threshold"
             )
@@ -285,8 +283,8 @@ def _score(
     path: Path,
     advance: Callable[[int], object],
 ) -> tuple[list[float], str]:
-    """The scores of ``intent``'s rows and the judge's name, judged at a fixed threshold (only the
-    scores are used: an intent whose examples do not separate is still measured)."""
+    """The scores of ``intent``'s rows and the judge's name, judged at a fixed threshold (an
+    intent whose examples do not separate is still measured)."""
     mine = [row for row in rows if row.intent == name]
     scores: list[float] = []
     judge_name = ""

@@ -95,8 +95,7 @@ def cli_judge(args: argparse.Namespace) -> Judge:
             )
     elif parsed.name in ("quantized", "nli") and args.model is not None:
         _refuse_embedding_dir(args.model, given)
-    given_options = (("model", args.model), ("file", file))
-    options = {name: value for name, value in given_options if value is not None}
+    options = {k: v for k, v in (("model", args.model), ("file", file)) if v is not None}
     return resolve_judge(judge_from_spec(spec, **options))
 
 

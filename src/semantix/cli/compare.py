@@ -48,9 +48,7 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser.add_argument(
         "--format", choices=FORMATS, default="text", help="what to print (default: text)"
     )
-    parser.add_argument(
-        "--html", metavar="PATH", type=Path, default=None, help="also write a comparison page"
-    )
+    parser.add_argument("--html", metavar="PATH", type=Path, help="also write a comparison page")
     return parser
 
 

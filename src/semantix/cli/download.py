@@ -75,12 +75,10 @@ def run(args: argparse.Namespace) -> int:
     if not judges and not args.model:
         configured = config.judge_spec()
         judges = [configured if configured in DOWNLOAD_KINDS else "quantized"]
-    jobs: list[tuple[str, str]] = []  # ("judge" | "model", name)
+    jobs = [("judge", name) for name in dict.fromkeys(judges) if DOWNLOAD_KINDS[name]]
     for name in dict.fromkeys(judges):
         if DOWNLOAD_KINDS[name] is None:
             print(f"{name}: nothing to download (the judge calls a server)", file=sys.stderr)
-        else:
-            jobs.append(("judge", name))
     for model in dict.fromkeys(args.model):
         if Path(model).expanduser().is_dir():  # nothing to fetch: say so, count nothing
             print(

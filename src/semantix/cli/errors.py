@@ -55,12 +55,9 @@ def error_lines(command: str, exc: BaseException, *, show_traceback: bool = Fals
     text = _one_line(exc)
     head = f"{type(exc).__name__}: {text}" if foreign else text
     lines = [f"{PROG} {command}: error: {head}"]
-    shown_foreign = False
-    if foreign:
-        where = location(exc)
-        if where is not None:
-            lines.append(f"  at {where}")
-        shown_foreign = True
+    if foreign and (where := location(exc)) is not None:
+        lines.append(f"  at {where}")
+    shown_foreign = foreign
     for cause in _causes(exc):
         if _ours(cause):
             continue

@@ -82,10 +82,7 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
 
 def default_path(intent: type[Intent]) -> Path:
     """``intent.examples_file`` resolved, else ``<module dir>/examples/<Name>.json``."""
-    path = examples_path(intent)
-    if path is not None:
-        return path
-    return _module_dir(intent) / "examples" / f"{intent.__name__}.json"
+    return examples_path(intent) or _module_dir(intent) / "examples" / f"{intent.__name__}.json"
 
 
 def _module_dir(intent: type[Intent]) -> Path:

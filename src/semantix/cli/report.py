@@ -46,7 +46,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "--output",
         metavar="PATH",
         type=Path,
-        default=None,
         help="where to write the page, in a directory that exists (default: JSON with the "
         "suffix .html)",
     )
@@ -59,7 +58,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser.add_argument(
         "--json-href",
         metavar="URL",
-        default=None,
         help="where the header's link to the JSON report points (default: the JSON file, "
         "relative to the page)",
     )

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from semantix.proportions import mcnemar_exact, newcombe_interval, wilson_interval
+from semantix.report.html_parts import run_tests as _run_tests
 from semantix.report.records import PASSED, leaf_outcome, outcome
 from semantix.report.schema import load_report
 
@@ -203,10 +204,9 @@ class Comparison:
             f"{len(self.new)} new",
             f"{len(self.removed)} removed",
         ]
-        b, c = len(self.regressions), len(self.fixes)
         line = (
             f"{', '.join(counts)} over {_count(self.paired, 'paired assertion')}; McNemar exact "
-            f"p = {self.p_value:.3f} ({_count(b, 'regression')} vs {_count(c, 'fix', 'fixes')})"
+            f"p = {self.p_value:.3f} ({counts[0]} vs {counts[1]})"
         )
         if self.rates:
             worse = sum(rate.worse for rate in self.rates)
@@ -292,11 +292,6 @@ def _outcome(record: Mapping[str, Any]) -> str:
 
 
 _Key = tuple[str, str, int]
-
-
-def _run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    runs = document.get("runs")
-    return list((runs or {}).get("tests") or ()) if isinstance(runs, Mapping) else []
 
 
 def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, Mapping[str, Any]]:

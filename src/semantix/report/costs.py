@@ -105,23 +105,21 @@ def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[s
         headline = f"judge cost: {format_usd(cost.usd)} ({tokens}; the judges' own, apart from the system's)"
     else:
         headline = f"judge cost: {tokens}; give --semantic-judge-prices FILE to see their cost"
-    lines: list[tuple[str, dict[str, bool]]] = [(headline, {})]
+    missing = []
     if cost.unknown:
-        warning = (
-            f"WARNING judge cost incomplete: {cost.unknown} of them carried no token usage (their "
-            "server reported none): not in the figure, never priced at zero"
+        missing.append(
+            f"{cost.unknown} of them carried no token usage (their server reported none): not in "
+            "the figure, never priced at zero"
         )
-        lines.append((warning, {"yellow": True}))
     if priced and cost.unpriced:
-        warning = (
-            f"WARNING judge cost incomplete: no price for {', '.join(cost.unpriced)} in "
-            "--semantic-judge-prices; their tokens are not in the figure"
+        missing.append(
+            f"no price for {', '.join(cost.unpriced)} in --semantic-judge-prices; their tokens "
+            "are not in the figure"
         )
-        lines.append((warning, {"yellow": True}))
-    return lines
+    warnings = [(f"WARNING judge cost incomplete: {text}", {"yellow": True}) for text in missing]
+    return [(headline, {}), *warnings]
 
 
 def _usd(usage: Mapping[str, Any], price: tuple[float, ...]) -> float:
-    return (
-        int(usage["prompt_tokens"]) * price[0] + int(usage["completion_tokens"]) * price[1]
-    ) / 1e6
+    prompt, completion = int(usage["prompt_tokens"]), int(usage["completion_tokens"])
+    return (prompt * price[0] + completion * price[1]) / 1e6

@@ -241,12 +241,11 @@ class _Page:
 
     def _nav(self) -> str:
         links = ['<a href="#assertions">Assertions</a>', '<a href="#intents">Scores per intent</a>']
-        if run_tests(self.document):
-            links.append('<a href="#runs">Repeated runs</a>')
-        if snapshot_data(self.document):
-            links.append('<a href="#snapshots">Snapshots</a>')
-        if relation_data(self.document):
-            links.append('<a href="#relations">Relations</a>')
+        optional = [("runs", "Repeated runs", run_tests), ("snapshots", "Snapshots", snapshot_data)]
+        optional += [("relations", "Relations", relation_data)]
+        links += [
+            f'<a href="#{key}">{label}</a>' for key, label, has in optional if has(self.document)
+        ]
         return f"<nav>{' · '.join(links)}</nav>\n"
 
     def _table(self) -> str:
@@ -291,14 +290,13 @@ class _Page:
         borderline = bool(record.get("borderline"))
         leaves: list[Mapping[str, Any]] = list(record.get("leaves") or ())
         known = [value for leaf in leaves if (value := _num(leaf.get("score"))) is not None]
-        latency = _num(record.get("duration_ms"))
         topical = is_topical(record)
         verdict = (
             OUTCOME_WORDS[result]
             + ' <small class="bl">borderline</small>' * borderline
             + f' <small class="tp" title="{_TOPICAL}">topical</small>' * topical
         )
-        shown_latency = _ms(latency)
+        shown_latency = _ms(record.get("duration_ms"))
         if leaves:
             several = len(leaves) > 1
             if several or leaves[0].get("intent") != record.get("intent"):
@@ -309,8 +307,7 @@ class _Page:
             else:
                 intent = self._described(record.get("intent", "?"), leaves[0].get("description"))
             judged = [leaf.get("judged_as") for leaf in leaves if leaf.get("judged_as")]
-            if judged:
-                intent += "".join(f'<div class="ja">judged as {_e(j)}</div>' for j in judged)
+            intent += "".join(f'<div class="ja">judged as {_e(j)}</div>' for j in judged)
             score = _lines(_fmt(leaf.get("score")) for leaf in leaves)
             threshold = _lines(_threshold(leaf) for leaf in leaves)
             reason = _lines(_reason(leaf, named=several) for leaf in leaves)
@@ -348,19 +345,16 @@ class _Page:
 def _filled(record: Mapping[str, Any], leaves: Sequence[Mapping[str, Any]]) -> set[str]:
     """The keys of the columns this record has something to show in."""
     filled = {"r"} if not leaves else set()
-    if record.get("output"):
-        filled.add("out")
-    if record.get("judge"):
-        filled.add("j")
-    if _num(record.get("duration_ms")) is not None:
-        filled.add("l")
+    filled |= {key for key, field in (("out", "output"), ("j", "judge")) if record.get(field)}
+    filled |= {"l"} if _num(record.get("duration_ms")) is not None else set()
     for leaf in leaves:
-        for key, field in (("s", "score"), ("h", "threshold"), ("l", "latency_ms")):
-            if _num(leaf.get(field)) is not None:
-                filled.add(key)
-        for key, field in (("r", "reason"), ("e", "evidence"), ("j", "judge")):
-            if leaf.get(field):
-                filled.add(key)
+        numbers = (("s", "score"), ("h", "threshold"), ("l", "latency_ms"))
+        filled |= {key for key, field in numbers if _num(leaf.get(field)) is not None}
+        filled |= {
+            key
+            for key, field in (("r", "reason"), ("e", "evidence"), ("j", "judge"))
+            if leaf.get(field)
+        }
     return filled
 
 

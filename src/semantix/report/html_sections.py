@@ -27,14 +27,12 @@ def snapshots(document: Mapping[str, Any]) -> str:
     data = snapshot_data(document)
     if not data:
         return ""
-    counts = _mapping(data.get("counts"))
-    count_text = ", ".join(
-        f"{_e(count)} {_e(name)}" for name, count in counts.items() if _num(count)
-    )
-    entries = list(data.get("snapshots") or ())
+    counts = _mapping(data.get("counts")).items()
+    count_text = ", ".join(f"{_e(count)} {_e(name)}" for name, count in counts if _num(count))
     order = {"drifted": 0, "missing": 1, "error": 2}
-    entries.sort(
-        key=lambda entry: (order.get(str(entry.get("outcome")), 3), str(entry.get("path")))
+    entries = sorted(
+        data.get("snapshots") or (),
+        key=lambda entry: (order.get(str(entry.get("outcome")), 3), str(entry.get("path"))),
     )
     items = "".join(_snapshot_item(entry) for entry in entries)
     unused = data.get("unused") or ()
@@ -140,10 +138,9 @@ def _relation_case(case: Mapping[str, Any]) -> str:
         for variant in case.get("results") or ()
         if isinstance(variant, Mapping)
     )
-    rate = _num(case.get("rate"))
     return (
         f'<li><span class="v fail">{_e(case.get("violations", 0))} violated</span> {what}, rate '
-        f"{_fmt(rate)}, {_e(case.get('errors', 0))} errors<ul>{variants}</ul></li>"
+        f"{_fmt(case.get('rate'))}, {_e(case.get('errors', 0))} errors<ul>{variants}</ul></li>"
     )
 
 

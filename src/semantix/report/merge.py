@@ -72,21 +72,18 @@ def merge_reports(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, 
         raise ReportDocumentError("no reports to merge; pass the shards' JSON reports")
     _check_compatible(shards)
     documents = [document for _, document in shards]
-    records = [record for document in documents for record in document["assertions"]]
-    runs = [test for document in documents for test in _section(document, "runs", "tests")]
-    once = [str(nodeid) for document in documents for nodeid in _section(document, "runs", "once")]
-    tests = [test for document in documents for test in document.get("tests") or ()]
-    relations = [
-        result for document in documents for result in _section(document, "relations", "results")
-    ]
+
+    def gathered(name: str, key: str) -> list[Any]:
+        return [item for document in documents for item in _section(document, name, key)]
+
     snapshots = [document["snapshots"] for document in documents if document.get("snapshots")]
     return assemble(
-        records,
+        [record for document in documents for record in document["assertions"]],
         meta=_meta(shards),
-        tests=tests,
-        runs=runs,
-        once=once,
-        relations=relations,
+        tests=[test for document in documents for test in document.get("tests") or ()],
+        runs=gathered("runs", "tests"),
+        once=[str(nodeid) for nodeid in gathered("runs", "once")],
+        relations=gathered("relations", "results"),
         snapshots=_snapshots(snapshots) if snapshots else None,
     )
 

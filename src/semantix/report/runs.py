@@ -82,16 +82,9 @@ def runs_section(records: Sequence[Record], once: Sequence[str] = ()) -> dict[st
 
 def _cells(record: Record) -> tuple[str, ...]:
     low, high = record["interval"]
-    return (
-        _label(record),
-        str(record["runs"]),
-        str(record["passes"]),
-        str(record["errors"]),
-        f"{record['pass_rate']:.2f}",
-        f"[{low:.2f}, {high:.2f}]",
-        f"{record['min_pass_rate']:.2f}",
-        _verdict(record),
-    )
+    counts = (str(record[key]) for key in ("runs", "passes", "errors"))
+    rate, floor = f"{record['pass_rate']:.2f}", f"{record['min_pass_rate']:.2f}"
+    return (_label(record), *counts, rate, f"[{low:.2f}, {high:.2f}]", floor, _verdict(record))
 
 
 def _verdict(record: Record) -> str:

@@ -167,13 +167,8 @@ def check_document(document: object) -> Mapping[str, Any]:
         raise ReportDocumentError(
             f"a semantix JSON report is a JSON object, got {_kind(document)}; {_WRITTEN_BY}"
         )
-    version = document.get("version")
-    assertions = document.get("assertions")
-    if (
-        not isinstance(version, int)
-        or isinstance(version, bool)
-        or not isinstance(assertions, list)
-    ):
+    version, records = document.get("version"), document.get("assertions")
+    if isinstance(version, bool) or not isinstance(version, int) or not isinstance(records, list):
         raise ReportDocumentError(
             "this JSON is not a semantix report (it needs an integer 'version' and an "
             f"'assertions' list); {_WRITTEN_BY}"
@@ -210,8 +205,8 @@ def _check(value: object, expected: Any, where: str) -> None:
         if _matches(value, option):
             return
     raise ReportDocumentError(
-        f"{where} is {_shown(value)} ({_kind(value)}); expected {_describe(options)}. The file is "
-        f"not a report semantix wrote: {_AGAIN}"
+        f"{where} is {_shown(value)} ({_kind(value)}); expected "
+        f"{' or '.join(map(_word, options))}. The file is not a report semantix wrote: {_AGAIN}"
     )
 
 
@@ -246,10 +241,6 @@ def _matches(value: object, option: object) -> bool:
     if option is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(option, type) and isinstance(value, option)
-
-
-def _describe(options: tuple[Any, ...]) -> str:
-    return " or ".join(_word(option) for option in options)
 
 
 def _word(option: Any) -> str:

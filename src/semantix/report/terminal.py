@@ -36,11 +36,8 @@ _JUDGE = re.compile(r"(?P<name>[^(]+)\((?P<where>.*)\)")
 
 
 def short_judge(identity: str | None) -> str:
-    """``QuantizedNLIJudge(nli-deberta-v3-xsmall@a150876)`` from a full identity string.
-
-    A local directory becomes its last component, a revision its first 7 characters, and the
-    file name is dropped.
-    """
+    """``QuantizedNLIJudge(nli-deberta-v3-xsmall@a150876)`` from a full identity string: a local
+    directory becomes its last component, a revision its first 7 characters, the file goes."""
     if not identity:
         return "-"
     match = _JUDGE.fullmatch(identity)
@@ -125,8 +122,7 @@ def summary_line(summary: Summary) -> str:
     expected = ("xfailed", "xpassed", "skipped")
     parts += [f"{count} {word}" for word in expected if (count := getattr(summary, word))]
     text = f"{summary.total} semantic {noun}: {', '.join(parts)}"
-    marked = [f"{summary.borderline} borderline"] if summary.borderline else []
-    marked += [f"{summary.topical} topical"] if summary.topical else []
+    marked = [f"{n} {word}" for word in ("borderline", "topical") if (n := getattr(summary, word))]
     if marked:
         text += f" ({', '.join(marked)})"
     if len(summary.decided_by) > 1:
@@ -186,27 +182,24 @@ def _group_rows(group: Sequence[Record]) -> list[_Row]:
     outcomes = [check_outcome(record) for record in group]
     passes, errors = outcomes.count("passed"), outcomes.count("error")
     verdict = f"{passes}/{len(group)} passed" + (f", {errors} error" if errors else "")
-    verdict += "s" if errors > 1 else ""
+    verdict += "s" * (errors > 1)
     # One test made the group: its pytest outcome, when that is not a plain pass or failure.
     expected = {outcome(record) for record in group} & {"xfailed", "xpassed", "skipped"}
     verdict += "".join(f", {OUTCOME_WORDS[word]}" for word in sorted(expected))
     bad = passes < len(group) and not expected
     borderline = any(record.get("borderline") for record in group)
     verdict += _marks(borderline, any(is_topical(record) for record in group))
-    durations = [record.get("duration_ms") for record in group]
+    durations = (record.get("duration_ms") for record in group)
     total = sum(value for value in durations if isinstance(value, (int, float)))
     judged = [record for record in group if record["leaves"]]
     intents = [leaf["intent"] for leaf in judged[0]["leaves"]] if judged else []
     single = len(intents) == 1 and intents[0].lstrip("~") == first["intent"].lstrip("~")
     leaves = [[record["leaves"][i] for record in judged] for i in range(len(intents))]
-    score = _score_range(leaves[0]) if single else ""
-    threshold = _threshold_range(leaves[0]) if single else ""
+    ranges = (_score_range(leaves[0]), _threshold_range(leaves[0])) if single else ("", "")
+    colour = "red" if bad else "yellow" if borderline or expected else "green"
     judge = short_judge(first.get("judge"))
-    markup = (
-        {"red": True} if bad else ({"yellow": True} if borderline or expected else {"green": True})
-    )
-    cells = (first["nodeid"], first["intent"], judge, score, threshold, verdict, _format_ms(total))
-    rows: list[_Row] = [(cells, markup)]
+    cells = (first["nodeid"], first["intent"], judge, *ranges, verdict, _format_ms(total))
+    rows: list[_Row] = [(cells, {colour: True})]
     if single:
         return rows
     for name, runs in zip(intents, leaves, strict=True):
@@ -228,17 +221,13 @@ def _score_range(leaves: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _threshold_range(leaves: Sequence[Mapping[str, Any]]) -> str:
-    shown = sorted({_format_threshold(leaf.get("threshold")) for leaf in leaves})
+    values = (leaf.get("threshold") for leaf in leaves)
+    shown = sorted({f"{v:.2f}" if isinstance(v, (int, float)) else "-" for v in values})
     return shown[0] if len(shown) == 1 else f"{shown[0]}-{shown[-1]}"
 
 
-def _format_threshold(value: object) -> str:
-    return f"{value:.2f}" if isinstance(value, (int, float)) else "-"
-
-
 def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> list[int]:
-    """Column widths that fit ``width``: the fixed columns keep theirs, the flexible ones give way
-    in ``steps``, each only as far as needed (docs/pytest-plugin.md, "Width")."""
+    """Column widths that fit ``width`` (docs/pytest-plugin.md, "Width")."""
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     flexible = (0, 1, 2) if with_judge else (0, 1)
     fixed = sum(widths) - sum(widths[column] for column in flexible)
@@ -259,8 +248,7 @@ def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> l
 
 
 def _render(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> str:
-    """A table row: cells padded to ``widths`` (those in ``right`` aligned right), a test id cut
-    by `cut_test_id`, any other cell at its end; a single cell is a line as wide as the table."""
+    """A table row: cells padded to ``widths`` (those in ``right`` aligned right)."""
     if len(cells) == 1:  # a line of its own (an error), as wide as the table
         total = sum(widths) + 2 * (len(widths) - 1)
         return cells[0] if len(cells[0]) <= total else cells[0][: total - 1] + "…"
@@ -274,8 +262,7 @@ def _render(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> s
 
 
 def _without_directories(nodeid: str) -> str:
-    """``…/test_bot.py::test_x`` for ``tests/unit/test_bot.py::test_x`` (unchanged without
-    directories)."""
+    """``…/test_bot.py::test_x`` for ``tests/unit/test_bot.py::test_x``."""
     path, separator, name = nodeid.partition("::")
     return "…/" + path.rsplit("/", 1)[1] + separator + name if "/" in path else nodeid
 
