@@ -106,13 +106,8 @@ class Memo:
 
     def put(self, key: Hashable, verdict: Verdict) -> None:
         """Remember ``verdict`` for ``key``, dropping the least recently used beyond ``size``."""
-        if self.size <= 0:
-            return
         with self._lock:
-            self._entries[key] = verdict
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._remember(key, verdict)
 
     def release(self, keys: Iterable[Hashable]) -> None:
         """End the claims on ``keys`` and wake whoever waits for them."""
@@ -125,14 +120,20 @@ class Memo:
         """End the claim on ``key``, remembering ``verdict`` first when there is one (`put`
         and `release` under one lock: what one answered miss costs)."""
         with self._lock:
-            if verdict is not None and self.size > 0:
-                self._entries[key] = verdict
-                self._entries.move_to_end(key)
-                while len(self._entries) > self.size:
-                    self._entries.popitem(last=False)
+            if verdict is not None:
+                self._remember(key, verdict)
             event = self._claims.pop(key, None)
         if event is not None:
             event.set()
+
+    def _remember(self, key: Hashable, verdict: Verdict) -> None:
+        """`put`'s work, under the lock the caller holds."""
+        if self.size <= 0:
+            return
+        self._entries[key] = verdict
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
 
     def clear(self) -> None:
         """Forget every remembered verdict."""
