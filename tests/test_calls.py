@@ -10,7 +10,9 @@ import pytest
 from semantix import (
     FakeJudge,
     Intent,
+    Judge,
     JudgeError,
+    JudgeIdentity,
     JudgeTimeoutError,
     Verdict,
     assert_semantic,
@@ -104,3 +106,18 @@ def test_judge_identity_falls_back_to_the_class_name() -> None:
 
     assert judge_identity(Custom()).name == "Custom"
     assert judge_identity(FakeJudge(lambda o, d: 1.0, name="Named")).name == "Named"
+
+
+def test_a_judge_names_itself_through_own_identity_and_a_set_identity_wins() -> None:
+    class Versioned(Judge):
+        def own_identity(self) -> JudgeIdentity:
+            return JudgeIdentity("Versioned", model="v2")
+
+        def evaluate(self, output: str, description: str, threshold: float) -> Verdict:
+            return Verdict(passed=True, score=1.0)
+
+    judge = Versioned()
+    assert judge_identity(judge) == JudgeIdentity("Versioned", model="v2")
+    judge.identity = JudgeIdentity("Pinned")
+    assert judge_identity(judge) == JudgeIdentity("Pinned")
+    assert Versioned().identity.model == "v2"  # set on one instance, not the class

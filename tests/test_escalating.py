@@ -171,6 +171,9 @@ def test_identity_covers_the_whole_chain_and_the_band() -> None:
     )
     other, _, _ = chain({}, {}, band=0.1)
     assert other.identity != judge.identity
+    judge.identity = JudgeIdentity("Escalating", note="named by the user")
+    assert judge.identity == JudgeIdentity("Escalating", note="named by the user")
+    assert judge.own_identity().name.startswith("EscalatingJudge[")
 
 
 def test_recommended_threshold_is_the_first_judges() -> None:

@@ -124,13 +124,16 @@ class Judge(metaclass=_JudgeMeta):
     @property
     def identity(self) -> JudgeIdentity:
         declared = self.__dict__.get("_declared_identity")
-        return (
-            declared if isinstance(declared, JudgeIdentity) else JudgeIdentity(type(self).__name__)
-        )
+        return declared if isinstance(declared, JudgeIdentity) else self.own_identity()
 
     @identity.setter
     def identity(self, value: JudgeIdentity) -> None:
         self.__dict__["_declared_identity"] = value
+
+    def own_identity(self) -> JudgeIdentity:
+        """The identity when none was set (``judge.identity = ...`` wins): the class name; a
+        judge with a model or levels names them here."""
+        return JudgeIdentity(type(self).__name__)
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """Decide whether ``output`` satisfies ``intent_description`` at ``threshold``."""

@@ -104,18 +104,10 @@ class EscalatingJudge(Judge):
         self._decided = [0] * len(judges)
         self._escalated = [0] * len(judges)
 
-    @property
-    def identity(self) -> JudgeIdentity:
+    def own_identity(self) -> JudgeIdentity:
         """``EscalatingJudge[A -> B, band=0.15]``: every level and the band."""
-        declared = self.__dict__.get("_declared_identity")
-        if isinstance(declared, JudgeIdentity):
-            return declared
         chain = " -> ".join(str(judge_identity(judge)) for judge in self.judges)
         return JudgeIdentity(f"EscalatingJudge[{chain}, band={self.band:g}]")
-
-    @identity.setter
-    def identity(self, value: JudgeIdentity) -> None:
-        self.__dict__["_declared_identity"] = value
 
     def __repr__(self) -> str:
         levels = ", ".join(repr(judge) for judge in self.judges)

@@ -183,13 +183,9 @@ class ModelJudge(Judge, LazyLoaded[T]):
             location=location,
         )
 
-    @property
-    def identity(self) -> JudgeIdentity:
+    def own_identity(self) -> JudgeIdentity:
         """Class, model, revision and file. Never loads the model: before loading, the file is
         the one the directory's listing (or the registry, for a Hub model) says will load."""
-        declared = self.__dict__.get("_declared_identity")
-        if isinstance(declared, JudgeIdentity):
-            return declared
         loaded: Any = self._loaded
         if loaded is not None:
             return loaded.identity  # type: ignore[no-any-return]
@@ -197,10 +193,6 @@ class ModelJudge(Judge, LazyLoaded[T]):
             named = self._named()
             self._named_identity = self.make_identity(named, named.directory)
         return self._named_identity
-
-    @identity.setter
-    def identity(self, value: JudgeIdentity) -> None:
-        self.__dict__["_declared_identity"] = value
 
     def __repr__(self) -> str:
         return str(self.identity)
