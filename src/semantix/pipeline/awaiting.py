@@ -51,8 +51,8 @@ async def _aask(
 
 async def _aask_declared(setup: Setup) -> tuple[Asked, list[Verdict]]:
     asked = await in_pool(plan_requests, setup)
-    assert setup.judge is not None and setup.declared is not None
+    assert setup.prepared is not None
     verdicts = await aask_judge(
-        setup.judge, asked.requests, what=asked.what, declared=setup.declared
+        setup.prepared.judge, asked.requests, what=asked.what, declared=setup.declared
     )
     return asked, verdicts

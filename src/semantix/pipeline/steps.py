@@ -28,7 +28,7 @@ from semantix.intent import (
     as_intent,
     iter_leaves,
 )
-from semantix.judges.base import Capabilities, JudgeLike, JudgeRequest, Verdict, capabilities
+from semantix.judges.base import Capabilities, JudgeRequest, Verdict, capabilities
 from semantix.judges.calls import ask_judge
 from semantix.judges.deadline import run_with_deadline
 from semantix.outputs import OutputView, describe_calls, output_view
@@ -71,14 +71,14 @@ def shape_of(intent: type[Intent]) -> Shape:
 @dataclass
 class Setup:
     """One check before its judge answers: outputs read, structural leaves decided, the judge
-    resolved and what it declares (read once per check)."""
+    resolved (``prepared``; None with structural leaves only) and what it declares (read once
+    per check)."""
 
     intent: type[Intent]
     shape: Shape
     views: list[OutputView]
     decided: list[dict[type[Intent], Verdict]]
     failures: dict[int, BaseException]
-    judge: JudgeLike | None
     declared: Capabilities | None
     prepared: Prepared | None
     options: Options
@@ -127,32 +127,32 @@ def begin(outputs: Sequence[object], intent: IntentLike, options: Options) -> Se
         decided.append(mine)
     if not shape.semantic:  # decided without a judge: no judge, defaults or time limit
         return Setup(
-            intent_class, shape, views, decided, failures, None, None, None, options,
-            _NO_DEFAULTS, None, started,
+            intent_class, shape, views, decided, failures, None, None, options, _NO_DEFAULTS,
+            None, started,
         )  # fmt: skip
     defaults = context.current()
     timeout = options.timeout if options.timeout is not None else defaults.timeout
     prepared = prepare(intent_class, options, defaults)
-    judge = prepared.judge
-    declared = capabilities(judge)
+    declared = capabilities(prepared.judge)
     return Setup(
-        intent_class, shape, views, decided, failures, judge, declared, prepared, options,
-        defaults, timeout, started,
+        intent_class, shape, views, decided, failures, declared, prepared, options, defaults,
+        timeout, started,
     )  # fmt: skip
 
 
 def ask_within_limit(setup: Setup) -> tuple[Asked, list[Verdict]]:
     """Plan and ask, bounded by the check's time limit when it has one."""
-    if setup.judge is None or setup.limit is None:
+    if setup.prepared is None or setup.limit is None:
         return _ask(setup)
     return run_with_deadline(lambda: _ask(setup), setup.limit, setup.expired, name="semantix-check")
 
 
 def _ask(setup: Setup) -> tuple[Asked, list[Verdict]]:
     asked = plan_requests(setup)
-    if setup.judge is None or setup.declared is None:
+    if setup.prepared is None:
         return asked, []
-    return asked, ask_judge(setup.judge, asked.requests, what=asked.what, declared=setup.declared)
+    judge, declared = setup.prepared.judge, setup.declared
+    return asked, ask_judge(judge, asked.requests, what=asked.what, declared=declared)
 
 
 def plan_requests(setup: Setup) -> Asked:
