@@ -84,8 +84,9 @@ def _kinds(
     snapshot's `EquivalenceDescription`, for ``evaluate_equivalence``). They go to the ability
     of the judge that answers them; a wrapper passes them on through its ``evaluate_batch``
     (its memo, its store) to the judge it wraps, which routes them here in turn."""
-    if (declared.support is None and declared.equivalence is None) or isinstance(
-        judge, WrappingJudge
+    # issubclass: type's own check, not the structural isinstance of Judge's metaclass
+    if (declared.support is None and declared.equivalence is None) or issubclass(
+        type(judge), WrappingJudge
     ):
         return {}
     kinds: dict[int, str] = {}

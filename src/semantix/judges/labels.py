@@ -92,7 +92,7 @@ def probabilities(logits: Sequence[float], label_map: LabelMap) -> dict[str, flo
             f"{label_map.num_labels} labels {list(label_map.labels)!r}; the ONNX file and the "
             "config do not belong together"
         )
-    if any(math.isnan(value) for value in values):
+    if any(map(math.isnan, values)):
         raise JudgeError(f"the model returned NaN logits {values!r}; the model file is broken")
     if label_map.sigmoid:
         (value,) = values  # the logistic function, without overflow on either side

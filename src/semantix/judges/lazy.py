@@ -80,25 +80,28 @@ class SemantixAiArguments(Judge):
         hypothesis: str | None = None,
     ) -> Verdict:
         """``evaluate``, also with semantix-ai's ``premise=`` and ``hypothesis=`` (one of each)."""
-        name = type(self).__name__
-        for ours, theirs, what, alias in (
-            (output, premise, "output", "premise"),
-            (intent_description, hypothesis, "intent_description", "hypothesis"),
-        ):
-            if (ours is None) == (theirs is None):
-                given = f"both {what}= and" if ours is not None else f"neither {what}= nor"
-                raise TypeError(
-                    f"{name}.evaluate() got {given} its semantix-ai spelling {alias}=; pass one: "
-                    "evaluate(output, intent_description, threshold)"
-                )
+        if premise is not None or hypothesis is not None or None in (output, intent_description):
+            output = _one_of(self, output, premise, "output", "premise")
+            intent_description = _one_of(
+                self, intent_description, hypothesis, "intent_description", "hypothesis"
+            )
         if threshold is None:
-            raise TypeError(f"{name}.evaluate() needs a threshold, e.g. threshold=0.5")
+            raise TypeError(
+                f"{type(self).__name__}.evaluate() needs a threshold, e.g. threshold=0.5"
+            )
         # As given: an intent description is an IntentDescription that carries its examples.
-        return super().evaluate(
-            premise if output is None else output,  # type: ignore[arg-type]
-            hypothesis if intent_description is None else intent_description,  # type: ignore[arg-type]
-            threshold,
+        return super().evaluate(output, intent_description, threshold)  # type: ignore[arg-type]
+
+
+def _one_of(judge: object, ours: str | None, theirs: str | None, what: str, alias: str) -> str:
+    """The one of ``ours`` and its semantix-ai spelling ``theirs`` that was given."""
+    if (ours is None) == (theirs is None):
+        given = f"both {what}= and" if ours is not None else f"neither {what}= nor"
+        raise TypeError(
+            f"{type(judge).__name__}.evaluate() got {given} its semantix-ai spelling {alias}=; "
+            "pass one: evaluate(output, intent_description, threshold)"
         )
+    return ours if ours is not None else theirs  # type: ignore[return-value]
 
 
 class ModelJudge(Judge, LazyLoaded[T]):

@@ -80,7 +80,8 @@ def prepare(intent: type[Intent], options: Options, defaults: context.Defaults) 
     """The kept `Prepared` of this check, made (the judge resolved) on first use."""
     target = options.judge if options.judge is not None else defaults.judge
     named: object = target
-    if isinstance(target, WrappingJudge):  # a recording judge's own mode and store count
+    # issubclass: type's own check, not the structural isinstance of Judge's metaclass
+    if issubclass(type(target), WrappingJudge):  # a recording judge's own mode and store count
         named = (id(target), target.__dict__.get("mode"), target.__dict__.get("store"))
     elif target is not None and not isinstance(target, str):
         named = id(target)
