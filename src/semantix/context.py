@@ -117,7 +117,8 @@ _runs: list[Run] = []
 _scope: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.ContextVar(
     "semantix_scope", default=()
 )
-_observers: list[Callable[[Any], None]] = []
+#: Replaced whole under `_lock`, so every check reads it without taking the lock.
+_observers: tuple[Callable[[Any], None], ...] = ()
 #: Bumped whenever the process's or a run's layer changes; `current` keeps its last merge.
 _generation = 0
 _merged: tuple[int, tuple[dict[str, Any], ...], Defaults] = (-1, (), Defaults())
@@ -267,19 +268,21 @@ def bind(function: Callable[P, T]) -> Callable[P, T]:
 
 
 def add_observer(callback: Callable[[Any], None]) -> None:
+    global _observers
     with _lock:
-        _observers.append(callback)
+        _observers = (*_observers, callback)
 
 
 def remove_observer(callback: Callable[[Any], None]) -> None:
+    global _observers
     with _lock:
         if callback in _observers:
-            _observers.remove(callback)
+            index = _observers.index(callback)
+            _observers = _observers[:index] + _observers[index + 1 :]
 
 
 def observers() -> list[Callable[[Any], None]]:
-    with _lock:
-        return list(_observers)
+    return list(_observers)
 
 
 def notify(event: object) -> None:
@@ -292,7 +295,7 @@ def notify(event: object) -> None:
         callback(event)
         if not forward:
             return
-    for callback in observers():
+    for callback in _observers:
         callback(event)
 
 

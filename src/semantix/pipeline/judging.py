@@ -13,8 +13,10 @@ What it returns:
   kept behind the store (mode ``off`` keeps only the in-process memo, so the same check is judged
   once per run). A failed build is remembered: a missing model is reported once.
 - a spec: the judge it names, built once per process and spec, behind the store like the default.
-- a judge object: the object itself when the mode is ``off``; behind the store otherwise (one
-  wrapper per judge object and mode, reused).
+- a judge object: behind the in-process memo alone when the mode is ``off`` (so an object, like
+  a spec, is judged once per check), behind the store otherwise; one wrapper per judge object
+  and mode, reused. A user's own `RecordReplayJudge` keeps its store, and only the run's mode
+  applies to it.
 
 The verdict mode is the ``mode=`` argument, else the run's (``--semantic-verdicts``), else
 ``SEMANTIX_VERDICTS``, else ``off``.
