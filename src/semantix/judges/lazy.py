@@ -80,7 +80,12 @@ class SemantixAiArguments(Judge):
         hypothesis: str | None = None,
     ) -> Verdict:
         """``evaluate``, also with semantix-ai's ``premise=`` and ``hypothesis=`` (one of each)."""
-        if premise is not None or hypothesis is not None or None in (output, intent_description):
+        if (
+            output is None
+            or intent_description is None
+            or premise is not None
+            or hypothesis is not None
+        ):
             output = _one_of(self, output, premise, "output", "premise")
             intent_description = _one_of(
                 self, intent_description, hypothesis, "intent_description", "hypothesis"
