@@ -95,7 +95,7 @@ class SemantixAiArguments(Judge):
                 f"{type(self).__name__}.evaluate() needs a threshold, e.g. threshold=0.5"
             )
         # As given: an intent description is an IntentDescription that carries its examples.
-        return super().evaluate(output, intent_description, threshold)  # type: ignore[arg-type]
+        return super().evaluate(output, intent_description, threshold)
 
 
 def _one_of(judge: object, ours: str | None, theirs: str | None, what: str, alias: str) -> str:
