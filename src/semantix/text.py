@@ -25,6 +25,7 @@ from typing import Any, cast
 __all__ = [
     "ABBREVIATIONS",
     "MASK",
+    "MAX_DEPTH",
     "MIN_SECRET_LENGTH",
     "SENTENCE_END",
     "cleandoc",
@@ -35,6 +36,7 @@ __all__ = [
     "mask_url",
     "mask_value",
     "preview",
+    "read_model_json",
     "sentence_starts",
     "split_sentences",
     "token_windows",
@@ -288,3 +290,55 @@ def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
     if current:
         batches.append(current)
     return batches
+
+
+#: The deepest nesting of arrays and objects semantix reads (an LLM stuck repeating ``[``
+#: writes deeper); every library the checks hand a document to handles this depth.
+MAX_DEPTH = 100
+
+
+def read_model_json(text: str) -> Any:
+    """The one reader of JSON a model wrote (tool arguments, a judge's reply, a JSON check's
+    document): RFC 8259 exactly, at most `MAX_DEPTH` levels deep.
+
+    Raises:
+        ValueError: not JSON, NaN or Infinity, a name repeated in one object (RFC 8259 leaves
+            its value unpredictable: a model writing ``{"id": "B99", "id": "A17"}`` must not
+            be read as either), or nested deeper than `MAX_DEPTH`; the message says which.
+    """
+    import json  # only where model-written JSON is read
+
+    try:
+        document = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_names)
+    except RecursionError:
+        document = None  # deeper than the parser goes: certainly deeper than MAX_DEPTH
+        depth = MAX_DEPTH + 1
+    else:
+        depth, level = 0, [document] if isinstance(document, (dict, list)) else []
+        while level and depth <= MAX_DEPTH:  # breadth first: one level of containers at a time
+            depth += 1
+            level = [
+                item
+                for value in level
+                for item in (value.values() if isinstance(value, dict) else value)
+                if isinstance(item, (dict, list))
+            ]
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep, past what semantix reads")
+    return document
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number: RFC 8259 has no NaN or Infinity")
+
+
+def _unique_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in document:
+            raise ValueError(
+                f"the name {name!r} appears twice in one object, which RFC 8259 leaves "
+                "unpredictable"
+            )
+        document[name] = value
+    return document

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,13 +18,10 @@ from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Verdict
 from semantix.models.deps import require
 from semantix.outputs import OutputView
-from semantix.text import preview
+from semantix.text import MAX_DEPTH, preview, read_model_json
 
 __all__ = ["MAX_DEPTH", "MAX_VIOLATIONS", "IsJSON", "JSONCheck", "JSONPath", "json_equal"]
 
-#: The deepest nesting of arrays and objects semantix reads (an LLM stuck repeating ``[``
-#: writes deeper); every library the checks hand a document to handles this depth.
-MAX_DEPTH = 100
 #: How many violations (of a schema, of a model) a reason lists before "and N more".
 MAX_VIOLATIONS = 20
 _MISSING: Any = object()
@@ -73,37 +69,9 @@ def read_json(text: str, *, extract: bool) -> tuple[Any, str, str | None] | str:
 
 def _load(text: str) -> tuple[Any, str | None]:
     try:
-        document = json.loads(text, parse_constant=_constant, object_pairs_hook=_unique)
-        depth, level = 0, [document] if isinstance(document, (dict, list)) else []
-        while level:  # breadth first: one level of containers at a time
-            depth += 1
-            level = [
-                item
-                for value in level
-                for item in (value.values() if isinstance(value, dict) else value)
-                if isinstance(item, (dict, list))
-            ]
-        if depth > MAX_DEPTH:
-            raise RecursionError
-    except RecursionError:
-        return None, f"nested more than {MAX_DEPTH} levels deep, past what semantix reads"
+        return read_model_json(text), None
     except ValueError as exc:
         return None, str(exc)
-    return document, None
-
-
-def _constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number: RFC 8259 has no NaN or Infinity")
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document = dict(pairs)
-    if len(document) < len(pairs):
-        name = next(name for name, count in Counter(name for name, _ in pairs).items() if count > 1)
-        raise ValueError(
-            f"the name {name!r} appears twice in one object, which RFC 8259 leaves unpredictable"
-        )
-    return document
 
 
 class _IsJSONMeta(IntentMeta):

@@ -24,12 +24,18 @@ class ToolCall:
         raw_arguments: the arguments as the provider sent them, when it sent a string (OpenAI);
             None for Anthropic, whose ``input`` is already structured.
         id: the call's id (``call_id`` for the Responses API), or None.
+        kind: what ran it: ``"function"`` (a tool the application runs), ``"mcp"`` (a tool of
+            an MCP server, named in ``server``) or ``"provider"`` (a tool the model's provider
+            ran itself: web search, code execution, ...).
+        server: the MCP server's label for an ``"mcp"`` call, else None.
     """
 
     name: str | None
     arguments: Mapping[str, Any] | None
     raw_arguments: str | None = None
     id: str | None = None
+    kind: str = "function"
+    server: str | None = None
 
     def __str__(self) -> str:
         name = "<no name>" if self.name is None else self.name
@@ -110,6 +116,7 @@ class Step:
         usage: the tokens the step reports (a response object in the transcript), or None.
         model: the model the step names, or None.
         timing: how long the step took, where it was measured, or None.
+        agent: the agent that took the step, where the run names it (a trace), or None.
     """
 
     role: str
@@ -119,6 +126,7 @@ class Step:
     usage: Usage | None = None
     model: str | None = None
     timing: Timing | None = None
+    agent: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
