@@ -73,7 +73,7 @@ def test_csv_rows_are_text_fields_and_yaml_keeps_its_types(tmp_path: Path) -> No
         (
             "bad.txt",
             "x",
-            r"'.*bad.txt': expected JSON Lines \(.jsonl, .ndjson\), CSV \(.csv\) or YAML",
+            r"'.*bad.txt': expected JSON Lines \(.jsonl, .ndjson\), JSON \(.json\), CSV",
         ),
     ],
 )
@@ -138,3 +138,84 @@ def test_a_case_added_to_the_file_never_replays_another_cases_verdict(
     replayed.stdout.fnmatch_lines(
         ["*test_reply?rude? FAILED*", "*test_reply?thanks? PASSED*", "*VerdictNotRecordedError*"]
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("empty.jsonl", ""),
+        ("blank.jsonl", "\n  \n"),
+        ("empty.json", "[]"),
+        ("header.csv", "id,question\n"),
+        ("empty.csv", ""),
+        ("empty.yaml", ""),
+        ("list.yaml", "[]\n"),
+    ],
+)
+def test_a_file_holding_no_cases_is_an_error_not_a_skipped_test(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    # pytest skips a test parametrized over nothing: the suite would pass having checked nothing.
+    with pytest.raises(CasesFileError, match=rf"'.*{name}' holds no cases.*checked nothing"):
+        cases(write(tmp_path, name, text))
+
+
+def test_a_yaml_alias_bomb_is_refused_before_it_expands(tmp_path: Path) -> None:
+    levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for index in range(1, 10):
+        name, previous = chr(97 + index), chr(96 + index)
+        levels.append(f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]")
+    bomb = "- " + "\n  ".join(levels) + "\n"
+    assert len(bomb) < 600
+    with pytest.raises(CasesFileError, match=r"bomb.yaml:\d+: YAML aliases .* more than 100,000"):
+        cases(write(tmp_path, "bomb.yaml", bomb))
+
+
+def test_yaml_aliases_within_the_limit_are_read(tmp_path: Path) -> None:
+    text = "- &base {id: a, intent: polite}\n- {<<: *base, id: b}\n- {id: c, tags: &t [x, y]}\n"
+    text += "- {id: d, tags: *t}\n"
+    found = ids_and_values(cases(write(tmp_path, "ok.yaml", text)))
+    assert found[1] == ("b", {"id": "b", "intent": "polite"})
+    assert found[3] == ("d", {"id": "d", "tags": ["x", "y"]})
+
+
+def test_a_yaml_alias_repeating_a_case_names_its_own_line(tmp_path: Path) -> None:
+    text = "- &first {id: a}\n- {id: b}\n- *first\n"
+    with pytest.raises(CasesFileError, match=r"dup.yaml:3: id 'a' is already the id .* line 1"):
+        cases(write(tmp_path, "dup.yaml", text))
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("twice.csv", "id,question,question\na,one,two\n", r"twice.csv:1: .* 'question' more"),
+        ("twice.jsonl", '{"id": "a", "q": 1, "q": 2}\n', r"twice.jsonl:1: not JSON .* 'q'"),
+        ("twice.json", '[{"id": "a", "q": 1, "q": 2}]', r"twice.json:1: not JSON .* 'q'"),
+        ("twice.yaml", "- id: a\n  q: 1\n  q: 2\n", r"twice.yaml:3: the key 'q' appears twice"),
+        ("nan.jsonl", '{"id": "a", "x": NaN}\n', r"nan.jsonl:1: not JSON .*NaN"),
+    ],
+)
+def test_a_name_given_twice_in_a_case_is_an_error_not_a_lost_value(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    with pytest.raises(CasesFileError, match=message):
+        cases(write(tmp_path, name, text))
+
+
+def test_json_lines_may_hold_line_separators_inside_strings(tmp_path: Path) -> None:
+    rows = [{"id": "a", "q": "one\u2028two"}, {"id": "b", "q": "x\u0085y\u2029z"}]
+    text = "\r\n".join(json.dumps(row, ensure_ascii=False) for row in rows)
+    assert ids_and_values(cases(write(tmp_path, "seps.jsonl", text))) == [
+        ("a", rows[0]),
+        ("b", rows[1]),
+    ]
+
+
+def test_a_json_array_of_cases_is_read_with_each_cases_line(tmp_path: Path) -> None:
+    text = '[\n  {"id": "a", "vars": {"q": "hi"}},\n\n  {"id": "a"}\n]\n'
+    with pytest.raises(CasesFileError, match=r"array.json:4: id 'a' is already .* line 2"):
+        cases(write(tmp_path, "array.json", text))
+    path = write(tmp_path, "ok.json", json.dumps(ROWS, indent=2))
+    assert ids_and_values(cases(path))[0] == ("refund", ROWS[0])
+    with pytest.raises(CasesFileError, match=r"object.json: a JSON cases file is an array"):
+        cases(write(tmp_path, "object.json", '{"id": "a"}'))

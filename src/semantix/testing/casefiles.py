@@ -14,10 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from semantix.errors import ConfigurationError
+from semantix.files import read_text
+from semantix.text import read_model_json
 
-__all__ = ["CasesFileError", "cases"]
+__all__ = ["MAX_ALIASED_VALUES", "CasesFileError", "cases"]
 
-_FORMATS = "JSON Lines (.jsonl, .ndjson), CSV (.csv) or YAML (.yaml, .yml)"
+_FORMATS = "JSON Lines (.jsonl, .ndjson), JSON (.json), CSV (.csv) or YAML (.yaml, .yml)"
+
+#: The most values YAML aliases (``*name``) may repeat in one cases file, all aliases together:
+#: a few hundred bytes of nested aliases otherwise expand to billions of values.
+MAX_ALIASED_VALUES = 100_000
 
 
 class CasesFileError(ConfigurationError):
@@ -25,7 +31,13 @@ class CasesFileError(ConfigurationError):
 
 
 def cases(path: str | Path) -> list[Any]:
-    """The rows of ``path`` as ``pytest.param(row, id=...)``, in file order (see the module)."""
+    """The rows of ``path`` as ``pytest.param(row, id=...)``, in file order (see the module).
+
+    Raises:
+        CasesFileError: the file cannot be read, a row is not an object or repeats a name or an
+            id, or the file holds no cases at all (pytest would skip the test and the run would
+            pass having checked nothing).
+    """
     import pytest
 
     file = Path(path)
@@ -51,38 +63,79 @@ def cases(path: str | Path) -> list[Any]:
             )
         seen[case_id] = line
         params.append(pytest.param(row, id=case_id))
+    if not params:
+        raise CasesFileError(
+            f"cases file {str(file)!r} holds no cases: a test parametrized over none is skipped "
+            "and the run passes having checked nothing; add a case, or remove the test"
+        )
     return params
 
 
 def _rows(file: Path) -> Iterator[tuple[int, object]]:
     suffix = file.suffix.lower()
-    if suffix not in (".jsonl", ".ndjson", ".csv", ".yaml", ".yml"):
+    if suffix not in (".jsonl", ".ndjson", ".json", ".csv", ".yaml", ".yml"):
         raise CasesFileError(f"cases file {str(file)!r}: expected {_FORMATS}, by its suffix")
     try:
-        text = file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(file, what="cases file", error=CasesFileError)
+    except OSError as exc:
         raise CasesFileError(
-            f"cannot read the cases file {str(file)!r} ({getattr(exc, 'strerror', None) or exc}); "
+            f"cannot read the cases file {str(file)!r} ({exc.strerror or exc}); "
             f"pass a UTF-8 file of {_FORMATS}"
         ) from None
     if suffix == ".csv":
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        for row in reader:
-            if None in row or None in row.values():
-                raise CasesFileError(
-                    f"{file}:{reader.line_num}: this row's fields do not match the header's "
-                    f"{len(reader.fieldnames or ())} columns; quote a value that holds a comma"
-                )
-            yield reader.line_num, dict(row)
+        yield from _csv_rows(file, text)
     elif suffix in (".yaml", ".yml"):
         yield from _yaml_rows(file, text)
+    elif suffix == ".json":
+        yield from _json_rows(file, text)
     else:
-        for number, line in enumerate(text.splitlines(), start=1):
+        # Lines end at "\n" only: str.splitlines would also cut at U+2028 or U+0085, which JSON
+        # allows unescaped inside a string.
+        for number, line in enumerate(text.split("\n"), start=1):
             if line.strip():
-                try:
-                    yield number, json.loads(line)
-                except ValueError as exc:
-                    raise CasesFileError(f"{file}:{number}: not JSON ({exc})") from None
+                yield number, _json(file, number, line)
+
+
+def _json(file: Path, line: int, text: str) -> object:
+    try:
+        return read_model_json(text)  # RFC 8259: no NaN, no name given twice
+    except ValueError as exc:
+        raise CasesFileError(f"{file}:{line}: not JSON ({exc})") from None
+
+
+def _json_rows(file: Path, text: str) -> Iterator[tuple[int, object]]:
+    data = _json(file, 1, text)
+    if not isinstance(data, list):
+        raise CasesFileError(
+            f"{file}: a JSON cases file is an array of cases ([{{...}}, {{...}}]), got "
+            f"{type(data).__name__}; for one object a line, name the file .jsonl"
+        )
+    # The line of each case: where the decoder, resumed after the previous one, finds it.
+    decoder, position = json.JSONDecoder(), text.index("[") + 1
+    for row in data:
+        while text[position] in " \t\r\n,":
+            position += 1
+        line = text.count("\n", 0, position) + 1
+        position = decoder.raw_decode(text, position)[1]
+        yield line, row
+
+
+def _csv_rows(file: Path, text: str) -> Iterator[tuple[int, object]]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    names = reader.fieldnames or ()
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise CasesFileError(
+            f"{file}:1: the header names the column {repeated[0]!r} more than once, so one "
+            "column's values would be lost; give each column its own name"
+        )
+    for row in reader:
+        if None in row or None in row.values():
+            raise CasesFileError(
+                f"{file}:{reader.line_num}: this row's fields do not match the header's "
+                f"{len(names)} columns; quote a value that holds a comma"
+            )
+        yield reader.line_num, dict(row)
 
 
 def _yaml_rows(file: Path, text: str) -> Iterator[tuple[int, object]]:
@@ -94,16 +147,71 @@ def _yaml_rows(file: Path, text: str) -> Iterator[tuple[int, object]]:
             "the cases as JSON Lines or CSV)"
         ) from None
     try:
-        document = yaml.compose(text, Loader=yaml.SafeLoader)
+        lines = _yaml_lines(yaml, file, text)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise CasesFileError(f"{file}: not YAML ({exc})".replace("\n", " ")) from None
     if data is None:
         return
-    if not isinstance(data, list) or document is None:
+    if not isinstance(data, list) or len(lines) != len(data):
         raise CasesFileError(f"{file}: a YAML cases file is a list of cases (- field: value)")
-    for node, row in zip(document.value, data, strict=True):
-        yield node.start_mark.line + 1, row
+    yield from zip(lines, data, strict=True)
+
+
+def _yaml_lines(yaml: Any, file: Path, text: str) -> list[int]:
+    """The line of each item of the top-level list, from the parser's events (an item that is
+    an alias ``*name`` is on its own line, not its anchor's). Refuses a key repeated in one
+    mapping and aliases repeating more than `MAX_ALIASED_VALUES` values, before anything is
+    built."""
+    lines: list[int] = []
+    sizes: dict[str, int] = {}  # anchor -> how many values it stands for
+    open_: list[tuple[Any, list[int], set[str] | None]] = []  # (start event, [size, items], keys)
+    repeated = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        is_alias = isinstance(event, yaml.AliasEvent)
+        if not isinstance(event, (yaml.NodeEvent, yaml.CollectionEndEvent)):
+            continue
+        if isinstance(event, yaml.CollectionEndEvent):
+            start, (size, _), _ = open_.pop()
+            if start.anchor:
+                sizes[start.anchor] = size
+            if open_:
+                open_[-1][1][0] += size
+            continue
+        where = f"{file}:{event.start_mark.line + 1}"
+        if len(open_) == 1 and isinstance(open_[0][0], yaml.SequenceStartEvent):
+            lines.append(event.start_mark.line + 1)
+        if open_ and open_[-1][2] is not None and open_[-1][1][1] % 2 == 0:  # a mapping's key
+            keys = open_[-1][2]
+            if isinstance(event, yaml.ScalarEvent) and event.value != "<<":
+                if event.value in keys:
+                    raise CasesFileError(
+                        f"{where}: the key {event.value!r} appears twice in one mapping, so "
+                        "its first value would be lost; give each field its own name"
+                    )
+                keys.add(event.value)
+        if open_:
+            open_[-1][1][1] += 1
+        if is_alias:
+            size = sizes.get(event.anchor, 1)  # an unknown anchor: the composer says so
+            repeated += size
+            if repeated > MAX_ALIASED_VALUES:
+                raise CasesFileError(
+                    f"{where}: YAML aliases (*name) here repeat more than "
+                    f"{MAX_ALIASED_VALUES:,} values in all, past what a cases file may expand "
+                    "to (an alias bomb?); write the values out, or use fewer aliases"
+                )
+            if open_:
+                open_[-1][1][0] += size
+        elif isinstance(event, yaml.ScalarEvent):
+            if event.anchor:
+                sizes[event.anchor] = 1
+            if open_:
+                open_[-1][1][0] += 1
+        else:  # the start of a sequence or mapping
+            keys_of: set[str] | None = set() if isinstance(event, yaml.MappingStartEvent) else None
+            open_.append((event, [1, 0], keys_of))
+    return lines
 
 
 def _canonical(row: dict[str, Any]) -> str:
