@@ -12,11 +12,13 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
-from semantix.checks import Matches
+from semantix.checks import JSONPath, JSONSchema, Matches, patterns
 from semantix.checks.patterns import compile_pattern, search
+from semantix.errors import PatternTimeoutError
 from semantix.outputs import output_view
 
 BAD = "(a|aa)+$"
@@ -130,3 +132,32 @@ def test_an_invalid_pattern_is_a_value_error_naming_it() -> None:
         Matches("(unclosed")
     with pytest.raises(ValueError, match="nested too deeply"):
         compile_pattern("(" * 5000 + ")" * 5000)
+
+
+def one_match_seconds(length: int) -> float:
+    pattern = compile_pattern(BAD)
+    started = time.perf_counter()
+    pattern.search("a" * length + "!")
+    return time.perf_counter() - started
+
+
+@pytest.mark.parametrize("check", ["JSONPath", "JSONSchema"])
+def test_the_bound_holds_for_all_the_matches_of_one_check_together(
+    check: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Strings each far inside the bound, 200 of them far past it (issue 44: ~60 s per check).
+    length = next(n for n in range(12, 40) if one_match_seconds(n) > 0.004)
+    monkeypatch.setattr(patterns, "TIMEOUT_S", one_match_seconds(length) * 20)
+    names = ["a" * length + "!"] * 200
+    intent = (
+        JSONPath("$.names[*]", matches=BAD)
+        if check == "JSONPath"
+        else JSONSchema({"properties": {"names": {"items": {"pattern": BAD}}}})
+    )
+    with pytest.raises(
+        PatternTimeoutError,
+        match=r"the pattern '\(a\|aa\)\+\$' ran past .* all the matches of one check",
+    ):
+        intent.decide(output_view(json.dumps({"names": names})))
+    # Each check has a bound of its own: a later check starts with the whole of it.
+    assert JSONPath("$.names[0]", matches="a+!").decide(output_view('{"names": ["aa!"]}')).passed

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from semantix.cache import memo
 from semantix.checks.base import Structural, build, check_flag, check_text, no_text, verdict
 from semantix.checks.extract import candidates
-from semantix.checks.patterns import bounded, compile_pattern, search
+from semantix.checks.patterns import bounded, check_bound, compile_pattern, search
 from semantix.intent import Intent, IntentMeta
 from semantix.judges.base import Verdict
 from semantix.models.deps import require
@@ -42,7 +42,8 @@ class JSONCheck(Structural, abstract=True):
         if isinstance(read, str):
             return verdict(False, read)
         document, text, where = read
-        passed, reason = cls.check(document, text)
+        with check_bound():  # every pattern the check runs, together, within one bound
+            passed, reason = cls.check(document, text)
         return verdict(passed, reason if where is None else f"{reason}; the JSON is {where}")
 
     @classmethod

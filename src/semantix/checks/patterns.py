@@ -1,24 +1,34 @@
 """Regular expressions on what a model wrote, run with a time bound: a pattern never hangs a run.
 
 Every pattern semantix applies to an output runs on the ``regex`` engine (``re``'s syntax, plus a
-``timeout``); a match past `TIMEOUT_S` seconds is a `PatternTimeoutError`, never a pass (which
-patterns, and why this engine: docs/structural-checks.md, "Patterns never hang").
+``timeout``). One check's matches share one bound (`check_bound`): all of them together may take
+`TIMEOUT_S` seconds, so a pattern applied to 200 values cannot take 200 times the bound; past it
+a `PatternTimeoutError`, never a pass (which patterns, and why this engine:
+docs/structural-checks.md, "Patterns never hang").
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
+import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
 from semantix.errors import PatternTimeoutError
 
-__all__ = ["BOUNDED", "TIMEOUT_S", "bounded", "compile_pattern", "search"]
+__all__ = ["BOUNDED", "TIMEOUT_S", "bounded", "check_bound", "compile_pattern", "search"]
 
-#: The most seconds one match of one pattern may take on an output (a module setting:
-#: ``semantix.checks.patterns.TIMEOUT_S = 5.0`` raises it for the process).
+#: The most seconds the matches of one check may take on an output, all together (a module
+#: setting: ``semantix.checks.patterns.TIMEOUT_S = 5.0`` raises it for the process).
 TIMEOUT_S = 1.0
+
+#: When the check now running must be done matching (`time.monotonic`), or None outside one.
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "semantix_pattern_deadline", default=None
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -41,23 +51,42 @@ def compile_pattern(source: str, flags: int = 0) -> Any:
         raise ValueError("the pattern is nested too deeply to compile") from None
 
 
-def search(pattern: Any, text: str) -> Any:
-    """``pattern.search(text)`` within `TIMEOUT_S` (a match, or None; past it a
-    `PatternTimeoutError`)."""
-    return _within(lambda: pattern.search(text, timeout=TIMEOUT_S), pattern, text)
-
-
-def _within(run: Callable[[], T], pattern: Any, text: object) -> T:
+@contextlib.contextmanager
+def check_bound() -> Iterator[None]:
+    """The matches made inside share one deadline, `TIMEOUT_S` from now (a check's bound; inside
+    another ``check_bound`` the outer deadline holds)."""
+    if _DEADLINE.get() is not None:
+        yield
+        return
+    token = _DEADLINE.set(time.monotonic() + TIMEOUT_S)
     try:
-        return run()
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def search(pattern: Any, text: str) -> Any:
+    """``pattern.search(text)`` within what is left of the check's bound (a match, or None; past
+    it a `PatternTimeoutError`)."""
+    return _within(lambda timeout: pattern.search(text, timeout=timeout), pattern, text)
+
+
+def _within(run: Callable[[float], T], pattern: Any, text: object) -> T:
+    deadline = _DEADLINE.get()
+    left = TIMEOUT_S if deadline is None else deadline - time.monotonic()
+    try:
+        if left <= 0:
+            raise TimeoutError
+        return run(left)
     except TimeoutError:
         source = getattr(pattern, "pattern", pattern)
         size = f"{len(text)} characters" if isinstance(text, str) else "a value"
         raise PatternTimeoutError(
             f"the pattern {source!r} ran past its time bound of {TIMEOUT_S:g} s on {size} of "
-            "the output: it backtracks catastrophically there (nested repetition such as "
-            "(a+)+ or (a|aa)+ does); rewrite it without nested repetition, or raise "
-            "semantix.checks.patterns.TIMEOUT_S if the text is simply long"
+            "the output (the bound of all the matches of one check together): it backtracks "
+            "catastrophically there (nested repetition such as (a+)+ or (a|aa)+ does); rewrite "
+            "it without nested repetition, or raise semantix.checks.patterns.TIMEOUT_S if the "
+            "texts are simply long"
         ) from None
 
 
@@ -71,7 +100,9 @@ class _Engine:
         if name not in ("search", "match", "fullmatch"):
             return function
         return lambda pattern, string, flags=0, **options: _within(
-            lambda: function(pattern, string, flags, timeout=TIMEOUT_S, **options), pattern, string
+            lambda timeout: function(pattern, string, flags, timeout=timeout, **options),
+            pattern,
+            string,
         )
 
 

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from semantix.cache import memo
 from semantix.checks.base import Structural, build, check_flag, check_text, no_text, verdict
-from semantix.checks.patterns import compile_pattern, search
+from semantix.checks.patterns import check_bound, compile_pattern, search
 from semantix.intent import Intent
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView
@@ -220,7 +220,8 @@ class MatchesCheck(Structural, abstract=True):
     def decide(cls, view: OutputView) -> Verdict:
         if view.text is None:
             return no_text(view)
-        match = search(cls.pattern, view.text)
+        with check_bound():
+            match = search(cls.pattern, view.text)
         if match is None:
             return verdict(
                 False,
