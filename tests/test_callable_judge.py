@@ -196,3 +196,28 @@ def test_grounded_checks_use_the_support_prompt() -> None:
     assert "SOURCE 1:\n<<<\nRefunds take 14 days.\n>>>" in prompts[0]
     verdict = judge.evaluate("x.", Grounded("y.").judge_description(), 0.5)
     assert verdict.judge is not None and verdict.judge.revision == SUPPORT_PROMPT_VERSION
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ('{"pass": false, "reasoning": "No apology.", "pass": true}', "'pass' appears twice"),
+        ('{"score": 0.1, "reason": "no", "score": 0.9}', "'score' appears twice"),
+        ('{"score": NaN, "reason": "?"}', "NaN is not a JSON number"),
+        ('{"score": 0.9, "reason": "x", "detail": ' + "[" * 150 + "]" * 150 + "}", "nested"),
+        # A refused object is never skipped for a later one that would pass.
+        ('{"pass": false, "pass": false} {"pass": true, "reasoning": "ok"}', "appears twice"),
+    ],
+)
+def test_a_reply_whose_json_is_refused_is_a_judge_error_never_a_pass(
+    reply: str, words: str
+) -> None:
+    _, judge = replying(reply)
+    with pytest.raises(JudgeError, match="unusable verdict") as raised:
+        assert_semantic("Sorry!", Apologizes, judge=judge)
+    assert words in str(raised.value)
+
+
+def test_a_raw_newline_inside_a_reply_string_is_still_read() -> None:
+    _, judge = replying('{"pass": true, "reasoning": "It says\nsorry."}')
+    assert judge.evaluate("Sorry!", "apologizes", 0.5).reason == "It says sorry."

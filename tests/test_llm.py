@@ -181,7 +181,7 @@ def test_tolerant_parsing(content: str, score: float, reason: str) -> None:
         ('{"score": "high", "reason": "x"}', "not a number"),
         ('{"score": true, "reason": "x"}', "not a number"),
         ('{"score": null, "reason": "x"}', "not a number"),
-        ('{"score": NaN, "reason": "x"}', "outside [0, 1]"),
+        ('{"score": NaN, "reason": "x"}', "NaN is not a JSON number"),
         (["not", "text"], "is a list, not text"),
     ],
 )

@@ -297,9 +297,10 @@ def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
 MAX_DEPTH = 100
 
 
-def read_model_json(text: str) -> Any:
+def read_model_json(text: str, *, strict: bool = True) -> Any:
     """The one reader of JSON a model wrote (tool arguments, a judge's reply, a JSON check's
-    document): RFC 8259 exactly, at most `MAX_DEPTH` levels deep.
+    document): RFC 8259 exactly, at most `MAX_DEPTH` levels deep. ``strict=False`` (a judge's
+    reply only) also reads raw control characters, such as a newline, inside strings.
 
     Raises:
         ValueError: not JSON, NaN or Infinity, a name repeated in one object (RFC 8259 leaves
@@ -309,7 +310,9 @@ def read_model_json(text: str) -> Any:
     import json  # only where model-written JSON is read
 
     try:
-        document = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_names)
+        document = json.loads(
+            text, parse_constant=_no_constant, object_pairs_hook=_unique_names, strict=strict
+        )
     except RecursionError:
         document = None  # deeper than the parser goes: certainly deeper than MAX_DEPTH
         depth = MAX_DEPTH + 1

@@ -3,7 +3,6 @@ output meets an intent; its fallbacks, retries, deadlines and errors are in docs
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import warnings
@@ -26,7 +25,7 @@ from semantix.judges.llm_prompt import (
 )
 from semantix.judges.prompted import PromptedJudge, Reply
 from semantix.models.deps import ensure_installed, require
-from semantix.text import MASK, mask_url
+from semantix.text import MASK, mask_url, read_model_json
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -201,7 +200,7 @@ class LLMJudge(PromptedJudge):
         if not isinstance(content, str):
             return None, None
         try:
-            return json.loads(content), content
+            return read_model_json(content), content
         except ValueError:
             return None, content
 

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from semantix.text import read_model_json
+
 __all__ = [
     "EQUIVALENCE_PROMPT_VERSION",
     "FORMATS",
@@ -195,16 +197,17 @@ _Span = tuple[int, int, list[Any]]  # (start, end, children)
 def _decode(
     text: str, spans: list[_Span], containing: Iterable[str], depth: int
 ) -> Iterator[dict[str, Any]]:
-    decoder = json.JSONDecoder(strict=False)  # models sometimes put raw newlines in strings
     for start, end, children in spans:
         if all(text.find(word, start, end) == -1 for word in containing):
             continue  # neither this span nor anything inside it can be what is wanted
-        try:
-            value = decoder.decode(text[start:end])
-        except (ValueError, RecursionError):
+        try:  # the one reader of model-written JSON; raw newlines in strings allowed
+            value = read_model_json(text[start:end], strict=False)
+        except json.JSONDecodeError:  # not JSON (prose in braces): look inside
             if depth > 0:
                 yield from _decode(text, children, containing, depth - 1)
             continue
+        except ValueError as exc:  # JSON, but unreadable: never skipped for a later object
+            raise ValueError(f"the JSON object at character {start} of the reply: {exc}") from None
         if isinstance(value, dict):
             yield value
 
