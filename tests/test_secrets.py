@@ -59,3 +59,70 @@ def test_mask_url() -> None:
         f"https://me:{MASK}@proxy.example:8443/v1"
     )
     assert mask_url(None) is None
+
+
+def leaking(prompt: str) -> str:
+    import os
+
+    raise RuntimeError(f"401 from the gateway for key {os.environ['OPENAI_API_KEY']}")
+
+
+class Leaky:
+    """A judge of the plain protocol whose errors carry the key it was told to keep."""
+
+    recommended_threshold = 0.5
+    secrets = ("gw-token-Very-Secret-4242",)
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> object:
+        raise ValueError(f"gateway refused token {self.secrets[0]}")
+
+
+@pytest.mark.parametrize("kind", ["CallableJudge", "plain judge", "async"])
+def test_a_judge_error_never_carries_a_known_secret(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import traceback
+
+    from semantix import JudgeError, aassert_semantic, assert_semantic
+    from semantix.judges import CallableJudge
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    judge: object = CallableJudge(leaking, model_name="m") if kind != "plain judge" else Leaky()
+    secret = KEY if kind != "plain judge" else Leaky.secrets[0]
+    with pytest.raises(JudgeError) as raised:
+        if kind == "async":
+            asyncio.run(aassert_semantic("Sorry!", "apologizes", judge=judge))
+        else:
+            assert_semantic("Sorry!", "apologizes", judge=judge)
+    # Every sink reads these: the message, the chained cause, the whole printed traceback.
+    printed = "".join(traceback.format_exception(raised.value))
+    assert secret not in printed and secret not in repr(raised.value.__cause__)
+    assert MASK in str(raised.value) and MASK in printed
+
+
+def test_the_pytest_terminal_and_junit_never_show_a_judge_errors_secret(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    pytester.makepyfile(
+        """
+        import os
+        from semantix import assert_semantic
+        from semantix.judges import CallableJudge
+
+        def ask(prompt):
+            raise RuntimeError("bad key " + os.environ["OPENAI_API_KEY"])
+
+        def test_reply():
+            assert_semantic("Sorry!", "apologizes", judge=CallableJudge(ask, model_name="m"))
+        """
+    )
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "-p", "no:asyncio", "--junitxml=junit.xml"
+    )
+    result.assert_outcomes(failed=1)
+    terminal = result.stdout.str() + result.stderr.str()
+    junit = (pytester.path / "junit.xml").read_text(encoding="utf-8")
+    assert "JudgeError" in terminal and "JudgeError" in junit
+    assert KEY not in terminal and KEY not in junit

@@ -2,10 +2,12 @@
 
 Every path that asks a judge — assertions, the frozen-verdict judge, the escalating judge, the
 pytest plugin — goes through `ask_judge`: it uses ``evaluate_batch`` when the judge has
-one, turns any exception into a `JudgeError` (a judge error is never a pass),
-and checks what came back against what was asked: one `Verdict` per request, a score
-that is a finite number in [0, 1], no pass below the threshold asked for, and no other threshold
-reported. `judge_identity` is the one way to name a judge.
+one, turns any exception into a `JudgeError` (a judge error is never a pass), masks the run's
+known secrets in every error it lets through and in its whole chain (`_masked`: every sink, the
+terminal and JUnit included, reads masked text), and checks what came back against what was
+asked: one `Verdict` per request, a score that is a finite number in [0, 1], no pass below the
+threshold asked for, and no other threshold reported. `judge_identity` is the one way to name a
+judge.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from semantix import context
+from semantix import config, context
 from semantix.config import is_number
 from semantix.errors import JudgeError, SemantixError
 from semantix.intent import EquivalenceDescription, SupportDescription
@@ -31,8 +33,10 @@ from semantix.judges.base import (
     capabilities,
     judge_identity,
 )
+from semantix.text import mask_exception
 
 T = TypeVar("T")
+E = TypeVar("E", bound=BaseException)
 
 __all__ = ["aask_judge", "ask_judge", "check_verdict", "in_pool", "judge_identity"]
 
@@ -69,11 +73,12 @@ def _ask(
             verdicts = list(declared.batch(list(requests)))
         else:
             verdicts = [judge.evaluate(*request) for request in requests]
-    except SemantixError:
+        return _checked(judge, verdicts, requests, what)
+    except SemantixError as exc:
+        _masked(exc, declared)
         raise
     except Exception as exc:
-        raise _raised(judge, exc, what) from exc
-    return _checked(judge, verdicts, requests, what)
+        raise _masked(_raised(judge, _masked(exc, declared), what), declared) from exc
 
 
 def _kinds(
@@ -141,11 +146,12 @@ async def aask_judge(
     abatch = declared.abatch
     try:
         verdicts = list(await abatch(list(requests)))
-    except SemantixError:
+        return _checked(judge, verdicts, requests, what)
+    except SemantixError as exc:
+        _masked(exc, declared)
         raise
     except Exception as exc:
-        raise _raised(judge, exc, what) from exc
-    return _checked(judge, verdicts, requests, what)
+        raise _masked(_raised(judge, _masked(exc, declared), what), declared) from exc
 
 
 async def in_pool(function: Callable[..., T], *args: object) -> T:
@@ -156,6 +162,13 @@ async def in_pool(function: Callable[..., T], *args: object) -> T:
     loop = asyncio.get_running_loop()
     run = functools.partial(contextvars.copy_context().run, function, *args)
     return await loop.run_in_executor(context.worker_pool(), run)
+
+
+def _masked(exc: E, declared: Capabilities) -> E:
+    """``exc`` and its chain, in place, with the run's known secrets masked: ``OPENAI_API_KEY``
+    and the ``secrets`` the judge declares (as the JSON and HTML reports mask them)."""
+    mask_exception(exc, (config.openai_api_key(), *declared.secrets))
+    return exc
 
 
 def _raised(judge: JudgeLike, exc: Exception, what: str) -> JudgeError:
