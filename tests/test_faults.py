@@ -113,3 +113,94 @@ def test_a_lone_surrogate_escaped_in_an_examples_file_is_cleaned(
     thanks = importlib.import_module("thanks_intents").Thanks
     assert thanks.examples == ("Thank you \ufffd!",) and thanks.counterexamples == ("No \ufffd.",)
     assert evaluate_semantic("Thanks!", thanks, judge=_encoding_judge()).passed
+
+
+# Every sign a number can carry (issue 44): a time or a count that is negative, NaN or
+# infinite never decides a check.
+
+
+@pytest.mark.parametrize("took", [-5.0, float("nan"), float("inf")])
+@pytest.mark.parametrize("field", ["total_ms", "first_token_ms"])
+def test_a_time_that_is_no_time_makes_latency_unenforceable(took: float, field: str) -> None:
+    import dataclasses
+
+    from semantix.checks import Latency
+    from semantix.errors import UnenforceableCheckError
+    from semantix.outputs import Timing, output_view
+
+    timing = Timing(total_ms=10.0, first_token_ms=10.0)
+    view = dataclasses.replace(
+        output_view("hi"), timing=dataclasses.replace(timing, **{field: took})
+    )
+    with pytest.raises(UnenforceableCheckError, match=rf"timing says {field}={took!r}, not a time"):
+        Latency(max_ms=100, first_token_ms=100).decide(view)
+
+
+@pytest.mark.parametrize(
+    ("counts", "named"),
+    [
+        ({"input_tokens": -100, "output_tokens": 5}, "input_tokens=-100"),
+        ({"input_tokens": 10, "output_tokens": 5, "cache_read_tokens": -3}, "cache_read_tokens=-3"),
+        ({"input_tokens": 10.5, "output_tokens": 5}, "input_tokens=10.5"),
+        ({"input_tokens": 10, "output_tokens": float("nan")}, "output_tokens=nan"),
+    ],
+)
+def test_a_usage_count_that_is_no_count_makes_budgets_unenforceable(
+    counts: dict[str, float], named: str
+) -> None:
+    import dataclasses
+
+    from semantix.checks import Cost, Tokens
+    from semantix.errors import UnenforceableCheckError
+    from semantix.outputs import Usage, output_view
+
+    view = dataclasses.replace(output_view("hi"), usage=Usage(**counts), model="m")  # type: ignore[arg-type]
+    for check in (Tokens(max_input=50, max_output=50), Cost(0.01, prices={"m": (1.0, 1.0)})):
+        with pytest.raises(UnenforceableCheckError, match=rf"contradicts itself \({named}, not"):
+            check.decide(view)
+
+
+def test_negative_zero_is_named_as_zero() -> None:
+    from semantix.checks import Cost
+
+    assert Cost(-0.0, prices={"m": (1.0, 1.0)}).__name__ == "Cost(max_usd=0.0)"
+
+
+@pytest.mark.parametrize(
+    ("readings", "words"),
+    [
+        ([10.0, 9.0], r"clock\(\) went backwards \(10.0 s, then 9.0 s\)"),
+        ([float("nan"), 1.0], r"clock\(\) returned nan, not a finite number"),
+        ([1.0, None], r"clock\(\) returned None, not a finite number"),
+    ],
+)
+@pytest.mark.parametrize("awaited", [False, True])
+def test_a_clock_that_gives_no_time_is_refused_in_repeated_runs(
+    readings: list[float | None], words: str, awaited: bool
+) -> None:
+    import asyncio
+
+    from semantix import ConfigurationError
+    from semantix.checks import Latency
+    from semantix.runs import aevaluate_pass_rate, evaluate_pass_rate
+
+    left = list(readings)  # the parameter's list is shared between the runs of this test
+
+    def clock() -> float | None:
+        return left.pop(0) if left else 1.0
+
+    options = {"runs": 1, "clock": clock}
+    with pytest.raises(ConfigurationError, match=words):
+        if awaited:
+            asyncio.run(aevaluate_pass_rate(lambda: "hi", Latency(max_ms=100), **options))
+        else:
+            evaluate_pass_rate(lambda: "hi", Latency(max_ms=100), **options)  # type: ignore[arg-type]
+
+
+def test_a_clock_that_is_not_a_function_is_refused() -> None:
+    from semantix import ConfigurationError
+    from semantix.checks import Latency
+    from semantix.runs import evaluate_pass_rate
+
+    with pytest.raises(ConfigurationError, match=r"clock must be a function returning seconds"):
+        evaluate_pass_rate(lambda: "hi", Latency(max_ms=100), clock=5)  # type: ignore[arg-type]

@@ -7,6 +7,8 @@ model, a model without a price) raises `UnenforceableCheckError`, never passes
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -197,6 +199,8 @@ def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
             "e.g. Cost(max_usd=0.002, prices=...)"
         )
     checked = check_prices(prices, what="Cost(prices=...)")
+    if max_usd == 0 and math.copysign(1.0, max_usd) < 0:
+        max_usd = 0.0  # -0.0 is the same budget as 0.0, and is named so
     return build(
         CostCheck,
         f"Cost(max_usd={max_usd!r})",
@@ -213,7 +217,12 @@ def _usage(what: str, view: OutputView) -> Usage:
         raise UnenforceableCheckError(f"{what} cannot be checked: {_NO_USAGE}")
     cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
     problem = None
-    if usage.input_tokens is not None and cached > usage.input_tokens:
+    counts = {field.name: getattr(usage, field.name) for field in dataclasses.fields(usage)}
+    wrong = {name: count for name, count in counts.items() if not _is_count(count)}
+    if wrong:
+        name, count = next(iter(wrong.items()))
+        problem = f"{name}={count!r}, not a whole number of tokens, 0 or more"
+    elif usage.input_tokens is not None and cached > usage.input_tokens:
         problem = (
             f"{cached} cached tokens (reads and writes) but only {usage.input_tokens} input "
             "tokens in all, which count them"
@@ -232,6 +241,10 @@ def _usage(what: str, view: OutputView) -> Usage:
             "edited or hand-built usage dict is the usual cause)"
         )
     return usage
+
+
+def _is_count(value: object) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0)
 
 
 def _cost(what: str, usage: Usage, price: Price, model: str) -> tuple[float, str]:

@@ -36,6 +36,12 @@ class LatencyCheck(Structural, abstract=True):
                     "semantix.agents.timed(fn, *args) (a stream it consumes gives the first "
                     "chunk's time), or check it in a repeated run, which times each call"
                 )
+            if not is_number(took, low=0):
+                raise UnenforceableCheckError(
+                    f"{cls.__name__} cannot be checked: the output's timing says {field}="
+                    f"{took!r}, not a time of 0 ms or more ({view.timing}); a clock that went "
+                    "backwards or a hand-built timing is the usual cause"
+                )
             what = "first chunk after" if keyword == "first_token_ms" else "took"
             if took > maximum:
                 problems.append(f"{what} {took:.0f} ms, more than the maximum {maximum:g} ms")

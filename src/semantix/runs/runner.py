@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from semantix import context
-from semantix.config import check_positive_int
+from semantix.config import check_positive_int, is_number
 from semantix.errors import (
     ConfigurationError,
     JudgeError,
@@ -89,6 +89,11 @@ class Plan:
                 f"{type(system).__name__}; pass e.g. lambda: bot('my order is late')"
             )
         clock = options.get("clock", time.perf_counter)
+        if not callable(clock):
+            raise ConfigurationError(
+                f"clock must be a function returning seconds, got {type(clock).__name__} "
+                f"{clock!r:.60}; pass e.g. clock=time.perf_counter"
+            )
         accuracy = options.get("judge_accuracy")
         return cls(
             intent_class, runs, floor, concurrency, clock, check,
@@ -139,13 +144,33 @@ def call_system(system: Callable[[], object], plan: Plan) -> list[Call]:
         return [future.result() for future in futures]
 
 
+def _reading(clock: Callable[[], float], started: float | None = None) -> float:
+    """The clock's reading in seconds; with ``started``, the milliseconds since. A reading that
+    is not a finite number, or one before ``started``, is a `ConfigurationError`: a time it
+    makes up would decide a ``Latency`` check."""
+    now = clock()
+    if not is_number(now):
+        raise ConfigurationError(
+            f"clock() returned {now!r}, not a finite number of seconds; pass a clock such as "
+            "time.perf_counter"
+        )
+    if started is None:
+        return float(now)
+    if now < started:
+        raise ConfigurationError(
+            f"clock() went backwards ({started!r} s, then {now!r} s), so a run would take a "
+            "negative time; pass a monotonic clock such as time.perf_counter"
+        )
+    return (now - started) * 1000
+
+
 def _one(system: Callable[[], object], clock: Callable[[], float]) -> Call:
-    started = clock()
+    started = _reading(clock)
     try:
         output = system()
     except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
-        return Call(None, exc, (clock() - started) * 1000)
-    elapsed = (clock() - started) * 1000
+        return Call(None, exc, _reading(clock, started))
+    elapsed = _reading(clock, started)
     if inspect.isawaitable(output):
         close = getattr(output, "close", None)
         if callable(close):
@@ -159,7 +184,7 @@ async def aone_call(system: Callable[[], object], clock: Callable[[], float]) ->
     loop; any other call runs in the worker pool."""
     from semantix.judges.calls import in_pool
 
-    started = clock()
+    started = _reading(clock)
     try:
         if inspect.iscoroutinefunction(system):
             output = await system()
@@ -168,8 +193,8 @@ async def aone_call(system: Callable[[], object], clock: Callable[[], float]) ->
             if inspect.isawaitable(output):
                 output = await output
     except Exception as exc:  # noqa: BLE001 - the run's error, counted and shown, never a pass
-        return Call(None, exc, (clock() - started) * 1000)
-    return read_output(output, (clock() - started) * 1000)
+        return Call(None, exc, _reading(clock, started))
+    return read_output(output, _reading(clock, started))
 
 
 def read_output(output: object, latency_ms: float) -> Call:
