@@ -319,3 +319,16 @@ def test_calibrate_says_whether_an_intents_examples_separate(
     lines = out.splitlines()
     assert fnmatch.fnmatch(lines[3], note), lines[3]
     assert any(line.startswith("  best ") for line in lines)
+
+
+def test_json_lines_may_hold_line_separators_inside_strings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "labels.jsonl"
+    rows = [
+        {"output": "Thank you\u2028for waiting.", "intent": "polite", "expected": True},
+        {"output": "Go away\u0085now.", "intent": "polite", "expected": False},
+    ]
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    status, out, err = run(capsys, "calibrate", str(path), "--judge", "cli_fakes:judge")
+    assert (status, err) == (0, "") and "2 rows" in out

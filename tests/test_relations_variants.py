@@ -261,3 +261,12 @@ def test_the_cases_file_is_read_as_a_person_saved_it(
     else:
         assert status == 2 and expected in err and str(path) in err, err
         assert not server.requests
+
+
+def test_json_lines_may_hold_line_separators_inside_strings(tmp_path: Path) -> None:
+    from semantix.relations.variants import VariantsFileError, load_data
+
+    rows = [{"id": "a", "q": "one\u2028two"}, {"id": "b", "q": "x\u0085y"}]
+    text = "\n".join(json.dumps(row, ensure_ascii=False) for row in rows)
+    data = load_data(text, tmp_path / "cases.jsonl", error=VariantsFileError, kind="JSON Lines")
+    assert data == rows

@@ -94,7 +94,8 @@ def load_data(text: str, path: Path, *, error: type[Exception], kind: str = "JSO
     line) or ``YAML``; ``error(message)`` naming the file (and line) when it is not that."""
     try:
         if kind == "JSON Lines":
-            lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+            # "\n" only: splitlines would also cut at a U+2028 that JSON allows in a string
+            lines = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
             data: list[object] = []
             for number, line in lines:
                 try:
