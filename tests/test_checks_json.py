@@ -379,3 +379,15 @@ def test_extraction_reads_long_adversarial_text() -> None:
     assert decide(IsJSON(extract=True), storm)[0] is False
     fences = "```" * 30000 + "```json\n[1]\n```"
     assert decide(IsJSON(extract=True), fences)[0]
+
+
+def test_a_value_nested_too_deeply_to_copy_is_a_value_error_not_a_recursion_error() -> None:
+    deep: list[object] = []
+    inner = deep
+    for _ in range(50_000):
+        inner.append([])
+        inner = inner[0]  # type: ignore[assignment]
+    with pytest.raises(ValueError, match=r"JSONPath\('\$.a', equals=...\) is nested too deeply"):
+        JSONPath("$.a", equals=deep)
+    with pytest.raises(ValueError, match=r"JSONSchema\(\) got a schema nested too deeply"):
+        JSONSchema({"const": deep})

@@ -183,6 +183,11 @@ def JSONPath(
     if equals is not _MISSING:
         try:
             json.dumps(equals, allow_nan=False)
+        except RecursionError:  # its repr would recurse too: the message does without
+            raise ValueError(
+                f"JSONPath({text!r}, equals=...) is nested too deeply to compare; a document "
+                f"semantix reads is at most {MAX_DEPTH} levels deep"
+            ) from None
         except (TypeError, ValueError) as exc:
             raise TypeError(
                 f"JSONPath({text!r}, equals={equals!r:.80}) must be a JSON value (str, number, "

@@ -67,7 +67,9 @@ def JSONSchema(schema: Mapping[str, Any] | bool, *, extract: bool = False) -> ty
     check_flag(extract, "JSONSchema", "extract")
     try:  # a JSON copy: frozen, and nothing a comparison with NaN would let pass
         frozen = json.loads(json.dumps(schema, allow_nan=False))
-    except (TypeError, ValueError, RecursionError) as exc:
+    except RecursionError:  # its repr would recurse too: the message does without
+        raise ValueError("JSONSchema() got a schema nested too deeply to read") from None
+    except (TypeError, ValueError) as exc:
         raise ValueError(
             f"JSONSchema() needs a JSON schema, got {preview(repr(schema), 80)}: {exc}; use "
             "dicts, lists, str, finite numbers, bool and None only"
