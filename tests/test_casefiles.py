@@ -219,3 +219,18 @@ def test_a_json_array_of_cases_is_read_with_each_cases_line(tmp_path: Path) -> N
     assert ids_and_values(cases(path))[0] == ("refund", ROWS[0])
     with pytest.raises(CasesFileError, match=r"object.json: a JSON cases file is an array"):
         cases(write(tmp_path, "object.json", '{"id": "a"}'))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- &me {id: a, self: *me}\n", r"self.yaml:1: the alias \*me is inside its own anchor"),
+        ("- {1: a, true: b}\n", r"self.yaml:1: the key True appears twice"),
+        ("- id: a\n  q: x\n  'q': y\n", r"self.yaml:3: the key 'q' appears twice"),
+    ],
+)
+def test_a_yaml_case_that_contains_itself_or_repeats_a_key_is_refused(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    with pytest.raises(CasesFileError, match=message):
+        cases(write(tmp_path, "self.yaml", text))

@@ -148,7 +148,7 @@ def _yaml_rows(file: Path, text: str) -> Iterator[tuple[int, object]]:
         ) from None
     try:
         lines = _yaml_lines(yaml, file, text)
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_loader(yaml, file))  # a SafeLoader: no Python tags
     except yaml.YAMLError as exc:
         raise CasesFileError(f"{file}: not YAML ({exc})".replace("\n", " ")) from None
     if data is None:
@@ -160,39 +160,34 @@ def _yaml_rows(file: Path, text: str) -> Iterator[tuple[int, object]]:
 
 def _yaml_lines(yaml: Any, file: Path, text: str) -> list[int]:
     """The line of each item of the top-level list, from the parser's events (an item that is
-    an alias ``*name`` is on its own line, not its anchor's). Refuses a key repeated in one
-    mapping and aliases repeating more than `MAX_ALIASED_VALUES` values, before anything is
-    built."""
+    an alias ``*name`` is on its own line, not its anchor's). Refuses, before anything is built,
+    an alias inside its own anchor (a case that contains itself) and aliases repeating more
+    than `MAX_ALIASED_VALUES` values in all (each alias counts every value its anchor holds,
+    aliases within it expanded)."""
     lines: list[int] = []
-    sizes: dict[str, int] = {}  # anchor -> how many values it stands for
-    open_: list[tuple[Any, list[int], set[str] | None]] = []  # (start event, [size, items], keys)
+    sizes: dict[str, int] = {}  # a closed anchor -> how many values it stands for
+    open_: list[tuple[str | None, bool, list[int]]] = []  # open: (anchor, a list?, [values])
     repeated = 0
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
-        is_alias = isinstance(event, yaml.AliasEvent)
-        if not isinstance(event, (yaml.NodeEvent, yaml.CollectionEndEvent)):
-            continue
         if isinstance(event, yaml.CollectionEndEvent):
-            start, (size, _), _ = open_.pop()
-            if start.anchor:
-                sizes[start.anchor] = size
+            anchor, _, (size,) = open_.pop()
+            if anchor:
+                sizes[anchor] = size
             if open_:
-                open_[-1][1][0] += size
+                open_[-1][2][0] += size
             continue
-        where = f"{file}:{event.start_mark.line + 1}"
-        if len(open_) == 1 and isinstance(open_[0][0], yaml.SequenceStartEvent):
+        if not isinstance(event, yaml.NodeEvent):
+            continue  # the stream's and documents' start and end
+        if len(open_) == 1 and open_[0][1]:  # an item of the top-level list
             lines.append(event.start_mark.line + 1)
-        if open_ and open_[-1][2] is not None and open_[-1][1][1] % 2 == 0:  # a mapping's key
-            keys = open_[-1][2]
-            if isinstance(event, yaml.ScalarEvent) and event.value != "<<":
-                if event.value in keys:
-                    raise CasesFileError(
-                        f"{where}: the key {event.value!r} appears twice in one mapping, so "
-                        "its first value would be lost; give each field its own name"
-                    )
-                keys.add(event.value)
-        if open_:
-            open_[-1][1][1] += 1
-        if is_alias:
+        size = 1
+        if isinstance(event, yaml.AliasEvent):
+            where = f"{file}:{event.start_mark.line + 1}"
+            if any(anchor == event.anchor for anchor, _, _ in open_):
+                raise CasesFileError(
+                    f"{where}: the alias *{event.anchor} is inside its own anchor "
+                    f"&{event.anchor}, so the value would contain itself; write it out"
+                )
             size = sizes.get(event.anchor, 1)  # an unknown anchor: the composer says so
             repeated += size
             if repeated > MAX_ALIASED_VALUES:
@@ -201,17 +196,38 @@ def _yaml_lines(yaml: Any, file: Path, text: str) -> list[int]:
                     f"{MAX_ALIASED_VALUES:,} values in all, past what a cases file may expand "
                     "to (an alias bomb?); write the values out, or use fewer aliases"
                 )
-            if open_:
-                open_[-1][1][0] += size
-        elif isinstance(event, yaml.ScalarEvent):
-            if event.anchor:
-                sizes[event.anchor] = 1
-            if open_:
-                open_[-1][1][0] += 1
-        else:  # the start of a sequence or mapping
-            keys_of: set[str] | None = set() if isinstance(event, yaml.MappingStartEvent) else None
-            open_.append((event, [1, 0], keys_of))
+        elif isinstance(event, yaml.CollectionStartEvent):
+            open_.append((event.anchor, isinstance(event, yaml.SequenceStartEvent), [1]))
+            continue  # counted when it ends, with what it holds
+        elif event.anchor:
+            sizes[event.anchor] = 1
+        if open_:
+            open_[-1][2][0] += size
     return lines
+
+
+def _loader(yaml: Any, file: Path) -> Any:
+    """PyYAML's SafeLoader, refusing a key given twice in one mapping (PyYAML keeps the last
+    value); a key a merge (``<<: *base``) brings may be given again, as merges intend."""
+
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                if isinstance(key, (str, int, float, bool)) or key is None:
+                    if key in seen:
+                        raise CasesFileError(
+                            f"{file}:{key_node.start_mark.line + 1}: the key {key!r} appears "
+                            "twice in one mapping, so its first value would be lost; give "
+                            "each field its own name"
+                        )
+                    seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return Loader
 
 
 def _canonical(row: dict[str, Any]) -> str:
