@@ -126,3 +126,29 @@ def test_the_pytest_terminal_and_junit_never_show_a_judge_errors_secret(
     junit = (pytester.path / "junit.xml").read_text(encoding="utf-8")
     assert "JudgeError" in terminal and "JudgeError" in junit
     assert KEY not in terminal and KEY not in junit
+
+
+def test_a_judge_that_cannot_even_be_named_never_shows_the_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import traceback
+
+    from semantix import JudgeError, assert_semantic
+
+    class Unnamed:
+        recommended_threshold = 0.5
+
+        @property
+        def identity(self) -> object:
+            import os
+
+            raise RuntimeError(f"no model for key {os.environ['OPENAI_API_KEY']}")
+
+        def evaluate(self, output: str, intent_description: str, threshold: float) -> object:
+            raise AssertionError("never asked")
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with pytest.raises(JudgeError) as raised:
+        assert_semantic("Sorry!", "apologizes", judge=Unnamed())
+    assert KEY not in "".join(traceback.format_exception(raised.value))
+    assert MASK in str(raised.value)
