@@ -221,3 +221,14 @@ def test_a_reply_whose_json_is_refused_is_a_judge_error_never_a_pass(
 def test_a_raw_newline_inside_a_reply_string_is_still_read() -> None:
     _, judge = replying('{"pass": true, "reasoning": "It says\nsorry."}')
     assert judge.evaluate("Sorry!", "apologizes", 0.5).reason == "It says sorry."
+
+
+def test_a_reason_or_reply_echoing_the_api_key_is_masked(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = "sk-proj-Echoed-Key-0123456789"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    _, judge = replying(f'{{"pass": true, "reasoning": "Sent with {key}."}}')
+    assert judge.evaluate("Sorry!", "apologizes", 0.5).reason == "Sent with ********."
+    _, judge = replying(f"no verdict, key {key}")
+    with pytest.raises(JudgeError) as raised:
+        judge.evaluate("Sorry!", "apologizes", 0.5)
+    assert key not in str(raised.value) and "key ********" in str(raised.value)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import semantix.judges.llm_prompt as prompts
+from semantix import config
 from semantix.config import check_positive_int, check_threshold
 from semantix.errors import ConfigurationError, JudgeError
 from semantix.intent import SupportDescription
@@ -158,7 +159,9 @@ class PromptedJudge(Judge):
         return f"{type(self).__name__}({self.model})"
 
     def _mask(self, text: str) -> str:
-        return mask_secrets(text, self.secrets)
+        """``text`` with the judge's ``secrets`` and ``OPENAI_API_KEY`` masked (a reason, a
+        quoted reply, an error: a model or a function may echo the key it was sent with)."""
+        return mask_secrets(text, (*self.secrets, config.openai_api_key()))
 
     def _quote(self, text: str) -> str:
         return preview(self._mask(text), QUOTED, quote=True)
