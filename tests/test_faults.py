@@ -204,3 +204,15 @@ def test_a_clock_that_is_not_a_function_is_refused() -> None:
 
     with pytest.raises(ConfigurationError, match=r"clock must be a function returning seconds"):
         evaluate_pass_rate(lambda: "hi", Latency(max_ms=100), clock=5)  # type: ignore[arg-type]
+
+
+def test_a_first_chunk_after_the_whole_answer_makes_latency_unenforceable() -> None:
+    import dataclasses
+
+    from semantix.checks import Latency
+    from semantix.errors import UnenforceableCheckError
+    from semantix.outputs import Timing, output_view
+
+    view = dataclasses.replace(output_view("hi"), timing=Timing(total_ms=50.0, first_token_ms=80.0))
+    with pytest.raises(UnenforceableCheckError, match=r"first chunk after 80 ms, but 50 ms in all"):
+        Latency(max_ms=100).decide(view)

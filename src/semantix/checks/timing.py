@@ -26,6 +26,18 @@ class LatencyCheck(Structural, abstract=True):
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
         facts, problems = [], []
+        timing = view.timing
+        if (
+            timing is not None
+            and is_number(timing.total_ms, low=0)
+            and is_number(timing.first_token_ms, low=0)
+            and timing.first_token_ms > timing.total_ms
+        ):
+            raise UnenforceableCheckError(
+                f"{cls.__name__} cannot be checked: the output's timing contradicts itself (its "
+                f"first chunk after {timing.first_token_ms:g} ms, but {timing.total_ms:g} ms in "
+                "all); a hand-built timing is the usual cause"
+            )
         for keyword, field, maximum in cls.ceilings:
             took = None if view.timing is None else getattr(view.timing, field)
             if took is None:
