@@ -128,7 +128,7 @@ def plain(value: object) -> object:
     if value is None or isinstance(value, (str, int, float, bool, Mapping, list)):
         return value
     dump = getattr(value, "model_dump", None)
-    return dump(mode="json") if callable(dump) else value
+    return dump(mode="json", exclude_none=True) if callable(dump) else value
 
 
 def too_deep(value: object) -> bool:
