@@ -21,7 +21,6 @@ from agent_runs import (
     openai_run,
     openai_stream,
     tool_message,
-    tool_use,
 )
 from semantix import FakeJudge, evaluate_semantic
 from semantix.agents import FinalTurn, ToolCalls, ToolFailed, ToolSucceeded
@@ -216,7 +215,7 @@ def test_two_anthropic_messages_in_one_recorded_stream_keep_both() -> None:
                 "stop_reason": None,
                 "usage": {"input_tokens": 5, "output_tokens": 1},
             },
-        ),  # fmt: skip
+        ),
         event(
             "content_block_start",
             index=0,
@@ -290,7 +289,7 @@ def test_an_input_json_delta_nested_too_deep_is_unreadable_arguments() -> None:
                 "choices": [],
                 "error": {"message": "upstream overloaded"},
             }
-        ),  # fmt: skip
+        ),
         lambda: {
             "object": "chat.completion.chunk",
             "choices": [{"index": 0, "delta": {}, "finish_reason": "error"}],
