@@ -249,7 +249,7 @@ def usage(input_tokens: int, output_tokens: int) -> dict[str, int]:
 
 
 def test_each_step_is_priced_at_its_own_models_price() -> None:
-    """A gpt-4o planning step (100k input) and a gpt-4o-mini reply: $0.2656, not the mini rate."""
+    """A gpt-4o planning step (100k input) and a gpt-4o-mini reply: $0.2602, not the mini rate."""
     run = run_of(
         completion(usage(100_000, 1_000), model="gpt-4o"),
         completion(usage(1_000, 100), model="gpt-4o-mini"),
