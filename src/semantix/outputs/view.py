@@ -55,12 +55,12 @@ class ToolResult:
     """What a tool returned to one call of a transcript.
 
     Attributes:
-        call: the call it answers (matched by id).
+        call: the call it answers (matched by id; Gemini's, which have none, by tool name).
         content: the result's text (its text parts joined), or None.
-        is_error: whether the tool failed: Anthropic's ``is_error``, LangChain's
-            ``status == "error"``; for OpenAI tool messages and Responses
-            ``function_call_output`` items, which have no such flag, a content that is a JSON
-            object with a true ``"error"`` value (not null, false, 0, "" or empty).
+        is_error: whether the tool failed: the provider's flag (Anthropic's ``is_error``,
+            LangChain's ``status == "error"``, ...) or what the content says, by the rule of
+            `semantix.outputs.set_tool_error_rule` (by default: text starting ``Error:``, a
+            JSON object with a true ``"error"`` or a failed ``"status"``; docs/agents.md).
     """
 
     call: ToolCall
