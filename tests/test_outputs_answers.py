@@ -403,3 +403,53 @@ def test_a_rule_that_raises_or_answers_no_bool_is_named() -> None:
         set_tool_error_rule(None)
     with pytest.raises(TypeError, match="takes a function"):
         set_tool_error_rule("error")  # type: ignore[arg-type]
+
+
+def test_a_number_gets_a_hint_that_fits_it_and_none_its_own() -> None:
+    with pytest.raises(
+        TypeError, match=r"got 42 \(int\), a number, not what a model wrote"
+    ) as info:
+        output_view(42)
+    assert "return nothing" not in str(info.value)
+    with pytest.raises(TypeError, match=r"got None \(NoneType\); did the model call"):
+        output_view(None)
+
+
+def test_a_stream_stopped_at_its_token_limit_has_no_answer() -> None:
+    stream = [*openai_stream()[:3], chunk({}, "length")]
+    view = output_view(stream)
+    assert view.text is None
+    assert view.unanswered == "the reply was cut at its token limit (finish_reason 'length')"
+    events = anthropic_stream()
+    events[9] = event(
+        "message_delta", delta={"stop_reason": "max_tokens"}, usage={"output_tokens": 30}
+    )
+    assert "stop_reason 'max_tokens'" in (output_view(events).unanswered or "")
+
+
+def test_streamed_server_tool_use_and_its_result_are_read() -> None:
+    events = anthropic_stream()
+    events[5] = event(
+        "content_block_start",
+        index=1,
+        content_block={
+            "type": "server_tool_use",
+            "id": "srvtoolu_1",
+            "name": "web_search",
+            "input": {},
+        },
+    )
+    events[6] = event(
+        "content_block_delta",
+        index=1,
+        delta={"type": "input_json_delta", "partial_json": '{"query"'},
+    )
+    events[7] = event(
+        "content_block_delta",
+        index=1,
+        delta={"type": "input_json_delta", "partial_json": ': "A17"}'},
+    )
+    view = output_view(events)
+    assert [(call.name, call.kind, call.arguments) for call in view.tool_calls] == [
+        ("web_search", "provider", {"query": "A17"})
+    ]

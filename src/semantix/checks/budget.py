@@ -282,7 +282,7 @@ def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
 def _usage(what: str, view: OutputView) -> Usage:
     """The view's usage, unless it has none or its counts contradict each other."""
     usage = view.usage
-    if view.steps:
+    if len(view.steps) > 1:  # a run (one step: a single response)
         if usage is None:
             raise UnenforceableCheckError(
                 f"{what} cannot be checked: no step of the transcript reports token usage; "

@@ -127,6 +127,8 @@ def _read(output: object) -> tuple[OutputView, str]:
                 "already (a stream or generator can be read once). Record it in a list "
                 "(chunks = list(stream)) and pass the list, as often as you like"
             )
+    # Each reader of a kind of subject is recognised here, in this order (a new one, such as a
+    # trace reader, goes here too): transcripts and streams, then single responses.
     if is_list(output) or is_list(get(output, "messages")):
         # A whole run or a stream: read by modules imported only for them.
         from semantix.outputs.streams import assemble, kind_of
