@@ -181,7 +181,8 @@ def _over(selector: Selector, intent: IntentLike) -> type[Intent]:
 
 
 def FinalTurn(intent: IntentLike) -> type[Intent]:
-    """``intent`` on the final assistant reply (the last assistant step with text)."""
+    """``intent`` on the final assistant reply (the last assistant step with text; a run with
+    no final answer, `OutputView.unanswered`, is a TypeError that says why)."""
     return _over(_SELECTORS["final"], intent)
 
 

@@ -1,10 +1,13 @@
 """Transcripts: a whole run read into one `OutputView` with its steps, in one pass.
 
-The shapes read (OpenAI, Anthropic, Responses and LangChain messages, whole responses, mixed
-freely) are listed on the "Testing agents" page of the docs; a message wrapped in
-`semantix.outputs.Timed` is a step with its timing. Every tool result is matched to the call it
-answers by id; a result that names no call, an unknown call or a call already answered is a
-``ValueError``.
+The shapes read (OpenAI, Anthropic, Responses, Gemini, Bedrock, Vercel AI SDK, inspect_ai and
+LangChain messages, whole responses, mixed freely) are listed on the "Testing agents" page of
+the docs; a message wrapped in `semantix.outputs.Timed` is a step with its timing. Every tool
+result is matched to the call it answers by id (Gemini's, without ids, by tool name, in order);
+a result that names no call, an unknown call or a call already answered, and a call id reused
+while its earlier call is unanswered, are a ``ValueError``. A run that does not end on an
+assistant reply with text (or ends on one cut, refused or stopped) has no final answer:
+``text`` is None and ``unanswered`` says why.
 """
 
 from __future__ import annotations

@@ -135,10 +135,11 @@ class OutputView:
     runner measured it its timing, and for a transcript its steps.
 
     For a transcript (a list of messages, an object with ``messages``), ``text`` is the final
-    assistant reply (the last assistant step with text), ``judged_turn`` its index in
-    ``steps``, ``tool_calls`` every call of the run in order, ``usage`` the sum over the steps
-    and ``model`` the last model named. A single response or text has no ``steps``: it is one
-    assistant step.
+    assistant reply (the run's last step, an assistant step with text), ``judged_turn`` its
+    index in ``steps``, ``tool_calls`` every call of the run in order, ``usage`` the sum over
+    the steps and ``model`` the last model named. A single response or text has no ``steps``:
+    it is one assistant step (unless the provider ran tools for it: one step holds their
+    results).
 
     ``unanswered`` says why the run has no final answer, when it has none: it ended on a tool
     result or a call, a refusal, a message with no text, or a reply cut at its token limit
