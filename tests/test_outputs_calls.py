@@ -435,3 +435,29 @@ def test_arguments_and_results_nested_too_deep_are_clear() -> None:
     run[1] = {**run[1], "content": [deep]}
     with pytest.raises(ValueError, match="tool result nests more than 100 levels"):
         output_view(run)
+
+
+def test_vercel_ui_message_tool_parts_are_calls_with_their_outputs() -> None:
+    ui = [
+        {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Refund A17"}]},
+        {
+            "id": "a1",
+            "role": "assistant",
+            "parts": [
+                {"type": "step-start"},
+                {
+                    "type": "tool-issueRefund",
+                    "toolCallId": "c1",
+                    "state": "output-error",
+                    "input": {"id": "A17"},
+                    "errorText": "card declined",
+                },
+                {"type": "data-progress", "data": {"percent": 100}},
+                {"type": "text", "text": "Sorry, the card was declined."},
+            ],
+        },
+    ]
+    assert calls(ui) == [("issueRefund", "function", None)]
+    assert results(ui) == [("issueRefund", "card declined", True)]
+    assert output_view(ui).text == "Sorry, the card was declined."
+    assert passes(ui, ToolFailed("issueRefund", args={"id": "A17"}))

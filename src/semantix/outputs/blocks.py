@@ -74,15 +74,6 @@ OTHER = frozenset(
         *("source", "source-url", "source-document", "step-start", "citation"),
     }
 )
-#: Responses items that are no call, no result and no message.
-OTHER_ITEMS = frozenset(
-    {"reasoning", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response"}
-    | {"item_reference", "compaction"}
-)
-#: Responses built-in tools the application runs (the others the provider runs).
-_APP_RUN = frozenset({"computer", "local_shell", "shell", "apply_patch"})
-
-
 # --- calls ---------------------------------------------------------------------------------------
 
 
@@ -287,6 +278,22 @@ def _langchain_result(block: Any, where: str, read: Read) -> None:
     )
 
 
+def _ui_tool(block: Any, kind: str, where: str, read: Read) -> None:
+    """A Vercel AI SDK UI message part, ``tool-{name}`` (``dynamic-tool``: ``toolName``), the
+    call and, once its ``state`` is ``output-available`` or ``output-error``, its result."""
+    if get(block, "toolCallId") is None:
+        raise unknown(f"a block of type {kind!r} without a toolCallId", where)
+    name = get(block, "toolName") if kind == "dynamic-tool" else kind.removeprefix("tool-")
+    runner = "provider" if get(block, "providerExecuted") is True else "function"
+    call = json_call(name, get(block, "input"), get(block, "toolCallId"), where, kind=runner)
+    read.calls.append(call)
+    state = get(block, "state")
+    if state == "output-available":
+        inline(read, call, get(block, "output"), False, where)
+    elif state == "output-error":
+        inline(read, call, get(block, "errorText"), True, where)
+
+
 _TYPED: dict[str, Reader] = {
     "text": _text,
     "output_text": _text,
@@ -396,7 +403,9 @@ def read_blocks(content: Sequence[Any], where: str, read: Read) -> None:
                 reader(block, place, read)
             elif kind.endswith("_tool_result"):
                 _server_result(block, place, read)
-            elif kind not in OTHER:
+            elif kind.startswith("tool-") or kind == "dynamic-tool":
+                _ui_tool(block, kind, place, read)
+            elif kind not in OTHER and not kind.startswith("data-"):
                 raise unknown(f"a block of type {kind!r}", place)
             continue
         for key, keyed in _KEYED:
@@ -415,69 +424,3 @@ def unknown(what: str, where: str) -> TypeError:
         "not skipped. Pass the run as the provider gave it, or drop this block yourself if you "
         "know it holds no call (the shapes semantix reads: docs/agents.md)"
     )
-
-
-# --- Responses output items ----------------------------------------------------------------------
-
-
-def read_item(item: Any, where: str, read: Read) -> bool:
-    """Read one Responses item into ``read``; whether it is a message."""
-    kind = get(item, "type")
-    if not isinstance(kind, str):
-        raise unknown(f"an item with no type ({item!r:.80})", where)
-    read.kinds.append(kind)
-    call_id = get(item, "call_id") or get(item, "id")
-    if kind == "message":
-        content = get(item, "content")
-        if isinstance(content, str):
-            read.texts.append(content)
-        elif is_list(content):
-            read_blocks(content, f"{where}.content", read)
-        return True
-    if kind == "function_call":
-        read.calls.append(json_call(get(item, "name"), get(item, "arguments"), call_id, where))
-    elif kind == "custom_tool_call":  # custom tools take free text, not JSON
-        text = get(item, "input")
-        raw = text if isinstance(text, str) else None
-        read.calls.append(ToolCall(name_of(get(item, "name")), None, raw, call_id))
-    elif kind == "mcp_call":
-        call = json_call(
-            get(item, "name"), get(item, "arguments"), get(item, "id"), where,
-            kind="mcp", server=get(item, "server_label"),
-        )  # fmt: skip
-        read.calls.append(call)
-        error, output = get(item, "error"), get(item, "output")
-        if error is not None or output is not None:
-            inline(read, call, error if error is not None else output, error is not None, where)
-    elif kind.endswith("_call_output"):
-        flagged = get(item, "status") == "failed"
-        read.pending.append(
-            Pending(get(item, "call_id"), None, get(item, "output"), flagged, where)
-        )
-    elif kind.endswith("_call"):
-        _builtin(item, kind.removesuffix("_call"), call_id, where, read)
-    elif kind not in OTHER_ITEMS:
-        raise unknown(f"an item of type {kind!r}", where)
-    return False
-
-
-def _builtin(item: Any, tool: str, call_id: object, where: str, read: Read) -> None:
-    """A built-in tool's ``*_call`` item: web search, file search, code interpreter and image
-    generation run at the provider, their outcome in the item; computer and shell calls are
-    the application's, answered by a ``*_call_output`` item."""
-    arguments = plain(get(item, "action"))
-    if not isinstance(arguments, Mapping):
-        named = ("queries", "code", "operation", "input")
-        arguments = {name: plain(get(item, name)) for name in named if get(item, name) is not None}
-    if tool in _APP_RUN:
-        read.calls.append(json_call(tool, arguments, call_id, where))
-        return
-    call = json_call(tool, arguments, call_id, where, kind="provider")
-    read.calls.append(call)
-    status = get(item, "status")
-    if status in ("completed", "failed", "incomplete"):
-        outcome = next(
-            (get(item, name) for name in ("results", "outputs", "result") if get(item, name)),
-            None,
-        )
-        inline(read, call, outcome, status != "completed", where)

@@ -14,9 +14,9 @@ from semantix.outputs.blocks import (
     json_call,
     name_of,
     read_blocks,
-    read_item,
     text_parts,
 )
+from semantix.outputs.items import read_item
 from semantix.outputs.view import ToolCall, Usage
 from semantix.text import preview
 

@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import Any
 
 from semantix.files import encodable
-from semantix.outputs.blocks import Pending, Read, read_item, result_text
+from semantix.outputs.blocks import Pending, Read, result_text
+from semantix.outputs.items import read_item
 from semantix.outputs.messages import (
     get,
     is_list,
