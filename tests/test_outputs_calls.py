@@ -461,3 +461,37 @@ def test_vercel_ui_message_tool_parts_are_calls_with_their_outputs() -> None:
     assert results(ui) == [("issueRefund", "card declined", True)]
     assert output_view(ui).text == "Sorry, the card was declined."
     assert passes(ui, ToolFailed("issueRefund", args={"id": "A17"}))
+
+
+def test_inspect_ai_content_tool_use_is_a_provider_or_mcp_call() -> None:
+    model = pytest.importorskip("inspect_ai.model")
+    reply = model.ChatMessageAssistant(
+        content=[
+            model.ContentToolUse(
+                tool_type="mcp_call",
+                id="m1",
+                name="delete_account",
+                context="crm",
+                arguments='{"user": "u1"}',
+                result="deleted",
+                error=None,
+            ),
+            model.ContentText(text="Done."),
+        ]
+    )
+    run = [model.ChatMessageUser(content="Close my account"), reply]
+    assert calls(run) == [("delete_account", "mcp", "crm")]
+    assert results(run) == [("delete_account", "deleted", False)]
+
+
+def test_gemini_code_execution_parts_are_a_provider_call_and_its_result() -> None:
+    message = {
+        "role": "model",
+        "parts": [
+            {"executableCode": {"language": "PYTHON", "code": "print(1/0)"}},
+            {"codeExecutionResult": {"outcome": "OUTCOME_FAILED", "output": "ZeroDivisionError"}},
+            {"text": "The code failed."},
+        ],
+    }
+    assert calls(message) == [("code_execution", "provider", None)]
+    assert results(message) == [("code_execution", "ZeroDivisionError", True)]

@@ -21,7 +21,8 @@ from semantix.outputs.blocks import (
 )
 from semantix.outputs.view import ToolCall
 
-#: Responses items that are no call, no result and no message.
+#: Responses items that are no call, no result and no message (an `mcp_approval_request` asks
+#: to make a call: once approved, the call is the `mcp_call` item that follows).
 OTHER_ITEMS = frozenset(
     {"reasoning", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response"}
     | {"item_reference", "compaction"}
