@@ -453,3 +453,36 @@ def test_streamed_server_tool_use_and_its_result_are_read() -> None:
     assert [(call.name, call.kind, call.arguments) for call in view.tool_calls] == [
         ("web_search", "provider", {"query": "A17"})
     ]
+
+
+def test_a_langchain_or_anthropic_message_cut_in_a_transcript_has_no_answer() -> None:
+    from agent_runs import AIMessage
+
+    cut = AIMessage("Sorry, the", response_metadata={"finish_reason": "length"})
+    view = output_view([{"role": "user", "content": "Hi"}, cut])
+    assert view.unanswered == "the reply was cut at its token limit (finish_reason 'length')"
+    message = anthropic_message({"type": "text", "text": "Sorry, the"}).model_dump()
+    message["stop_reason"] = "max_tokens"
+    assert "stop_reason 'max_tokens'" in (
+        output_view([{"role": "user", "content": "Hi"}, message]).unanswered or ""
+    )
+
+
+def test_langchain_cache_details_are_read() -> None:
+    from agent_runs import AIMessage
+
+    usage = {
+        "input_tokens": 100,
+        "output_tokens": 5,
+        "total_tokens": 105,
+        "input_token_details": {"cache_read": 30, "cache_creation": 20},
+    }
+    view = output_view(
+        [{"role": "user", "content": "Hi"}, AIMessage("Hello", usage_metadata=usage)]
+    )
+    assert view.usage is not None
+    assert (
+        view.usage.input_tokens,
+        view.usage.cache_read_tokens,
+        view.usage.cache_write_tokens,
+    ) == (100, 30, 20)

@@ -495,3 +495,63 @@ def test_gemini_code_execution_parts_are_a_provider_call_and_its_result() -> Non
     }
     assert calls(message) == [("code_execution", "provider", None)]
     assert results(message) == [("code_execution", "ZeroDivisionError", True)]
+
+
+def pydantic_ai_run() -> list[Any]:
+    messages = pytest.importorskip("pydantic_ai.messages")
+    usage = pytest.importorskip("pydantic_ai.usage")
+    return [
+        messages.ModelRequest(
+            parts=[
+                messages.SystemPromptPart(content="You are a support agent."),
+                messages.UserPromptPart(content="Refund A17"),
+            ]
+        ),
+        messages.ModelResponse(
+            parts=[
+                messages.ThinkingPart(content="Refund it."),
+                messages.ToolCallPart(
+                    tool_name="issue_refund", args='{"id": "A17"}', tool_call_id="c1"
+                ),
+            ],
+            model_name="gpt-4o",
+            usage=usage.RequestUsage(input_tokens=100, output_tokens=10, cache_read_tokens=40),
+        ),
+        messages.ModelRequest(
+            parts=[
+                messages.ToolReturnPart(
+                    tool_name="issue_refund",
+                    content="card declined",
+                    tool_call_id="c1",
+                    outcome="failed",
+                )
+            ]
+        ),
+        messages.ModelResponse(
+            parts=[messages.TextPart(content="Sorry, the card was declined.")],
+            model_name="gpt-4o-mini",
+            usage=usage.RequestUsage(input_tokens=120, output_tokens=8),
+        ),
+    ]
+
+
+def test_pydantic_ai_messages_are_read_with_calls_results_and_usage() -> None:
+    run = pydantic_ai_run()
+    view = output_view(run)
+    assert [step.role for step in view.steps] == ["user", "assistant", "tool", "assistant"]
+    assert view.steps[0].text == "Refund A17"  # the system prompt is not the user's text
+    assert calls(run) == [("issue_refund", "function", None)]
+    assert view.tool_calls[0].arguments == {"id": "A17"}
+    assert results(run) == [("issue_refund", "card declined", True)]
+    assert (view.text, view.model) == ("Sorry, the card was declined.", "gpt-4o-mini")
+    assert view.steps[1].usage is not None
+    assert view.steps[1].usage.cache_read_tokens == 40
+    assert view.usage is not None and view.usage.input_tokens == 220
+    assert passes(run, ToolFailed("issue_refund"))
+    assert not passes(run, ~CalledTool("issue_refund"))
+
+
+def test_an_unknown_pydantic_ai_part_is_an_error() -> None:
+    message = {"kind": "response", "parts": [{"part_kind": "teleport"}]}
+    with pytest.raises(TypeError, match=r"parts\[0\] is a pydantic-ai part of kind 'teleport'"):
+        output_view([{"role": "user", "content": "x"}, message])

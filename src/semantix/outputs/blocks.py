@@ -408,6 +408,13 @@ def read_blocks(content: Sequence[Any], where: str, read: Read) -> None:
             elif kind not in OTHER and not kind.startswith("data-"):
                 raise unknown(f"a block of type {kind!r}", place)
             continue
+        part_kind = get(block, "part_kind")
+        if isinstance(part_kind, str):  # a pydantic-ai part
+            from semantix.outputs.parts import read_part  # imports this module
+
+            read.kinds.append(part_kind)
+            read_part(block, part_kind, place, read)
+            continue
         for key, keyed in _KEYED:
             value = get(block, key)
             if value is not None:

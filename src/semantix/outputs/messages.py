@@ -25,6 +25,7 @@ __all__ = [
     "get",
     "is_list",
     "is_response",
+    "message_stop",
     "model_of",
     "read_items",
     "read_message",
@@ -117,6 +118,19 @@ def read_response(obj: object) -> Read | None:
     return None
 
 
+def message_stop(read: Read, message: object) -> Read:
+    """``read`` with why the assistant ``message`` of a transcript is no answer: its own
+    ``finish_reason`` / ``stop_reason`` (pydantic-ai, an Anthropic Message) or LangChain's
+    ``response_metadata``."""
+    if read.stopped is None:
+        for holder in (message, get(message, "response_metadata")):
+            for name in ("finish_reason", "stop_reason"):
+                _stopped(read, holder, name)
+                if read.stopped is not None:
+                    return read
+    return read
+
+
 def _stopped(read: Read, holder: object, name: str) -> Read:
     reason = get(holder, name)
     if isinstance(reason, str) and reason in _STOPS:
@@ -139,9 +153,9 @@ def read_items(items: Sequence[Any], where: str) -> Read:
 
 def read_message(message: object, *, where: str) -> Read:
     """One chat message of any shape: its text, calls and results (still to be matched)."""
-    content = get(message, "content")
-    if content is None and is_list(get(message, "parts")):  # Gemini / Vertex Content
-        content = get(message, "parts")
+    content, key = get(message, "content"), "content"
+    if content is None and is_list(get(message, "parts")):  # Gemini, pydantic-ai, Vercel UI
+        content, key = get(message, "parts"), "parts"
     read = Read(calls=openai_calls(message, where))
     if isinstance(content, str):
         read.text, read.held = content, where
@@ -150,7 +164,7 @@ def read_message(message: object, *, where: str) -> Read:
         known = {call.id for call in read.calls if call.id is not None}
         listed = read.calls
         read.calls = []
-        read_blocks(content, f"{where}.content", read)
+        read_blocks(content, f"{where}.{key}", read)
         _unique(read.calls, where)
         read.calls = listed + [call for call in read.calls if call.id not in known]
         if content and not read.texts:
@@ -202,6 +216,8 @@ def openai_calls(message: object, where: str) -> list[ToolCall]:
     for index, call in enumerate(tool_calls if is_list(tool_calls) else ()):
         place = f"{where}.tool_calls[{index}]"
         function = get(call, "function")
+        if get(call, "part_kind") is not None:
+            continue  # pydantic-ai's tool_calls repeat the message's parts, read there
         if isinstance(function, str):  # inspect_ai: the function's name, arguments a dict
             calls.append(json_call(function, get(call, "arguments"), get(call, "id"), place))
         elif function is not None:
@@ -266,6 +282,17 @@ def read_usage(usage: object) -> Usage | None:
             cache_read, cache_write = anthropic_read, anthropic_write
             if input_tokens is not None:
                 input_tokens += (cache_read or 0) + (cache_write or 0)
+        elif get(usage, "input_token_details") is not None:  # LangChain: counted in the input
+            langchain = get(usage, "input_token_details")
+            cache_read = _count(get(langchain, "cache_read"))
+            cache_write = _count(get(langchain, "cache_creation"))
+        else:  # pydantic-ai: cache reads and writes are counted in input_tokens
+            cache_read = (
+                cache_read if cache_read is not None else _count(get(usage, "cache_read_tokens"))
+            )
+            cache_write = (
+                _count(get(usage, "cache_write_tokens")) if cache_write is None else cache_write
+            )
     reported = get(usage, "total_tokens")
     total = _count(reported)
     if reported is None and input_tokens is not None and output_tokens is not None:
@@ -321,9 +348,14 @@ def _count(value: object) -> int | None:
 
 
 def model_of(output: object) -> str | None:
-    """``model``, Gemini's ``model_version``, or LangChain's ``response_metadata``
+    """``model``, pydantic-ai's ``model_name``, Gemini's ``model_version``, or LangChain's ``response_metadata``
     ``model_name`` / ``model``."""
-    model = get(output, "model") or get(output, "model_version") or get(output, "modelVersion")
+    model = (
+        get(output, "model")
+        or get(output, "model_name")  # pydantic-ai
+        or get(output, "model_version")
+        or get(output, "modelVersion")
+    )
     if model is None:
         metadata = get(output, "response_metadata")
         model = get(metadata, "model_name") or get(metadata, "model")

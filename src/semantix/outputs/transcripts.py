@@ -23,6 +23,7 @@ from semantix.outputs.messages import (
     get,
     is_list,
     is_response,
+    message_stop,
     model_of,
     read_message,
     read_response,
@@ -200,6 +201,9 @@ def _step(message: object, where: str, calls: _Calls) -> tuple[Step, bool, str |
         if whole is None:
             raise TypeError(f"{where} is a response with no message")
         return _assistant(whole, message, where, calls), False, whole.stopped
+    exchange = get(message, "kind")  # pydantic-ai: a ModelRequest or a ModelResponse
+    if role is None and exchange in ("request", "response") and is_list(get(message, "parts")):
+        role = "assistant" if exchange == "response" else "user"
     role = role if isinstance(role, str) else _ROLES.get(kind or "", kind)
     role = _AS.get(role, role) if role is not None else None
     content = get(message, "content")
@@ -216,7 +220,7 @@ def _step(message: object, where: str, calls: _Calls) -> tuple[Step, bool, str |
     if role == "assistant":
         step = _assistant(read, message, where, calls)
         item = kind == "message" and step.usage is None and step.model is None
-        why = read.stopped
+        why = message_stop(read, message).stopped
         if why is None and read.text is None and not read.calls:
             why = f"its final message, {read.held}, holds no text"
         return step, item, why
