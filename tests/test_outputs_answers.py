@@ -486,3 +486,30 @@ def test_langchain_cache_details_are_read() -> None:
         view.usage.cache_read_tokens,
         view.usage.cache_write_tokens,
     ) == (100, 30, 20)
+
+
+def test_two_stream_calls_on_index_0_without_ids_are_two_calls() -> None:
+    def piece(name: str | None, arguments: str) -> Any:
+        function = (
+            {"arguments": arguments} if name is None else {"name": name, "arguments": arguments}
+        )
+        return chunk({"tool_calls": [{"index": 0, "function": function}]})
+
+    stream = [
+        piece("lookup_order", '{"order_id": '),
+        piece(None, '"A17"}'),
+        piece("delete_account", '{"user": "u1"}'),
+        chunk({}, "tool_calls"),
+    ]
+    assert [(call.name, call.arguments) for call in output_view(stream).tool_calls] == [
+        ("lookup_order", {"order_id": "A17"}),
+        ("delete_account", {"user": "u1"}),
+    ]
+    repeated = [
+        piece("lookup_order", '{"order_id": '),
+        piece("lookup_order", '"A17"}'),
+        chunk({}, "stop"),
+    ]
+    assert [(call.name, call.arguments) for call in output_view(repeated).tool_calls] == [
+        ("lookup_order", {"order_id": "A17"})
+    ]

@@ -106,13 +106,13 @@ def _openai(chunks: Sequence[Any], offset: int) -> dict[str, Any]:
                 index = get(part, "index") or 0
                 slot = current.get(index)
                 part_id = get(part, "id")
-                if slot is None or (part_id and slot["id"] and part_id != slot["id"]):
-                    # a new call: a new index, or another id on an index already used (some
+                function = get(part, "function")
+                if slot is None or _another(slot, part_id, get(function, "name")):
+                    # a new call: a new index, or another call on an index already used (some
                     # OpenAI-compatible servers send every call at index 0)
                     slot = current[index] = {"id": None, "name": None, "arguments": []}
                     calls.append(slot)
                 slot["id"] = slot["id"] or part_id
-                function = get(part, "function")
                 slot["name"] = slot["name"] or get(function, "name")
                 if isinstance(get(function, "arguments"), str):
                     slot["arguments"].append(get(function, "arguments"))
@@ -132,6 +132,20 @@ def _openai(chunks: Sequence[Any], offset: int) -> dict[str, Any]:
         message["tool_calls"] = tool_calls
     choice = {"message": message, "finish_reason": finish}
     return {"model": model, "usage": usage, "choices": [choice]}
+
+
+def _another(slot: dict[str, Any], part_id: object, name: object) -> bool:
+    """Whether a piece at an index already used starts another call: it carries another id, or
+    (no ids) a name while the call there already has one and whole arguments."""
+    if part_id:
+        return bool(slot["id"]) and part_id != slot["id"]
+    if not name or not slot["name"]:
+        return False
+    try:
+        read_model_json("".join(slot["arguments"]))
+    except ValueError:
+        return False  # arguments still coming: the name repeated in a piece of this call
+    return True
 
 
 def _anthropic(events: Sequence[Any], offset: int) -> dict[str, Any]:
