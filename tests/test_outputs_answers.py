@@ -513,3 +513,15 @@ def test_two_stream_calls_on_index_0_without_ids_are_two_calls() -> None:
     assert [(call.name, call.arguments) for call in output_view(repeated).tool_calls] == [
         ("lookup_order", {"order_id": "A17"})
     ]
+
+
+def test_a_block_started_twice_in_one_message_is_an_error_not_an_overwrite() -> None:
+    events = anthropic_stream()
+    again = event(
+        "content_block_start",
+        index=1,
+        content_block={"type": "tool_use", "id": "toolu_9", "name": "delete_account", "input": {}},
+    )
+    events = [*events[:9], again, event("content_block_stop", index=1), *events[9:]]
+    with pytest.raises(ValueError, match="starts block 1 a second time"):
+        output_view(events)

@@ -168,6 +168,12 @@ def _anthropic(events: Sequence[Any], offset: int) -> dict[str, Any]:
             message = get(event, "message")
             usage.update(_fields(get(message, "usage")))
         elif kind == "content_block_start":
+            if index in blocks:
+                raise ValueError(
+                    f"{where} starts block {index} a second time, which would hide the first "
+                    "(a call, maybe); record each message's events whole, from its "
+                    "message_start on"
+                )
             blocks[index] = {"block": get(event, "content_block"), "text": [], "json": []}
             open_blocks.add(index)
         elif kind == "content_block_delta":
