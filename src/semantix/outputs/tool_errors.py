@@ -25,6 +25,8 @@ ToolErrorRule = Callable[[str | None, ToolCall], bool]
 
 _ERROR_TEXT = re.compile(r"\s*(?:error|failed|failure|exception)\s*:", re.IGNORECASE)
 _FAILED = frozenset({"error", "failed", "failure"})
+#: A JSON result names one of these, or the rule has nothing to read in it.
+_KEYS = ('"error', '"isError"', '"is_error"', '"status"', '"success"', '"ok"')
 
 
 def default_tool_error_rule(content: str | None, call: ToolCall) -> bool:
@@ -33,7 +35,7 @@ def default_tool_error_rule(content: str | None, call: ToolCall) -> bool:
         return False
     if _ERROR_TEXT.match(content):
         return True
-    if not content.lstrip().startswith("{"):
+    if not content.lstrip().startswith("{") or not any(key in content for key in _KEYS):
         return False
     try:
         parsed = read_model_json(content)
