@@ -304,3 +304,15 @@ def test_an_unknown_pydantic_ai_part_is_an_error() -> None:
     message = {"kind": "response", "parts": [{"part_kind": "teleport"}]}
     with pytest.raises(TypeError, match=r"parts\[0\] is a pydantic-ai part of kind 'teleport'"):
         output_view([{"role": "user", "content": "x"}, message])
+
+
+def test_a_single_pydantic_ai_response_is_read_with_its_stop() -> None:
+    messages = pytest.importorskip("pydantic_ai.messages")
+    reply = messages.ModelResponse(
+        parts=[messages.TextPart(content="Sorry, the")], model_name="gpt-4o", finish_reason="length"
+    )
+    view = output_view(reply)
+    assert (view.text, view.model) == (None, "gpt-4o")
+    assert view.unanswered == "the reply was cut at its token limit (finish_reason 'length')"
+    done = messages.ModelResponse(parts=[messages.TextPart(content="Done.")], model_name="gpt-4o")
+    assert output_view(done).text == "Done."

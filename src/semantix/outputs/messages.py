@@ -112,9 +112,14 @@ def read_response(obj: object) -> Read | None:
         return _stopped(
             read_message(get(items, "message"), where="output.message"), obj, "stopReason"
         )
-    # Anthropic Message or any chat message: {"content": "..."} or {"content": [blocks]}
-    if get(obj, "content") is not None or get(obj, "role") is not None:
-        return _stopped(read_message(obj, where="the message"), obj, "stop_reason")
+    # Anthropic Message or any chat message: {"content": "..."} or {"content": [blocks]}, and a
+    # message of parts (Gemini Content, a pydantic-ai ModelResponse)
+    if (
+        get(obj, "content") is not None
+        or get(obj, "role") is not None
+        or is_list(get(obj, "parts"))
+    ):
+        return message_stop(read_message(obj, where="the message"), obj)
     return None
 
 
