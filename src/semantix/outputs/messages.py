@@ -83,7 +83,7 @@ def read_response(obj: object) -> Read | None:
     if is_list(items) and (not items or get(items[0], "type") is not None):
         read = read_items(items, "output")
         status = get(obj, "status")
-        if status in ("incomplete", "failed", "cancelled"):
+        if status in ("incomplete", "failed", "cancelled", "in_progress", "queued"):
             why = get(get(obj, "incomplete_details"), "reason") or get(get(obj, "error"), "message")
             cut = why in ("max_output_tokens", "max_tokens")
             read.stopped = (
