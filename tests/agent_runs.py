@@ -214,7 +214,11 @@ def langchain_run(*, refund_status: str = "success") -> list[Any]:
         AIMessage("", [langchain_call("c1", "lookup_order", LOOKUP)], usage, meta),
         ToolMessage('{"status": "delivered"}', "c1"),
         AIMessage("", [langchain_call("c2", "issue_refund", REFUND)], usage, meta),
-        ToolMessage("Error: card declined", "c2", status=refund_status),
+        ToolMessage(
+            "Error: card declined" if refund_status == "error" else "Refund R-1 issued",
+            "c2",
+            status=refund_status,
+        ),
         AIMessage(FINAL, [], usage, meta),
     ]
 

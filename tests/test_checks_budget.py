@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from semantix import evaluate_semantic
 from semantix.checks import Cost, Tokens
 from semantix.errors import SemantixError, UnenforceableCheckError
 from semantix.outputs import output_view
@@ -230,3 +231,74 @@ def test_anthropic_cache_counts_are_consistent_by_construction() -> None:
     passed, reason = decide(Cost(max_usd=1, prices=prices), output)
     assert passed
     assert reason.startswith("cost $0.000690 (100 input tokens at $0.8/1M, 5000 cache reads")
+
+
+# --- runs of several steps and models (issues 43 §4, 44) ----------------------------------------
+
+
+def run_of(*steps: Any) -> list[Any]:
+    return [{"role": "user", "content": "Plan, then answer."}, *steps]
+
+
+def usage(input_tokens: int, output_tokens: int) -> dict[str, int]:
+    return {
+        "prompt_tokens": input_tokens,
+        "completion_tokens": output_tokens,
+        "total_tokens": input_tokens + output_tokens,
+    }
+
+
+def test_each_step_is_priced_at_its_own_models_price() -> None:
+    """A gpt-4o planning step (100k input) and a gpt-4o-mini reply: $0.2602, not the mini rate."""
+    run = run_of(
+        completion(usage(100_000, 1_000), model="gpt-4o"),
+        completion(usage(1_000, 100), model="gpt-4o-mini"),
+    )
+    prices = {"gpt-4o": (2.50, 10.00), "gpt-4o-mini": (0.15, 0.60)}
+    expected = (100_000 * 2.50 + 1_000 * 10.00 + 1_000 * 0.15 + 100 * 0.60) / 1e6
+    result = evaluate_semantic(run, Cost(max_usd=0.05, prices=prices))
+    assert not result.passed
+    reason = result.leaves[0].verdict.reason or ""
+    assert f"${expected:.6f}" in reason
+    assert "gpt-4o: 100000 input tokens at $2.5/1M" in reason
+    assert evaluate_semantic(run, Cost(max_usd=0.30, prices=prices)).passed
+
+
+def test_a_step_whose_model_has_no_price_is_unenforceable() -> None:
+    run = run_of(
+        completion(usage(100_000, 1_000), model="gpt-4o"),
+        completion(usage(1_000, 100), model="gpt-4o-mini"),
+    )
+    with pytest.raises(UnenforceableCheckError, match=r"no price for model 'gpt-4o' \(used in 1"):
+        evaluate_semantic(run, Cost(max_usd=0.05, prices=PRICES))
+
+
+def test_a_step_with_usage_but_no_model_or_a_step_without_usage_is_unenforceable() -> None:
+    no_model = completion(usage(10, 1)).model_dump()
+    no_model["model"] = ""
+    with pytest.raises(
+        UnenforceableCheckError, match=r"step 2 of 3 reports token usage but names no"
+    ):
+        evaluate_semantic(run_of(no_model, completion(usage(10, 1))), Cost(1.0, prices=PRICES))
+    partial = run_of(completion(usage(10, 1)), completion(usage(10, 1)).choices[0].message)
+    for check in (Cost(1.0, prices=PRICES), Tokens(max_total=100)):
+        with pytest.raises(UnenforceableCheckError, match=r"assistant step\(s\) 3 of 3 report no"):
+            evaluate_semantic(partial, check)
+
+
+def test_a_step_whose_usage_contradicts_itself_is_unenforceable() -> None:
+    bad = completion({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 99})
+    run = run_of(completion(usage(10, 5)), bad)
+    for check in (Cost(1.0, prices=PRICES), Tokens(max_total=1000)):
+        with pytest.raises(UnenforceableCheckError, match=r"usage \(step 3.*contradicts itself"):
+            evaluate_semantic(run, check)
+
+
+def test_a_transcript_of_messages_says_where_usage_lives() -> None:
+    run = run_of(completion(usage(10, 5)).choices[0].message)
+    for check in (Cost(1.0, prices=PRICES), Tokens(max_total=100)):
+        with pytest.raises(
+            UnenforceableCheckError,
+            match=r"not on choices\[0\]\.message; append the whole response",
+        ):
+            evaluate_semantic(run, check)

@@ -73,7 +73,7 @@ def test_a_transcript_missing_one_steps_usage_cannot_sum_it() -> None:
 def test_openai_error_convention_json_object_with_an_error_key() -> None:
     failed = output_view(openai_run(refund_result={"error": "card declined"}))
     assert failed.steps[5].tool_results[0].is_error
-    for content in ({"error": None, "refund_id": "R-1"}, {"error": ""}, ["error"], "error: no"):
+    for content in ({"error": None, "refund_id": "R-1"}, {"error": ""}, ["error"], "no error: ok"):
         view = output_view(openai_run(refund_result=content))
         assert not view.steps[5].tool_results[0].is_error, content
 
@@ -118,9 +118,7 @@ def test_parallel_responses_calls_are_one_step() -> None:
     assert roles(view) == ["user", "assistant", "tool", "tool"]
     assert [call.name for call in view.steps[1].tool_calls] == ["issue_refund", "send_email"]
     assert view.text is None
-    with pytest.raises(
-        TypeError, match=r"no assistant reply with text\) has no text content, only tool calls"
-    ):
+    with pytest.raises(TypeError, match=r"has no final answer to judge: it ended on a tool result"):
         output_text(items)
 
 
@@ -159,10 +157,13 @@ def test_the_final_reply_is_the_last_assistant_text_not_the_first() -> None:
         {"role": "assistant", "content": "Hello! How can I help?"},
         {"role": "user", "content": "Refund A17"},
         {"role": "assistant", "content": "Done, it is refunded."},
-        {"role": "assistant", "content": "   "},  # blank: no reply
     ]
     view = output_view(messages)
     assert (view.text, view.judged_turn) == ("Done, it is refunded.", 3)
+    # A blank final message is no answer: the run's answer is not an earlier reply (issue 43).
+    blank = output_view([*messages, {"role": "assistant", "content": "   "}])
+    assert (blank.text, blank.judged_turn) == (None, None)
+    assert blank.unanswered == "its final assistant message holds no text"
 
 
 # --- streams -----------------------------------------------------------------------------------
@@ -301,7 +302,8 @@ def test_a_transcript_without_assistant_text_is_the_no_text_error() -> None:
     messages = openai_run()[:4]
     with pytest.raises(
         TypeError,
-        match=r"messages \(4 steps, no assistant reply with text\) has no text content, only tool calls: lookup_order",
+        match=r"messages \(4 steps, no assistant reply with text\) has no final answer to judge: "
+        r"it ended on a tool result \(lookup_order",
     ):
         output_text(messages)
 

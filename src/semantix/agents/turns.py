@@ -45,6 +45,8 @@ def steps_of(view: OutputView) -> tuple[Step, ...]:
 def turns(view: OutputView, name: str, last: bool = False) -> Subjects:
     """Every assistant step with text (``last``: the last one), labelled ``turn k of n``; an
     error when there is none."""
+    if last and view.unanswered is not None:  # never an earlier reply for the final one
+        raise TypeError(f"{name} judges the final reply, but the run has none: {view.unanswered}")
     picked = [s for s in steps_of(view) if s.role == "assistant" and s.text and s.text.strip()]
     if not picked:
         raise TypeError(
@@ -179,7 +181,8 @@ def _over(selector: Selector, intent: IntentLike) -> type[Intent]:
 
 
 def FinalTurn(intent: IntentLike) -> type[Intent]:
-    """``intent`` on the final assistant reply (the last assistant step with text)."""
+    """``intent`` on the final assistant reply (the last assistant step with text; a run with
+    no final answer, `OutputView.unanswered`, is a TypeError that says why)."""
     return _over(_SELECTORS["final"], intent)
 
 

@@ -28,6 +28,13 @@ _NO_USAGE = (
     "object (an OpenAI ChatCompletion or Responses object, an Anthropic Message) or its "
     "model_dump() dict instead of its text"
 )
+#: Where a transcript's usage lives, and how to keep it.
+_KEEP_USAGE = (
+    "usage is reported on the whole response (ChatCompletion.usage, an Anthropic Message's "
+    "usage), not on choices[0].message; append the whole response to the list you check "
+    "(run.append(response): semantix reads its message and its usage), while you send "
+    "response.choices[0].message back to the model"
+)
 #: A dated snapshot of a model (gpt-4o-mini-2024-07-18, claude-3-5-haiku-20241022): priced as
 #: its base name when only the base is in the prices.
 _SNAPSHOT = re.compile(r"(?P<base>.+)-(?:\d{4}-\d{2}-\d{2}|\d{8})")
@@ -160,23 +167,89 @@ def check_prices(prices: object, *, what: str) -> dict[str, Price]:
 
 def cost_of(view: OutputView, prices: Mapping[str, Price], *, what: str) -> tuple[float, str]:
     """The response's cost in USD at ``prices`` (checked by `check_prices`), and how it was
-    counted; an `UnenforceableCheckError` naming ``what`` when it cannot be known."""
+    counted; an `UnenforceableCheckError` naming ``what`` when it cannot be known.
+
+    A run (a transcript) is priced step by step, each step's usage at its own model's price:
+    a step without usage, a step with usage but no model, or a model without a price is
+    unenforceable, never priced at another model's rate."""
+    if view.steps and any(step.usage is not None for step in view.steps):
+        return _run_cost(view, prices, what)
     usage = _usage(what, view)
     if view.model is None:
         raise UnenforceableCheckError(
             f"{what} cannot be checked: the output names no model, so no price "
             "applies; pass the provider's response object (it carries 'model') or its dict"
         )
-    snapshot = _SNAPSHOT.fullmatch(view.model)
-    price = prices.get(view.model) or (prices.get(snapshot.group("base")) if snapshot else None)
+    return _cost(what, usage, _price(what, prices, view.model), view.model)
+
+
+def _price(what: str, prices: Mapping[str, Price], model: str, where: str = "") -> Price:
+    snapshot = _SNAPSHOT.fullmatch(model)
+    price = prices.get(model) or (prices.get(snapshot.group("base")) if snapshot else None)
     if price is None:
         priced = ", ".join(sorted(prices))
         raise UnenforceableCheckError(
-            f"{what} cannot be checked: no price for model {view.model!r} (priced: "
-            f"{priced}); add it, e.g. prices={{{view.model!r}: (usd_per_1M_input, "
+            f"{what} cannot be checked: no price for model {model!r}{where} (priced: "
+            f"{priced}); add it, e.g. prices={{{model!r}: (usd_per_1M_input, "
             "usd_per_1M_output)}"
         )
-    return _cost(what, usage, price, view.model)
+    return price
+
+
+def _run_cost(view: OutputView, prices: Mapping[str, Price], what: str) -> tuple[float, str]:
+    """A run's cost: each model's steps, their usage summed, at that model's price."""
+    _missing_steps(what, view)
+    by_model: dict[str, list[Usage]] = {}
+    for number, step in enumerate(view.steps, 1):
+        if step.usage is None:
+            continue
+        if step.model is None:
+            raise UnenforceableCheckError(
+                f"{what} cannot be checked: step {number} of {len(view.steps)} reports token "
+                "usage but names no model, so no price applies to it; pass the provider's "
+                "response objects (they carry 'model') in the transcript"
+            )
+        _consistent(what, step.usage, f" (step {number}, {step.model})")
+        by_model.setdefault(step.model, []).append(step.usage)
+    total, hows = 0.0, []
+    for model, usages in by_model.items():
+        price = _price(what, prices, model, f" (used in {len(usages)} step(s) of the run)")
+        usage = _sum(what, usages, model)
+        cost, how = _cost(what, usage, price, model)
+        total += cost
+        hows.append(f"{model}: {how}" if len(by_model) > 1 else how)
+    return total, "; ".join(hows)
+
+
+def _sum(what: str, usages: list[Usage], model: str) -> Usage:
+    for usage in usages:
+        if usage.input_tokens is None or usage.output_tokens is None:
+            raise UnenforceableCheckError(
+                f"{what} cannot be checked: a step of {model!r} reports no input or output "
+                f"tokens ({usage}); pass responses that report both"
+            )
+    return Usage(
+        sum(usage.input_tokens or 0 for usage in usages),
+        sum(usage.output_tokens or 0 for usage in usages),
+        None,
+        sum(usage.cache_read_tokens or 0 for usage in usages),
+        sum(usage.cache_write_tokens or 0 for usage in usages),
+    )
+
+
+def _missing_steps(what: str, view: OutputView) -> None:
+    """Assistant steps of a run that report no usage: its total is unknown."""
+    missing = [
+        str(number)
+        for number, step in enumerate(view.steps, 1)
+        if step.role == "assistant" and step.usage is None
+    ]
+    if missing:
+        raise UnenforceableCheckError(
+            f"{what} cannot be checked: assistant step(s) {', '.join(missing)} of "
+            f"{len(view.steps)} report no token usage, so the run's total is unknown; "
+            f"{_KEEP_USAGE}"
+        )
 
 
 def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
@@ -213,8 +286,24 @@ def Cost(max_usd: float, *, prices: Mapping[str, Any]) -> type[Intent]:
 def _usage(what: str, view: OutputView) -> Usage:
     """The view's usage, unless it has none or its counts contradict each other."""
     usage = view.usage
+    if len(view.steps) > 1:  # a run (one step: a single response)
+        if usage is None:
+            raise UnenforceableCheckError(
+                f"{what} cannot be checked: no step of the transcript reports token usage; "
+                f"{_KEEP_USAGE}"
+            )
+        _missing_steps(what, view)
+        for number, step in enumerate(view.steps, 1):
+            if step.usage is not None:
+                _consistent(what, step.usage, f" (step {number})")
     if usage is None:
         raise UnenforceableCheckError(f"{what} cannot be checked: {_NO_USAGE}")
+    _consistent(what, usage, "")
+    return usage
+
+
+def _consistent(what: str, usage: Usage, where: str) -> None:
+    """An error when the counts of ``usage`` contradict each other."""
     cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
     problem = None
     counts = {field.name: getattr(usage, field.name) for field in dataclasses.fields(usage)}
@@ -236,11 +325,10 @@ def _usage(what: str, view: OutputView) -> Usage:
         )
     if problem is not None:
         raise UnenforceableCheckError(
-            f"{what} cannot be checked: the response's usage contradicts itself ({problem}), "
-            "so no count in it can be trusted; pass the provider's response unchanged (an "
-            "edited or hand-built usage dict is the usual cause)"
+            f"{what} cannot be checked: the response's usage{where} contradicts itself "
+            f"({problem}), so no count in it can be trusted; pass the provider's response "
+            "unchanged (an edited or hand-built usage dict is the usual cause)"
         )
-    return usage
 
 
 def _is_count(value: object) -> bool:

@@ -55,12 +55,12 @@ class ToolResult:
     """What a tool returned to one call of a transcript.
 
     Attributes:
-        call: the call it answers (matched by id).
+        call: the call it answers (matched by id; Gemini's, which have none, by tool name).
         content: the result's text (its text parts joined), or None.
-        is_error: whether the tool failed: Anthropic's ``is_error``, LangChain's
-            ``status == "error"``; for OpenAI tool messages and Responses
-            ``function_call_output`` items, which have no such flag, a content that is a JSON
-            object with a true ``"error"`` value (not null, false, 0, "" or empty).
+        is_error: whether the tool failed: the provider's flag (Anthropic's ``is_error``,
+            LangChain's ``status == "error"``, ...) or what the content says, by the rule of
+            `semantix.outputs.set_tool_error_rule` (by default: text starting ``Error:``, a
+            JSON object with a true ``"error"`` or a failed ``"status"``; docs/agents.md).
     """
 
     call: ToolCall
@@ -135,10 +135,16 @@ class OutputView:
     runner measured it its timing, and for a transcript its steps.
 
     For a transcript (a list of messages, an object with ``messages``), ``text`` is the final
-    assistant reply (the last assistant step with text), ``judged_turn`` its index in
-    ``steps``, ``tool_calls`` every call of the run in order, ``usage`` the sum over the steps
-    and ``model`` the last model named. A single response or text has no ``steps``: it is one
-    assistant step.
+    assistant reply (the run's last step, an assistant step with text), ``judged_turn`` its
+    index in ``steps``, ``tool_calls`` every call of the run in order, ``usage`` the sum over
+    the steps and ``model`` the last model named. A single response or text has no ``steps``:
+    it is one assistant step (unless the provider ran tools for it: one step holds their
+    results).
+
+    ``unanswered`` says why the run has no final answer, when it has none: it ended on a tool
+    result or a call, a refusal, a message with no text, or a reply cut at its token limit
+    (``text`` is then None, so no check of the answer judges an earlier preamble); None when it
+    answered.
     """
 
     text: str | None
@@ -148,6 +154,7 @@ class OutputView:
     timing: Timing | None = None
     steps: tuple[Step, ...] = ()
     judged_turn: int | None = None
+    unanswered: str | None = None
 
     def __repr__(self) -> str:
         parts = ["text=None" if self.text is None else f"text={preview(self.text, 60)}"]
@@ -163,6 +170,8 @@ class OutputView:
             roles = ", ".join(step.role for step in self.steps)
             parts.append(f"steps=[{preview(roles, 80, quote=False)}]")
             parts.append(f"judged_turn={self.judged_turn}")
+        if self.unanswered is not None:
+            parts.append(f"unanswered={preview(self.unanswered, 80)}")
         return f"OutputView({', '.join(parts)})"
 
 
@@ -178,6 +187,17 @@ class Timed:
 def describe_calls(calls: Sequence[ToolCall]) -> str:
     """The calls on one line, e.g. ``lookup({"id": 1}), issue_refund({"order_id": "A17"})``."""
     return ", ".join(str(call) for call in calls)
+
+
+#: How `OutputView.unanswered` begins for a run (or response) that ended on calls.
+ON_CALLS = "it ended on tool calls"
+#: How it begins for a single response with no text and no call.
+NO_TEXT = "the response holds no text"
+
+
+def ended_on_calls(calls: Sequence[ToolCall]) -> str:
+    """The ``unanswered`` reason of a run that ended on ``calls``, with no result after them."""
+    return f"{ON_CALLS} ({describe_calls(calls)}), with no result or reply after them"
 
 
 for _public in (ToolCall, ToolResult, Usage, Timing, Step, OutputView, Timed):

@@ -224,7 +224,7 @@ def _needed(
         if blind:
             raise TypeError(
                 f"{blind[0].__name__} is judged on the output's text, but the output has none: "
-                f"it holds {_held(view)}. Check tool calls with semantix.checks (e.g. "
+                f"{_held(view)}. Check tool calls with semantix.checks (e.g. "
                 "CalledTool(...)), or pass the text you expect"
             )
     return needed
@@ -341,9 +341,11 @@ def _not_judged(deciders: str) -> Verdict:
 
 
 def _held(view: OutputView) -> str:
-    if not view.tool_calls:
-        return "no text and no tool calls"
-    return f"only tool calls: {describe_calls(view.tool_calls)}"
+    if view.tool_calls and not view.steps:
+        return f"it holds only tool calls: {describe_calls(view.tool_calls)}"
+    if view.unanswered is not None:  # why a run (or a cut, refused reply) has no answer
+        return f"the run has no final answer: {view.unanswered}"
+    return "it holds no text and no tool calls"
 
 
 def _combine(
