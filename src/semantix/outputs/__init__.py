@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from semantix.files import encodable
 from semantix.outputs.messages import get, is_list, model_of, read_response, read_usage
+from semantix.outputs.spans import spans_of
 from semantix.outputs.view import (
     OutputView,
     Step,
@@ -46,8 +47,9 @@ __all__ = [
 ACCEPTED_OUTPUTS = (
     "a str, an OpenAI ChatCompletion or Responses object, an Anthropic Message, "
     "a chat message with 'content', the dict form of any of these, a transcript (a list of "
-    "messages, or an object with 'messages'), or a recorded stream (a list of "
-    "ChatCompletionChunks or Anthropic stream events)"
+    "messages, or an object with 'messages'), a recorded stream (a list of "
+    "ChatCompletionChunks or Anthropic stream events), or a trace (OpenTelemetry spans, an "
+    "InMemorySpanExporter, or OTLP JSON)"
 )
 
 
@@ -94,6 +96,11 @@ def _read(output: object) -> tuple[OutputView, str]:
         )
     if isinstance(output, Iterator):  # a live or recorded stream, or a generator of messages
         output = list(output)
+    spans = spans_of(output)  # OpenTelemetry spans: read by semantix.outputs.traces
+    if spans is not None:
+        from semantix.outputs.traces import read_trace
+
+        return read_trace(spans)
     if is_list(output) or is_list(get(output, "messages")):
         # A whole run or a stream: read by modules imported only for them.
         from semantix.outputs.streams import assemble, kind_of
