@@ -53,27 +53,23 @@ class CapturedSpans:
         return f"CapturedSpans({len(self._spans)} spans: {names}{more})"
 
 
-class _Router:
-    """The span processor a provider gets once: each ended span goes to the open captures."""
+def _router() -> Any:
+    """The span processor a provider gets once: each ended span goes to the open captures (an
+    SDK ``SpanProcessor``, so it is defined when opentelemetry-sdk is imported)."""
+    from opentelemetry.sdk.trace import SpanProcessor
 
-    def __init__(self) -> None:
-        self.captures: list[CapturedSpans] = []
+    class Router(SpanProcessor):
+        def __init__(self) -> None:
+            self.captures: list[CapturedSpans] = []
 
-    def on_start(self, span: Any, parent_context: Any = None) -> None:
-        pass
+        def on_end(self, span: Any) -> None:
+            for capture in tuple(self.captures):
+                capture.add(span)
 
-    def on_end(self, span: Any) -> None:
-        for capture in tuple(self.captures):
-            capture.add(span)
-
-    def shutdown(self) -> None:
-        pass
-
-    def force_flush(self, timeout_millis: int = 30000) -> bool:
-        return True
+    return Router()
 
 
-_ROUTERS: dict[int, tuple[Any, _Router]] = {}  # id(provider): (provider, its router)
+_ROUTERS: dict[int, tuple[Any, Any]] = {}  # id(provider): (provider, its router)
 
 
 @contextmanager
@@ -98,7 +94,7 @@ def capture_spans(tracer_provider: Any = None) -> Iterator[CapturedSpans]:
     with _LOCK:
         entry = _ROUTERS.get(id(provider))
         if entry is None or entry[0] is not provider:
-            entry = (provider, _Router())
+            entry = (provider, _router())
             provider.add_span_processor(entry[1])
             _ROUTERS[id(provider)] = entry
         router = entry[1]
