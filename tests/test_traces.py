@@ -17,7 +17,6 @@ pytest.importorskip("opentelemetry.sdk.trace")
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from opentelemetry.trace import Status, StatusCode
 
 from llm_server import FakeOpenAIServer, Reply, completion
 from semantix import evaluate_semantic
@@ -247,12 +246,14 @@ def test_capture_spans_on_a_given_provider_nests_and_stops(
     with capture_spans(provider) as outer:
         with tracer.start_as_current_span("chat", attributes={"gen_ai.operation.name": "chat"}):
             pass
-        with capture_spans(provider) as inner:
-            with tracer.start_as_current_span(
+        with (
+            capture_spans(provider) as inner,
+            tracer.start_as_current_span(
                 "execute_tool x",
                 attributes={"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "x"},
-            ):
-                pass
+            ),
+        ):
+            pass
     with tracer.start_as_current_span("after"):
         pass
     assert [span.name for span in outer] == ["chat", "execute_tool x"]
@@ -262,9 +263,9 @@ def test_capture_spans_on_a_given_provider_nests_and_stops(
 
 
 def test_capture_spans_refuses_what_is_not_an_sdk_provider() -> None:
-    with pytest.raises(TypeError, match="needs an opentelemetry-sdk TracerProvider, got str"):
-        with capture_spans("provider"):
-            pass
+    refused = pytest.raises(TypeError, match="needs an opentelemetry-sdk TracerProvider, got str")
+    with refused, capture_spans("provider"):
+        pass
 
 
 def test_the_semantic_trace_fixture(pytester: pytest.Pytester) -> None:
