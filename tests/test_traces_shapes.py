@@ -5,6 +5,8 @@ tracer); and the errors for spans that claim to be calls but cannot be read."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -344,3 +346,21 @@ def test_agent_leaves_refuse_a_run_that_names_no_agents() -> None:
         HandedOff("billing", "billing")
     with pytest.raises(TypeError, match="takes structural checks"):
         ByAgent("billing", "The reply is polite.")
+
+
+def test_reading_a_trace_imports_no_opentelemetry() -> None:
+    code = (
+        "import sys, semantix.agents\n"
+        "from semantix.outputs import output_view\n"
+        "span = {'spanId': 'a', 'name': 'execute_tool', 'startTimeUnixNano': '1',\n"
+        "        'endTimeUnixNano': '2', 'attributes': [\n"
+        "            {'key': 'gen_ai.operation.name', 'value': {'stringValue': 'execute_tool'}},\n"
+        "            {'key': 'gen_ai.tool.name', 'value': {'stringValue': 'lookup'}}]}\n"
+        "assert output_view([span]).tool_calls[0].name == 'lookup'\n"
+        "print(sorted(m for m in sys.modules if m.startswith('opentelemetry')))"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "[]"
