@@ -296,6 +296,9 @@ def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
 #: writes deeper); every library the checks hand a document to handles this depth.
 MAX_DEPTH = 100
 
+#: The decoder of `read_model_json` (built on first use: json is imported only where needed).
+_DECODER: Any = None
+
 
 def read_model_json(text: str) -> Any:
     """The one reader of JSON a model wrote (tool arguments, a judge's reply, a JSON check's
@@ -306,10 +309,13 @@ def read_model_json(text: str) -> Any:
             its value unpredictable: a model writing ``{"id": "B99", "id": "A17"}`` must not
             be read as either), or nested deeper than `MAX_DEPTH`; the message says which.
     """
-    import json  # only where model-written JSON is read
+    global _DECODER
+    if _DECODER is None:
+        import json  # only where model-written JSON is read
 
+        _DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_unique_names)
     try:
-        document = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_names)
+        document = _DECODER.decode(text)
     except RecursionError:
         document = None  # deeper than the parser goes: certainly deeper than MAX_DEPTH
         depth = MAX_DEPTH + 1
@@ -333,12 +339,15 @@ def _no_constant(name: str) -> Any:
 
 
 def _unique_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in document:
+    document = dict(pairs)
+    if len(document) == len(pairs):
+        return document
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
             raise ValueError(
                 f"the name {name!r} appears twice in one object, which RFC 8259 leaves "
                 "unpredictable"
             )
-        document[name] = value
-    return document
+        seen.add(name)
+    return document  # unreachable: a shorter dict has a repeated name

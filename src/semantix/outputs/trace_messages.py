@@ -56,7 +56,7 @@ def _genai_messages(recorded: object, where: str) -> list[Message]:
     messages = []
     for number, message in enumerate(document):
         place = f"{where}[{number}]"
-        if not isinstance(message, Mapping) or not isinstance(message.get("parts"), (list, tuple)):
+        if not isinstance(message, dict) or not isinstance(message.get("parts"), (list, tuple)):
             raise TypeError(f"{place} is not a message with 'role' and 'parts': {message!r:.100}")
         read = Message(message.get("role"))
         for index, part in enumerate(message["parts"]):
@@ -66,8 +66,8 @@ def _genai_messages(recorded: object, where: str) -> list[Message]:
 
 
 def _part(part: object, message: Message, where: str) -> None:
-    kind = part.get("type") if isinstance(part, Mapping) else None
-    if not isinstance(part, Mapping) or not isinstance(kind, str):
+    kind = part.get("type") if isinstance(part, dict) else None
+    if not isinstance(part, dict) or not isinstance(kind, str):
         raise TypeError(f"{where} is not a message part with a 'type': {part!r:.100}")
     if kind == "text":
         content = part.get("content")
@@ -158,7 +158,7 @@ def tool_call(name: object, arguments: object, call_id: object, where: str) -> T
             "which tool was called, so it does not read the trace"
         )
     identity = text_of(call_id)
-    if isinstance(arguments, Mapping):
+    if isinstance(arguments, dict):
         return ToolCall(name, dict(arguments), None, identity)
     raw = arguments if isinstance(arguments, str) else None
     parsed: object = None
@@ -167,7 +167,7 @@ def tool_call(name: object, arguments: object, call_id: object, where: str) -> T
             parsed = read_model_json(raw)
         except ValueError:
             parsed = None  # kept raw: no args= matches it, and the reason quotes it
-    return ToolCall(name, dict(parsed) if isinstance(parsed, Mapping) else None, raw, identity)
+    return ToolCall(name, dict(parsed) if isinstance(parsed, dict) else None, raw, identity)
 
 
 def with_kind(call: ToolCall, kind: str, server: str | None = None) -> ToolCall:
