@@ -12,8 +12,9 @@ be encoded (lone surrogates such as ``"\\ud800"``) are replaced once, here, with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from semantix.files import encodable
 from semantix.outputs.messages import get, is_list, model_of, read_response, read_usage
@@ -96,11 +97,8 @@ def _read(output: object) -> tuple[OutputView, str]:
         )
     if isinstance(output, Iterator):  # a live or recorded stream, or a generator of messages
         output = list(output)
-    spans = spans_of(output)  # OpenTelemetry spans: read by semantix.outputs.traces
-    if spans is not None:
-        from semantix.outputs.traces import read_trace
-
-        return read_trace(spans)
+    if type(output) in (list, tuple, dict) and (spans := spans_of(output)) is not None:
+        return _read_trace(spans)  # OpenTelemetry spans, OTLP JSON
     if is_list(output) or is_list(get(output, "messages")):
         # A whole run or a stream: read by modules imported only for them.
         from semantix.outputs.streams import assemble, kind_of
@@ -113,6 +111,8 @@ def _read(output: object) -> tuple[OutputView, str]:
     elif is_list(get(output, "messages")) and get(output, "choices") is None:
         return read_transcript(get(output, "messages"), f"{type(output).__name__}.messages")
     read = read_response(output)
+    if read is None and (spans := spans_of(output)) is not None:
+        return _read_trace(spans)  # an InMemorySpanExporter, a capture
     if read is None:
         raise TypeError(
             f"cannot read text from output of type {type(output).__name__} ({output!r:.120}); "
@@ -126,3 +126,9 @@ def _read(output: object) -> tuple[OutputView, str]:
         model=model_of(output),
     )
     return view, held
+
+
+def _read_trace(spans: Sequence[Any]) -> tuple[OutputView, str]:
+    from semantix.outputs.traces import read_trace  # imported only for a trace
+
+    return read_trace(spans)
