@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -364,3 +365,72 @@ def test_reading_a_trace_imports_no_opentelemetry() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.strip() == "[]"
+
+
+def test_openllmetry_spans(traced: tuple[Tracer, InMemorySpanExporter]) -> None:
+    tracer, exporter = traced
+    asked = {
+        "llm.request.type": "chat",
+        "gen_ai.request.model": "gpt-test",
+        "gen_ai.prompt.0.role": "user",
+        "gen_ai.prompt.0.content": "Refund A17",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.finish_reason": "tool_calls",
+        "gen_ai.completion.0.tool_calls.0.id": "c1",
+        "gen_ai.completion.0.tool_calls.0.name": "issue_refund",
+        "gen_ai.completion.0.tool_calls.0.arguments": '{"order_id": "A17"}',
+        "gen_ai.usage.prompt_tokens": 9,
+        "gen_ai.usage.completion_tokens": 3,
+    }
+    tool = {
+        "traceloop.span.kind": "tool",
+        "traceloop.entity.name": "issue_refund",
+        "traceloop.entity.input": '{"args": [], "kwargs": {"order_id": "A17"}}',
+        "traceloop.entity.output": '{"error": "card declined"}',
+    }
+    answered = {
+        "llm.request.type": "chat",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.content": "The card was declined.",
+    }
+    agent = {"traceloop.span.kind": "agent", "traceloop.entity.name": "billing"}
+    with tracer.start_as_current_span("billing.agent", attributes=agent):
+        for name, attributes in (("openai.chat", asked), ("issue_refund.tool", tool)):
+            with tracer.start_as_current_span(name, attributes=attributes):
+                pass
+        with tracer.start_as_current_span("openai.chat", attributes=answered):
+            pass
+    spans = exporter.get_finished_spans()
+    view = output_view(spans)
+    assert [(s.role, s.agent) for s in view.steps] == [
+        ("user", "billing"),
+        ("assistant", "billing"),
+        ("tool", "billing"),
+        ("assistant", "billing"),
+    ]
+    assert view.usage is not None and view.usage.total_tokens == 12
+    assert passes(spans, CalledTool("issue_refund", args={"order_id": "A17"}))
+    assert passes(spans, ToolFailed("issue_refund") & AnsweredBy("billing"))
+
+
+def test_messages_recorded_as_events_are_an_error(
+    traced: tuple[Tracer, InMemorySpanExporter],
+) -> None:
+    tracer, exporter = traced
+    with tracer.start_as_current_span("chat", attributes={"gen_ai.operation.name": "chat"}) as span:
+        span.add_event("gen_ai.choice", {"index": 0})
+    with pytest.raises(ValueError, match="records its messages as events \\(gen_ai.choice\\)"):
+        evaluate_semantic(exporter.get_finished_spans(), NoToolCalls)
+
+
+def test_the_benchmark_runs_and_prints_its_figures() -> None:
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench-traces"
+    completed = subprocess.run(
+        [sys.executable, str(script), "--spans", "100", "--rounds", "1"],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stderr
+    labels = [line.split()[0] for line in completed.stdout.splitlines()]
+    assert labels == ["trace", "load", "sdk", "otlp", "check"]

@@ -46,6 +46,7 @@ class Span:
     attrs: Mapping[str, Any]
     error: str | None  # the error's description (or "error") when the span failed, else None
     server: bool  # span kind SERVER
+    events: tuple[str, ...] = ()  # the names of its events
 
     @property
     def where(self) -> str:
@@ -116,6 +117,7 @@ def read_span(raw: Any, position: int) -> Span:
         attrs,
         error,
         getattr(raw.kind, "name", None) == "SERVER",
+        tuple(str(getattr(event, "name", "")) for event in raw.events or ()),
     )
 
 
@@ -161,6 +163,7 @@ def _otlp_span(raw: Mapping[str, Any], position: int) -> Span:
         attrs,
         error,
         raw.get("kind") in _SERVER_KINDS,
+        tuple(str(event.get("name", "")) for event in raw.get("events") or ()),
     )
 
 
@@ -195,8 +198,12 @@ def kind_of(span: Span) -> str | None:
         return "tool"
     if operation in _AGENTS or kind == "AGENT":
         return "agent"
-    if attrs.get("traceloop.span.kind") == "tool":
-        return "tool"
+    if operation is None and kind is None:  # OpenLLMetry (traceloop)
+        if attrs.get("llm.request.type") in ("chat", "completion"):
+            return "model"
+        traceloop = attrs.get("traceloop.span.kind")
+        if traceloop in ("tool", "agent"):
+            return str(traceloop)
     return None
 
 
@@ -233,9 +240,10 @@ def _own_agent(span: Span, kind: str | None) -> str | None:
         return name
     if kind != "agent":
         return None
-    name = span.attrs.get("agent.name")
-    if isinstance(name, str) and name:
-        return name
+    for key in ("agent.name", "traceloop.entity.name"):
+        name = span.attrs.get(key)
+        if isinstance(name, str) and name:
+            return name
     return span.name.removeprefix("invoke_agent ").strip() or None
 
 

@@ -29,6 +29,7 @@ never skipped: a check that no call was made must only ever pass on a trace read
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -141,6 +142,7 @@ class _Reader:
         self.answered: set[str] = set()
         self.pending: _Draft | None = None  # a model step whose calls only tool spans name
         self.opened = False
+        self.waiting: dict[str, deque[str]] = {}  # tool name: ids of its calls, in order made
 
     def model(self, span: Span, agent: str | None) -> None:
         if not self.opened:  # the run's input: the first model call's user and system messages
@@ -162,6 +164,13 @@ class _Reader:
             timing=timing_of(span),
         )
         if output is None:
+            events = [name for name in span.events if name.startswith("gen_ai.")]
+            if events:
+                raise ValueError(
+                    f"{span.where} records its messages as events ({', '.join(events)}), which "
+                    "semantix does not read; use an instrumentation that records them as span "
+                    "attributes (gen_ai.output.messages, llm.output_messages)"
+                )
             draft.open = True
             reasons = span.attrs.get("gen_ai.response.finish_reasons", ())
             reasons = (reasons,) if isinstance(reasons, str) else tuple(reasons or ())
@@ -190,7 +199,16 @@ class _Reader:
     def _made(self, draft: _Draft, call: ToolCall) -> None:
         if call.id is not None:
             self.calls[call.id] = (draft, len(draft.calls))
+            self.waiting.setdefault(call.name or "", deque()).append(call.id)
         draft.calls.append(call)
+
+    def _first_open(self, name: str) -> str | None:
+        """The id of the first call of ``name`` no result answers yet (for a tool span that
+        names no call id, as OpenLLMetry's do)."""
+        ids = self.waiting.get(name)
+        while ids and ids[0] in self.answered:
+            ids.popleft()
+        return ids[0] if ids else None
 
     def tool(self, span: Span, agent: str | None, leg: str | None) -> None:
         attrs = span.attrs
@@ -225,6 +243,8 @@ class _Reader:
             arguments = _traceloop_arguments(attrs["traceloop.entity.input"])
         mcp = leg is not None or is_mcp(span)
         server = leg if leg is not None else (mcp_server(span) if mcp else None)
+        if call_id is None:
+            call_id = self._first_open(name)
         if call_id is not None and call_id in self.calls:
             if call_id in self.answered:
                 raise ValueError(
