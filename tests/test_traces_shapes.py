@@ -434,3 +434,19 @@ def test_the_benchmark_runs_and_prints_its_figures() -> None:
     assert completed.returncode == 0, completed.stderr
     labels = [line.split()[0] for line in completed.stdout.splitlines()]
     assert labels == ["trace", "load", "sdk", "otlp", "check"]
+
+
+def test_an_mcp_leg_without_a_server_address_still_makes_an_mcp_call(
+    traced: tuple[Tracer, InMemorySpanExporter],
+) -> None:
+    tracer, exporter = traced
+    tool = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search"}
+    with (
+        tracer.start_as_current_span("execute_tool search", attributes=tool),
+        tracer.start_as_current_span(
+            "tools/call search", attributes={"mcp.method.name": "tools/call"}
+        ),
+    ):
+        pass
+    (call,) = output_view(exporter.get_finished_spans()).tool_calls
+    assert (call.name, call.kind, call.server) == ("search", "mcp", None)

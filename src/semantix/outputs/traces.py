@@ -65,7 +65,6 @@ class _Draft:
 
     role: str
     text: str | None
-    end: int
     agent: str | None
     calls: list[ToolCall] = field(default_factory=list)
     results: list[ToolResult] = field(default_factory=list)
@@ -89,8 +88,9 @@ def read_trace(raw_spans: Sequence[Any]) -> tuple[OutputView, str]:
         names = ", ".join(dict.fromkeys(repr(span.name) for span in spans))
         raise ValueError(
             f"none of the trace's {len(spans)} spans is a model call, tool call or agent under the "
-            "OpenTelemetry GenAI conventions (gen_ai.operation.name) or OpenInference's "
-            f"(openinference.span.kind): {preview(names, 200, quote=False)}; instrument the "
+            "OpenTelemetry GenAI conventions (gen_ai.operation.name), OpenInference's "
+            "(openinference.span.kind) or OpenLLMetry's (llm.request.type, traceloop.span.kind): "
+            f"{preview(names, 200, quote=False)}; instrument the "
             "model client or the agent framework (see the Traces section of the docs)"
         )
     agents = agents_of(spans, kinds)
@@ -105,7 +105,8 @@ def read_trace(raw_spans: Sequence[Any]) -> tuple[OutputView, str]:
             parent = by_id.get(span.parent) if span.parent else None
             if span.server and parent is not None and kinds[parent.id] == "tool":
                 continue  # the server's side of a call whose client span is read
-            reader.tool(span, agents[span.id], mcp.servers.get(span.id))
+            leg = span.id in mcp.servers  # an MCP call inside: an MCP tool, of its server
+            reader.tool(span, agents[span.id], leg, mcp.servers.get(span.id))
     return reader.view(spans)
 
 
@@ -150,14 +151,13 @@ class _Reader:
             for message in messages_of(span, "input") or ():
                 text = "".join(message.texts)
                 if message.role in ("user", "system") and text:
-                    self.drafts.append(_Draft(message.role, encodable(text), span.start, agent))
+                    self.drafts.append(_Draft(message.role, encodable(text), agent))
         elif len(self.answered) < len(self.calls):  # results only the next model call shows
             self._results_from(span, agent)
         output = messages_of(span, "output")
         draft = _Draft(
             "assistant",
             None,
-            span.end,
             agent,
             usage=usage_of(span),
             model=model_of(span),
@@ -194,7 +194,7 @@ class _Reader:
                 self.answered.add(call_id)
                 made, index = self.calls[call_id]
                 result = ToolResult(made.calls[index], _content(content), _json_error(content))
-                self.drafts.append(_Draft("tool", None, span.start, agent, results=[result]))
+                self.drafts.append(_Draft("tool", None, agent, results=[result]))
 
     def _made(self, draft: _Draft, call: ToolCall) -> None:
         if call.id is not None:
@@ -210,7 +210,7 @@ class _Reader:
             ids.popleft()
         return ids[0] if ids else None
 
-    def tool(self, span: Span, agent: str | None, leg: str | None) -> None:
+    def tool(self, span: Span, agent: str | None, leg: bool, leg_server: str | None) -> None:
         attrs = span.attrs
         name = tool_name(span)
         if name is None:
@@ -241,8 +241,8 @@ class _Reader:
         )
         if arguments is None and "traceloop.entity.input" in attrs:
             arguments = _traceloop_arguments(attrs["traceloop.entity.input"])
-        mcp = leg is not None or is_mcp(span)
-        server = leg if leg is not None else (mcp_server(span) if mcp else None)
+        mcp = leg or is_mcp(span)
+        server = leg_server if leg else (mcp_server(span) if mcp else None)
         if call_id is None:
             call_id = self._first_open(name)
         if call_id is not None and call_id in self.calls:
@@ -260,7 +260,7 @@ class _Reader:
                 call = with_kind(call, "mcp", server)
             owner = self.pending
             if owner is None or owner.agent != agent:
-                owner = _Draft("assistant", None, span.start, agent, open=True)
+                owner = _Draft("assistant", None, agent, open=True)
                 self.drafts.append(owner)
                 self.pending = owner
             owner.wants_calls = None
@@ -283,7 +283,6 @@ class _Reader:
             _Draft(
                 "tool",
                 None,
-                span.end,
                 agent,
                 results=[ToolResult(call, content, failed)],
                 timing=timing_of(span),
