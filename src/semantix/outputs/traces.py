@@ -164,7 +164,7 @@ class _Reader:
             timing=timing_of(span),
         )
         if output is None:
-            events = [name for name in span.events if name.startswith("gen_ai.")]
+            events = [name for name in span.event_names() if name.startswith("gen_ai.")]
             if events:
                 raise ValueError(
                     f"{span.where} records its messages as events ({', '.join(events)}), which "
