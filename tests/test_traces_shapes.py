@@ -450,3 +450,23 @@ def test_an_mcp_leg_without_a_server_address_still_makes_an_mcp_call(
         pass
     (call,) = output_view(exporter.get_finished_spans()).tool_calls
     assert (call.name, call.kind, call.server) == ("search", "mcp", None)
+
+
+def test_a_second_result_for_one_call_and_a_parent_cycle_are_errors() -> None:
+    call = chat(None, ("c1", "lookup", {}))
+    tool = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup"}
+    tool["gen_ai.tool.call.id"] = "c1"
+    twice = [
+        otlp_span("a", "", "chat", 0, call),
+        otlp_span("b", "", "execute_tool lookup", 20, tool),
+        otlp_span("c", "", "execute_tool lookup", 40, tool),
+    ]
+    with pytest.raises(
+        ValueError, match="span 'execute_tool lookup' \\(id c\\) is a second result"
+    ):
+        output_view(twice)
+    cycle = [otlp_span("a", "b", "chat", 0, call), otlp_span("b", "a", "x", 0, {})]
+    with pytest.raises(ValueError, match="is its own ancestor"):
+        output_view(cycle)
+    with pytest.raises(TypeError, match="OTLP document 1 is str"):
+        output_view([{"resourceSpans": []}, "not a document"])
