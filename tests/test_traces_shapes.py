@@ -470,3 +470,18 @@ def test_a_second_result_for_one_call_and_a_parent_cycle_are_errors() -> None:
         output_view(cycle)
     with pytest.raises(TypeError, match="OTLP document 1 is str"):
         output_view([{"resourceSpans": []}, "not a document"])
+
+
+def test_a_span_still_open_or_not_a_span_is_an_error(
+    traced: tuple[Tracer, InMemorySpanExporter],
+) -> None:
+    tracer, exporter = traced
+    with tracer.start_as_current_span("chat", attributes=chat("Hello.")):
+        pass
+    still_open = tracer.start_span("execute_tool", attributes={"gen_ai.tool.name": "x"})
+    finished = exporter.get_finished_spans()
+    with pytest.raises(TypeError, match="span 1 \\(_Span\\) is not a finished OpenTelemetry span"):
+        output_view([*finished, still_open])
+    with pytest.raises(TypeError, match="span 1 \\(object\\) is not a finished"):
+        output_view([*finished, object()])
+    still_open.end()
