@@ -485,3 +485,32 @@ def test_a_span_still_open_or_not_a_span_is_an_error(
     with pytest.raises(TypeError, match="span 1 \\(object\\) is not a finished"):
         output_view([*finished, object()])
     still_open.end()
+
+
+def test_genai_parts_provider_tools_and_results_only_the_next_call_shows(
+    traced: tuple[Tracer, InMemorySpanExporter],
+) -> None:
+    tracer, exporter = traced
+    searched = {"type": "server_tool_call", "id": "s1", "name": "web_search", "arguments": {}}
+    asked = chat(None, ("c1", "lookup", {"order_id": "A17"}))
+    output = json.loads(asked["gen_ai.output.messages"])
+    output[0]["parts"].insert(0, searched)
+    asked["gen_ai.output.messages"] = json.dumps(output)
+    history = [
+        {"role": "user", "parts": [{"type": "text", "content": "Where is A17?"}]},
+        *output,
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "late"}]},
+    ]
+    answered = chat("A17 is late.")
+    answered["gen_ai.input.messages"] = json.dumps(history)
+    for attributes in (asked, answered):
+        with tracer.start_as_current_span("chat", attributes=attributes):
+            pass
+    view = output_view(exporter.get_finished_spans())
+    assert [(call.name, call.kind) for call in view.tool_calls] == [
+        ("web_search", "provider"),
+        ("lookup", "function"),
+    ]
+    assert [step.role for step in view.steps] == ["assistant", "tool", "assistant"]
+    (result,) = view.steps[1].tool_results
+    assert (result.call.name, result.content, result.is_error) == ("lookup", "late", False)
