@@ -514,3 +514,21 @@ def test_genai_parts_provider_tools_and_results_only_the_next_call_shows(
     assert [step.role for step in view.steps] == ["assistant", "tool", "assistant"]
     (result,) = view.steps[1].tool_results
     assert (result.call.name, result.content, result.is_error) == ("lookup", "late", False)
+
+
+def test_arguments_with_a_repeated_name_match_no_args(
+    traced: tuple[Tracer, InMemorySpanExporter],
+) -> None:
+    tracer, exporter = traced
+    tool = {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "issue_refund",
+        "gen_ai.tool.call.arguments": '{"order_id": "B99", "order_id": "A17"}',
+    }
+    with tracer.start_as_current_span("execute_tool issue_refund", attributes=tool):
+        pass
+    spans = exporter.get_finished_spans()
+    (call,) = output_view(spans).tool_calls
+    assert (call.arguments, call.raw_arguments) == (None, tool["gen_ai.tool.call.arguments"])
+    assert not passes(spans, CalledTool("issue_refund", args={"order_id": "A17"}))
+    assert passes(spans, CalledTool("issue_refund"))
