@@ -285,3 +285,42 @@ def test_the_semantic_trace_fixture(pytester: pytest.Pytester) -> None:
         """
     )
     pytester.runpytest_subprocess("-p", "no:randomly").assert_outcomes(passed=1)
+
+
+def test_a_framework_span_around_the_instrumented_client_is_one_model_call(
+    tracing: tuple[TracerProvider, InMemorySpanExporter],
+    instrumented_openai: InMemorySpanExporter,
+) -> None:
+    """pydantic-ai's chat spans hold OpenInference's ChatCompletion spans of the same calls
+    (both instrumentations on one provider): each call is read once, from the span inside."""
+    provider = tracing[0]
+    script = [tool_reply(("c1", "lookup", {"order_id": "A17"})), completion("Paid.")]
+
+    async def run(server: FakeOpenAIServer) -> None:
+        async with _client(server) as client:
+            agent = _agent(client, "billing", provider)
+
+            @agent.tool_plain
+            def lookup(order_id: str) -> str:
+                return "paid"
+
+            await agent.run("Is A17 paid?")
+
+    with FakeOpenAIServer(script) as server:
+        asyncio.run(run(server))
+    spans = instrumented_openai.get_finished_spans()
+    assert sorted({span.name for span in spans}) == [
+        "ChatCompletion",
+        "chat gpt-test",
+        "execute_tool lookup",
+        "invoke_agent billing",
+    ]
+    view = output_view(spans)
+    assert [(s.role, s.agent) for s in view.steps] == [
+        ("user", "billing"),
+        ("assistant", "billing"),
+        ("tool", "billing"),
+        ("assistant", "billing"),
+    ]
+    assert passes(spans, ToolCalls(CalledTool("lookup")))  # one call, not two
+    assert view.usage is not None and view.usage.input_tokens == 10 + 42

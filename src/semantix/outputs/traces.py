@@ -96,10 +96,11 @@ def read_trace(raw_spans: Sequence[Any]) -> tuple[OutputView, str]:
     agents = agents_of(spans, kinds)
     by_id = {span.id: span for span in spans}
     mcp = _mcp_inside_tools(spans, kinds, by_id)
+    echoes = _echoes(spans, kinds, by_id)
     reader = _Reader()
     for span in sorted(spans, key=lambda s: (s.end, s.start)):
         kind = kinds[span.id]
-        if kind == "model":
+        if kind == "model" and span.id not in echoes:
             reader.model(span, agents[span.id])
         elif kind == "tool" and span.id not in mcp.inner:
             parent = by_id.get(span.parent) if span.parent else None
@@ -108,6 +109,40 @@ def read_trace(raw_spans: Sequence[Any]) -> tuple[OutputView, str]:
             leg = span.id in mcp.servers  # an MCP call inside: an MCP tool, of its server
             reader.tool(span, agents[span.id], leg, mcp.servers.get(span.id))
     return reader.view(spans)
+
+
+def _echoes(
+    spans: Sequence[Span], kinds: Mapping[str, str | None], by_id: Mapping[str, Span]
+) -> set[str]:
+    """Model spans that record a call another model span records too: a framework's model span
+    around the client's (pydantic-ai's ``chat`` around OpenInference's ``ChatCompletion``) is
+    one call. The inner spans that record output messages are read; when none does, the outer
+    one is."""
+    inner: dict[str, list[Span]] = {}  # outer model span id: the model spans directly inside
+    for span in spans:
+        if kinds[span.id] != "model":
+            continue
+        parent, hops = by_id.get(span.parent) if span.parent else None, 0
+        while parent is not None and kinds[parent.id] is None and hops <= len(spans):
+            parent, hops = by_id.get(parent.parent) if parent.parent else None, hops + 1
+        if parent is not None and kinds[parent.id] == "model":
+            inner.setdefault(parent.id, []).append(span)
+    echoes: set[str] = set()
+    for outer, nested in inner.items():
+        recorded = [span.id for span in nested if _records_output(span)]
+        if recorded:
+            echoes.add(outer)
+            echoes.update(span.id for span in nested if span.id not in recorded)
+        else:
+            echoes.update(span.id for span in nested)
+    return echoes
+
+
+def _records_output(span: Span) -> bool:
+    attrs = span.attrs
+    return "gen_ai.output.messages" in attrs or any(
+        key.startswith(("llm.output_messages.", "gen_ai.completion.")) for key in attrs
+    )
 
 
 @dataclass(slots=True)
