@@ -532,3 +532,29 @@ def test_arguments_with_a_repeated_name_match_no_args(
     assert (call.arguments, call.raw_arguments) == (None, tool["gen_ai.tool.call.arguments"])
     assert not passes(spans, CalledTool("issue_refund", args={"order_id": "A17"}))
     assert passes(spans, CalledTool("issue_refund"))
+
+
+def test_a_tool_span_inside_a_span_of_the_same_call_is_one_call(
+    traced: tuple[Tracer, InMemorySpanExporter],
+) -> None:
+    """Two instrumentations of one tool call (a framework's execute_tool around OpenInference's
+    TOOL span), with an HTTP span between them: one call, read from the outer span."""
+    tracer, exporter = traced
+    outer = {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "lookup",
+        "gen_ai.tool.call.id": "c1",
+        "gen_ai.tool.call.result": "paid",
+    }
+    inner = {"openinference.span.kind": "TOOL", "tool.name": "lookup", "tool_call.id": "c1"}
+    with tracer.start_as_current_span("chat", attributes=chat(None, ("c1", "lookup", {}))):
+        pass
+    with (
+        tracer.start_as_current_span("execute_tool lookup", attributes=outer),
+        tracer.start_as_current_span("GET /orders/A17"),
+        tracer.start_as_current_span("lookup", attributes=inner),
+    ):
+        pass
+    view = output_view(exporter.get_finished_spans())
+    assert [s.role for s in view.steps] == ["assistant", "tool"]
+    assert [r.content for r in view.steps[1].tool_results] == ["paid"]

@@ -95,19 +95,16 @@ def read_trace(raw_spans: Sequence[Any]) -> tuple[OutputView, str]:
         )
     agents = agents_of(spans, kinds)
     by_id = {span.id: span for span in spans}
-    mcp = _mcp_inside_tools(spans, kinds, by_id)
+    legs = _legs(spans, kinds, by_id)
     echoes = _echoes(spans, kinds, by_id)
     reader = _Reader()
     for span in sorted(spans, key=lambda s: (s.end, s.start)):
         kind = kinds[span.id]
         if kind == "model" and span.id not in echoes:
             reader.model(span, agents[span.id])
-        elif kind == "tool" and span.id not in mcp.inner:
-            parent = by_id.get(span.parent) if span.parent else None
-            if span.server and parent is not None and kinds[parent.id] == "tool":
-                continue  # the server's side of a call whose client span is read
-            leg = span.id in mcp.servers  # an MCP call inside: an MCP tool, of its server
-            reader.tool(span, agents[span.id], leg, mcp.servers.get(span.id))
+        elif kind == "tool" and span.id not in legs.inner:
+            leg = span.id in legs.servers  # an MCP call inside: an MCP tool, of its server
+            reader.tool(span, agents[span.id], leg, legs.servers.get(span.id))
     return reader.view(spans)
 
 
@@ -122,9 +119,7 @@ def _echoes(
     for span in spans:
         if kinds[span.id] != "model":
             continue
-        parent, hops = by_id.get(span.parent) if span.parent else None, 0
-        while parent is not None and kinds[parent.id] is None and hops <= len(spans):
-            parent, hops = by_id.get(parent.parent) if parent.parent else None, hops + 1
+        parent = _above(span, kinds, by_id, len(spans))
         if parent is not None and kinds[parent.id] == "model":
             inner.setdefault(parent.id, []).append(span)
     echoes: set[str] = set()
@@ -146,27 +141,39 @@ def _records_output(span: Span) -> bool:
 
 
 @dataclass(slots=True)
-class _Mcp:
-    inner: set[str] = field(default_factory=set)  # MCP spans read as part of their tool span
+class _Legs:
+    inner: set[str] = field(default_factory=set)  # tool spans read as part of an outer one
     servers: dict[str, str | None] = field(default_factory=dict)  # tool span id: MCP server
 
 
-def _mcp_inside_tools(
+def _legs(
     spans: Sequence[Span], kinds: Mapping[str, str | None], by_id: Mapping[str, Span]
-) -> _Mcp:
-    """An MCP ``tools/call`` span directly inside a tool span of the same tool is that call's
-    MCP leg: the outer span is read as an MCP call, the inner one not again."""
-    found = _Mcp()
+) -> _Legs:
+    """A tool span whose nearest traced span above is a tool span of the same tool is a leg of
+    that call, recorded by another instrumentation (an MCP client's ``tools/call``, the MCP
+    server's side of it): the outer span is read, the inner one not again; an MCP leg makes the
+    outer call an MCP call of that leg's server."""
+    found = _Legs()
     for span in spans:
-        if span.attrs.get("mcp.method.name") != "tools/call" or not span.parent:
+        if kinds[span.id] != "tool":
             continue
-        parent = by_id.get(span.parent)
-        if parent is None or kinds[parent.id] != "tool" or span.server:
+        outer = _above(span, kinds, by_id, len(spans))
+        if outer is None or kinds[outer.id] != "tool" or tool_name(outer) != tool_name(span):
             continue
-        if tool_name(parent) == tool_name(span):
-            found.inner.add(span.id)
-            found.servers[parent.id] = mcp_server(span)
+        found.inner.add(span.id)
+        if is_mcp(span) and not span.server:
+            found.servers[outer.id] = mcp_server(span)
     return found
+
+
+def _above(
+    span: Span, kinds: Mapping[str, str | None], by_id: Mapping[str, Span], limit: int
+) -> Span | None:
+    """The nearest span above ``span`` that is a model call, tool call or agent."""
+    parent, hops = by_id.get(span.parent) if span.parent else None, 0
+    while parent is not None and kinds[parent.id] is None and hops <= limit:
+        parent, hops = by_id.get(parent.parent) if parent.parent else None, hops + 1
+    return parent
 
 
 class _Reader:
