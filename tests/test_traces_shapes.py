@@ -558,3 +558,59 @@ def test_a_tool_span_inside_a_span_of_the_same_call_is_one_call(
     view = output_view(exporter.get_finished_spans())
     assert [s.role for s in view.steps] == ["assistant", "tool"]
     assert [r.content for r in view.steps[1].tool_results] == ["paid"]
+
+
+def test_the_openai_agents_sdk_as_openinference_records_it(
+    traced: tuple[Tracer, InMemorySpanExporter],
+) -> None:
+    """The shape of openinference-instrumentation-openai-agents: a workflow AGENT span, an AGENT
+    span per agent, Response spans as LLM spans, function calls as TOOL spans without a call id,
+    and a handoff as a TOOL span with no tool name ("handoff to Billing")."""
+    tracer, exporter = traced
+    agent = {"openinference.span.kind": "AGENT"}
+
+    def response(text: str | None = None, call: tuple[str, str] | None = None) -> dict[str, Any]:
+        out = "llm.output_messages.0.message."
+        attributes: dict[str, Any] = {"openinference.span.kind": "LLM", f"{out}role": "assistant"}
+        if text:
+            attributes[f"{out}contents.0.message_content.type"] = "text"
+            attributes[f"{out}contents.0.message_content.text"] = text
+        if call:
+            attributes[f"{out}tool_calls.0.tool_call.id"] = call[0]
+            attributes[f"{out}tool_calls.0.tool_call.function.name"] = call[1]
+        return attributes
+
+    lookup = {"openinference.span.kind": "TOOL", "tool.name": "lookup", "output.value": "paid"}
+    lookup["input.value"] = '{"order_id": "A17"}'
+    with tracer.start_as_current_span("Agent workflow", attributes=agent):
+        with tracer.start_as_current_span("Triage", attributes=agent):
+            with tracer.start_as_current_span(
+                "response", attributes=response(call=("h1", "transfer_to_billing"))
+            ):
+                pass
+            with tracer.start_as_current_span(
+                "handoff to Billing", attributes={"openinference.span.kind": "TOOL"}
+            ):
+                pass
+        with tracer.start_as_current_span("Billing", attributes=agent):
+            with tracer.start_as_current_span(
+                "response", attributes=response(call=("call_9", "lookup"))
+            ):
+                pass
+            with tracer.start_as_current_span("lookup", attributes=lookup):
+                pass
+            with tracer.start_as_current_span("response", attributes=response("A17 is paid.")):
+                pass
+    spans = exporter.get_finished_spans()
+    view = output_view(spans)
+    assert [(s.role, s.agent) for s in view.steps] == [
+        ("assistant", "Triage"),
+        ("assistant", "Billing"),
+        ("tool", "Billing"),
+        ("assistant", "Billing"),
+    ]
+    assert [call.name for call in view.tool_calls] == ["transfer_to_billing", "lookup"]
+    assert view.steps[2].tool_results[0].call.id == "call_9"  # matched by name: no id on the span
+    assert passes(spans, HandedOff("Triage", "Billing") & AnsweredBy("Billing"))
+    # the model's call records no arguments ("{}" is left out): the tool span's are read
+    assert passes(spans, ByAgent("Billing", CalledTool("lookup", args={"order_id": "A17"})))

@@ -198,6 +198,8 @@ def kind_of(span: Span) -> str | None:
     kind = attrs.get("openinference.span.kind")
     if operation in _MODEL_CALLS or kind == "LLM":
         return "model"
+    if kind == "TOOL" and "tool.name" not in attrs and span.name.startswith("handoff"):
+        return None  # OpenInference's handoff of the OpenAI Agents SDK: the agents show it
     if (
         operation == "execute_tool"
         or kind == "TOOL"

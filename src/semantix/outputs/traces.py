@@ -294,8 +294,14 @@ class _Reader:
                 )
             made, index = self.calls[call_id]
             call = made.calls[index]
+            if call.arguments is None and call.raw_arguments is None and arguments is not None:
+                # the model's call without its arguments (OpenInference leaves out "{}"): the
+                # tool span's are what the tool was called with
+                found = tool_call(call.name, arguments, call.id, span.where)
+                call = with_kind(found, call.kind, call.server)
             if mcp:
-                call = made.calls[index] = with_kind(call, "mcp", server)
+                call = with_kind(call, "mcp", server)
+            made.calls[index] = call
         else:
             call = tool_call(name, arguments, call_id, span.where)
             if mcp:
