@@ -336,12 +336,12 @@ def _no_constant(name: str) -> Any:
 
 
 def _unique_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in document:
-            raise ValueError(
-                f"the name {name!r} appears twice in one object, which RFC 8259 leaves "
-                "unpredictable"
-            )
-        document[name] = value
+    document = dict(pairs)
+    if len(document) < len(pairs):  # a name repeated: find the first, for the message
+        names = [name for name, _ in pairs]
+        repeated = next(name for at, name in enumerate(names) if name in names[:at])
+        raise ValueError(
+            f"the name {repeated!r} appears twice in one object, which RFC 8259 leaves "
+            "unpredictable"
+        )
     return document

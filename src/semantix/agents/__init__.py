@@ -30,16 +30,22 @@ print(evaluate_semantic(messages, check).passed)
 
 from __future__ import annotations
 
+from semantix.agents.capture import CapturedSpans, capture_spans
+from semantix.agents.handoffs import AnsweredBy, ByAgent, HandedOff
 from semantix.agents.results import ToolFailed, ToolSucceeded
 from semantix.agents.timing import atimed, timed
 from semantix.agents.trajectory import AnyOrder, ToolCalls
 from semantix.agents.turns import AnyTurn, EachTurn, FinalTurn, Steps, Turn, WholeConversation
 
 __all__ = [
+    "AnsweredBy",
     "AnyOrder",
     "AnyTurn",
+    "ByAgent",
+    "CapturedSpans",
     "EachTurn",
     "FinalTurn",
+    "HandedOff",
     "Steps",
     "ToolCalls",
     "ToolFailed",
@@ -47,5 +53,6 @@ __all__ = [
     "Turn",
     "WholeConversation",
     "atimed",
+    "capture_spans",
     "timed",
 ]

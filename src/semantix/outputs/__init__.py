@@ -12,12 +12,14 @@ be encoded (lone surrogates such as ``"\\ud800"``) are replaced once, here, with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from semantix.files import encodable
 from semantix.outputs.blocks import Read, result_text
 from semantix.outputs.messages import get, is_list, model_of, read_response, usage_of
+from semantix.outputs.spans import spans_of
 from semantix.outputs.tool_errors import (
     ToolErrorRule,
     default_tool_error_rule,
@@ -61,8 +63,8 @@ ACCEPTED_OUTPUTS = (
     "a str, an OpenAI ChatCompletion or Responses object, an Anthropic Message, a Gemini "
     "response, a Bedrock Converse response, a chat message with 'content' (or Gemini 'parts'), "
     "the dict form of any of these, a transcript (a list of messages, or an object with "
-    "'messages'), or a recorded stream (a list of ChatCompletionChunks or Anthropic stream "
-    "events)"
+    "'messages'), a recorded stream (a list of ChatCompletionChunks or Anthropic stream "
+    "events), or a trace (OpenTelemetry spans, an InMemorySpanExporter, or OTLP JSON)"
 )
 
 
@@ -127,8 +129,10 @@ def _read(output: object) -> tuple[OutputView, str]:
                 "already (a stream or generator can be read once). Record it in a list "
                 "(chunks = list(stream)) and pass the list, as often as you like"
             )
-    # Each reader of a kind of subject is recognised here, in this order (a new one, such as a
-    # trace reader, goes here too): transcripts and streams, then single responses.
+    # Each reader of a kind of subject is recognised here, in this order (a new one goes here
+    # too): traces, transcripts and streams, then single responses.
+    if type(output) in (list, tuple, dict) and (spans := spans_of(output)) is not None:
+        return _read_trace(spans)  # OpenTelemetry spans, OTLP JSON
     if is_list(output) or is_list(get(output, "messages")):
         # A whole run or a stream: read by modules imported only for them.
         from semantix.outputs.streams import assemble, kind_of
@@ -143,6 +147,8 @@ def _read(output: object) -> tuple[OutputView, str]:
     elif is_list(get(output, "messages")) and get(output, "choices") is None:
         return read_transcript(get(output, "messages"), f"{type(output).__name__}.messages")
     read = read_response(output)
+    if read is None and (spans := spans_of(output)) is not None:
+        return _read_trace(spans)  # an InMemorySpanExporter, a capture
     if read is None:
         raise TypeError(
             f"cannot read text from output of type {type(output).__name__} ({output!r:.120}); "
@@ -195,3 +201,9 @@ def match_own(read: Read) -> list[ToolResult]:
             ToolResult(call, text, is_tool_error(text, call, pending.flagged, pending.where))
         )
     return results
+
+
+def _read_trace(spans: Sequence[Any]) -> tuple[OutputView, str]:
+    from semantix.outputs.traces import read_trace  # imported only for a trace
+
+    return read_trace(spans)

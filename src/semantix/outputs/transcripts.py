@@ -134,10 +134,7 @@ def read_transcript(messages: Sequence[Any], where: str) -> tuple[OutputView, st
         if step.role == "assistant":
             stopped = why
         merging = is_item
-    unanswered = _unanswered(steps, stopped)
-    final = None
-    if unanswered is None:
-        final = next(i for i in range(len(steps) - 1, -1, -1) if steps[i].role == "assistant")
+    final, unanswered = final_answer(steps, stopped)
     every_call = tuple(call for step in steps for call in step.tool_calls)
     models = [step.model for step in steps if step.model is not None]
     view = OutputView(
@@ -150,6 +147,15 @@ def read_transcript(messages: Sequence[Any], where: str) -> tuple[OutputView, st
         unanswered=unanswered,
     )
     return view, f"{where} ({len(steps)} steps, no assistant reply with text)"
+
+
+def final_answer(steps: Sequence[Step], stopped: str | None) -> tuple[int | None, str | None]:
+    """The index of the run's final answer, or None and why there is none (``stopped``: why
+    the last assistant message is no answer, e.g. cut or refused) — one rule for every run."""
+    unanswered = _unanswered(steps, stopped)
+    if unanswered is not None:
+        return None, unanswered
+    return next(i for i in range(len(steps) - 1, -1, -1) if steps[i].role == "assistant"), None
 
 
 def _unanswered(steps: Sequence[Step], stopped: str | None) -> str | None:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SemanticAssert"]
 
+pytest_plugins = ["semantix.pytest.traces"]  # the semantic_trace fixture (OpenTelemetry spans)
+
 _SESSION = pytest.StashKey[SemanticSession]()
 
 
