@@ -268,8 +268,17 @@ def test_no_calls_expected() -> None:
 def test_a_single_response_and_a_stream_are_one_step() -> None:
     parallel = completion(None, ("c1", "issue_refund", REFUND), ("c2", "send_email", {}))
     assert decide(ToolCalls(AnyOrder(CalledTool("send_email"), REFUND_CALL)), parallel)[0]
-    lookup_then_refund = ToolCalls(LOOKUP_CALL, CalledTool("issue_refund", args=REFUND))
-    assert decide(lookup_then_refund, openai_stream())[0]
+    both = (LOOKUP_CALL, CalledTool("issue_refund", args=REFUND))
+    assert decide(ToolCalls(AnyOrder(*both)), openai_stream())[0]
+    passed, reason = decide(ToolCalls(*both), openai_stream())  # one message: made together
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        (
+            'calls 1, 2 were made together in one step (step 1): lookup_order({"order_id": '
+            '"A17"}), issue_refund({"order_id": "A17", "amount": 20}); order=\'in_order\' means '
+            "separate steps in this order: expect calls made together as AnyOrder(...)"
+        ),
+    )
 
 
 def test_names_descriptions_and_composition() -> None:
@@ -279,7 +288,8 @@ def test_names_descriptions_and_composition() -> None:
         "send_email), extra='allow')"
     )
     assert check.description == (
-        "The model made at least these tool calls, in this order: lookup_order(order_id='A17'), "
+        "The model made at least these tool calls, in this order, each in a later step: "
+        "lookup_order(order_id='A17'), "
         "AnyOrder(issue_refund(order_id='A17'), send_email)."
     )
     result = evaluate_semantic(
@@ -355,3 +365,139 @@ def test_arguments_that_are_not_json_never_match() -> None:
         "call 1 issue_refund(<arguments are not a JSON object: '{oops'>): its arguments are not "
         "a JSON object"
     )
+
+
+# --- issue 43 section 3: in order means separate steps; agentevals' modes ----------------------
+
+
+def test_in_order_means_separate_steps_in_that_order() -> None:
+    """Two calls made in parallel (one step) are not "a, then b": before, ToolCalls(a, b)
+    passed on them."""
+    email = CalledTool("send_email")
+    parallel = run([("issue_refund", REFUND), ("send_email", {})])
+    passed, reason = decide(ToolCalls(REFUND_CALL, email), parallel)
+    assert not passed
+    assert reason.startswith("calls 1, 2 were made together in one step (step 2)")
+    passed, reason = decide(ToolCalls(REFUND_CALL, email, extra="allow"), parallel)
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        (
+            "send_email was made in the same step as the expected call before it (calls 1 and 2, "
+            "step 2), not after it: order='in_order' means separate steps in this order; expect "
+            "calls made together as AnyOrder(...)"
+        ),
+    )
+    assert decide(ToolCalls(AnyOrder(REFUND_CALL, email)), parallel)[0]
+    apart = run([("issue_refund", REFUND)], [("send_email", {})])
+    assert decide(ToolCalls(REFUND_CALL, email), apart)[0]
+
+
+MODE_CASES = [  # (calls per step, expected, the result in each mode)
+    ([[("a", {})], [("b", {})]], ["a", "b"], {"strict": 1, "unordered": 1, "subset": 1, "superset": 1}),
+    ([[("b", {})], [("a", {})]], ["a", "b"], {"strict": 0, "unordered": 1, "subset": 1, "superset": 1}),
+    ([[("a", {})]], ["a", "b"], {"strict": 0, "unordered": 0, "subset": 1, "superset": 0}),
+    ([[("a", {})], [("b", {})], [("c", {})]], ["a", "b"], {"strict": 0, "unordered": 0, "subset": 0, "superset": 1}),
+    ([[("a", {})], [("a", {})]], ["a"], {"strict": 0, "unordered": 0, "subset": 0, "superset": 1}),
+    ([[("a", {})], [("a", {})]], ["a", "a"], {"strict": 1, "unordered": 1, "subset": 1, "superset": 1}),
+    ([[("c", {})]], ["a", "b"], {"strict": 0, "unordered": 0, "subset": 0, "superset": 0}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("steps", "expected", "outcomes"), MODE_CASES)
+def test_the_agentevals_modes_map_to_order_extra_and_missing(
+    steps: list[list[tuple[str, dict[str, Any]]]], expected: list[str], outcomes: dict[str, int]
+) -> None:
+    transcript = run(*steps)
+    checks = [CalledTool(name) for name in expected]
+    for mode, outcome in outcomes.items():
+        assert decide(ToolCalls(*checks, mode=mode), transcript)[0] is bool(outcome), mode
+    spelled = {
+        "strict": {},
+        "unordered": {"order": "any_order"},
+        "subset": {"order": "any_order", "missing": "allow"},
+        "superset": {"order": "any_order", "extra": "allow"},
+    }
+    for mode, options in spelled.items():
+        assert decide(ToolCalls(*checks, **options), transcript)[0] is bool(outcomes[mode]), mode
+
+
+def test_subset_names_the_call_outside_the_expected_ones_and_in_order_subsets() -> None:
+    transcript = run([("lookup_order", LOOKUP_ARGS)], [("delete_account", {})])
+    passed, reason = decide(ToolCalls(LOOKUP_CALL, REFUND_CALL, mode="subset"), transcript)
+    assert (passed, reason.splitlines()[0]) == (False, "call 2 is not expected: delete_account({})")
+    passed, reason = decide(
+        ToolCalls(LOOKUP_CALL, REFUND_CALL, mode="subset"), run([("lookup_order", LOOKUP_ARGS)])
+    )
+    assert passed
+    assert reason == (
+        "every call made is one of the 2 expected, in any order; expected calls not made "
+        "(missing='allow'): issue_refund(order_id='A17')"
+    )
+    in_order = ToolCalls(LOOKUP_CALL, REFUND_CALL, missing="allow")
+    assert decide(in_order, run([("issue_refund", REFUND)]))[0]
+    assert not decide(in_order, run([("issue_refund", REFUND)], [("lookup_order", LOOKUP_ARGS)]))[0]
+    assert repr(ToolCalls(LOOKUP_CALL, mode="subset")) == (
+        "ToolCalls(lookup_order(order_id='A17'), mode='subset')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        (
+            {"mode": "exact"},
+            r"mode='exact'\) must be one of 'strict', 'unordered', 'subset', 'superset'",
+        ),
+        ({"mode": "subset", "order": "in_order"}, r"mode= sets order, extra and missing"),
+        ({"missing": "some"}, r"missing='some'\) must be one of 'forbid', 'allow'"),
+        ({"extra": "allow", "missing": "allow"}, r"passes on every output"),
+    ],
+)
+def test_bad_modes_are_errors(kwargs: dict[str, Any], pattern: str) -> None:
+    with pytest.raises(ValueError, match=pattern):
+        ToolCalls(CalledTool("a"), **kwargs)
+
+
+# --- issue 44: matching is iterative and near-linear ---------------------------------------------
+
+
+def long_run(count: int, tools: int = 5, together: int = 1) -> Any:
+    """A looping agent's view: ``count`` calls of ``tools`` tools, ``together`` per step."""
+    from semantix.outputs import OutputView, Step, ToolCall
+
+    calls = [ToolCall(f"tool_{j % tools}", {"n": j % 3}) for j in range(count)]
+    steps = tuple(
+        Step("assistant", None, tuple(calls[j : j + together])) for j in range(0, count, together)
+    )
+    return OutputView("Done.", tuple(calls), steps=steps)
+
+
+def test_1100_expected_calls_in_any_order_match_without_recursion() -> None:
+    """Before: a bare RecursionError (one recursion per call)."""
+    view = long_run(1100)
+    same = [CalledTool(f"tool_{j % 5}") for j in range(1100)]  # 1,100 distinct classes
+    for order in ("any_order", "in_order"):
+        assert ToolCalls(*same, order=order).decide(view).passed, order
+        assert ToolCalls(*reversed(same), order="any_order").decide(view).passed
+    verdict = ToolCalls(*same[:-1], CalledTool("tool_9"), order="any_order").decide(view)
+    assert not verdict.passed
+    assert verdict.reason.splitlines()[0] == "tool_9 was not called"
+    assert len(verdict.reason.splitlines()) < 20  # the table shows the rows around the mismatch
+
+
+def test_a_maximum_matching_where_greedy_fails_at_scale() -> None:
+    view = long_run(3000, tools=1)  # 3,000 calls of tool_0 with n = 0, 1, 2
+    specific = [CalledTool("tool_0", args={"n": j % 3}) for j in range(2000)]
+    general = [CalledTool("tool_0")] * 1000
+    assert ToolCalls(*general, *specific, order="any_order").decide(view).passed
+    verdict = ToolCalls(*general, *specific, CalledTool("tool_0"), order="any_order").decide(view)
+    assert not verdict.passed
+    assert "was not called often enough" in verdict.reason.splitlines()[0]
+
+
+def test_many_any_order_groups() -> None:
+    view = long_run(2000, tools=2, together=2)
+    group = AnyOrder(CalledTool("tool_1"), CalledTool("tool_0"))
+    assert ToolCalls(*[group] * 1000, order="any_order").decide(view).passed
+    assert ToolCalls(*[group] * 1000).decide(view).passed
+    assert not ToolCalls(*[group] * 1001, order="any_order").decide(view).passed
