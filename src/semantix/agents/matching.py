@@ -300,10 +300,20 @@ class _Table:
         by_name: dict[str | None, list[int]] = {}
         for c, members in have.items():
             by_name.setdefault(self.calls[members[0]].name, []).append(c)
+        index: dict[tuple[str, str], dict[object, list[int]]] = {}
         edges: dict[int, list[int]] = {}
         for d, slots in need.items():
             rule = self.rules[d]
-            pool = by_name.get(rule.tool, []) if rule.pattern is None else sorted(have)
+            if rule.pattern is not None:
+                pool = sorted(have)
+            else:
+                pool = by_name.get(rule.tool, [])
+                probe = _probe(rule)
+                if probe is not None and len(pool) > 8:  # only the calls with that value
+                    values = index.get((rule.tool, probe[0]))
+                    if values is None:
+                        values = index[rule.tool, probe[0]] = self._values(pool, have, probe[0])
+                    pool = values.get(probe[1], [])
             edges[d] = [c for c in pool if self.fits(slots[0], have[c][0])]
         flows = _max_flow(
             {d: len(s) for d, s in need.items()}, {c: len(j) for c, j in have.items()}, edges
@@ -317,6 +327,49 @@ class _Table:
                 given[d] += 1
                 got[c] += 1
         return pairs
+
+    def _values(
+        self, pool: list[int], have: dict[int, list[int]], key: str
+    ) -> dict[object, list[int]]:
+        """The kinds of call in ``pool`` by the value of their argument ``key``."""
+        values: dict[object, list[int]] = {}
+        for c in pool:
+            arguments = self.calls[have[c][0]].arguments
+            if arguments is not None and key in arguments:
+                value = _canonical(arguments[key])
+                if value is not None:
+                    values.setdefault(value, []).append(c)
+        return values
+
+
+def _probe(rule: Expected) -> tuple[str, object] | None:
+    """An argument ``rule`` names with a plain JSON scalar, and that value as `_canonical`
+    writes it: a call fits ``rule`` only if its argument is that value."""
+    if not isinstance(rule.args, Mapping):
+        return None
+    for key, value in rule.args.items():
+        canonical = _canonical(value)
+        if canonical is not None:
+            return key, canonical
+    return None
+
+
+def _canonical(value: object) -> object:
+    """A JSON scalar as a key that is equal exactly when the values are equal as JSON (``1``
+    and ``1.0`` alike, ``True`` and ``1`` not); None for anything else."""
+    kind = type(value)
+    if kind is str:
+        return ("s", value)
+    if kind is bool:
+        return ("b", value)
+    if kind is int or kind is float:
+        try:
+            return ("f", float(value))  # type: ignore[arg-type]
+        except OverflowError:  # an int past float's range: left out of the index
+            return None
+    if value is None:
+        return ("n",)
+    return None
 
 
 def _max_flow(

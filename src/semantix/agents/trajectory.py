@@ -78,13 +78,21 @@ class ToolCallsCheck(Structural, abstract=True):
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
         calls, slots = view.tool_calls, cls.slots
+        results = results_of(view) if cls.results else None
+        if cls.fast and len(calls) == len(slots):  # call k is expected call k, each in its step
+            named = (
+                list(map(fit, slots, calls))
+                if results is None
+                else [fit(slot, call, results) for slot, call in zip(slots, calls, strict=True)]
+            )
+            if None not in named and (
+                max(map(len, [step.tool_calls for step in view.steps])) < 2
+                if view.steps
+                else len(calls) < 2
+            ):
+                return verdict(True, _summary(cls, zip(calls, named, strict=True)))
         steps = [index for index, step in enumerate(view.steps) for _ in step.tool_calls]
         steps = steps or [0] * len(calls)  # a single response: one step
-        results = results_of(view) if cls.results else None
-        if cls.fast and len(calls) == len(slots) and (not steps or steps[0] != steps[-1]):
-            named = [fit(slot, call, results) for slot, call in zip(slots, calls, strict=True)]
-            if None not in named and len(set(steps)) == len(steps):  # call k is expected k
-                return verdict(True, _summary(cls, zip(calls, named, strict=True)))
         rules = Rules(cls.extra == "allow", cls.missing == "allow", results)
         match = (in_order if cls.order == "in_order" else any_order)(cls.items, calls, steps, rules)
         if match.problem is not None:

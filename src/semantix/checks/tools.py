@@ -11,16 +11,24 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from semantix.checks.base import Structural, build, check_text, verdict
-from semantix.checks.json import json_equal
+from semantix.checks.matchers import (
+    Refused,
+    ask,
+    callable_name,
+    plain,
+    result_matches,
+    shown,
+    unnamed_keys,
+    value_matches,
+)
 from semantix.intent import Intent
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView, ToolCall, ToolResult, describe_calls
-from semantix.text import preview, read_model_json
+from semantix.text import preview
 
 __all__ = [
     "CalledTool",
@@ -39,7 +47,6 @@ ArgsCheck = Mapping[str, Any] | Callable[[Mapping[str, Any]], object]
 ResultCheck = Any
 #: The kinds of call (`semantix.outputs.ToolCall.kind`).
 KINDS = ("function", "mcp", "provider")
-_SCALARS = frozenset({str, int, float, bool, type(None)})
 _GLOB = frozenset("*?[")
 
 
@@ -61,6 +68,8 @@ class CalledToolCheck(Structural, abstract=True):
     result: ClassVar[ResultCheck] = None
     pattern: ClassVar[Callable[[str], object] | None] = None
     key: ClassVar[object] = None
+    #: No pattern and no kind: a call is selected by its name alone.
+    named_only: ClassVar[bool] = True
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
@@ -91,13 +100,13 @@ class CalledToolCheck(Structural, abstract=True):
     def expected(cls) -> str:
         """The expected call in short: ``issue_refund(order_id='A17')``."""
         if cls.args is None:
-            shown = cls.tool
+            call = cls.tool
         elif callable(cls.args):
-            shown = f"{cls.tool}(<{_callable_name(cls.args)}>)"
+            call = f"{cls.tool}(<{callable_name(cls.args)}>)"
         else:
-            listed = ", ".join(f"{key}={_shown(value)}" for key, value in cls.args.items())
-            shown = f"{cls.tool}({listed}{', exact' if cls.exact else ''})"
-        return shown + (f" ({cls.named().partition(' (')[2]}" if cls.kind else "")
+            listed = ", ".join(f"{key}={shown(value)}" for key, value in cls.args.items())
+            call = f"{cls.tool}({listed}{', exact' if cls.exact else ''})"
+        return call + (f" ({cls.named().partition(' (')[2]}" if cls.kind else "")
 
 
 def selects(check: type[CalledToolCheck], call: ToolCall) -> bool:
@@ -117,44 +126,6 @@ def results_of(view: OutputView) -> dict[int, ToolResult]:
     return {id(result.call): result for step in view.steps for result in step.tool_results}
 
 
-class _Refused(Exception):
-    """A matcher raised or answered something else than a bool (`fit` names the check)."""
-
-    def __init__(self, matcher: object, where: str, answer: object, raised: bool) -> None:
-        super().__init__()
-        self.matcher, self.where, self.answer, self.raised = matcher, where, answer, raised
-
-    def error(self, check: type[CalledToolCheck], call: ToolCall) -> Exception:
-        name = _callable_name(self.matcher)
-        on = f"on {self.where} of the call {call}"
-        if self.raised:
-            exc = self.answer
-            return ValueError(
-                f"{check.__name__}: the matcher {name} raised {type(exc).__name__}: {exc} {on}; "
-                "a matcher must answer True or False for every call it may see (e.g. "
-                "arguments.get('amount', 0) <= 50 for an argument a call may leave out)"
-            )
-        return TypeError(
-            f"{check.__name__}: the matcher {name} answered {self.answer!r:.60} "
-            f"({type(self.answer).__name__}) {on}, not True or False; return a bool (a check "
-            "that counts any answer as a pass could never fail)"
-        )
-
-
-def _ask(matcher: Callable[[Any], object], value: Any, where: str) -> bool:
-    """``matcher(value)``, which must be a bool."""
-    try:
-        answer = matcher(value)
-    except Exception as exc:
-        raise _Refused(matcher, where, exc, True) from exc
-    if answer is True or answer is False:
-        return answer
-    numpy = sys.modules.get("numpy")
-    if numpy is not None and isinstance(answer, numpy.bool_):
-        return bool(answer)
-    raise _Refused(matcher, where, answer, False)
-
-
 def fit(
     check: type[CalledToolCheck],
     call: ToolCall,
@@ -169,18 +140,33 @@ def fit(
         ValueError: a matcher of ``check`` raised on the call.
         TypeError: a matcher answered something else than True or False.
     """
-    if not selects(check, call):
-        return None
-    try:
-        unnamed = _fit_arguments(check, call.arguments)
-        if unnamed is None or check.result is None:
-            return unnamed
-        result = results.get(id(call)) if results else None
-        if result is None or not _result_matches(check.result, result.content):
+    if check.named_only:  # the common case, on every expected call's path: kept inline
+        if call.name != check.tool:
             return None
+    elif not selects(check, call):
+        return None
+    args, found = cast("Mapping[str, Any]", check.args), call.arguments
+    if check.texts and found is not None and not check.exact:
+        if not args.items() <= found.items():  # str values: ``==`` is their JSON comparison
+            return None
+        if len(found) == len(args):
+            unnamed: str | None = ""
+        else:
+            unnamed = ", ".join([repr(key) for key in found if key not in args])
+    else:
+        try:
+            unnamed = _fit_arguments(check, found)
+        except Refused as refused:
+            raise refused.error(check.__name__, call) from refused.__cause__
+    if unnamed is None or check.result is None:
         return unnamed
-    except _Refused as refused:
-        raise refused.error(check, call) from refused.__cause__
+    result = results.get(id(call)) if results else None
+    try:
+        if result is None or not result_matches(check.result, result.content):
+            return None
+    except Refused as refused:
+        raise refused.error(check.__name__, call) from refused.__cause__
+    return unnamed
 
 
 def _fit_arguments(check: type[CalledToolCheck], found: Mapping[str, Any] | None) -> str | None:
@@ -190,7 +176,7 @@ def _fit_arguments(check: type[CalledToolCheck], found: Mapping[str, Any] | None
     if found is None:
         return None
     if callable(args):
-        return "" if _ask(args, found, "the arguments") else None
+        return "" if ask(args, found, "the arguments") else None
     if check.texts:  # str values: ``==`` is their JSON comparison, done for all at once
         if not args.items() <= found.items():
             return None
@@ -202,7 +188,7 @@ def _fit_arguments(check: type[CalledToolCheck], found: Mapping[str, Any] | None
             try:
                 if not value_matches(found[key], value, partial):
                     return None
-            except _Refused as refused:
+            except Refused as refused:
                 refused.where = f"the argument {key!r}"
                 raise
     if check.exact:
@@ -212,37 +198,7 @@ def _fit_arguments(check: type[CalledToolCheck], found: Mapping[str, Any] | None
         return ""
     if len(found) == len(args) and check.texts:
         return ""
-    return ", ".join(map(repr, _unnamed(found, args, "")))
-
-
-def _unnamed(found: Mapping[str, Any], expected: Mapping[str, Any], prefix: str) -> list[str]:
-    """The keys of ``found`` that ``expected`` leaves out, nested ones as ``a.b``."""
-    shown = []
-    for key in found:  # a loop, not a comprehension: this is on every passing call's path
-        if key not in expected:
-            shown.append(f"{prefix}{key}")
-        elif isinstance(expected[key], Mapping) and isinstance(found[key], Mapping):
-            shown.extend(_unnamed(found[key], expected[key], f"{prefix}{key}."))
-    return shown
-
-
-def _result_matches(expected: Any, content: str | None) -> bool:
-    if content is None:
-        return False
-    if isinstance(expected, str):
-        return expected in content
-    if isinstance(expected, Mapping):
-        try:
-            document = read_model_json(content)
-        except ValueError:
-            return False
-        return isinstance(document, dict) and value_matches(document, expected, True)
-    if callable(expected) and not isinstance(expected, type):
-        return _ask(expected, content, "the result")
-    try:
-        return bool(expected == content)
-    except (TypeError, ValueError):  # dirty-equals: a comparison that raises is "not equal"
-        return False
+    return ", ".join(map(repr, unnamed_keys(found, args, "")))
 
 
 def mismatch(
@@ -263,54 +219,25 @@ def mismatch(
         result = results.get(id(call)) if results else None
         if result is None:
             return "no result recorded"
-        shown = preview(result.content or "", 80)
+        content = preview(result.content or "", 80)
         if isinstance(check.result, str):
-            return f"its result {shown} does not contain {check.result!r}"
-        return f"its result {shown} does not match {_shown(check.result)}"
+            return f"its result {content} does not contain {check.result!r}"
+        return f"its result {content} does not match {shown(check.result)}"
     if call.arguments is None:
         return "its arguments are not a JSON object"
     if callable(check.args):
-        return f"rejected by {_callable_name(check.args)}"
+        return f"rejected by {callable_name(check.args)}"
     assert check.args is not None
     problems = []
     for key, value in check.args.items():
         if key not in call.arguments:
-            problems.append(f"{key!r} missing, expected {_shown(value)}")
+            problems.append(f"{key!r} missing, expected {shown(value)}")
         elif not value_matches(call.arguments[key], value, not check.exact):
-            problems.append(f"{key!r} is {_shown(call.arguments[key])}, expected {_shown(value)}")
+            problems.append(f"{key!r} is {shown(call.arguments[key])}, expected {shown(value)}")
     extra = [key for key in call.arguments if key not in check.args and key not in check.ignore]
     if check.exact and extra:
         problems.append(f"unexpected {', '.join(map(repr, extra))} (exact=True)")
     return "; ".join(problems)
-
-
-def value_matches(found: Any, expected: Any, partial: bool = False) -> bool:
-    """JSON values compare as JSON (``1 == 1.0``, ``True != 1``), deeply (``partial``: a dict
-    matches a dict holding at least its keys); any other object with ``==`` (a dirty-equals
-    matcher, a class of your own); a function is called with the value and must answer True or
-    False."""
-    if type(expected) in _SCALARS:
-        return found == expected if type(found) is type(expected) else json_equal(found, expected)
-    if isinstance(expected, Mapping):
-        return (
-            isinstance(found, Mapping)
-            and (expected.keys() <= found.keys() if partial else found.keys() == expected.keys())
-            and all(value_matches(found[key], value, partial) for key, value in expected.items())
-        )
-    if isinstance(expected, (list, tuple)):
-        return (
-            isinstance(found, list)
-            and len(found) == len(expected)
-            and all(value_matches(f, e, partial) for f, e in zip(found, expected, strict=True))
-        )
-    if isinstance(expected, (bool, int, float, str)):  # their subclasses
-        return json_equal(found, expected)
-    if callable(expected) and not isinstance(expected, type):
-        return _ask(expected, found, "the argument")
-    try:
-        return bool(expected == found)
-    except (TypeError, ValueError):  # dirty-equals: a comparison that raises is "not equal"
-        return False
 
 
 def not_called(tool: str, view: OutputView) -> str:
@@ -366,13 +293,15 @@ def called_tool(
                 raise TypeError(
                     f"{factory}({tool!r}, args=...) keys must be argument names (str), got {key!r}"
                 )
-        shown = _shown(dict(args))
+        listed = shown(dict(args))
         options.append(f"args={dict(args)!r}" + (", exact=True" if exact else ""))
-        described = f" with exactly the arguments {shown}" if exact else f" with arguments {shown}"
+        described = (
+            f" with exactly the arguments {listed}" if exact else f" with arguments {listed}"
+        )
         frozen: Any = dict(args)
     elif args is not None:
-        options.append(f"args={_callable_name(args)}")
-        described = f" with arguments accepted by {_callable_name(args)}"
+        options.append(f"args={callable_name(args)}")
+        described = f" with arguments accepted by {callable_name(args)}"
         frozen = staticmethod(args)
     else:
         described = ""
@@ -385,8 +314,8 @@ def called_tool(
         described += f" as {'an' if kind == 'mcp' else 'a'} {kind} call"
         described += f" of the server {server!r}" if server else ""
     if result is not None:
-        options.append(f"result={_shown(result)}")
-        described += f" and a result holding {_shown(result)}"
+        options.append(f"result={shown(result)}")
+        described += f" and a result holding {shown(result)}"
     glob = bool(_GLOB & set(tool))
     rule = (base.__name__, tool, kind, server, exact, sorted(ignored), frozen, result, attributes)
     option = "".join(f", {text}" for text in options)
@@ -403,7 +332,8 @@ def called_tool(
         server=server,
         result=staticmethod(result) if callable(result) else result,
         pattern=re.compile(fnmatch.translate(tool)).match if glob else None,
-        key=repr(rule) if _plain(rule) else object(),
+        key=repr(rule) if plain(rule) else object(),
+        named_only=not glob and kind is None,
         **attributes,
     )
 
@@ -426,18 +356,6 @@ def _ignored(
     if both:
         raise ValueError(f"{factory}({tool!r}): {both[0]!r} is both in args= and in ignore=")
     return ignored
-
-
-def _plain(value: object) -> bool:
-    """Whether ``value`` holds only data (so its repr names the rule): no function, no
-    matcher object."""
-    if type(value) in _SCALARS:
-        return True
-    if isinstance(value, (list, tuple)):
-        return all(map(_plain, value))
-    if isinstance(value, Mapping):
-        return all(_plain(key) and _plain(item) for key, item in value.items())
-    return False
 
 
 def CalledTool(
@@ -507,13 +425,3 @@ class NoToolCalls(Structural):
 
 
 NoToolCalls.__module__ = "semantix.checks"
-
-
-def _callable_name(check: object) -> str:
-    return str(getattr(check, "__qualname__", None) or repr(check))
-
-
-def _shown(value: Any) -> str:
-    if callable(value) and not isinstance(value, type):
-        return _callable_name(value)
-    return preview(repr(value), 80, quote=False)
