@@ -86,6 +86,10 @@ def test_each_turn_asks_once_per_turn_and_the_first_failure_decides() -> None:
         "Whatever. Read the manual.",
     ]
     assert (result.passed, reasons(result)) == (False, ["turn 2 of 2: fake score 0.100"])
+    fake = judge()
+    result = evaluate_semantic([*CONVERSATION, *CONVERSATION[1:3]], EachTurn(Polite), judge=fake)
+    # issue 43: the message quotes the turn that failed, not (only) the final reply it shows
+    assert reasons(result) == ["turn 2 of 3 ('Whatever. Read the manual.'): fake score 0.100"]
     polite = [*CONVERSATION[:4], {"role": "assistant", "content": "Thank you, it left today."}]
     result = evaluate_semantic(
         polite,
@@ -98,9 +102,10 @@ def test_each_turn_asks_once_per_turn_and_the_first_failure_decides() -> None:
 
 def test_any_turn_the_first_pass_decides_else_the_strongest() -> None:
     result = evaluate_semantic(CONVERSATION, AnyTurn(Polite), judge=judge())
-    assert (result.passed, reasons(result)) == (True, ["turn 1 of 2: fake score 0.900"])
+    first = "turn 1 of 2 ('Hello, thank you for writing! How can I help?')"
+    assert (result.passed, reasons(result)) == (True, [f"{first}: fake score 0.900"])
     result = evaluate_semantic(CONVERSATION, AnyTurn(Apologizes), judge=judge())
-    assert (result.passed, reasons(result)) == (False, ["turn 1 of 2: fake score 0.050"])
+    assert (result.passed, reasons(result)) == (False, [f"{first}: fake score 0.050"])
     assert result.leaves[0].threshold == 0.3  # the inner intent's own threshold
 
 
@@ -115,6 +120,30 @@ def test_turn_by_index() -> None:
         evaluate_semantic(CONVERSATION, Turn(2, Polite), judge=judge())
     with pytest.raises(TypeError, match="needs the index of an assistant reply as an int"):
         Turn("last", Polite)  # type: ignore[arg-type]
+
+
+def test_a_turn_is_described_and_reported_with_the_same_number() -> None:
+    """issue 43: Turn(1) was described as "Assistant reply 1" while its reason said "turn 2 of
+    3"; a failing turn that is not the final reply is quoted."""
+    three = [*CONVERSATION, {"role": "user", "content": "?"}]
+    three.append({"role": "assistant", "content": "Thank you, it left today."})
+    fake = judge()
+    result = evaluate_semantic(three, Turn(1, Polite), judge=fake)
+    assert Turn(-1, Contains("x")).description.startswith("The final assistant turn: ")
+    assert Turn(-2, Contains("x")).description.startswith("Assistant turn 2 from the end: ")
+    assert reasons(result) == ["turn 2 of 3 ('Whatever. Read the manual.'): fake score 0.100"]
+    structural = evaluate_semantic(three, Turn(1, Contains("thank")))
+    assert structural.leaves[0].intent.description == (
+        "Assistant turn 2: The text contains 'thank' (ignoring case)."
+    )
+    assert reasons(structural) == [
+        (
+            "turn 2 of 3 ('Whatever. Read the manual.'): 'thank' not found (ignoring case) in 26 "
+            "characters of text"
+        )
+    ]
+    each = evaluate_semantic(three, EachTurn(Contains("thank")))
+    assert reasons(each)[0].startswith("turn 2 of 3 ('Whatever. Read the manual.'): ")
 
 
 def test_whole_conversation_is_one_role_labelled_text() -> None:
@@ -150,7 +179,9 @@ def test_structural_inner_intents_are_decided_on_each_turn() -> None:
     result = evaluate_semantic(CONVERSATION, EachTurn(Length(max_words=10)))
     assert (result.passed, reasons(result)) == (
         True,
-        ["turn 1 of 2: 9 words: within at most 10 words"],
+        [
+            "turn 1 of 2 ('Hello, thank you for writing! How can I help?'): 9 words: within at most 10 words"
+        ],
     )
     result = evaluate_semantic(CONVERSATION, AnyTurn(Contains("manual") | Contains("sorry")))
     assert result.passed
@@ -183,7 +214,9 @@ def test_the_distributed_checks_mean_what_they_say() -> None:
     """EachTurn(~Polite): no reply is polite; the first reply is, so it fails, on that reply."""
     result = evaluate_semantic(CONVERSATION, EachTurn(~Polite), judge=judge())
     assert not result.passed
-    assert reasons(result) == ["turn 1 of 2: fake score 0.900"]
+    assert reasons(result) == [
+        "turn 1 of 2 ('Hello, thank you for writing! How can I help?'): fake score 0.900"
+    ]
     assert evaluate_semantic(CONVERSATION, AnyTurn(~Polite), judge=judge()).passed
 
 
@@ -251,7 +284,12 @@ def test_steps_counts_assistant_steps(transcript: list[Any]) -> None:
         "3 assistant steps, fewer than the minimum 4",
     )
     assert Steps(min=1, max=5).decide(output_view("One reply.")).reason == (
-        "1 assistant steps (at least 1 and at most 5)"
+        "1 assistant step (at least 1 and at most 5)"  # issue 45 item 12: "1 assistant steps"
+    )
+    one = Steps(max=1)
+    assert one.description == "The run took at most 1 assistant step."
+    assert (
+        one.decide(output_view(transcript)).reason == "3 assistant steps, more than the maximum 1"
     )
 
 

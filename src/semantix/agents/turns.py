@@ -29,6 +29,7 @@ from semantix.intent import (
 )
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView, Step
+from semantix.text import preview
 
 __all__ = ["AnyTurn", "EachTurn", "FinalTurn", "Steps", "Turn", "WholeConversation", "steps_of"]
 
@@ -52,9 +53,13 @@ def turns(view: OutputView, name: str, last: bool = False) -> Subjects:
             f"text ({len(steps_of(view))} steps, calls: {len(view.tool_calls)}); pass the "
             "whole transcript, or check tool calls with ToolCalls / CalledTool"
         )
-    first = len(picked) if last else 1
+    first, count = (len(picked) if last else 1), len(picked)
     return [
-        (f"turn {k} of {len(picked)}", OutputView(s.text, s.tool_calls, s.usage, s.model, s.timing))
+        (
+            # a turn other than the final reply (which the failure message shows) is quoted
+            f"turn {k} of {count}" + ("" if k == count else f" ({preview(s.text or '', 60)})"),
+            OutputView(s.text, s.tool_calls, s.usage, s.model, s.timing),
+        )
         for k, s in enumerate(picked[first - 1 :], first)
     ]
 
@@ -218,7 +223,13 @@ def Turn(index: int, intent: IntentLike) -> type[Intent]:
             )
         return [found[index]]
 
-    return _over(Selector(f"Turn({index}, ", f"Assistant reply {index}", "all", "&|", pick), intent)
+    if index >= 0:  # the description counts from 1, as the reason's "turn 2 of 3" does
+        phrase = f"Assistant turn {index + 1}"
+    else:
+        phrase = (
+            "The final assistant turn" if index == -1 else f"Assistant turn {-index} from the end"
+        )
+    return _over(Selector(f"Turn({index}, ", phrase, "all", "&|", pick), intent)
 
 
 # --- steps -------------------------------------------------------------------------------------
@@ -235,15 +246,19 @@ class StepsCheck(Structural, abstract=True):
     def decide(cls, view: OutputView) -> Verdict:
         count = sum(1 for step in steps_of(view) if step.role == "assistant")
         if cls.high is not None and count > cls.high:
-            return verdict(False, f"{count} assistant steps, more than the maximum {cls.high}")
+            return verdict(False, f"{_steps(count)}, more than the maximum {cls.high}")
         if cls.low is not None and count < cls.low:
-            return verdict(False, f"{count} assistant steps, fewer than the minimum {cls.low}")
+            return verdict(False, f"{_steps(count)}, fewer than the minimum {cls.low}")
         bounds = " and ".join(
             f"{word} {bound}"
             for word, bound in (("at least", cls.low), ("at most", cls.high))
             if bound is not None
         )
-        return verdict(True, f"{count} assistant steps ({bounds})")
+        return verdict(True, f"{_steps(count)} ({bounds})")
+
+
+def _steps(count: int) -> str:
+    return f"{count} assistant step{'' if count == 1 else 's'}"
 
 
 def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
@@ -269,7 +284,7 @@ def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
         StepsCheck,
         f"Steps({', '.join(f'{keyword}={value}' for keyword, _, value in given)})",
         f"The run took {' and '.join(f'{words} {value}' for _, words, value in given)} "
-        "assistant steps.",
+        f"assistant step{'' if given[-1][2] == 1 else 's'}.",
         low=None if min is None else int(min),
         high=None if max is None else int(max),
     )
