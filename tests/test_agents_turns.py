@@ -425,3 +425,81 @@ def test_an_intent_with_a_subjects_attribute_of_its_own_is_judged_as_usual() -> 
         "the final reply (step 5 of 5): fake score 0.100"  # a plain intent: the final reply
     )
     assert fake.calls == [("Whatever. Read the manual.", "The text is polite.")]
+
+
+# --- issue 43: a judge that sees the whole run; a leaf asserting the run answered ---------------
+
+
+def test_whole_run_shows_the_judge_the_tool_calls_and_results() -> None:
+    from semantix.agents import WholeRun
+
+    fake = judge()
+    result = evaluate_semantic(openai_run(), WholeRun("The agent refunds the order."), judge=fake)
+    assert fake.calls[0][0] == (
+        "user: Please refund order A17.\n"
+        'assistant calls lookup_order({"order_id": "A17"})\n'
+        'tool lookup_order returned: {"status": "delivered", "total": 20}\n'
+        'assistant calls issue_refund({"order_id": "A17", "amount": 20})\n'
+        'tool issue_refund returned: {"refund_id": "R-1"}\n'
+        f"assistant: {FINAL}"
+    )
+    assert reasons(result) == ["the whole run (6 lines): fake score 0.950"]
+    failed = judge()
+    evaluate_semantic(anthropic_run(refund_error=True), WholeRun(Polite), judge=failed)
+    assert "tool issue_refund failed: " in failed.calls[0][0]
+
+
+def view_of(*steps: Any, unanswered: str | None = None) -> Any:
+    from semantix.outputs import OutputView
+
+    texts = [step.text for step in steps if step.role == "assistant" and step.text]
+    calls = tuple(call for step in steps for call in step.tool_calls)
+    return OutputView(
+        texts[-1] if texts else None, calls, steps=tuple(steps), unanswered=unanswered
+    )
+
+
+def test_answered_passes_only_on_a_run_that_ended_with_a_reply() -> None:
+    from semantix.agents import Answered
+    from semantix.outputs import OutputView, Step, ToolCall, ToolResult
+
+    call = ToolCall("issue_refund", {"order_id": "A17"}, id="c1")
+    preamble = Step("assistant", "Sure, I'll refund order A17 right away.", (call,))
+    result = Step("tool", None, (), (ToolResult(call, "card declined", True),))
+    answered = view_of(Step("user", "Refund A17"), preamble, result, Step("assistant", "Done."))
+    verdict = Answered.decide(answered)
+    assert (verdict.passed, verdict.reason) == (True, "the run ended with a reply: 'Done.'")
+    cases = {
+        "ended on a tool result": (
+            view_of(Step("user", "Refund A17"), preamble, result),
+            "the run has no final answer: it ended on a tool result (step 3 of 3)",
+        ),
+        "ended on calls": (
+            view_of(Step("user", "Refund A17"), Step("assistant", None, (call,))),
+            "the run has no final answer: its last step only calls tools (step 2 of 2)",
+        ),
+        "the reader says why": (
+            view_of(
+                Step("user", "Hi"),
+                Step("assistant", "Sure, I"),
+                unanswered="cut at its token limit (finish_reason='length')",
+            ),
+            "the run has no final answer: cut at its token limit (finish_reason='length')",
+        ),
+        "a single response with only calls": (
+            OutputView(None, (call,)),
+            (
+                "the run has no final answer: the output holds no text, only tool calls: "
+                'issue_refund({"order_id": "A17"})'
+            ),
+        ),
+        "a refusal": (
+            OutputView(None, unanswered="the model refused: 'I can't help with that.'"),
+            "the run has no final answer: the model refused: 'I can't help with that.'",
+        ),
+    }
+    for label, (view, reason) in cases.items():
+        verdict = Answered.decide(view)
+        assert (verdict.passed, verdict.reason) == (False, reason), label
+    assert Answered.decide(OutputView("Plain reply.")).passed
+    assert evaluate_semantic(cases["ended on a tool result"][0], ~Answered).passed

@@ -33,9 +33,19 @@ from __future__ import annotations
 from semantix.agents.results import ToolFailed, ToolSucceeded
 from semantix.agents.timing import atimed, timed
 from semantix.agents.trajectory import AnyOrder, ToolCalls
-from semantix.agents.turns import AnyTurn, EachTurn, FinalTurn, Steps, Turn, WholeConversation
+from semantix.agents.turns import (
+    Answered,
+    AnyTurn,
+    EachTurn,
+    FinalTurn,
+    Steps,
+    Turn,
+    WholeConversation,
+    WholeRun,
+)
 
 __all__ = [
+    "Answered",
     "AnyOrder",
     "AnyTurn",
     "EachTurn",
@@ -46,6 +56,7 @@ __all__ = [
     "ToolSucceeded",
     "Turn",
     "WholeConversation",
+    "WholeRun",
     "atimed",
     "timed",
 ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import ClassVar, cast
 
-from semantix.checks.base import Scoped, Structural, build, verdict
+from semantix.checks.base import Scoped, Structural, build, no_text, verdict
 from semantix.config import is_number
 from semantix.intent import (
     Conjunction,
@@ -31,7 +31,17 @@ from semantix.judges.base import Verdict
 from semantix.outputs import OutputView, Step
 from semantix.text import preview
 
-__all__ = ["AnyTurn", "EachTurn", "FinalTurn", "Steps", "Turn", "WholeConversation", "steps_of"]
+__all__ = [
+    "Answered",
+    "AnyTurn",
+    "EachTurn",
+    "FinalTurn",
+    "Steps",
+    "Turn",
+    "WholeConversation",
+    "WholeRun",
+    "steps_of",
+]
 
 Subjects = list[tuple[str, OutputView]]
 
@@ -91,6 +101,27 @@ def _whole(view: OutputView, name: str) -> Subjects:
     return [(f"the whole conversation ({len(lines)} messages)", OutputView("\n".join(lines)))]
 
 
+def _run(view: OutputView, name: str) -> Subjects:
+    """Every user and assistant message, tool call and tool result, one line each."""
+    turns(view, name)  # an error without any assistant reply
+    import json  # the arguments in full for the judge: only on this leaf's path
+
+    lines = []
+    for step in steps_of(view):
+        if step.role in ("user", "assistant") and step.text and step.text.strip():
+            lines.append(f"{step.role}: {step.text.strip()}")
+        for call in step.tool_calls:
+            shown = call.raw_arguments or ""
+            if call.arguments is not None:
+                shown = json.dumps(call.arguments, ensure_ascii=False, default=str)
+            lines.append(f"assistant calls {call.name or '<no name>'}({shown})")
+        for result in step.tool_results:
+            outcome = "failed" if result.is_error else "returned"
+            content = "(no content)" if result.content is None else result.content.strip()
+            lines.append(f"tool {result.call.name or '<no name>'} {outcome}: {content}")
+    return [(f"the whole run ({len(lines)} lines)", OutputView("\n".join(lines)))]
+
+
 _SELECTORS = {
     "final": Selector(
         "FinalTurn(", "The final assistant reply", "all", "&|", lambda v, n: turns(v, n, last=True)
@@ -98,6 +129,7 @@ _SELECTORS = {
     "each": Selector("EachTurn(", "Every assistant reply", "all", "&", turns, "any"),
     "any": Selector("AnyTurn(", "Some assistant reply", "any", "|", turns, "each"),
     "whole": Selector("WholeConversation(", "The whole conversation", "all", "&|", _whole),
+    "run": Selector("WholeRun(", "The whole run", "all", "&|", _run),
 }
 
 
@@ -205,6 +237,14 @@ def WholeConversation(intent: IntentLike) -> type[Intent]:
     return _over(_SELECTORS["whole"], intent)
 
 
+def WholeRun(intent: IntentLike) -> type[Intent]:
+    """``intent`` on the whole run as one text: its user and assistant messages (``user: ...``),
+    each tool call with its arguments (``assistant calls lookup_order({"order_id": "A17"})``)
+    and each tool result (``tool lookup_order returned: ...``, ``... failed: ...``), in order;
+    system messages are left out. For a judge of how the agent went about it."""
+    return _over(_SELECTORS["run"], intent)
+
+
 def Turn(index: int, intent: IntentLike) -> type[Intent]:
     """``intent`` on one assistant reply: ``index`` counts the replies from 0, negative indexes
     from the end (``Turn(-1, X)`` judges what ``FinalTurn(X)`` does); labels count from 1
@@ -233,6 +273,37 @@ def Turn(index: int, intent: IntentLike) -> type[Intent]:
 
 
 # --- steps -------------------------------------------------------------------------------------
+
+
+class Answered(Structural):
+    """The run ended with a reply: its last step is an assistant reply, not a tool result, a
+    call, a refusal or a reply cut at its token limit."""
+
+    needs: ClassVar[str] = "steps"
+
+    @classmethod
+    def decide(cls, view: OutputView) -> Verdict:
+        why = view.unanswered
+        if why is None and view.steps:
+            last = view.steps[-1]
+            at = f"(step {len(view.steps)} of {len(view.steps)})"
+            if last.role != "assistant":
+                what = "a tool result" if last.role == "tool" else f"a {last.role} message"
+                why = f"it ended on {what} {at}"
+            elif not (last.text and last.text.strip()):
+                why = (
+                    f"its last step only calls tools {at}"
+                    if last.tool_calls
+                    else f"its last step holds no text {at}"
+                )
+        if why is None and not (view.text and view.text.strip()):
+            why = no_text(view).reason
+        if why is not None:
+            return verdict(False, f"the run has no final answer: {why}")
+        return verdict(True, f"the run ended with a reply: {preview(view.text or '', 80)}")
+
+
+Answered.__module__ = "semantix.agents"
 
 
 class StepsCheck(Structural, abstract=True):

@@ -148,6 +148,7 @@ class OutputView:
     timing: Timing | None = None
     steps: tuple[Step, ...] = ()
     judged_turn: int | None = None
+    unanswered: str | None = None
 
     def __repr__(self) -> str:
         parts = ["text=None" if self.text is None else f"text={preview(self.text, 60)}"]
