@@ -549,3 +549,138 @@ def test_a_tool_message_without_an_id_and_two_open_calls_is_an_error() -> None:
     ]
     with pytest.raises(ValueError, match=r"messages\[2\] .*tool_call_id|messages\[2\] .*id of the"):
         output_view(messages)
+
+
+# --- issue 43: counting calls, picking calls, partial credit -------------------------------------
+
+
+def test_call_count_in_all_or_of_one_tool() -> None:
+    from semantix.agents import CallCount
+
+    looping = run(
+        [("search_web", {"q": "a"})],
+        [("search_web", {"q": "b"})],
+        [("search_docs", {"q": "c"})],
+        [("issue_refund", REFUND)],
+    )
+    verdict = CallCount(max=3).decide(output_view(looping))
+    assert (verdict.passed, verdict.reason) == (False, "4 calls, more than the maximum 3")
+    verdict = CallCount("search_*", max=2).decide(output_view(looping))
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        (
+            '3 calls of search_*, more than the maximum 2: search_web({"q": "a"}), '
+            'search_web({"q": "b"}), search_docs({"q": "c"})'
+        ),
+    )
+    assert CallCount("issue_refund", min=1, max=1).decide(output_view(looping)).passed
+    by_args = CallCount(CalledTool("search_web", args={"q": "a"}), max=1)
+    assert by_args.decide(output_view(looping)).reason == (
+        "1 call of search_web(q='a') (at most 1)"
+    )
+    assert repr(CallCount("search_*", max=2)) == "CallCount('search_*', max=2)"
+    assert CallCount(max=0).description == "The run made at most 0 tool calls."
+    with pytest.raises(ValueError, match=r"CallCount\(\) needs max= or min="):
+        CallCount("x")
+    with pytest.raises(TypeError, match=r"CallCount\(\) counts the calls of a tool"):
+        CallCount(Contains("x"), max=1)
+
+
+def test_picking_the_first_last_or_nth_call() -> None:
+    from semantix.agents import Call
+
+    transcript = run([("lookup_order", LOOKUP_ARGS)], [("issue_refund", REFUND)])
+    view = output_view(transcript)
+    assert Call(0, LOOKUP_CALL).decide(view).reason == (
+        'call 1 of 2: lookup_order({"order_id": "A17"})'
+    )
+    assert Call(-1, REFUND_CALL).decide(view).passed
+    verdict = Call(0, REFUND_CALL).decide(view)
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        'call 1 of 2: expected issue_refund(order_id=\'A17\'), got lookup_order({"order_id": "A17"})',
+    )
+    verdict = Call(2, REFUND_CALL).decide(view)
+    assert (verdict.passed, verdict.reason) == (False, "no call 3: the run made 2 calls")
+    assert repr(Call(-1, REFUND_CALL)) == "Call(-1, issue_refund(order_id='A17'))"
+    with pytest.raises(TypeError, match=r"Call\(index, expected\) needs the index of a call"):
+        Call("last", REFUND_CALL)  # type: ignore[arg-type]
+
+
+def test_one_steps_calls() -> None:
+    from semantix.agents import CallCount, StepCalls
+
+    transcript = run(
+        [("lookup_order", LOOKUP_ARGS)], [("send_email", {}), ("issue_refund", REFUND)]
+    )
+    view = output_view(transcript)
+    both = StepCalls(1, ToolCalls(AnyOrder(CalledTool("send_email"), REFUND_CALL)))
+    verdict = both.decide(view)
+    assert (verdict.passed, verdict.reason.split(":")[0]) == (True, "assistant step 2 of 3")
+    assert not StepCalls(0, CallCount(min=2)).decide(view).passed
+    assert StepCalls(-1, ToolCalls()).decide(view).passed  # the reply makes no call
+    assert not StepCalls(5, CalledTool("x")).decide(view).passed
+    assert StepCalls(1, CalledTool("issue_refund", result="ok")).decide(view).passed
+    with pytest.raises(TypeError, match=r"StepCalls\(\) takes a check of tool calls"):
+        StepCalls(0, Contains("x"))
+
+
+def test_partial_credit_f1_and_order_scores() -> None:
+    """promptfoo's tool-call-f1 and pydantic-evals: a score with a threshold, for evaluation."""
+    from semantix.agents import ToolCallScore
+
+    transcript = run(
+        [("lookup_order", LOOKUP_ARGS)], [("escalate", {})], [("issue_refund", REFUND)]
+    )
+    view = output_view(transcript)
+    email = CalledTool("send_email")
+    f1 = ToolCallScore(LOOKUP_CALL, REFUND_CALL, email, threshold=0.6).decide(view)
+    assert (f1.passed, round(f1.score, 4)) == (True, 0.6667)
+    assert f1.reason == (
+        "F1 0.67 (at least 0.60): 2 of the 3 calls made were expected (precision 0.67), 2 of "
+        "the 3 expected calls were made (recall 0.67); not made: send_email; not expected: "
+        "escalate({})"
+    )
+    strict = ToolCallScore(LOOKUP_CALL, REFUND_CALL, email, threshold=0.7).decide(view)
+    assert (strict.passed, round(strict.score, 4)) == (False, 0.6667)
+    ordered = ToolCallScore(REFUND_CALL, LOOKUP_CALL, metric="order", threshold=0.5).decide(view)
+    assert (ordered.passed, round(ordered.score, 4)) == (False, 0.3333)
+    assert ordered.reason.startswith(
+        "order score 0.33 (at least 0.50): the longest run of expected calls made in their order "
+        "is 1, of 2 expected and 3 made"
+    )
+    perfect = ToolCallScore(LOOKUP_CALL, CalledTool("escalate"), REFUND_CALL, metric="order")
+    assert perfect.decide(view).score == 1.0
+    result = evaluate_semantic(transcript, ToolCallScore(LOOKUP_CALL, email, threshold=0.4))
+    assert result.passed and result.leaves[0].verdict.score == 0.4
+    assert repr(ToolCallScore(LOOKUP_CALL, threshold=0.5)) == (
+        "ToolCallScore(lookup_order(order_id='A17'), threshold=0.5)"
+    )
+    for bad, pattern in (
+        ({"threshold": 1.5}, r"threshold=1.5\) must be a number from 0 to 1"),
+        ({"metric": "bleu"}, r"metric='bleu'\) must be one of 'f1', 'order'"),
+    ):
+        with pytest.raises(ValueError, match=pattern):
+            ToolCallScore(LOOKUP_CALL, **bad)
+    with pytest.raises(TypeError, match=r"metric='order'\) compares sequences"):
+        ToolCallScore(AnyOrder(LOOKUP_CALL, email), metric="order")
+
+
+def test_the_order_score_is_the_longest_common_subsequence() -> None:
+    """The bit-parallel LCS against the textbook table, on random runs."""
+    import random
+
+    from semantix.agents.scores import common_run
+
+    rng = random.Random(7)
+    for _ in range(200):
+        m, n = rng.randint(0, 12), rng.randint(0, 12)
+        fits = [[rng.random() < 0.3 for _ in range(m)] for _ in range(n)]
+        table = [[0] * (m + 1) for _ in range(n + 1)]
+        for i in range(n):
+            for j in range(m):
+                table[i + 1][j + 1] = (
+                    table[i][j] + 1 if fits[i][j] else max(table[i][j + 1], table[i + 1][j])
+                )
+        masks = [sum(1 << j for j in range(m) if row[j]) for row in fits]
+        assert common_run(masks, m) == table[n][m]

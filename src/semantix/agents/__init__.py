@@ -30,7 +30,9 @@ print(evaluate_semantic(messages, check).passed)
 
 from __future__ import annotations
 
+from semantix.agents.calls import Call, CallCount, StepCalls
 from semantix.agents.results import ToolFailed, ToolSucceeded
+from semantix.agents.scores import ToolCallScore
 from semantix.agents.timing import atimed, timed
 from semantix.agents.trajectory import AnyOrder, ToolCalls
 from semantix.agents.turns import (
@@ -48,9 +50,13 @@ __all__ = [
     "Answered",
     "AnyOrder",
     "AnyTurn",
+    "Call",
+    "CallCount",
     "EachTurn",
     "FinalTurn",
+    "StepCalls",
     "Steps",
+    "ToolCallScore",
     "ToolCalls",
     "ToolFailed",
     "ToolSucceeded",

@@ -60,24 +60,7 @@ class FitTable:
         have: dict[int, list[int]] = {}
         for j in free:
             have.setdefault(self.kind_of_call[j], []).append(j)
-        by_name: dict[str | None, list[int]] = {}
-        for c, members in have.items():
-            by_name.setdefault(self.calls[members[0]].name, []).append(c)
-        index: dict[tuple[str, str], dict[object, list[int]]] = {}
-        edges: dict[int, list[int]] = {}
-        for d, slots in need.items():
-            rule = self.rules[d]
-            if rule.pattern is not None:
-                pool = sorted(have)
-            else:
-                pool = by_name.get(rule.tool, [])
-                probe = _probe(rule)
-                if probe is not None and len(pool) > 8:  # only the calls with that value
-                    values = index.get((rule.tool, probe[0]))
-                    if values is None:
-                        values = index[rule.tool, probe[0]] = self._values(pool, have, probe[0])
-                    pool = values.get(probe[1], [])
-            edges[d] = [c for c in pool if self.fits(slots[0], have[c][0])]
+        edges = self.edges({d: slots[0] for d, slots in need.items()}, have)
         flows = _max_flow(
             {d: len(s) for d, s in need.items()}, {c: len(j) for c, j in have.items()}, edges
         )
@@ -91,8 +74,33 @@ class FitTable:
                 got[c] += 1
         return pairs
 
+    def edges(
+        self, slots: Mapping[int, int], have: Mapping[int, list[int]]
+    ) -> dict[int, list[int]]:
+        """For each kind of expected call (``slots``: kind -> one slot of it), the kinds of
+        call in ``have`` (kind -> its calls) that fit it."""
+        by_name: dict[str | None, list[int]] = {}
+        for c, members in have.items():
+            by_name.setdefault(self.calls[members[0]].name, []).append(c)
+        index: dict[tuple[str, str], dict[object, list[int]]] = {}
+        edges: dict[int, list[int]] = {}
+        for d, slot in slots.items():
+            rule = self.rules[d]
+            if rule.pattern is not None:
+                pool = sorted(have)
+            else:
+                pool = by_name.get(rule.tool, [])
+                probe = _probe(rule)
+                if probe is not None and len(pool) > 8:  # only the calls with that value
+                    values = index.get((rule.tool, probe[0]))
+                    if values is None:
+                        values = index[rule.tool, probe[0]] = self._values(pool, have, probe[0])
+                    pool = values.get(probe[1], [])
+            edges[d] = [c for c in pool if self.fits(slot, have[c][0])]
+        return edges
+
     def _values(
-        self, pool: list[int], have: dict[int, list[int]], key: str
+        self, pool: list[int], have: Mapping[int, list[int]], key: str
     ) -> dict[object, list[int]]:
         """The kinds of call in ``pool`` by the value of their argument ``key``."""
         values: dict[object, list[int]] = {}

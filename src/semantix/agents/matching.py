@@ -157,7 +157,7 @@ def _why_not(
     wanted = describe(members)
     position = spans[p].start if p < len(spans) else len(calls)
     if len(members) > 1:
-        made = _listed(f"{calls[j]} (step {steps[j] + 1})" for j in range(position, len(calls)))
+        made = listed(f"{calls[j]} (step {steps[j] + 1})" for j in range(position, len(calls)))
         return (
             f"{wanted} was not made in one step from call {position + 1} on; calls: "
             f"{made or 'none'}"
@@ -170,7 +170,7 @@ def _why_not(
             together = ", ".join(str(j + 1) for j in span)
             return (
                 f"calls {together} were made together in one step (step {steps[span.start] + 1}): "
-                f"{_listed(str(calls[j]) for j in span)}; order='in_order' means separate steps "
+                f"{listed(str(calls[j]) for j in span)}; order='in_order' means separate steps "
                 "in this order: expect calls made together as AnyOrder(...)"
             )
         return f"call {span.start + 1}{explained(expected, calls[span.start], wanted, rules)}"
@@ -179,7 +179,7 @@ def _why_not(
         f"call {j + 1}{explained(expected, calls[j], wanted, rules)}" for j in same if j >= position
     ]
     if later:
-        return f"{wanted} was not called after call {position}; " + _listed(later, "; ")
+        return f"{wanted} was not called after call {position}; " + listed(later, "; ")
     before = [
         j for j in same if j < position and fit(expected, calls[j], rules.results) is not None
     ]
@@ -267,7 +267,7 @@ def _why_missing(
     if fitting and group is not None:
         return f"{wanted} was not made in one step with the rest of its AnyOrder group"
     if fitting:
-        numbers = _listed(str(j + 1) for j in fitting)
+        numbers = listed(str(j + 1) for j in fitting)
         return (
             f"{wanted} was not called often enough: its calls ({numbers}) are taken by other "
             "expected calls (each expected call takes one call)"
@@ -277,7 +277,7 @@ def _why_missing(
         for j, call in enumerate(calls)
         if call.name == expected.tool
     ]
-    return f"{wanted} was not called" + ("; " + _listed(same, "; ") if same else "")
+    return f"{wanted} was not called" + ("; " + listed(same, "; ") if same else "")
 
 
 # --- shared --------------------------------------------------------------------------------------
@@ -319,7 +319,7 @@ def explained(expected: Expected, call: ToolCall, wanted: str, rules: Rules) -> 
     return f" {shown}" if problem is None else f" {shown}: {problem}"
 
 
-def _listed(parts: Iterable[str], separator: str = ", ") -> str:
+def listed(parts: Iterable[str], separator: str = ", ") -> str:
     """At most `_LISTED` of ``parts``, then how many more."""
     shown: list[str] = []
     more = 0

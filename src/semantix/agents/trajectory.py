@@ -44,7 +44,7 @@ class AnyOrder:
                 "AnyOrder() needs the calls made together, e.g. "
                 "AnyOrder(CalledTool('a'), CalledTool('b'))"
             )
-        self.calls = tuple(_expected(call, "AnyOrder") for call in calls)
+        self.calls = tuple(expected_item(call, "AnyOrder") for call in calls)
 
     def __repr__(self) -> str:
         return f"AnyOrder({', '.join(call.__name__ for call in self.calls)})"
@@ -165,7 +165,7 @@ def ToolCalls(
             "calls expected, or use ToolCalls() for 'no tool calls at all'"
         )
     items = tuple(
-        item.calls if isinstance(item, AnyOrder) else (_expected(item, "ToolCalls"),)
+        item.calls if isinstance(item, AnyOrder) else (expected_item(item, "ToolCalls"),)
         for item in expected
     )
     slots = tuple(member for members in items for member in members)
@@ -206,7 +206,7 @@ def ToolCalls(
     )
 
 
-def _expected(item: object, factory: str) -> Expected:
+def expected_item(item: object, factory: str) -> Expected:
     if (
         isinstance(item, type)
         and issubclass(item, CalledToolCheck)

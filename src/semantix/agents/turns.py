@@ -40,7 +40,9 @@ __all__ = [
     "Turn",
     "WholeConversation",
     "WholeRun",
+    "holds",
     "steps_of",
+    "whole_bounds",
 ]
 
 Subjects = list[tuple[str, OutputView]]
@@ -157,20 +159,19 @@ class TurnCheck(Structural, abstract=True):
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
         results = [
-            (label, _holds(cls.inner, turn))
-            for label, turn in cls.selector.pick(view, cls.__name__)
+            (label, holds(cls.inner, turn)) for label, turn in cls.selector.pick(view, cls.__name__)
         ]
         wanted = cls.selector.combine == "any"  # any: the first pass decides; all: the first fail
         label, (passed, reason) = next((r for r in results if r[1][0] is wanted), results[0])
         return verdict(passed, f"{label}: {reason}")
 
 
-def _holds(node: type[Intent], view: OutputView) -> tuple[bool, str]:
+def holds(node: type[Intent], view: OutputView) -> tuple[bool, str]:
     if issubclass(node, Negation):
-        passed, reason = _holds(node.operand, view)
+        passed, reason = holds(node.operand, view)
         return not passed, reason
     if issubclass(node, (Conjunction, Disjunction)):
-        results = [(operand, *_holds(operand, view)) for operand in node.operands]
+        results = [(operand, *holds(operand, view)) for operand in node.operands]
         passed = (all if issubclass(node, Conjunction) else any)(ok for _, ok, _ in results)
         return passed, "; ".join(f"{operand.__name__}: {why}" for operand, _, why in results)
     decided = cast("type[Structural]", node).decide(view)
@@ -332,6 +333,25 @@ def _steps(count: int) -> str:
     return f"{count} assistant step{'' if count == 1 else 's'}"
 
 
+def whole_bounds(
+    factory: str, min: int | None, max: int | None, unit: str
+) -> list[tuple[str, str, int]]:
+    """The bounds given, as (keyword, words, value): whole numbers 0 or more, at least one,
+    ``min`` not above ``max``; else a ``ValueError`` naming ``factory``."""
+    bounds = (("min", "at least", min), ("max", "at most", max))
+    for keyword, _, value in bounds:
+        if value is not None and (not is_number(value, low=0) or not float(value).is_integer()):
+            raise ValueError(
+                f"{factory}({keyword}={value!r}) must be a whole number of {unit}, 0 or more; "
+                f"e.g. {factory}({keyword}=4)"
+            )
+    if max is None and min is None:
+        raise ValueError(f"{factory}() needs max= or min= (or both), e.g. {factory}(max=4)")
+    if max is not None and min is not None and min > max:
+        raise ValueError(f"{factory}(min={min!r}, max={max!r}): min is above max, so no run passes")
+    return [(keyword, words, int(value)) for keyword, words, value in bounds if value is not None]
+
+
 def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
     """The check "the run took between ``min`` and ``max`` assistant steps" (each assistant
     message is a step: a tool-calling turn, a reply).
@@ -339,18 +359,7 @@ def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
     Raises:
         ValueError: no bound, a bound that is not a whole number 0 or more, or ``min > max``.
     """
-    bounds = (("min", "at least", min), ("max", "at most", max))
-    for keyword, _, value in bounds:
-        if value is not None and (not is_number(value, low=0) or not float(value).is_integer()):
-            raise ValueError(
-                f"Steps({keyword}={value!r}) must be a whole number of steps, 0 or more; e.g. "
-                f"Steps({keyword}=4)"
-            )
-    if max is None and min is None:
-        raise ValueError("Steps() needs max= or min= (or both), e.g. Steps(max=4)")
-    if max is not None and min is not None and min > max:
-        raise ValueError(f"Steps(min={min!r}, max={max!r}): min is above max, so no run passes")
-    given = [(keyword, words, int(value)) for keyword, words, value in bounds if value is not None]
+    given = whole_bounds("Steps", min, max, "steps")
     return build(
         StepsCheck,
         f"Steps({', '.join(f'{keyword}={value}' for keyword, _, value in given)})",
