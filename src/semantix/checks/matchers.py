@@ -34,7 +34,7 @@ class Refused(Exception):
         self.matcher, self.where, self.answer, self.raised = matcher, where, answer, raised
 
     def error(self, check: str, call: object) -> Exception:
-        name = callable_name(self.matcher)
+        name = callable_name(self.matcher) + _where(self.matcher)
         on = f"on {self.where} of the call {call}"
         if self.raised:
             exc = self.answer
@@ -136,7 +136,17 @@ def plain(value: object) -> bool:
 
 
 def callable_name(check: object) -> str:
-    return str(getattr(check, "__qualname__", None) or repr(check))
+    """A function's name as written (``small_amount``, ``<lambda>``: no ``test_x.<locals>.``)."""
+    name = getattr(check, "__qualname__", None)
+    return str(name).rpartition("<locals>.")[2] if name else repr(check)
+
+
+def _where(check: object) -> str:
+    """`` (test_agent.py, line 18)`` for a function, so a lambda can be found."""
+    code = getattr(check, "__code__", None)
+    if code is None:
+        return ""
+    return f" ({code.co_filename.replace(chr(92), '/').rpartition('/')[2]}, line {code.co_firstlineno})"
 
 
 def shown(value: Any) -> str:
