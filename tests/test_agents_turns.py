@@ -503,3 +503,12 @@ def test_answered_passes_only_on_a_run_that_ended_with_a_reply() -> None:
         assert (verdict.passed, verdict.reason) == (False, reason), label
     assert Answered.decide(OutputView("Plain reply.")).passed
     assert evaluate_semantic(cases["ended on a tool result"][0], ~Answered).passed
+
+
+def test_tool_outcomes_take_globs_kinds_and_results() -> None:
+    view = output_view(anthropic_run(refund_error=True))
+    assert ToolFailed("issue_*").decide(view).passed
+    assert ToolSucceeded("*_order", result="delivered").decide(view).passed
+    assert not ToolSucceeded("lookup_order", result="refunded").decide(view).passed
+    assert not ToolSucceeded("lookup_order", kind="mcp").decide(view).passed
+    assert ToolSucceeded("lookup_order", kind="function").decide(view).passed

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from semantix.agents.kinds import FitTable
-from semantix.checks.tools import CalledToolCheck, fit, mismatch
+from semantix.checks.tools import CalledToolCheck, fit, mismatch, selects
 from semantix.outputs import ToolCall, ToolResult
 from semantix.text import preview
 
@@ -174,7 +174,7 @@ def _why_not(
                 "in this order: expect calls made together as AnyOrder(...)"
             )
         return f"call {span.start + 1}{explained(expected, calls[span.start], wanted, rules)}"
-    same = [j for j in range(len(calls)) if calls[j].name == expected.tool]
+    same = [j for j in range(len(calls)) if selects(expected, calls[j])]
     later = [
         f"call {j + 1}{explained(expected, calls[j], wanted, rules)}" for j in same if j >= position
     ]
@@ -275,7 +275,7 @@ def _why_missing(
     same = [
         f"call {j + 1}{explained(expected, call, wanted, rules)}"
         for j, call in enumerate(calls)
-        if call.name == expected.tool
+        if selects(expected, call)
     ]
     return f"{wanted} was not called" + ("; " + listed(same, "; ") if same else "")
 
@@ -313,7 +313,7 @@ def assign(candidates: Sequence[Sequence[int]]) -> dict[int, int]:
 def explained(expected: Expected, call: ToolCall, wanted: str, rules: Rules) -> str:
     """``: expected X, got Y`` for another tool, `` Y: why`` for other arguments."""
     shown = preview(str(call), 60, quote=False)
-    if call.name != expected.tool and expected.pattern is None:
+    if not selects(expected, call):
         return f": expected {wanted}, got {shown}"
     problem = mismatch(expected, call, rules.results)
     return f" {shown}" if problem is None else f" {shown}: {problem}"
