@@ -413,3 +413,26 @@ def test_a_tool_result_content_is_matched() -> None:
     unanswered = OutputView(None, (call,), steps=(Step("assistant", None, (call,)),))
     verdict = CalledTool("lookup_order", result="delivered").decide(unanswered)
     assert verdict.reason.endswith("no result recorded")
+
+
+def test_a_matcher_object_whose_eq_answers_a_non_bool_or_raises_is_an_error() -> None:
+    class Loose:
+        def __eq__(self, other: object) -> Any:
+            return "yes"
+
+    class Broken:
+        def __eq__(self, other: object) -> bool:
+            raise KeyError("currency")
+
+    class Picky:  # TypeError and ValueError are "not equal", as dirty-equals has it
+        def __eq__(self, other: object) -> bool:
+            raise TypeError("not comparable")
+
+    output = chat(("issue_refund", '{"amount": 20}'))
+    with pytest.raises(
+        TypeError, match=r"the matcher .*Loose.* answered 'yes' \(str\) on the argument 'amount'"
+    ):
+        decide(CalledTool("issue_refund", args={"amount": Loose()}), output)
+    with pytest.raises(ValueError, match=r"raised KeyError: 'currency' on the argument 'amount'"):
+        decide(CalledTool("issue_refund", args={"amount": Broken()}), output)
+    assert not decide(CalledTool("issue_refund", args={"amount": Picky()}), output)[0]

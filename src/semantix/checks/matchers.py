@@ -16,6 +16,7 @@ __all__ = [
     "Refused",
     "ask",
     "callable_name",
+    "equal",
     "plain",
     "result_matches",
     "shown",
@@ -56,6 +57,10 @@ def ask(matcher: Callable[[Any], object], value: Any, where: str) -> bool:
         answer = matcher(value)
     except Exception as exc:
         raise Refused(matcher, where, exc, True) from exc
+    return _boolean(matcher, where, answer)
+
+
+def _boolean(matcher: object, where: str, answer: object) -> bool:
     if answer is True or answer is False:
         return answer
     numpy = sys.modules.get("numpy")
@@ -88,10 +93,7 @@ def result_matches(expected: Any, content: str | None) -> bool:
         return isinstance(document, dict) and value_matches(document, expected, True)
     if callable(expected) and not isinstance(expected, type):
         return ask(expected, content, "the result")
-    try:
-        return bool(expected == content)
-    except (TypeError, ValueError):  # dirty-equals: a comparison that raises is "not equal"
-        return False
+    return equal(expected, content, "the result")
 
 
 def value_matches(found: Any, expected: Any, partial: bool = False) -> bool:
@@ -117,10 +119,20 @@ def value_matches(found: Any, expected: Any, partial: bool = False) -> bool:
         return json_equal(found, expected)
     if callable(expected) and not isinstance(expected, type):
         return ask(expected, found, "the argument")
+    return equal(expected, found, "the argument")
+
+
+def equal(expected: Any, found: Any, where: str) -> bool:
+    """``expected == found``, which must be a bool (dirty-equals matchers answer one); a
+    comparison that raises ``TypeError`` or ``ValueError`` is "not equal", as in dirty-equals;
+    any other exception, or an answer that is not a bool, is `Refused`."""
     try:
-        return bool(expected == found)
-    except (TypeError, ValueError):  # dirty-equals: a comparison that raises is "not equal"
+        answer = expected == found
+    except (TypeError, ValueError):
         return False
+    except Exception as exc:
+        raise Refused(expected, where, exc, True) from exc
+    return _boolean(expected, where, answer)
 
 
 def plain(value: object) -> bool:
