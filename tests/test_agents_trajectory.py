@@ -684,3 +684,23 @@ def test_the_order_score_is_the_longest_common_subsequence() -> None:
                 )
         masks = [sum(1 << j for j in range(m) if row[j]) for row in fits]
         assert common_run(masks, m) == table[n][m]
+
+
+def test_the_trajectory_benchmark_prints_every_figure() -> None:
+    """A smoke run of scripts/bench-trajectory (no timing asserted: figures, not tests)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench-trajectory"
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    labels = [line.split()[0] for line in done.stdout.splitlines()]
+    assert labels[0] == "check_20_us" and labels[-1] == "slowest_1000_ms"
+    assert "distinct_args_unordered_1000_ms" in labels and len(labels) == 10
