@@ -199,3 +199,45 @@ def test_timed_refuses_what_only_atimed_can_wait_for() -> None:
         timed(agent)
     with pytest.raises(TypeError, match=r"timed\(streaming\) got an async iterator.*atimed"):
         timed(streaming)
+
+
+class _Manager:
+    """The shape of Anthropic's ``MessageStreamManager``: entered, it gives the event stream."""
+
+    def __init__(self, events: list[Any]) -> None:
+        self.events, self.closed = events, False
+
+    def __enter__(self) -> Iterator[Any]:
+        return iter(self.events)
+
+    def __exit__(self, *exc: object) -> None:
+        self.closed = True
+
+
+class _AsyncManager(_Manager):
+    async def __aenter__(self) -> AsyncIterator[Any]:
+        async def events() -> AsyncIterator[Any]:
+            for event in self.events:
+                yield event
+
+        return events()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.closed = True
+
+
+def test_a_stream_behind_a_context_manager_is_entered_and_consumed(clock: list[float]) -> None:
+    """Before: ``timed(client.messages.stream, ...)`` returned the manager unread, at 0 ms."""
+    events = anthropic_stream()
+    manager = _Manager(events)
+    result = timed(lambda: manager)
+    assert (result.output, result.timing, manager.closed) == (events, Timing(250.0, 125.0), True)
+    assert output_view(result).tool_calls[0].name == "lookup_order"
+    for made in (_AsyncManager(events), _Manager(events)):
+        clock.clear()
+        result = asyncio.run(atimed(lambda made=made: made))
+        assert (result.output, result.timing, made.closed) == (
+            events,
+            Timing(250.0, 125.0),
+            True,
+        )

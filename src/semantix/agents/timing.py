@@ -1,8 +1,10 @@
 """``timed`` and ``atimed``: call the system under test and keep the time it took.
 
 Every kind of answer is waited for whole: a value; a stream (a sync iterator: a generator, the
-openai client's ``Stream``), consumed chunk by chunk; and for ``atimed`` also an awaitable and an
-async stream, and a stream an awaitable returns (the async clients' ``await create(stream=True)``).
+openai client's ``Stream``), consumed chunk by chunk; a stream behind a context manager
+(Anthropic's ``messages.stream(...)``), entered and consumed; and for ``atimed`` also an
+awaitable, an async stream, an async context manager, and a stream an awaitable returns (the
+async clients' ``await create(stream=True)``).
 What only ``atimed`` can wait for (a coroutine, an async stream) is a ``TypeError`` in ``timed``,
 never a call timed at 0 ms.
 """
@@ -48,6 +50,10 @@ def timed(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Timed:
     first = None
     if isinstance(output, Iterator):
         output, first = _consume(output)
+    elif _manages(output, "__enter__", "__exit__"):  # Anthropic's messages.stream(...)
+        with output as stream:
+            if isinstance(stream, Iterator):
+                output, first = _consume(stream)
     return Timed(output, _timing(started, first))
 
 
@@ -69,7 +75,26 @@ async def atimed(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Timed:
         output = chunks
     elif isinstance(output, Iterator):
         output, first = _consume(output)
+    elif _manages(output, "__aenter__", "__aexit__"):  # the async client's messages.stream()
+        async with output as stream:
+            if isinstance(stream, AsyncIterator):
+                chunks = []
+                async for chunk in stream:
+                    if first is None:
+                        first = _clock()
+                    chunks.append(chunk)
+                output = chunks
+    elif _manages(output, "__enter__", "__exit__"):
+        with output as stream:
+            if isinstance(stream, Iterator):
+                output, first = _consume(stream)
     return Timed(output, _timing(started, first))
+
+
+def _manages(output: object, enter: str, exit: str) -> bool:
+    """Whether ``output`` is a context manager (a stream that must be entered to be read)."""
+    kind = type(output)
+    return hasattr(kind, enter) and hasattr(kind, exit)
 
 
 def _consume(stream: Iterator[Any]) -> tuple[list[Any], float | None]:
