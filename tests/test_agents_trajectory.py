@@ -704,3 +704,12 @@ def test_the_trajectory_benchmark_prints_every_figure() -> None:
     labels = [line.split()[0] for line in done.stdout.splitlines()]
     assert labels[0] == "check_20_us" and labels[-1] == "slowest_1000_ms"
     assert "distinct_args_unordered_1000_ms" in labels and len(labels) == 10
+
+
+def test_a_group_that_took_a_call_a_single_call_needed_is_placed_again() -> None:
+    """The group fits both steps; in the first it would take the only x(k=1) call."""
+    transcript = run([("x", {}), ("t", {"k": 1})], [("x", {}), ("t", {"k": 2})])
+    group = AnyOrder(CalledTool("x"), CalledTool("t"))
+    check = ToolCalls(group, CalledTool("t", args={"k": 1}), CalledTool("x"), order="any_order")
+    assert decide(check, transcript)[0]
+    assert not decide(ToolCalls(group, group, CalledTool("x"), order="any_order"), transcript)[0]

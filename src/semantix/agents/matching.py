@@ -7,10 +7,11 @@ the one before (in order means *separate steps in that order*; calls made togeth
 ``AnyOrder`` group), the earliest step that holds it (``extra="forbid"``: the very next step,
 holding exactly the item), which finds a match whenever one exists; with ``missing="allow"``
 each step takes the earliest remaining item that holds it. ``any_order`` places each
-``AnyOrder`` group in the first step that holds all its members, then matches the single
-expected calls to the remaining calls as a maximum flow between *kinds* of expected call (equal
-rules) and *kinds* of actual call (equal name and arguments), so a looping agent's 10,000 calls
-of a few tools cost a few rule decisions each, not 10,000 x 10,000.
+``AnyOrder`` group in the first step that holds all its members (then, if that leaves something
+unmatched, in the last), then matches the single expected calls to the remaining calls as a
+maximum flow between *kinds* of expected call (equal rules) and *kinds* of actual call (equal
+name and arguments), so a looping agent's 10,000 calls of a few tools cost a few rule decisions
+each, not 10,000 x 10,000.
 """
 
 from __future__ import annotations
@@ -210,15 +211,32 @@ def any_order(
     steps: Sequence[int],
     rules: Rules,
 ) -> Match:
-    slots = [member for members in items for member in members]
+    """Each ``AnyOrder`` group takes the first step that holds it, then the single calls are
+    matched; when that leaves something unmatched, the groups are tried again from the last
+    step back (a group that took calls a single call needed)."""
+    table = FitTable([member for members in items for member in members], calls, rules.results)
+    match = _any_order(items, table, step_spans(steps), rules, backwards=False)
+    if match.problem is not None and any(len(members) > 1 for members in items):
+        again = _any_order(items, table, step_spans(steps), rules, backwards=True)
+        if again.problem is None:
+            return again
+    return match
+
+
+def _any_order(
+    items: Sequence[tuple[Expected, ...]],
+    table: FitTable,
+    spans: Sequence[range],
+    rules: Rules,
+    backwards: bool,
+) -> Match:
+    slots, calls = table.slots, table.calls
     group_of: list[int | None] = []
     for index, members in enumerate(items):
         group_of.extend([index if len(members) > 1 else None] * len(members))
-    table = FitTable(slots, calls, rules.results)
     pairs: dict[int, int] = {}
     taken: set[int] = set()
-    spans = step_spans(steps)
-    unplaced: list[int] = []
+    order = list(reversed(spans)) if backwards else list(spans)
     cursor: dict[tuple[object, ...], int] = {}  # per kind of group: the first step worth trying
     first = 0
     for members in items:
@@ -228,8 +246,8 @@ def any_order(
             continue
         signature = tuple(table.kind_of_slot[s] for s in slot_range)
         p = cursor.get(signature, 0)
-        while p < len(spans):
-            free = [j for j in spans[p] if j not in taken]
+        while p < len(order):
+            free = [j for j in order[p] if j not in taken]
             owner = assign([[j for j in free if table.fits(s, j)] for s in slot_range])
             if len(owner) == len(members):
                 for call, index in owner.items():
@@ -237,8 +255,6 @@ def any_order(
                 taken.update(owner)
                 break
             p += 1
-        else:
-            unplaced.extend(slot_range)
         cursor[signature] = p
     singles = [s for s in range(len(slots)) if group_of[s] is None]
     pairs.update(table.flow(singles, [j for j in range(len(calls)) if j not in taken]))
