@@ -1,5 +1,11 @@
 """Agents as the subject: trajectory, tool-result, step and turn leaves over transcripts.
 
+Trajectories: ``ToolCalls`` (and ``AnyOrder`` groups; agentevals' modes as ``mode=``),
+``CallCount``, ``Call`` and ``StepCalls`` (counting and picking calls), ``ToolCallScore``
+(partial credit with a threshold); results: ``ToolSucceeded``, ``ToolFailed``; steps:
+``Steps``, ``Answered``; turns: ``FinalTurn``, ``EachTurn``, ``AnyTurn``, ``Turn``,
+``WholeConversation``, ``WholeRun``; time: ``timed``, ``atimed``.
+
 The subject is the view of a whole run (`semantix.outputs.output_view` reads a list of messages
 in the OpenAI, Anthropic, Responses or LangChain shape, an object with ``messages``, or a
 recorded stream); every leaf here is an intent, combined with ``~ & |`` and reported like any
