@@ -63,10 +63,9 @@ class ToolCallsCheck(Structural, abstract=True):
 
     needs: ClassVar[str] = "tool calls"
     items: ClassVar[tuple[tuple[Expected, ...], ...]]
-    #: The expected calls, groups flattened; ``grouped``: some item is an `AnyOrder`; ``made``:
-    #: how a pass's reason starts; ``fast``: call k may be tried against expected call k.
+    #: The expected calls, groups flattened; ``made``: how a pass's reason starts; ``fast``:
+    #: in order, exactly, no group: call k may be tried against expected call k.
     slots: ClassVar[tuple[Expected, ...]]
-    grouped: ClassVar[bool]
     made: ClassVar[str]
     fast: ClassVar[bool]
     order: ClassVar[str]
@@ -196,7 +195,6 @@ def ToolCalls(
         f"The model made {how}, {sequence}: {calls}.",
         items=items,
         slots=slots,
-        grouped=len(items) < len(slots),
         made=made,
         order=order,
         extra=extra,
