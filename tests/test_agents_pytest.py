@@ -81,3 +81,44 @@ def test_an_agent_failure_reads_at_100_columns(project: pytest.Pytester) -> None
     report = lines[next(i for i, line in enumerate(lines) if "semantic report" in line) :]
     rows = report[2 : next(i for i, line in enumerate(report) if "semantic assertions" in line)]
     assert len(rows) == 9 and all(len(line) <= 100 for line in rows), rows
+
+
+TURNS_SUITE = """
+from agent_runs import openai_run
+from semantix import assert_semantic
+from semantix.agents import EachTurn
+from semantix.checks import CalledTool
+
+CONVERSATION = [
+    {"role": "user", "content": "Hi"},
+    {"role": "assistant", "content": "Whatever. Read the manual."},
+    {"role": "user", "content": "Where is my refund?"},
+    {"role": "assistant", "content": "Sorry, it left today."},
+]
+
+def test_each_turn_apologizes():
+    assert_semantic(CONVERSATION, EachTurn("The text apologizes."))
+
+def test_a_matcher_that_raises():
+    assert_semantic(openai_run(), CalledTool("lookup_order", args=lambda a: a["amount"] <= 50))
+"""
+
+
+def test_a_failed_turn_and_a_broken_matcher_read_clearly(project: pytest.Pytester) -> None:
+    """issue 43: the failure quotes the turn that failed, not only the final reply; issue 45:
+    a matcher that raises is an error naming the check, the call and the matcher."""
+    project.makepyfile(test_turns=TURNS_SUITE)
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--semantic-judge=judges_mod:judge", "test_turns.py"
+    )
+    result.assert_outcomes(failed=2)
+    result.stdout.re_match_lines(
+        [
+            r"E +reason: turn 1 of 2 \('Whatever\. Read the manual\.'\): fake score 0\.100",
+            (
+                r"E +ValueError: CalledTool\('lookup_order', args=<lambda>\): the matcher <lambda> "
+                r"\(test_turns.py, line 17\) raised KeyError: 'amount' on the arguments of the "
+                r"call lookup_order\(\{\"order_id\": \"A17\"\}\).*"
+            ),
+        ]
+    )

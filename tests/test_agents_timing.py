@@ -156,3 +156,88 @@ def test_latency_name_and_description() -> None:
         "Latency(max_ms=2000, first_token_ms=250.5)",
         "The system answered within 2000 ms and its first chunk within 250.5 ms.",
     )
+
+
+def test_atimed_consumes_a_sync_stream(clock: list[float]) -> None:
+    """Issue 44: a sync stream (a generator, the openai client's ``Stream``) given to atimed was
+    returned unconsumed, timed at 0 ms, so ``Latency(max_ms=100)`` passed."""
+    chunks = openai_stream()
+
+    async def returns_sync_stream() -> Iterator[Any]:
+        return iter(chunks)
+
+    for fn in (lambda: iter(chunks), returns_sync_stream):
+        clock.clear()
+        result = asyncio.run(atimed(fn))
+        assert result.output == chunks
+        assert result.timing == Timing(250.0, 125.0)
+    assert not evaluate_semantic(Timed(chunks, Timing(250.0, 125.0)), Latency(max_ms=100)).passed
+
+
+def test_atimed_consumes_an_awaited_async_stream(clock: list[float]) -> None:
+    chunks = anthropic_stream()
+
+    async def streaming() -> AsyncIterator[Any]:
+        for piece in chunks:
+            yield piece
+
+    async def opens_stream() -> AsyncIterator[Any]:  # the async client: await create(stream=True)
+        return streaming()
+
+    result = asyncio.run(atimed(opens_stream))
+    assert (result.output, result.timing) == (chunks, Timing(250.0, 125.0))
+
+
+def test_timed_refuses_what_only_atimed_can_wait_for() -> None:
+    async def agent() -> str:
+        return "Done."
+
+    async def streaming() -> AsyncIterator[str]:
+        yield "Done."
+
+    with pytest.raises(TypeError, match=r"timed\(agent\) got a coroutine.*await atimed\(agent"):
+        timed(agent)
+    with pytest.raises(TypeError, match=r"timed\(streaming\) got an async iterator.*atimed"):
+        timed(streaming)
+
+
+class _Manager:
+    """The shape of Anthropic's ``MessageStreamManager``: entered, it gives the event stream."""
+
+    def __init__(self, events: list[Any]) -> None:
+        self.events, self.closed = events, False
+
+    def __enter__(self) -> Iterator[Any]:
+        return iter(self.events)
+
+    def __exit__(self, *exc: object) -> None:
+        self.closed = True
+
+
+class _AsyncManager(_Manager):
+    async def __aenter__(self) -> AsyncIterator[Any]:
+        async def events() -> AsyncIterator[Any]:
+            for event in self.events:
+                yield event
+
+        return events()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.closed = True
+
+
+def test_a_stream_behind_a_context_manager_is_entered_and_consumed(clock: list[float]) -> None:
+    """Before: ``timed(client.messages.stream, ...)`` returned the manager unread, at 0 ms."""
+    events = anthropic_stream()
+    manager = _Manager(events)
+    result = timed(lambda: manager)
+    assert (result.output, result.timing, manager.closed) == (events, Timing(250.0, 125.0), True)
+    assert output_view(result).tool_calls[0].name == "lookup_order"
+    for made in (_AsyncManager(events), _Manager(events)):
+        clock.clear()
+        result = asyncio.run(atimed(lambda made=made: made))
+        assert (result.output, result.timing, made.closed) == (
+            events,
+            Timing(250.0, 125.0),
+            True,
+        )

@@ -268,8 +268,17 @@ def test_no_calls_expected() -> None:
 def test_a_single_response_and_a_stream_are_one_step() -> None:
     parallel = completion(None, ("c1", "issue_refund", REFUND), ("c2", "send_email", {}))
     assert decide(ToolCalls(AnyOrder(CalledTool("send_email"), REFUND_CALL)), parallel)[0]
-    lookup_then_refund = ToolCalls(LOOKUP_CALL, CalledTool("issue_refund", args=REFUND))
-    assert decide(lookup_then_refund, openai_stream())[0]
+    both = (LOOKUP_CALL, CalledTool("issue_refund", args=REFUND))
+    assert decide(ToolCalls(AnyOrder(*both)), openai_stream())[0]
+    passed, reason = decide(ToolCalls(*both), openai_stream())  # one message: made together
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        (
+            'calls 1, 2 were made together in one step (step 1): lookup_order({"order_id": '
+            '"A17"}), issue_refund({"order_id": "A17", "amount": 20}); order=\'in_order\' means '
+            "separate steps in this order: expect calls made together as AnyOrder(...)"
+        ),
+    )
 
 
 def test_names_descriptions_and_composition() -> None:
@@ -279,7 +288,8 @@ def test_names_descriptions_and_composition() -> None:
         "send_email), extra='allow')"
     )
     assert check.description == (
-        "The model made at least these tool calls, in this order: lookup_order(order_id='A17'), "
+        "The model made at least these tool calls, in this order, each in a later step: "
+        "lookup_order(order_id='A17'), "
         "AnyOrder(issue_refund(order_id='A17'), send_email)."
     )
     result = evaluate_semantic(
@@ -355,3 +365,341 @@ def test_arguments_that_are_not_json_never_match() -> None:
         "call 1 issue_refund(<arguments are not a JSON object: '{oops'>): its arguments are not "
         "a JSON object"
     )
+
+
+# --- issue 43 section 3: in order means separate steps; agentevals' modes ----------------------
+
+
+def test_in_order_means_separate_steps_in_that_order() -> None:
+    """Two calls made in parallel (one step) are not "a, then b": before, ToolCalls(a, b)
+    passed on them."""
+    email = CalledTool("send_email")
+    parallel = run([("issue_refund", REFUND), ("send_email", {})])
+    passed, reason = decide(ToolCalls(REFUND_CALL, email), parallel)
+    assert not passed
+    assert reason.startswith("calls 1, 2 were made together in one step (step 2)")
+    passed, reason = decide(ToolCalls(REFUND_CALL, email, extra="allow"), parallel)
+    assert (passed, reason.splitlines()[0]) == (
+        False,
+        (
+            "send_email was made in the same step as the expected call before it (calls 1 and 2, "
+            "step 2), not after it: order='in_order' means separate steps in this order; expect "
+            "calls made together as AnyOrder(...)"
+        ),
+    )
+    assert decide(ToolCalls(AnyOrder(REFUND_CALL, email)), parallel)[0]
+    apart = run([("issue_refund", REFUND)], [("send_email", {})])
+    assert decide(ToolCalls(REFUND_CALL, email), apart)[0]
+
+
+MODE_CASES = [  # (calls per step, expected, the result in each mode)
+    ([[("a", {})], [("b", {})]], ["a", "b"], {"strict": 1, "unordered": 1, "subset": 1, "superset": 1}),
+    ([[("b", {})], [("a", {})]], ["a", "b"], {"strict": 0, "unordered": 1, "subset": 1, "superset": 1}),
+    ([[("a", {})]], ["a", "b"], {"strict": 0, "unordered": 0, "subset": 1, "superset": 0}),
+    ([[("a", {})], [("b", {})], [("c", {})]], ["a", "b"], {"strict": 0, "unordered": 0, "subset": 0, "superset": 1}),
+    ([[("a", {})], [("a", {})]], ["a"], {"strict": 0, "unordered": 0, "subset": 0, "superset": 1}),
+    ([[("a", {})], [("a", {})]], ["a", "a"], {"strict": 1, "unordered": 1, "subset": 1, "superset": 1}),
+    ([[("c", {})]], ["a", "b"], {"strict": 0, "unordered": 0, "subset": 0, "superset": 0}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("steps", "expected", "outcomes"), MODE_CASES)
+def test_the_agentevals_modes_map_to_order_extra_and_missing(
+    steps: list[list[tuple[str, dict[str, Any]]]], expected: list[str], outcomes: dict[str, int]
+) -> None:
+    transcript = run(*steps)
+    checks = [CalledTool(name) for name in expected]
+    for mode, outcome in outcomes.items():
+        assert decide(ToolCalls(*checks, mode=mode), transcript)[0] is bool(outcome), mode
+    spelled = {
+        "strict": {},
+        "unordered": {"order": "any_order"},
+        "subset": {"order": "any_order", "missing": "allow"},
+        "superset": {"order": "any_order", "extra": "allow"},
+    }
+    for mode, options in spelled.items():
+        assert decide(ToolCalls(*checks, **options), transcript)[0] is bool(outcomes[mode]), mode
+
+
+def test_subset_names_the_call_outside_the_expected_ones_and_in_order_subsets() -> None:
+    transcript = run([("lookup_order", LOOKUP_ARGS)], [("delete_account", {})])
+    passed, reason = decide(ToolCalls(LOOKUP_CALL, REFUND_CALL, mode="subset"), transcript)
+    assert (passed, reason.splitlines()[0]) == (False, "call 2 is not expected: delete_account({})")
+    passed, reason = decide(
+        ToolCalls(LOOKUP_CALL, REFUND_CALL, mode="subset"), run([("lookup_order", LOOKUP_ARGS)])
+    )
+    assert passed
+    assert reason == (
+        "every call made is one of the 2 expected, in any order; expected calls not made "
+        "(missing='allow'): issue_refund(order_id='A17')"
+    )
+    in_order = ToolCalls(LOOKUP_CALL, REFUND_CALL, missing="allow")
+    assert decide(in_order, run([("issue_refund", REFUND)]))[0]
+    assert not decide(in_order, run([("issue_refund", REFUND)], [("lookup_order", LOOKUP_ARGS)]))[0]
+    assert repr(ToolCalls(LOOKUP_CALL, mode="subset")) == (
+        "ToolCalls(lookup_order(order_id='A17'), mode='subset')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        (
+            {"mode": "exact"},
+            r"mode='exact'\) must be one of 'strict', 'unordered', 'subset', 'superset'",
+        ),
+        ({"mode": "subset", "order": "in_order"}, r"mode= sets order, extra and missing"),
+        ({"missing": "some"}, r"missing='some'\) must be one of 'forbid', 'allow'"),
+        ({"extra": "allow", "missing": "allow"}, r"passes on every output"),
+    ],
+)
+def test_bad_modes_are_errors(kwargs: dict[str, Any], pattern: str) -> None:
+    with pytest.raises(ValueError, match=pattern):
+        ToolCalls(CalledTool("a"), **kwargs)
+
+
+# --- issue 44: matching is iterative and near-linear ---------------------------------------------
+
+
+def long_run(count: int, tools: int = 5, together: int = 1) -> Any:
+    """A looping agent's view: ``count`` calls of ``tools`` tools, ``together`` per step."""
+    from semantix.outputs import OutputView, Step, ToolCall
+
+    calls = [ToolCall(f"tool_{j % tools}", {"n": j % 3}) for j in range(count)]
+    steps = tuple(
+        Step("assistant", None, tuple(calls[j : j + together])) for j in range(0, count, together)
+    )
+    return OutputView("Done.", tuple(calls), steps=steps)
+
+
+def test_1100_expected_calls_in_any_order_match_without_recursion() -> None:
+    """Before: a bare RecursionError (one recursion per call)."""
+    view = long_run(1100)
+    same = [CalledTool(f"tool_{j % 5}") for j in range(1100)]  # 1,100 distinct classes
+    for order in ("any_order", "in_order"):
+        assert ToolCalls(*same, order=order).decide(view).passed, order
+        assert ToolCalls(*reversed(same), order="any_order").decide(view).passed
+    verdict = ToolCalls(*same[:-1], CalledTool("tool_9"), order="any_order").decide(view)
+    assert not verdict.passed
+    assert verdict.reason.splitlines()[0] == "tool_9 was not called"
+    assert len(verdict.reason.splitlines()) < 20  # the table shows the rows around the mismatch
+
+
+def test_a_maximum_matching_where_greedy_fails_at_scale() -> None:
+    view = long_run(3000, tools=1)  # 3,000 calls of tool_0 with n = 0, 1, 2
+    specific = [CalledTool("tool_0", args={"n": j % 3}) for j in range(2000)]
+    general = [CalledTool("tool_0")] * 1000
+    assert ToolCalls(*general, *specific, order="any_order").decide(view).passed
+    verdict = ToolCalls(*general, *specific, CalledTool("tool_0"), order="any_order").decide(view)
+    assert not verdict.passed
+    assert "was not called often enough" in verdict.reason.splitlines()[0]
+
+
+def test_many_any_order_groups() -> None:
+    view = long_run(2000, tools=2, together=2)
+    group = AnyOrder(CalledTool("tool_1"), CalledTool("tool_0"))
+    assert ToolCalls(*[group] * 1000, order="any_order").decide(view).passed
+    assert ToolCalls(*[group] * 1000).decide(view).passed
+    assert not ToolCalls(*[group] * 1001, order="any_order").decide(view).passed
+
+
+# --- issue 43: a tool message without tool_call_id ---------------------------------------------
+
+
+def test_a_tool_message_without_an_id_answers_the_one_open_call() -> None:
+    """agentevals' own tests write tool messages without ``tool_call_id`` (and calls without
+    ``id``): the message answers the one call still waiting for a result."""
+    for call in (
+        {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}},
+        {"function": {"name": "lookup", "arguments": "{}"}},  # agentevals: no id, no type
+    ):
+        messages = [
+            {"role": "user", "content": "Where is A17?"},
+            {"role": "assistant", "content": "", "tool_calls": [call]},
+            {"role": "tool", "content": "delivered"},
+            {"role": "assistant", "content": "It was delivered."},
+        ]
+        view = output_view(messages)
+        (result,) = view.steps[2].tool_results
+        assert result.call is view.tool_calls[0]
+        assert result.content == "delivered"
+        assert decide(ToolCalls(CalledTool("lookup", result="delivered")), messages)[0]
+
+
+def test_a_tool_message_without_an_id_and_two_open_calls_is_an_error() -> None:
+    """Ambiguous: two calls wait for a result, so which one this answers cannot be known."""
+    calls = [
+        {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}},
+        {"id": "c2", "type": "function", "function": {"name": "refund", "arguments": "{}"}},
+    ]
+    messages = [
+        {"role": "user", "content": "Refund A17"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "content": "done"},
+    ]
+    with pytest.raises(ValueError, match=r"messages\[2\] .*tool_call_id|messages\[2\] .*id of the"):
+        output_view(messages)
+
+
+# --- issue 43: counting calls, picking calls, partial credit -------------------------------------
+
+
+def test_call_count_in_all_or_of_one_tool() -> None:
+    from semantix.agents import CallCount
+
+    looping = run(
+        [("search_web", {"q": "a"})],
+        [("search_web", {"q": "b"})],
+        [("search_docs", {"q": "c"})],
+        [("issue_refund", REFUND)],
+    )
+    verdict = CallCount(max=3).decide(output_view(looping))
+    assert (verdict.passed, verdict.reason) == (False, "4 calls, more than the maximum 3")
+    verdict = CallCount("search_*", max=2).decide(output_view(looping))
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        (
+            '3 calls of search_*, more than the maximum 2: search_web({"q": "a"}), '
+            'search_web({"q": "b"}), search_docs({"q": "c"})'
+        ),
+    )
+    assert CallCount("issue_refund", min=1, max=1).decide(output_view(looping)).passed
+    by_args = CallCount(CalledTool("search_web", args={"q": "a"}), max=1)
+    assert by_args.decide(output_view(looping)).reason == (
+        "1 call of search_web(q='a') (at most 1)"
+    )
+    assert repr(CallCount("search_*", max=2)) == "CallCount('search_*', max=2)"
+    assert CallCount(max=0).description == "The run made at most 0 tool calls."
+    with pytest.raises(ValueError, match=r"CallCount\(\) needs max= or min="):
+        CallCount("x")
+    with pytest.raises(TypeError, match=r"CallCount\(\) counts the calls of a tool"):
+        CallCount(Contains("x"), max=1)
+
+
+def test_picking_the_first_last_or_nth_call() -> None:
+    from semantix.agents import Call
+
+    transcript = run([("lookup_order", LOOKUP_ARGS)], [("issue_refund", REFUND)])
+    view = output_view(transcript)
+    assert Call(0, LOOKUP_CALL).decide(view).reason == (
+        'call 1 of 2: lookup_order({"order_id": "A17"})'
+    )
+    assert Call(-1, REFUND_CALL).decide(view).passed
+    verdict = Call(0, REFUND_CALL).decide(view)
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        'call 1 of 2: expected issue_refund(order_id=\'A17\'), got lookup_order({"order_id": "A17"})',
+    )
+    verdict = Call(2, REFUND_CALL).decide(view)
+    assert (verdict.passed, verdict.reason) == (False, "no call 3: the run made 2 calls")
+    assert repr(Call(-1, REFUND_CALL)) == "Call(-1, issue_refund(order_id='A17'))"
+    with pytest.raises(TypeError, match=r"Call\(index, expected\) needs the index of a call"):
+        Call("last", REFUND_CALL)  # type: ignore[arg-type]
+
+
+def test_one_steps_calls() -> None:
+    from semantix.agents import CallCount, StepCalls
+
+    transcript = run(
+        [("lookup_order", LOOKUP_ARGS)], [("send_email", {}), ("issue_refund", REFUND)]
+    )
+    view = output_view(transcript)
+    both = StepCalls(1, ToolCalls(AnyOrder(CalledTool("send_email"), REFUND_CALL)))
+    verdict = both.decide(view)
+    assert (verdict.passed, verdict.reason.split(":")[0]) == (True, "assistant step 2 of 3")
+    assert not StepCalls(0, CallCount(min=2)).decide(view).passed
+    assert StepCalls(-1, ToolCalls()).decide(view).passed  # the reply makes no call
+    assert not StepCalls(5, CalledTool("x")).decide(view).passed
+    assert StepCalls(1, CalledTool("issue_refund", result="ok")).decide(view).passed
+    with pytest.raises(TypeError, match=r"StepCalls\(\) takes a check of tool calls"):
+        StepCalls(0, Contains("x"))
+
+
+def test_partial_credit_f1_and_order_scores() -> None:
+    """promptfoo's tool-call-f1 and pydantic-evals: a score with a threshold, for evaluation."""
+    from semantix.agents import ToolCallScore
+
+    transcript = run(
+        [("lookup_order", LOOKUP_ARGS)], [("escalate", {})], [("issue_refund", REFUND)]
+    )
+    view = output_view(transcript)
+    email = CalledTool("send_email")
+    f1 = ToolCallScore(LOOKUP_CALL, REFUND_CALL, email, threshold=0.6).decide(view)
+    assert (f1.passed, round(f1.score, 4)) == (True, 0.6667)
+    assert f1.reason == (
+        "F1 0.67 (at least 0.60): 2 of the 3 calls made were expected (precision 0.67), 2 of "
+        "the 3 expected calls were made (recall 0.67); not made: send_email; not expected: "
+        "escalate({})"
+    )
+    strict = ToolCallScore(LOOKUP_CALL, REFUND_CALL, email, threshold=0.7).decide(view)
+    assert (strict.passed, round(strict.score, 4)) == (False, 0.6667)
+    ordered = ToolCallScore(REFUND_CALL, LOOKUP_CALL, metric="order", threshold=0.5).decide(view)
+    assert (ordered.passed, round(ordered.score, 4)) == (False, 0.3333)
+    assert ordered.reason.startswith(
+        "order score 0.33 (at least 0.50): the longest run of expected calls made in their order "
+        "is 1, of 2 expected and 3 made"
+    )
+    perfect = ToolCallScore(LOOKUP_CALL, CalledTool("escalate"), REFUND_CALL, metric="order")
+    assert perfect.decide(view).score == 1.0
+    result = evaluate_semantic(transcript, ToolCallScore(LOOKUP_CALL, email, threshold=0.4))
+    assert result.passed and result.leaves[0].verdict.score == 0.4
+    assert repr(ToolCallScore(LOOKUP_CALL, threshold=0.5)) == (
+        "ToolCallScore(lookup_order(order_id='A17'), threshold=0.5)"
+    )
+    for bad, pattern in (
+        ({"threshold": 1.5}, r"threshold=1.5\) must be a number from 0 to 1"),
+        ({"metric": "bleu"}, r"metric='bleu'\) must be one of 'f1', 'order'"),
+    ):
+        with pytest.raises(ValueError, match=pattern):
+            ToolCallScore(LOOKUP_CALL, **bad)
+    with pytest.raises(TypeError, match=r"metric='order'\) compares sequences"):
+        ToolCallScore(AnyOrder(LOOKUP_CALL, email), metric="order")
+
+
+def test_the_order_score_is_the_longest_common_subsequence() -> None:
+    """The bit-parallel LCS against the textbook table, on random runs."""
+    import random
+
+    from semantix.agents.scores import common_run
+
+    rng = random.Random(7)
+    for _ in range(200):
+        m, n = rng.randint(0, 12), rng.randint(0, 12)
+        fits = [[rng.random() < 0.3 for _ in range(m)] for _ in range(n)]
+        table = [[0] * (m + 1) for _ in range(n + 1)]
+        for i in range(n):
+            for j in range(m):
+                table[i + 1][j + 1] = (
+                    table[i][j] + 1 if fits[i][j] else max(table[i][j + 1], table[i + 1][j])
+                )
+        masks = [sum(1 << j for j in range(m) if row[j]) for row in fits]
+        assert common_run(masks, m) == table[n][m]
+
+
+def test_the_trajectory_benchmark_prints_every_figure() -> None:
+    """A smoke run of scripts/bench-trajectory (no timing asserted: figures, not tests)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench-trajectory"
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    labels = [line.split()[0] for line in done.stdout.splitlines()]
+    assert labels[0] == "check_20_us" and labels[-1] == "slowest_1000_ms"
+    assert "distinct_args_unordered_1000_ms" in labels and len(labels) == 10
+
+
+def test_a_group_that_took_a_call_a_single_call_needed_is_placed_again() -> None:
+    """The group fits both steps; in the first it would take the only x(k=1) call."""
+    transcript = run([("x", {}), ("t", {"k": 1})], [("x", {}), ("t", {"k": 2})])
+    group = AnyOrder(CalledTool("x"), CalledTool("t"))
+    check = ToolCalls(group, CalledTool("t", args={"k": 1}), CalledTool("x"), order="any_order")
+    assert decide(check, transcript)[0]
+    assert not decide(ToolCalls(group, group, CalledTool("x"), order="any_order"), transcript)[0]

@@ -86,6 +86,10 @@ def test_each_turn_asks_once_per_turn_and_the_first_failure_decides() -> None:
         "Whatever. Read the manual.",
     ]
     assert (result.passed, reasons(result)) == (False, ["turn 2 of 2: fake score 0.100"])
+    fake = judge()
+    result = evaluate_semantic([*CONVERSATION, *CONVERSATION[1:3]], EachTurn(Polite), judge=fake)
+    # issue 43: the message quotes the turn that failed, not (only) the final reply it shows
+    assert reasons(result) == ["turn 2 of 3 ('Whatever. Read the manual.'): fake score 0.100"]
     polite = [*CONVERSATION[:4], {"role": "assistant", "content": "Thank you, it left today."}]
     result = evaluate_semantic(
         polite,
@@ -98,9 +102,10 @@ def test_each_turn_asks_once_per_turn_and_the_first_failure_decides() -> None:
 
 def test_any_turn_the_first_pass_decides_else_the_strongest() -> None:
     result = evaluate_semantic(CONVERSATION, AnyTurn(Polite), judge=judge())
-    assert (result.passed, reasons(result)) == (True, ["turn 1 of 2: fake score 0.900"])
+    first = "turn 1 of 2 ('Hello, thank you for writing! How can I help?')"
+    assert (result.passed, reasons(result)) == (True, [f"{first}: fake score 0.900"])
     result = evaluate_semantic(CONVERSATION, AnyTurn(Apologizes), judge=judge())
-    assert (result.passed, reasons(result)) == (False, ["turn 1 of 2: fake score 0.050"])
+    assert (result.passed, reasons(result)) == (False, [f"{first}: fake score 0.050"])
     assert result.leaves[0].threshold == 0.3  # the inner intent's own threshold
 
 
@@ -115,6 +120,30 @@ def test_turn_by_index() -> None:
         evaluate_semantic(CONVERSATION, Turn(2, Polite), judge=judge())
     with pytest.raises(TypeError, match="needs the index of an assistant reply as an int"):
         Turn("last", Polite)  # type: ignore[arg-type]
+
+
+def test_a_turn_is_described_and_reported_with_the_same_number() -> None:
+    """issue 43: Turn(1) was described as "Assistant reply 1" while its reason said "turn 2 of
+    3"; a failing turn that is not the final reply is quoted."""
+    three = [*CONVERSATION, {"role": "user", "content": "?"}]
+    three.append({"role": "assistant", "content": "Thank you, it left today."})
+    fake = judge()
+    result = evaluate_semantic(three, Turn(1, Polite), judge=fake)
+    assert Turn(-1, Contains("x")).description.startswith("The final assistant turn: ")
+    assert Turn(-2, Contains("x")).description.startswith("Assistant turn 2 from the end: ")
+    assert reasons(result) == ["turn 2 of 3 ('Whatever. Read the manual.'): fake score 0.100"]
+    structural = evaluate_semantic(three, Turn(1, Contains("thank")))
+    assert structural.leaves[0].intent.description == (
+        "Assistant turn 2: The text contains 'thank' (ignoring case)."
+    )
+    assert reasons(structural) == [
+        (
+            "turn 2 of 3 ('Whatever. Read the manual.'): 'thank' not found (ignoring case) in 26 "
+            "characters of text"
+        )
+    ]
+    each = evaluate_semantic(three, EachTurn(Contains("thank")))
+    assert reasons(each)[0].startswith("turn 2 of 3 ('Whatever. Read the manual.'): ")
 
 
 def test_whole_conversation_is_one_role_labelled_text() -> None:
@@ -150,7 +179,9 @@ def test_structural_inner_intents_are_decided_on_each_turn() -> None:
     result = evaluate_semantic(CONVERSATION, EachTurn(Length(max_words=10)))
     assert (result.passed, reasons(result)) == (
         True,
-        ["turn 1 of 2: 9 words: within at most 10 words"],
+        [
+            "turn 1 of 2 ('Hello, thank you for writing! How can I help?'): 9 words: within at most 10 words"
+        ],
     )
     result = evaluate_semantic(CONVERSATION, AnyTurn(Contains("manual") | Contains("sorry")))
     assert result.passed
@@ -183,7 +214,9 @@ def test_the_distributed_checks_mean_what_they_say() -> None:
     """EachTurn(~Polite): no reply is polite; the first reply is, so it fails, on that reply."""
     result = evaluate_semantic(CONVERSATION, EachTurn(~Polite), judge=judge())
     assert not result.passed
-    assert reasons(result) == ["turn 1 of 2: fake score 0.900"]
+    assert reasons(result) == [
+        "turn 1 of 2 ('Hello, thank you for writing! How can I help?'): fake score 0.900"
+    ]
     assert evaluate_semantic(CONVERSATION, AnyTurn(~Polite), judge=judge()).passed
 
 
@@ -252,7 +285,12 @@ def test_steps_counts_assistant_steps(transcript: list[Any]) -> None:
         "3 assistant steps, fewer than the minimum 4",
     )
     assert Steps(min=1, max=5).decide(output_view("One reply.")).reason == (
-        "1 assistant steps (at least 1 and at most 5)"
+        "1 assistant step (at least 1 and at most 5)"  # issue 45 item 12: "1 assistant steps"
+    )
+    one = Steps(max=1)
+    assert one.description == "The run took at most 1 assistant step."
+    assert (
+        one.decide(output_view(transcript)).reason == "3 assistant steps, more than the maximum 1"
     )
 
 
@@ -388,3 +426,90 @@ def test_an_intent_with_a_subjects_attribute_of_its_own_is_judged_as_usual() -> 
         "the final reply (step 5 of 5): fake score 0.100"  # a plain intent: the final reply
     )
     assert fake.calls == [("Whatever. Read the manual.", "The text is polite.")]
+
+
+# --- issue 43: a judge that sees the whole run; a leaf asserting the run answered ---------------
+
+
+def test_whole_run_shows_the_judge_the_tool_calls_and_results() -> None:
+    from semantix.agents import WholeRun
+
+    fake = judge()
+    result = evaluate_semantic(openai_run(), WholeRun("The agent refunds the order."), judge=fake)
+    assert fake.calls[0][0] == (
+        "user: Please refund order A17.\n"
+        'assistant calls lookup_order({"order_id": "A17"})\n'
+        'tool lookup_order returned: {"status": "delivered", "total": 20}\n'
+        'assistant calls issue_refund({"order_id": "A17", "amount": 20})\n'
+        'tool issue_refund returned: {"refund_id": "R-1"}\n'
+        f"assistant: {FINAL}"
+    )
+    assert reasons(result) == ["the whole run (6 lines): fake score 0.950"]
+    failed = judge()
+    evaluate_semantic(anthropic_run(refund_error=True), WholeRun(Polite), judge=failed)
+    assert "tool issue_refund failed: " in failed.calls[0][0]
+
+
+def view_of(*steps: Any, unanswered: str | None = None) -> Any:
+    from semantix.outputs import OutputView
+
+    texts = [step.text for step in steps if step.role == "assistant" and step.text]
+    calls = tuple(call for step in steps for call in step.tool_calls)
+    return OutputView(
+        texts[-1] if texts else None, calls, steps=tuple(steps), unanswered=unanswered
+    )
+
+
+def test_answered_passes_only_on_a_run_that_ended_with_a_reply() -> None:
+    from semantix.agents import Answered
+    from semantix.outputs import OutputView, Step, ToolCall, ToolResult
+
+    call = ToolCall("issue_refund", {"order_id": "A17"}, id="c1")
+    preamble = Step("assistant", "Sure, I'll refund order A17 right away.", (call,))
+    result = Step("tool", None, (), (ToolResult(call, "card declined", True),))
+    answered = view_of(Step("user", "Refund A17"), preamble, result, Step("assistant", "Done."))
+    verdict = Answered.decide(answered)
+    assert (verdict.passed, verdict.reason) == (True, "the run ended with a reply: 'Done.'")
+    cases = {
+        "ended on a tool result": (
+            view_of(Step("user", "Refund A17"), preamble, result),
+            "the run has no final answer: it ended on a tool result (step 3 of 3)",
+        ),
+        "ended on calls": (
+            view_of(Step("user", "Refund A17"), Step("assistant", None, (call,))),
+            "the run has no final answer: its last step only calls tools (step 2 of 2)",
+        ),
+        "the reader says why": (
+            view_of(
+                Step("user", "Hi"),
+                Step("assistant", "Sure, I"),
+                unanswered="cut at its token limit (finish_reason='length')",
+            ),
+            "the run has no final answer: cut at its token limit (finish_reason='length')",
+        ),
+        "a single response with only calls": (
+            OutputView(None, (call,)),
+            (
+                "the run has no final answer: the output holds no text, only tool calls: "
+                'issue_refund({"order_id": "A17"})'
+            ),
+        ),
+        "a refusal": (
+            OutputView(None, unanswered="the model refused: 'I can't help with that.'"),
+            "the run has no final answer: the model refused: 'I can't help with that.'",
+        ),
+    }
+    for label, (view, reason) in cases.items():
+        verdict = Answered.decide(view)
+        assert (verdict.passed, verdict.reason) == (False, reason), label
+    assert Answered.decide(OutputView("Plain reply.")).passed
+    assert evaluate_semantic(cases["ended on a tool result"][0], ~Answered).passed
+
+
+def test_tool_outcomes_take_globs_kinds_and_results() -> None:
+    view = output_view(anthropic_run(refund_error=True))
+    assert ToolFailed("issue_*").decide(view).passed
+    assert ToolSucceeded("*_order", result="delivered").decide(view).passed
+    assert not ToolSucceeded("lookup_order", result="refunded").decide(view).passed
+    assert not ToolSucceeded("lookup_order", kind="mcp").decide(view).passed
+    assert ToolSucceeded("lookup_order", kind="function").decide(view).passed

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from semantix import evaluate_semantic
 from semantix.checks import CalledTool, NoToolCalls
 from semantix.outputs import output_view
 
@@ -131,14 +132,12 @@ def test_a_callable_checks_the_arguments() -> None:
         return bool(arguments["amount"] < 50)
 
     check = CalledTool("issue_refund", args=small_amount)
-    assert repr(check) == (
-        "CalledTool('issue_refund', args=test_a_callable_checks_the_arguments.<locals>.small_amount)"
-    )
+    assert repr(check) == ("CalledTool('issue_refund', args=small_amount)")
     assert decide(check, chat(REFUND))[0]
     passed, reason = decide(check, chat(("issue_refund", '{"amount": 500}')))
     assert (
         passed,
-        reason.endswith("rejected by test_a_callable_checks_the_arguments.<locals>.small_amount"),
+        reason.endswith("rejected by small_amount"),
     ) == (False, True)
 
 
@@ -269,3 +268,171 @@ def test_names_and_descriptions() -> None:
 def test_bad_arguments_are_errors(build, error, pattern) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(error, match=pattern):
         build()
+
+
+# --- issue 45 item 2: argument matchers that raise or answer something else than a bool --------
+
+
+def test_a_matcher_that_raises_is_an_error_naming_the_check_the_call_and_the_matcher() -> None:
+    output = chat(("issue_refund", '{"order_id": "A17"}'))
+
+    def under_50(arguments: Any) -> bool:
+        return bool(arguments["amount"] <= 50)
+
+    check = CalledTool("issue_refund", args=under_50)
+    with pytest.raises(ValueError) as caught:
+        decide(check, output)
+    message = str(caught.value)
+    assert "CalledTool('issue_refund', args=" in message
+    assert 'issue_refund({"order_id": "A17"})' in message
+    assert "under_50 (test_checks_tools.py, line " in message
+    assert "raised KeyError: 'amount'" in message
+    assert isinstance(caught.value.__cause__, KeyError)
+    value_check = CalledTool("issue_refund", args={"order_id": lambda v: v.startswith(1)})
+    with pytest.raises(ValueError, match=r"raised TypeError.*on the argument 'order_id' of"):
+        decide(value_check, output)
+
+
+@pytest.mark.parametrize("answer", ["nope", None, 1, [True]])
+def test_a_matcher_answering_something_else_than_a_bool_is_an_error(answer: object) -> None:
+    output = chat(("issue_refund", '{"order_id": "A17"}'))
+    for check in (
+        CalledTool("issue_refund", args=lambda _: answer),
+        CalledTool("issue_refund", args={"order_id": lambda _: answer}),
+    ):
+        with pytest.raises(TypeError, match=r"answered .*, not True or False"):
+            decide(check, output)
+
+
+def test_dirty_equals_matchers_and_bool_answers_keep_working() -> None:
+    from dirty_equals import IsPartialDict, IsStr
+
+    output = chat(("issue_refund", '{"order_id": "A17", "meta": {"a": 1, "b": 2}}'))
+    assert decide(CalledTool("issue_refund", args={"order_id": IsStr(regex="A.*")}), output)[0]
+    assert decide(CalledTool("issue_refund", args={"meta": IsPartialDict(a=1)}), output)[0]
+    assert not decide(CalledTool("issue_refund", args=lambda a: "amount" in a), output)[0]
+
+
+# --- issue 43 section 3: the argument and call vocabulary --------------------------------------
+
+
+def test_glob_tool_names() -> None:
+    output = chat(("search_web", '{"q": "A17"}'), ("search_docs", '{"q": "refund"}'))
+    assert decide(CalledTool("search_*", args={"q": "refund"}), output) == (
+        True,
+        'called search_docs({"q": "refund"})',
+    )
+    assert not decide(CalledTool("delete_*"), output)[0]
+    assert not decide(CalledTool("search"), output)[0]  # no pattern: the exact name
+    assert repr(CalledTool("search_*")) == "CalledTool('search_*')"
+
+
+def test_nested_arguments_match_as_a_subset_and_name_what_they_leave_out() -> None:
+    output = chat(("create_ticket", '{"customer": {"id": 7, "email": "a@b.c"}, "tags": ["x"]}'))
+    check = CalledTool("create_ticket", args={"customer": {"id": 7}})
+    assert decide(check, output) == (
+        True,
+        (
+            'called create_ticket({"customer": {"id": 7, "email": "a@b.c"}, "tags": ["x"]}); '
+            "'customer.email', 'tags' not in args="
+        ),
+    )
+    assert not decide(CalledTool("create_ticket", args={"customer": {"id": 8}}), output)[0]
+    exact = CalledTool("create_ticket", args={"customer": {"id": 7}, "tags": ["x"]}, exact=True)
+    assert not decide(exact, output)[0]  # exact is exact all the way down
+
+
+def test_ignore_leaves_volatile_keys_out_of_exact_matching() -> None:
+    output = chat(("issue_refund", '{"order_id": "A17", "request_id": "f81d4fae"}'))
+    check = CalledTool("issue_refund", args={"order_id": "A17"}, exact=True, ignore=["request_id"])
+    assert decide(check, output)[0]
+    assert repr(check) == (
+        "CalledTool('issue_refund', args={'order_id': 'A17'}, exact=True, ignore=['request_id'])"
+    )
+    other = chat(("issue_refund", '{"order_id": "A17", "amount": 5}'))
+    assert decide(check, other) == (
+        False,
+        'issue_refund({"order_id": "A17", "amount": 5}): unexpected \'amount\' (exact=True)',
+    )
+    with pytest.raises(ValueError, match=r"ignore= leaves keys out of exact=True matching"):
+        CalledTool("issue_refund", args={"order_id": "A17"}, ignore=["request_id"])
+    with pytest.raises(ValueError, match=r"'order_id' is both in args= and in ignore="):
+        CalledTool("issue_refund", args={"order_id": "A17"}, exact=True, ignore=["order_id"])
+
+
+def test_calls_are_selected_by_kind_and_server() -> None:
+    from semantix.outputs import OutputView, ToolCall
+
+    view = OutputView(
+        None,
+        (
+            ToolCall("search", {"q": "x"}, kind="mcp", server="docs"),
+            ToolCall("web_search", {"q": "y"}, kind="provider"),
+        ),
+    )
+    assert CalledTool("search", kind="mcp", server="docs").decide(view).passed
+    assert not CalledTool("search", kind="mcp", server="tickets").decide(view).passed
+    assert not CalledTool("search", kind="function").decide(view).passed
+    assert CalledTool("*", kind="provider").decide(view).passed  # any tool the provider ran
+    assert evaluate_semantic(view, ~CalledTool("*", kind="mcp", server="billing")).passed
+    assert repr(CalledTool("search", kind="mcp", server="docs")) == (
+        "CalledTool('search', kind='mcp', server='docs')"
+    )
+    with pytest.raises(
+        ValueError, match=r"kind='tool'\) must be one of 'function', 'mcp', 'provider'"
+    ):
+        CalledTool("search", kind="tool")
+    with pytest.raises(ValueError, match=r"server= names an MCP server: use it with kind='mcp'"):
+        CalledTool("search", kind="function", server="docs")
+
+
+def test_a_tool_result_content_is_matched() -> None:
+    from semantix.outputs import OutputView, Step, ToolCall, ToolResult
+
+    call = ToolCall("lookup_order", {"order_id": "A17"}, id="c1")
+    view = OutputView(
+        "Delivered.",
+        (call,),
+        steps=(
+            Step("assistant", None, (call,)),
+            Step("tool", None, (), (ToolResult(call, '{"status": "delivered"}'),)),
+            Step("assistant", "Delivered."),
+        ),
+    )
+    assert CalledTool("lookup_order", result="delivered").decide(view).passed
+    assert CalledTool("lookup_order", result={"status": "delivered"}).decide(view).passed
+    assert CalledTool("lookup_order", result=lambda text: "deliv" in text).decide(view).passed
+    verdict = CalledTool("lookup_order", result="refunded").decide(view)
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        (
+            'lookup_order({"order_id": "A17"}): its result \'{"status": "delivered"}\' does not '
+            "contain 'refunded'"
+        ),
+    )
+    unanswered = OutputView(None, (call,), steps=(Step("assistant", None, (call,)),))
+    verdict = CalledTool("lookup_order", result="delivered").decide(unanswered)
+    assert verdict.reason.endswith("no result recorded")
+
+
+def test_a_matcher_object_whose_eq_answers_a_non_bool_or_raises_is_an_error() -> None:
+    class Loose:
+        def __eq__(self, other: object) -> Any:
+            return "yes"
+
+    class Broken:
+        def __eq__(self, other: object) -> bool:
+            raise KeyError("currency")
+
+    class Picky:  # TypeError and ValueError are "not equal", as dirty-equals has it
+        def __eq__(self, other: object) -> bool:
+            raise TypeError("not comparable")
+
+    output = chat(("issue_refund", '{"amount": 20}'))
+    with pytest.raises(
+        TypeError, match=r"the matcher .*Loose.* answered 'yes' \(str\) on the argument 'amount'"
+    ):
+        decide(CalledTool("issue_refund", args={"amount": Loose()}), output)
+    with pytest.raises(ValueError, match=r"raised KeyError: 'currency' on the argument 'amount'"):
+        decide(CalledTool("issue_refund", args={"amount": Broken()}), output)
+    assert not decide(CalledTool("issue_refund", args={"amount": Picky()}), output)[0]

@@ -261,10 +261,10 @@ def test_a_result_before_its_call_is_an_error() -> None:
         output_view(messages)
 
 
-def test_a_result_without_a_call_id_and_a_second_result_are_errors() -> None:
+def test_a_result_without_a_call_id_and_no_open_call_and_a_second_result_are_errors() -> None:
     messages = openai_run()
-    messages[3] = {"role": "tool", "content": "delivered"}
-    with pytest.raises(ValueError, match=r"messages\[3\] is a tool result without the id"):
+    messages.insert(4, {"role": "tool", "content": "delivered again"})  # call_1 is answered
+    with pytest.raises(ValueError, match=r"messages\[4\] is a tool result without the id"):
         output_view(messages)
     messages = openai_run()
     messages.insert(4, tool_message("call_1", "again"))

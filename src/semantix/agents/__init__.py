@@ -1,5 +1,11 @@
 """Agents as the subject: trajectory, tool-result, step and turn leaves over transcripts.
 
+Trajectories: ``ToolCalls`` (and ``AnyOrder`` groups; agentevals' modes as ``mode=``),
+``CallCount``, ``Call`` and ``StepCalls`` (counting and picking calls), ``ToolCallScore``
+(partial credit with a threshold); results: ``ToolSucceeded``, ``ToolFailed``; steps:
+``Steps``, ``Answered``; turns: ``FinalTurn``, ``EachTurn``, ``AnyTurn``, ``Turn``,
+``WholeConversation``, ``WholeRun``; time: ``timed``, ``atimed``.
+
 The subject is the view of a whole run (`semantix.outputs.output_view` reads a list of messages
 in the OpenAI, Anthropic, Responses or LangChain shape, an object with ``messages``, or a
 recorded stream); every leaf here is an intent, combined with ``~ & |`` and reported like any
@@ -30,28 +36,45 @@ print(evaluate_semantic(messages, check).passed)
 
 from __future__ import annotations
 
+from semantix.agents.calls import Call, CallCount, StepCalls
 from semantix.agents.capture import CapturedSpans, capture_spans
 from semantix.agents.handoffs import AnsweredBy, ByAgent, HandedOff
 from semantix.agents.results import ToolFailed, ToolSucceeded
+from semantix.agents.scores import ToolCallScore
 from semantix.agents.timing import atimed, timed
 from semantix.agents.trajectory import AnyOrder, ToolCalls
-from semantix.agents.turns import AnyTurn, EachTurn, FinalTurn, Steps, Turn, WholeConversation
+from semantix.agents.turns import (
+    Answered,
+    AnyTurn,
+    EachTurn,
+    FinalTurn,
+    Steps,
+    Turn,
+    WholeConversation,
+    WholeRun,
+)
 
 __all__ = [
+    "Answered",
     "AnsweredBy",
     "AnyOrder",
     "AnyTurn",
     "ByAgent",
+    "Call",
+    "CallCount",
     "CapturedSpans",
     "EachTurn",
     "FinalTurn",
     "HandedOff",
+    "StepCalls",
     "Steps",
+    "ToolCallScore",
     "ToolCalls",
     "ToolFailed",
     "ToolSucceeded",
     "Turn",
     "WholeConversation",
+    "WholeRun",
     "atimed",
     "capture_spans",
     "timed",

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from semantix.checks.base import verdict
 from semantix.checks.tools import (
     ArgsCheck,
     CalledToolCheck,
+    ResultCheck,
     called_tool,
     fit,
     mismatch,
     not_called,
+    results_of,
+    selects,
 )
 from semantix.intent import Intent
 from semantix.judges.base import Verdict
@@ -28,13 +32,14 @@ class ToolOutcomeCheck(CalledToolCheck, abstract=True):
 
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
-        calls = [call for call in view.tool_calls if call.name == cls.tool]
+        calls = [call for call in view.tool_calls if selects(cls, call)]
         if not calls:
-            return verdict(False, not_called(cls.tool, view))
-        fitting = [call for call in calls if fit(cls, call) is not None]
+            return verdict(False, not_called(cls.named(), view))
+        results = results_of(view)
+        fitting = [call for call in calls if fit(cls, call, results) is not None]
         if not fitting:
-            return verdict(False, "; ".join(f"{call}: {mismatch(cls, call)}" for call in calls))
-        results = {id(result.call): result for step in view.steps for result in step.tool_results}
+            reasons = (f"{call}: {mismatch(cls, call, results)}" for call in calls)
+            return verdict(False, "; ".join(reasons))
         seen = []
         for call in fitting:
             result = results.get(id(call))
@@ -45,12 +50,22 @@ class ToolOutcomeCheck(CalledToolCheck, abstract=True):
         return verdict(False, f"no call of {cls.tool} {outcome}: {'; '.join(seen)}")
 
 
-def ToolSucceeded(name: str, args: ArgsCheck | None = None, *, exact: bool = False) -> type[Intent]:
+def ToolSucceeded(
+    name: str,
+    args: ArgsCheck | None = None,
+    *,
+    exact: bool = False,
+    ignore: Iterable[str] = (),
+    kind: str | None = None,
+    server: str | None = None,
+    result: ResultCheck = None,
+) -> type[Intent]:
     """The check "a call of the tool ``name`` got a result that is not an error".
 
-    ``args`` and ``exact`` pick the calls, as for `semantix.checks.CalledTool`. A call without a
-    result in the transcript (it ends before the tool answered) never succeeded. What counts as
-    an error: see `semantix.outputs.ToolResult`.
+    ``name`` (a glob works), ``args``, ``exact``, ``ignore``, ``kind``, ``server`` and
+    ``result`` pick the calls, as for `semantix.checks.CalledTool`. A call without a result in
+    the transcript (it ends before the tool answered) never succeeded. What counts as an error:
+    see `semantix.outputs.ToolResult`.
     """
     return called_tool(
         ToolOutcomeCheck,
@@ -59,13 +74,36 @@ def ToolSucceeded(name: str, args: ArgsCheck | None = None, *, exact: bool = Fal
         args,
         exact,
         "got a successful result from",
+        ignore=ignore,
+        kind=kind,
+        server=server,
+        result=result,
         failed=False,
     )
 
 
-def ToolFailed(name: str, args: ArgsCheck | None = None, *, exact: bool = False) -> type[Intent]:
+def ToolFailed(
+    name: str,
+    args: ArgsCheck | None = None,
+    *,
+    exact: bool = False,
+    ignore: Iterable[str] = (),
+    kind: str | None = None,
+    server: str | None = None,
+    result: ResultCheck = None,
+) -> type[Intent]:
     """The check "a call of the tool ``name`` got an error result" (``~ToolFailed(name)``: no
-    call of it failed). ``args`` and ``exact`` pick the calls, as for ``ToolSucceeded``."""
+    call of it failed). The other arguments pick the calls, as for ``ToolSucceeded``."""
     return called_tool(
-        ToolOutcomeCheck, "ToolFailed", name, args, exact, "got an error from", failed=True
+        ToolOutcomeCheck,
+        "ToolFailed",
+        name,
+        args,
+        exact,
+        "got an error from",
+        ignore=ignore,
+        kind=kind,
+        server=server,
+        result=result,
+        failed=True,
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import ClassVar, cast
 
-from semantix.checks.base import Scoped, Structural, build, verdict
+from semantix.checks.base import Scoped, Structural, build, no_text, verdict
 from semantix.config import is_number
 from semantix.intent import (
     Conjunction,
@@ -29,8 +29,21 @@ from semantix.intent import (
 )
 from semantix.judges.base import Verdict
 from semantix.outputs import OutputView, Step
+from semantix.text import preview
 
-__all__ = ["AnyTurn", "EachTurn", "FinalTurn", "Steps", "Turn", "WholeConversation", "steps_of"]
+__all__ = [
+    "Answered",
+    "AnyTurn",
+    "EachTurn",
+    "FinalTurn",
+    "Steps",
+    "Turn",
+    "WholeConversation",
+    "WholeRun",
+    "holds",
+    "steps_of",
+    "whole_bounds",
+]
 
 Subjects = list[tuple[str, OutputView]]
 
@@ -54,9 +67,13 @@ def turns(view: OutputView, name: str, last: bool = False) -> Subjects:
             f"text ({len(steps_of(view))} steps, calls: {len(view.tool_calls)}); pass the "
             "whole transcript, or check tool calls with ToolCalls / CalledTool"
         )
-    first = len(picked) if last else 1
+    first, count = (len(picked) if last else 1), len(picked)
     return [
-        (f"turn {k} of {len(picked)}", OutputView(s.text, s.tool_calls, s.usage, s.model, s.timing))
+        (
+            # a turn other than the final reply (which the failure message shows) is quoted
+            f"turn {k} of {count}" + ("" if k == count else f" ({preview(s.text or '', 60)})"),
+            OutputView(s.text, s.tool_calls, s.usage, s.model, s.timing),
+        )
         for k, s in enumerate(picked[first - 1 :], first)
     ]
 
@@ -88,6 +105,27 @@ def _whole(view: OutputView, name: str) -> Subjects:
     return [(f"the whole conversation ({len(lines)} messages)", OutputView("\n".join(lines)))]
 
 
+def _run(view: OutputView, name: str) -> Subjects:
+    """Every user and assistant message, tool call and tool result, one line each."""
+    turns(view, name)  # an error without any assistant reply
+    import json  # the arguments in full for the judge: only on this leaf's path
+
+    lines = []
+    for step in steps_of(view):
+        if step.role in ("user", "assistant") and step.text and step.text.strip():
+            lines.append(f"{step.role}: {step.text.strip()}")
+        for call in step.tool_calls:
+            shown = call.raw_arguments or ""
+            if call.arguments is not None:
+                shown = json.dumps(call.arguments, ensure_ascii=False, default=str)
+            lines.append(f"assistant calls {call.name or '<no name>'}({shown})")
+        for result in step.tool_results:
+            outcome = "failed" if result.is_error else "returned"
+            content = "(no content)" if result.content is None else result.content.strip()
+            lines.append(f"tool {result.call.name or '<no name>'} {outcome}: {content}")
+    return [(f"the whole run ({len(lines)} lines)", OutputView("\n".join(lines)))]
+
+
 _SELECTORS = {
     "final": Selector(
         "FinalTurn(", "The final assistant reply", "all", "&|", lambda v, n: turns(v, n, last=True)
@@ -95,6 +133,7 @@ _SELECTORS = {
     "each": Selector("EachTurn(", "Every assistant reply", "all", "&", turns, "any"),
     "any": Selector("AnyTurn(", "Some assistant reply", "any", "|", turns, "each"),
     "whole": Selector("WholeConversation(", "The whole conversation", "all", "&|", _whole),
+    "run": Selector("WholeRun(", "The whole run", "all", "&|", _run),
 }
 
 
@@ -122,20 +161,19 @@ class TurnCheck(Structural, abstract=True):
     @classmethod
     def decide(cls, view: OutputView) -> Verdict:
         results = [
-            (label, _holds(cls.inner, turn))
-            for label, turn in cls.selector.pick(view, cls.__name__)
+            (label, holds(cls.inner, turn)) for label, turn in cls.selector.pick(view, cls.__name__)
         ]
         wanted = cls.selector.combine == "any"  # any: the first pass decides; all: the first fail
         label, (passed, reason) = next((r for r in results if r[1][0] is wanted), results[0])
         return verdict(passed, f"{label}: {reason}")
 
 
-def _holds(node: type[Intent], view: OutputView) -> tuple[bool, str]:
+def holds(node: type[Intent], view: OutputView) -> tuple[bool, str]:
     if issubclass(node, Negation):
-        passed, reason = _holds(node.operand, view)
+        passed, reason = holds(node.operand, view)
         return not passed, reason
     if issubclass(node, (Conjunction, Disjunction)):
-        results = [(operand, *_holds(operand, view)) for operand in node.operands]
+        results = [(operand, *holds(operand, view)) for operand in node.operands]
         passed = (all if issubclass(node, Conjunction) else any)(ok for _, ok, _ in results)
         return passed, "; ".join(f"{operand.__name__}: {why}" for operand, _, why in results)
     decided = cast("type[Structural]", node).decide(view)
@@ -203,6 +241,14 @@ def WholeConversation(intent: IntentLike) -> type[Intent]:
     return _over(_SELECTORS["whole"], intent)
 
 
+def WholeRun(intent: IntentLike) -> type[Intent]:
+    """``intent`` on the whole run as one text: its user and assistant messages (``user: ...``),
+    each tool call with its arguments (``assistant calls lookup_order({"order_id": "A17"})``)
+    and each tool result (``tool lookup_order returned: ...``, ``... failed: ...``), in order;
+    system messages are left out. For a judge of how the agent went about it."""
+    return _over(_SELECTORS["run"], intent)
+
+
 def Turn(index: int, intent: IntentLike) -> type[Intent]:
     """``intent`` on one assistant reply: ``index`` counts the replies from 0, negative indexes
     from the end (``Turn(-1, X)`` judges what ``FinalTurn(X)`` does); labels count from 1
@@ -221,10 +267,47 @@ def Turn(index: int, intent: IntentLike) -> type[Intent]:
             )
         return [found[index]]
 
-    return _over(Selector(f"Turn({index}, ", f"Assistant reply {index}", "all", "&|", pick), intent)
+    if index >= 0:  # the description counts from 1, as the reason's "turn 2 of 3" does
+        phrase = f"Assistant turn {index + 1}"
+    else:
+        phrase = (
+            "The final assistant turn" if index == -1 else f"Assistant turn {-index} from the end"
+        )
+    return _over(Selector(f"Turn({index}, ", phrase, "all", "&|", pick), intent)
 
 
 # --- steps -------------------------------------------------------------------------------------
+
+
+class Answered(Structural):
+    """The run ended with a reply: its last step is an assistant reply, not a tool result, a
+    call, a refusal or a reply cut at its token limit."""
+
+    needs: ClassVar[str] = "steps"
+
+    @classmethod
+    def decide(cls, view: OutputView) -> Verdict:
+        why = view.unanswered
+        if why is None and view.steps:
+            last = view.steps[-1]
+            at = f"(step {len(view.steps)} of {len(view.steps)})"
+            if last.role != "assistant":
+                what = "a tool result" if last.role == "tool" else f"a {last.role} message"
+                why = f"it ended on {what} {at}"
+            elif not (last.text and last.text.strip()):
+                why = (
+                    f"its last step only calls tools {at}"
+                    if last.tool_calls
+                    else f"its last step holds no text {at}"
+                )
+        if why is None and not (view.text and view.text.strip()):
+            why = no_text(view).reason
+        if why is not None:
+            return verdict(False, f"the run has no final answer: {why}")
+        return verdict(True, f"the run ended with a reply: {preview(view.text or '', 80)}")
+
+
+Answered.__module__ = "semantix.agents"
 
 
 class StepsCheck(Structural, abstract=True):
@@ -238,15 +321,38 @@ class StepsCheck(Structural, abstract=True):
     def decide(cls, view: OutputView) -> Verdict:
         count = sum(1 for step in steps_of(view) if step.role == "assistant")
         if cls.high is not None and count > cls.high:
-            return verdict(False, f"{count} assistant steps, more than the maximum {cls.high}")
+            return verdict(False, f"{_steps(count)}, more than the maximum {cls.high}")
         if cls.low is not None and count < cls.low:
-            return verdict(False, f"{count} assistant steps, fewer than the minimum {cls.low}")
+            return verdict(False, f"{_steps(count)}, fewer than the minimum {cls.low}")
         bounds = " and ".join(
             f"{word} {bound}"
             for word, bound in (("at least", cls.low), ("at most", cls.high))
             if bound is not None
         )
-        return verdict(True, f"{count} assistant steps ({bounds})")
+        return verdict(True, f"{_steps(count)} ({bounds})")
+
+
+def _steps(count: int) -> str:
+    return f"{count} assistant step{'' if count == 1 else 's'}"
+
+
+def whole_bounds(
+    factory: str, min: int | None, max: int | None, unit: str
+) -> list[tuple[str, str, int]]:
+    """The bounds given, as (keyword, words, value): whole numbers 0 or more, at least one,
+    ``min`` not above ``max``; else a ``ValueError`` naming ``factory``."""
+    bounds = (("min", "at least", min), ("max", "at most", max))
+    for keyword, _, value in bounds:
+        if value is not None and (not is_number(value, low=0) or not float(value).is_integer()):
+            raise ValueError(
+                f"{factory}({keyword}={value!r}) must be a whole number of {unit}, 0 or more; "
+                f"e.g. {factory}({keyword}=4)"
+            )
+    if max is None and min is None:
+        raise ValueError(f"{factory}() needs max= or min= (or both), e.g. {factory}(max=4)")
+    if max is not None and min is not None and min > max:
+        raise ValueError(f"{factory}(min={min!r}, max={max!r}): min is above max, so no run passes")
+    return [(keyword, words, int(value)) for keyword, words, value in bounds if value is not None]
 
 
 def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
@@ -256,23 +362,12 @@ def Steps(*, max: int | None = None, min: int | None = None) -> type[Intent]:
     Raises:
         ValueError: no bound, a bound that is not a whole number 0 or more, or ``min > max``.
     """
-    bounds = (("min", "at least", min), ("max", "at most", max))
-    for keyword, _, value in bounds:
-        if value is not None and (not is_number(value, low=0) or not float(value).is_integer()):
-            raise ValueError(
-                f"Steps({keyword}={value!r}) must be a whole number of steps, 0 or more; e.g. "
-                f"Steps({keyword}=4)"
-            )
-    if max is None and min is None:
-        raise ValueError("Steps() needs max= or min= (or both), e.g. Steps(max=4)")
-    if max is not None and min is not None and min > max:
-        raise ValueError(f"Steps(min={min!r}, max={max!r}): min is above max, so no run passes")
-    given = [(keyword, words, int(value)) for keyword, words, value in bounds if value is not None]
+    given = whole_bounds("Steps", min, max, "steps")
     return build(
         StepsCheck,
         f"Steps({', '.join(f'{keyword}={value}' for keyword, _, value in given)})",
         f"The run took {' and '.join(f'{words} {value}' for _, words, value in given)} "
-        "assistant steps.",
+        f"assistant step{'' if given[-1][2] == 1 else 's'}.",
         low=None if min is None else int(min),
         high=None if max is None else int(max),
     )
