@@ -7,8 +7,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
+import os
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -44,9 +46,11 @@ from semantix.report import (
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
 from semantix.report.merge import OUTSIDE_TEST, assemble
+from semantix.report.records import known_secrets
 from semantix.report.snapshots import snapshot_lines, snapshot_section
 from semantix.snapshots.fixture import SemanticSnapshot
 from semantix.snapshots.session import SnapshotSession, narrowed_modules
+from semantix.text import mask_secrets
 
 __all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
 
@@ -105,7 +109,7 @@ class SemanticSession:
         self.current_item: pytest.Item | None = None
         #: The records the test in progress made, with their JUnit property's name (`ended`).
         self.pending: list[tuple[str, Record]] = []
-        #: pytest's outcome of each test that made a record (the JSON report's ``tests``).
+        #: pytest's outcome of each test that ran (the JSON report's ``tests``).
         self.tests: dict[str, Record] = {}
         self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
         self.baseline = Baseline(settings.baseline, read=not self.is_worker)
@@ -113,6 +117,11 @@ class SemanticSession:
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
         self._exit = contextlib.ExitStack()
+        if not self.is_worker:
+            _refuse_writing_over_the_baseline(settings)
+        #: This run's id and this machine's shard (``i/N``), so merge can check one run's shards.
+        self.run_id = run_id(config)
+        self.shard = shard_option(config)
 
     # --- the session's life ---------------------------------------------------------------------
 
@@ -204,6 +213,7 @@ class SemanticSession:
         the test's outcome followed (`ended`)."""
         self.downloads.adjust(report)
         self.ended(item, report)
+        _mask_report(report)
         excinfo = call.excinfo
         if (
             excinfo is not None
@@ -219,6 +229,7 @@ class SemanticSession:
                 lambda entry: not str(entry.path).startswith(_HIDDEN_DIRS)
             )
             report.longrepr = excinfo.getrepr(style="short", chain=False)
+            _mask_report(report)
         return report
 
     def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
@@ -229,13 +240,13 @@ class SemanticSession:
         if report.when != "teardown":
             return
         pending, self.pending = self.pending, []
-        if not pending:
-            return
         final = found[0] or "passed"
         for name, record in pending:
             record["test_outcome"] = final
             value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
             report.user_properties.append((name, json.dumps(value, sort_keys=True, default=str)))
+        # Every test that ran, whether or not it asserted: one that crashed before its first
+        # assertion is a regression in compare and --semantic-baseline.
         with self.lock:
             self.tests[item.nodeid] = {"nodeid": item.nodeid, "outcome": final, "reason": found[1]}
 
@@ -348,6 +359,8 @@ class SemanticSession:
                 timespec="seconds"
             ),
             "duration_s": round(time.time() - self.started, 3),
+            "run_id": self.run_id,
+            "shard": self.shard,
         }
         return assemble(
             records,
@@ -416,3 +429,52 @@ class SemanticSession:
                 f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
                 f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"
             )
+
+
+def run_id(config: pytest.Config) -> str:
+    """The id every shard of one run shares: ``--semantic-run-id`` (where the option exists),
+    else ``SEMANTIX_RUN_ID``, else the CI's run (GitHub Actions: run id and attempt; GitLab: the
+    pipeline), else a new one (a run on one machine)."""
+    given = config.getoption("semantic_run_id", None) or os.environ.get("SEMANTIX_RUN_ID")
+    if given:
+        return str(given)
+    if os.environ.get("GITHUB_RUN_ID"):
+        return f"github-{os.environ['GITHUB_RUN_ID']}-{os.environ.get('GITHUB_RUN_ATTEMPT', '1')}"
+    if os.environ.get("CI_PIPELINE_ID"):
+        return f"gitlab-{os.environ['CI_PIPELINE_ID']}"
+    return uuid.uuid4().hex
+
+
+def shard_option(config: pytest.Config) -> str | None:
+    """``i/N`` when this session is shard i of N (``--semantic-shard``), else None."""
+    value = config.getoption("semantic_shard", None)
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        return f"{value[0]}/{value[1]}"
+    return str(value)
+
+
+def _refuse_writing_over_the_baseline(settings: Settings) -> None:
+    """A report written to the baseline's path would replace the run it compares with."""
+    if settings.baseline is None:
+        return
+    baseline = settings.baseline.resolve()
+    for option, path in (("json", settings.report_json), ("html", settings.report_html)):
+        if path is not None and path.resolve() == baseline:
+            raise pytest.UsageError(
+                f"--semantic-report-{option} {str(path)!r} is the --semantic-baseline file: the "
+                "run would overwrite the report it is compared with; write this run's report to "
+                "another path (e.g. reports/branch.json)"
+            )
+
+
+def _mask_report(report: pytest.TestReport) -> None:
+    """A failure's text (the terminal, JUnit's message) with the run's known secrets masked:
+    an API key echoed in a judge's error never leaves the process."""
+    if not report.failed or report.longrepr is None:
+        return
+    secrets = known_secrets()
+    text = str(report.longrepr)
+    if any(secret in text for secret in secrets):
+        report.longrepr = mask_secrets(text, secrets)

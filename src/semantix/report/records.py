@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -27,6 +28,7 @@ from semantix.text import mask_secrets, preview, usable_secrets
 PASSED = frozenset(("passed", "pass"))
 
 __all__ = [
+    "BAD",
     "OUTCOME_WORDS",
     "PASSED",
     "REPORT_VERSION",
@@ -38,6 +40,7 @@ __all__ = [
     "format_usd",
     "is_topical",
     "json_document",
+    "known_secrets",
     "leaf_outcome",
     "outcome",
     "result_record",
@@ -51,6 +54,12 @@ Record = dict[str, Any]
 #: The outcomes of a record as the reports count it (`outcome`), and the word each renderer
 #: shows for it: a check's own, and its test's when pytest expected it to fail or skipped it.
 OUTCOME_WORDS = {**CHECK_WORDS, "xfailed": "XFAIL", "xpassed": "XPASS", "skipped": "SKIP"}
+#: A check that failed or raised inside a test pytest calls passed: the test expected it
+#: (``pytest.raises``) or held it to a pass rate its runs reached. Shown, never counted as a
+#: failure of the run.
+OUTCOME_WORDS["caught"] = "CAUGHT"
+#: The counted outcomes that fail a run: everything else reads green.
+BAD = frozenset(("failed", "error"))
 #: A leaf that structural leaves decided before any judge was asked.
 NOT_JUDGED = "not judged"
 
@@ -65,17 +74,25 @@ def check_outcome(record: Mapping[str, Any]) -> str:
 
 
 def outcome(record: Mapping[str, Any]) -> str:
-    """The record's outcome as every report counts it, one of `OUTCOME_WORDS`: the check's own
-    (`check_outcome`), except in a test pytest skipped (``skipped``), a check that failed or
-    errored in a test pytest calls xfailed (``xfailed``: an expected failure), and a check that
-    passed in an xfail test that passed (``xpassed``: an unexpected pass)."""
+    """The one rule every report (terminal, JSON summary, JUnit, HTML, compare, merge) counts a
+    record by, one of `OUTCOME_WORDS`: the check's own (`check_outcome`) counted with its test's
+    pytest outcome, so a run pytest calls green reads green:
+
+    - in a test pytest skipped: ``skipped``;
+    - a check that passed: ``xpassed`` in an xfail test that passed, else ``passed``;
+    - a check that failed or errored: ``xfailed`` in a test pytest calls xfailed (an expected
+      failure), ``caught`` in a test that passed (``pytest.raises`` expected it, or a pass rate
+      that reached its floor held it), else its own ``failed`` or ``error``.
+    """
     check, test = check_outcome(record), record.get("test_outcome")
     if test == "skipped":
         return "skipped"
-    if test == "xfailed" and check != "passed":
+    if check == "passed":
+        return "xpassed" if test == "xpassed" else "passed"
+    if test == "xfailed":
         return "xfailed"
-    if test == "xpassed" and check == "passed":
-        return "xpassed"
+    if test in ("passed", "xpassed"):
+        return "caught"
     return check
 
 
@@ -98,10 +115,15 @@ def leaf_outcome(leaf: Mapping[str, Any]) -> str:
     return "passed" if leaf.get("passed", leaf.get("ok")) else "failed"
 
 
+def known_secrets() -> tuple[str, ...]:
+    """The run's known secrets (the API keys semantix reads), to mask in every report."""
+    return usable_secrets([config.openai_api_key(), os.environ.get("ANTHROPIC_API_KEY")])
+
+
 def clean(value: Any) -> Any:
     """``value`` with the known API keys masked and unencodable characters replaced, in every
     string it holds (dicts and lists walked; keys too)."""
-    return _clean(value, usable_secrets([config.openai_api_key()]))
+    return _clean(value, known_secrets())
 
 
 def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
@@ -161,6 +183,8 @@ class Summary:
     xpassed: int = 0
     #: Checks made in tests pytest then skipped.
     skipped: int = 0
+    #: Checks that failed or raised in tests that passed (`outcome`'s ``caught``).
+    caught: int = 0
     borderline: int = 0
     #: Checks with a leaf judged by topical closeness alone (`result_record`'s ``topical``).
     topical: int = 0
@@ -188,6 +212,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> Summary:
         xfailed=outcomes["xfailed"],
         xpassed=outcomes["xpassed"],
         skipped=outcomes["skipped"],
+        caught=outcomes["caught"],
         borderline=sum(1 for record in records if record.get("borderline")),
         topical=sum(1 for record in records if is_topical(record)),
         decided_by=dict(deciders),
