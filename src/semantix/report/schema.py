@@ -105,37 +105,42 @@ def check_document(document: object) -> dict[str, Any]:
 
 # --- the checks ------------------------------------------------------------------------------
 
-#: What a field must hold: the words of the message, and the test.
-_Expected = tuple[str, Callable[[object], bool]]
+#: What a field must hold: the words of the message, the types that may hold it, and a test
+#: for a value of one of those types (None: the type is enough; the fast path of most fields).
+_Expected = tuple[str, frozenset[type], Callable[[Any], bool] | None]
+_NULL = type(None)
 
 
-def _number(value: object) -> bool:
-    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
-
-
-def _int(value: object) -> bool:
-    return type(value) is int
+def _finite(value: Any) -> bool:
+    return value is None or math.isfinite(value)
 
 
 def _or_null(expected: _Expected) -> _Expected:
-    words, test = expected
-    return f"{words} or null", lambda value: value is None or test(value)
+    words, types, test = expected
+    return f"{words} or null", types | {_NULL}, test
 
 
 def _words(*allowed: object) -> _Expected:
-    return " or ".join("null" if w is None else repr(w) for w in allowed), allowed.__contains__
+    words = " or ".join("null" if w is None else repr(w) for w in allowed)
+    return words, frozenset(type(w) for w in allowed), frozenset(allowed).__contains__
 
 
-STR: _Expected = ("a string", lambda value: type(value) is str)
-NUMBER: _Expected = ("a number", _number)
-INT: _Expected = ("an integer", _int)
-BOOL: _Expected = ("true or false", lambda value: type(value) is bool)
-OBJECT: _Expected = ("an object", lambda value: type(value) is dict)
-STRINGS: _Expected = (
-    "a list of strings",
-    lambda value: type(value) is list and all(type(item) is str for item in value),
-)
+def _strings(value: list[Any]) -> bool:
+    return all(type(item) is str for item in value)
+
+
+STR: _Expected = ("a string", frozenset({str}), None)
+NUMBER: _Expected = ("a number", frozenset({int, float}), _finite)
+INT: _Expected = ("an integer", frozenset({int}), None)
+BOOL: _Expected = ("true or false", frozenset({bool}), None)
+STRINGS: _Expected = ("a list of strings", frozenset({list}), _strings)
 OPT_STR, OPT_NUMBER, OPT_BOOL, OPT_INT = map(_or_null, (STR, NUMBER, BOOL, INT))
+
+
+def _holds(expected: _Expected, value: object) -> bool:
+    _, types, test = expected
+    return type(value) in types and (test is None or value is None or test(value))
+
 
 _LEAF: Mapping[str, _Expected] = {
     "intent": STR,
@@ -214,7 +219,9 @@ def _object(value: object, spec: Mapping[str, _Expected], where: str) -> dict[st
         raise _fail(where, value, "an object")
     for name, item in value.items():
         expected = spec.get(name)
-        if expected is not None and not expected[1](item):
+        if expected is not None and (
+            type(item) not in expected[1] or (expected[2] is not None and not _holds(expected, item))
+        ):
             raise _fail(f"{where}.{name}", item, expected[0])
     for name in _REQUIRED.get(id(spec), ()):
         if name not in value:
