@@ -14,10 +14,15 @@ from typing import Any
 import pytest
 
 from cli_helpers import run as cli
+from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
+from semantix.checks import Contains
 from semantix.report.compare import compare
-from semantix.report.compare_views import markdown
+from semantix.report.compare_views import detail, markdown
+from semantix.report.html import render
 from semantix.report.merge import merge_reports
+from semantix.report.records import json_document, result_record
 from semantix.report.schema import REPORT_VERSION, ReportDocumentError, load_report
+from semantix.runs import evaluate_pass_rate
 
 PROJECT = '''
 import os
@@ -317,3 +322,42 @@ def test_one_runs_shards_merge_into_the_whole_run() -> None:
     )
     assert (merged["meta"]["run_id"], merged["meta"]["shard"]) == ("r1", None)
     assert merged["summary"]["total"] == 2
+
+
+# --- a score beside a threshold says why a failure on its passing side failed (issue 45) ------
+
+
+class Polite(Intent):
+    """The text is polite."""
+
+    threshold = 0.5
+
+
+CLOSE = FakeJudge(lambda o, d: Verdict(passed=False, score=0.9, reason="close to a counterexample"))
+
+
+def test_a_failure_on_the_passing_side_shows_its_reason_everywhere() -> None:
+    result = evaluate_semantic("hi", Polite, judge=CLOSE)
+    assert result.leaves[0].summary == "Polite=0.90/0.50 (close to a counterexample)"
+    stats = evaluate_pass_rate(lambda: "hi", Polite, runs=2, judge=CLOSE)
+    assert "Polite=0.90/0.50 (close to a counterexample)" in stats.explain()
+    base = {**record("t.py::a", "passed"), "leaves": [result_record(result, "t")["leaves"][0]]}
+    base["leaves"][0] = {**base["leaves"][0], "passed": True}
+    failed = {**record("t.py::a", "failed"), "leaves": [result_record(result, "t")["leaves"][0]]}
+    (flip,) = compare(report(base), report(failed)).flips
+    assert "0.90/0.50 failed (close to a counterexample)" in detail(flip)
+    page = render(json_document([result_record(result, "t.py::a")]))
+    assert "t.py::a: 0.900 failed: close to a counterexample" in page
+
+
+def test_a_passing_result_does_not_explain_itself_as_a_failure() -> None:
+    passed = evaluate_semantic("thanks", Polite, judge=FakeJudge(lambda o, d: 0.9))
+    assert passed.explain().splitlines()[0] == (
+        "Semantic check passed (score=0.90): the output satisfies Polite"
+    )
+
+
+def test_a_structural_leaf_in_a_repeated_run_shows_its_reason() -> None:
+    stats = evaluate_pass_rate(lambda: "hello", Contains("refund"), runs=2)
+    assert "Contains('refund'): 'refund' not found" in stats.explain()
+    assert "0.00/1.00" not in stats.explain()

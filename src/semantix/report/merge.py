@@ -192,7 +192,11 @@ def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
     costs = [entry["judge_cost"] for entry in metas if entry.get("judge_cost")]
     if costs:
         meta["judge_cost"] = {
-            **{key: sum(cost.get(key) or 0 for cost in costs) for key in _COST_SUMS},
+            **{
+                key: sum(cost.get(key) or 0 for cost in costs)
+                for key in _COST_SUMS
+                if any(key in cost for cost in costs)  # (older shards have no known_usd)
+            },
             # unknown in one shard: unknown for the run
             "usd": None
             if any(cost.get("usd") is None for cost in costs)
@@ -216,7 +220,7 @@ def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
     return meta
 
 
-_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "unknown")
+_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "known_usd", "unknown")
 
 
 def _snapshots(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -220,7 +220,8 @@ def _object(value: object, spec: Mapping[str, _Expected], where: str) -> dict[st
     for name, item in value.items():
         expected = spec.get(name)
         if expected is not None and (
-            type(item) not in expected[1] or (expected[2] is not None and not _holds(expected, item))
+            type(item) not in expected[1]
+            or (expected[2] is not None and not _holds(expected, item))
         ):
             raise _fail(f"{where}.{name}", item, expected[0])
     for name in _REQUIRED.get(id(spec), ()):
