@@ -59,7 +59,8 @@ def test_xfail():
 GREEN = '''
 import itertools
 import pytest
-from semantix import FakeJudge, Intent, SemanticAssertionError, assert_pass_rate, assert_semantic
+from semantix import FakeJudge, Intent, JudgeError, SemanticAssertionError, assert_pass_rate
+from semantix import assert_semantic
 
 JUDGE = FakeJudge(lambda output, description: 0.9 if "thank" in output.lower() else 0.2,
                   name="KeywordJudge")
@@ -72,6 +73,10 @@ class Polite(Intent):
 def test_expected_to_fail():
     with pytest.raises(SemanticAssertionError):
         assert_semantic("Go away.", Polite)
+
+def test_expected_to_raise():
+    with pytest.raises(JudgeError):
+        assert_semantic("boom", Polite, judge=FakeJudge(lambda o, d: 1 / 0, name="Broken"))
 
 replies = itertools.cycle(["Thank you."] * 8 + ["Go away."] * 2)
 
@@ -136,13 +141,15 @@ def test_a_green_run_reads_green_with_what_happened_inside_visible(
         "--semantic-report-json=report.json",
         "--semantic-report-html=report.html",
     )
-    result.assert_outcomes(passed=2)
+    result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(
-        ["CAUGHT: the check*", "11 semantic assertions: 8 passed, 0 failed, 0 errors, 3 caught"]
+        ["CAUGHT: the check*", "12 semantic assertions: 8 passed, 0 failed, 0 errors, 4 caught"]
     )
     document = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
     summary = document["summary"]
-    assert (summary["failed"], summary["errors"], summary["caught"]) == (0, 0, 3)
+    assert (summary["failed"], summary["errors"], summary["caught"]) == (0, 0, 4)
+    caught = [(r["outcome"], r["test_outcome"]) for r in document["assertions"][:2]]
+    assert caught == [("failed", "passed"), ("error", "passed")]  # what happened, kept
     page = (project.path / "report.html").read_text(encoding="utf-8")
     assert ">FAIL<" not in page and ">ERROR<" not in page and ">CAUGHT<" in page
 
@@ -179,10 +186,13 @@ def test_boom():
 
 
 def test_the_report_carries_its_run_id(
-    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("SEMANTIX_RUN_ID", "nightly-7")
     pytest_run(project, "test_green.py", "--semantic-report-json=report.json")
+    capsys.readouterr()
+    status, _, err = cli(capsys, "report", "merge", "report.json", "./report.json", "-o", "m.json")
+    assert status == 2 and "are the same file" in err
     document = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
     assert document["version"] == REPORT_VERSION
     assert (document["meta"]["run_id"], document["meta"]["shard"]) == ("nightly-7", None)

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from semantix import config
 from semantix.files import encodable, write_atomic
@@ -32,8 +32,11 @@ __all__ = [
     "OUTCOME_WORDS",
     "PASSED",
     "REPORT_VERSION",
+    "CheckOutcome",
+    "Counted",
     "Record",
     "Summary",
+    "TestOutcome",
     "check_outcome",
     "clean",
     "error_record",
@@ -64,16 +67,25 @@ BAD = frozenset(("failed", "error"))
 NOT_JUDGED = "not judged"
 
 
-def check_outcome(record: Mapping[str, Any]) -> str:
+#: A check's own outcome (a record's ``outcome``), and pytest's outcome of its test.
+CheckOutcome = Literal["passed", "failed", "error"]
+TestOutcome = Literal["passed", "failed", "error", "skipped", "xfailed", "xpassed"]
+#: What every report counts a record as (`outcome`): only ``failed`` and ``error`` are `BAD`.
+Counted = Literal["passed", "failed", "error", "caught", "xfailed", "xpassed", "skipped"]
+
+
+def check_outcome(record: Mapping[str, Any]) -> CheckOutcome:
     """``passed``, ``failed`` or ``error``: the check's own outcome, whatever its test did
     (records of older reports have only ``passed``)."""
     value = record.get("outcome")
-    if value in CHECK_OUTCOMES:
-        return str(value)
-    return "passed" if record.get("passed") else "failed"
+    if value == "error" or value == "failed":
+        return value  # type: ignore[no-any-return]
+    if value == "passed" or (value not in CHECK_OUTCOMES and record.get("passed")):
+        return "passed"
+    return "failed"
 
 
-def outcome(record: Mapping[str, Any]) -> str:
+def outcome(record: Mapping[str, Any]) -> Counted:
     """The one rule every report (terminal, JSON summary, JUnit, HTML, compare, merge) counts a
     record by, one of `OUTCOME_WORDS`: the check's own (`check_outcome`) counted with its test's
     pytest outcome, so a run pytest calls green reads green:

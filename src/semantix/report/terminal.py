@@ -166,9 +166,9 @@ def _rows(record: Record) -> list[_Row]:
         return [(tuple(head), markup)]
     rows: list[_Row] = [(tuple(head), markup)]
     for leaf in leaves:
-        result = leaf_outcome(leaf)
+        decided = leaf_outcome(leaf)
         own = short_judge(leaf["judge"]) if leaf.get("judge") else judge
-        leaf_verdict = _LEAF_WORDS[result] + _marks(leaf.get("borderline"), leaf.get("topical"))
+        leaf_verdict = _LEAF_WORDS[decided] + _marks(leaf.get("borderline"), leaf.get("topical"))
         cells = (
             "",
             "  " + leaf["intent"],
@@ -178,7 +178,7 @@ def _rows(record: Record) -> list[_Row]:
             leaf_verdict,
             "",
         )
-        rows.append((cells, {"red": True} if result == "failed" else {}))
+        rows.append((cells, {"red": True} if decided == "failed" else {}))
     return rows
 
 
