@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from semantix.proportions import mcnemar_exact, newcombe_interval, rate_change, wilson_interval
-from semantix.report.records import BAD, PASSED, leaf_outcome, outcome
+from semantix.report.records import BAD, leaf_outcome, outcome
 from semantix.report.schema import REPORT_VERSION, check_document, load_report
 
 __all__ = [
@@ -136,8 +136,8 @@ class RateChange:
 
     @property
     def regression(self) -> bool:
-        """Its verdict went from passed to failed or error (``pass`` in reports of version 2)."""
-        return self.base_verdict in PASSED and self.candidate_verdict not in (None, *PASSED)
+        """Its verdict went from passed to failed or error."""
+        return self.base_verdict == "passed" and self.candidate_verdict not in (None, "passed")
 
     def to_dict(self) -> dict[str, Any]:
         sides = {"base": self.base, "candidate": self.candidate}

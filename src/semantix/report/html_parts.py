@@ -14,7 +14,7 @@ from typing import Any
 
 from semantix import __version__
 from semantix.report.html_assets import CSS
-from semantix.report.records import OUTCOME_WORDS, PASSED, format_usd, leaf_outcome
+from semantix.report.records import OUTCOME_WORDS, format_usd, leaf_outcome
 from semantix.report.terminal import short_judge
 from semantix.text import preview
 
@@ -275,7 +275,7 @@ def runs(document: Mapping[str, Any]) -> str:
     if not tests and not once:
         return ""
     ordered = sorted(
-        tests, key=lambda test: (test.get("verdict") in PASSED, str(test.get("nodeid")))
+        tests, key=lambda test: (test.get("verdict") == "passed", str(test.get("nodeid")))
     )
     rows = "".join(_run_row(test) for test in ordered)
     stability = _num(runs.get("stability"))
@@ -312,7 +312,7 @@ def _run_row(test: Mapping[str, Any]) -> str:
     if isinstance(interval, list) and len(interval) == 2:
         low, high = _num(interval[0]), _num(interval[1])
     verdict = str(test.get("verdict") or "?")
-    css = "pass" if verdict in PASSED else "fail"
+    css = "pass" if verdict == "passed" else "fail"
     if test.get("test_outcome") in _EXPECTED:  # pytest expected the failure, or skipped it
         verdict = css = _EXPECTED[str(test["test_outcome"])]
     name = test.get("name")

@@ -24,13 +24,9 @@ from semantix.pipeline.results import SemanticResult
 from semantix.report.schema import CHECK_OUTCOMES, REPORT_VERSION
 from semantix.text import mask_secrets, preview, usable_secrets
 
-#: A repeated check's verdict that passed: ``passed``, or ``pass`` in reports of version 2.
-PASSED = frozenset(("passed", "pass"))
-
 __all__ = [
     "BAD",
     "OUTCOME_WORDS",
-    "PASSED",
     "REPORT_VERSION",
     "CheckOutcome",
     "Counted",

@@ -294,6 +294,8 @@ def _check_counts(test: Mapping[str, Any], where: str, *, current: bool) -> None
     rate = test.get("pass_rate")
     if rate is not None and abs(rate - passes / runs) > 1e-9:
         raise _fail(f"{where}.pass_rate", rate, f"passes / runs ({passes}/{runs})")
+    if current and test["verdict"] not in CHECK_OUTCOMES:  # ``pass``/``fail``: version 2's
+        raise _fail(f"{where}.verdict", test["verdict"], _words(*CHECK_OUTCOMES)[0])
     floor = test.get("min_pass_rate")
     if floor is None and current:  # older reports may lack it; this one's renderers read it
         raise _fail(f"{where}.min_pass_rate", floor, "a number in [0, 1]")
