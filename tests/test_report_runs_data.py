@@ -213,6 +213,9 @@ def test_no_report_is_written_over_the_baseline_or_a_compared_file(
     result.stderr.fnmatch_lines(
         ["*--semantic-report-json *base.json' is the --semantic-baseline file*"]
     )
+    result = pytest_run(project, "test_green.py", "--semantic-report-html=r.x", "--junitxml=r.x")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--junitxml 'r.x' is the --semantic-report-html file*"])
     base = str(project.path / "base.json")
     capsys.readouterr()
     status, _, err = cli(capsys, "compare", base, base, "--html", base)
@@ -371,3 +374,12 @@ def test_a_structural_leaf_in_a_repeated_run_shows_its_reason() -> None:
     stats = evaluate_pass_rate(lambda: "hello", Contains("refund"), runs=2)
     assert "Contains('refund'): 'refund' not found" in stats.explain()
     assert "0.00/1.00" not in stats.explain()
+
+
+def test_the_step_summarys_table_escapes_markup_in_names() -> None:
+    from semantix.report.runs import markdown_lines, run_record
+
+    stats = evaluate_pass_rate(lambda: "hello", Contains("hello"), runs=2)
+    record = run_record(stats, "t.py::test_x") | {"name": "Satisfies(<function f at 0x1>)"}
+    table = "\n".join(markdown_lines([record]))
+    assert "<function" not in table and "&lt;function f at 0x1>" in table

@@ -118,7 +118,7 @@ class SemanticSession:
         self.downloads = DownloadReporter(config)
         self._exit = contextlib.ExitStack()
         if not self.is_worker:
-            _refuse_writing_over_the_baseline(settings)
+            _refuse_writing_over_an_input(settings, config)
         #: This run's id and this machine's shard (``i/N``), so merge can check one run's shards.
         self.run_id = run_id(config)
         self.shard = shard_option(config)
@@ -455,17 +455,26 @@ def shard_option(config: pytest.Config) -> str | None:
     return str(value)
 
 
-def _refuse_writing_over_the_baseline(settings: Settings) -> None:
-    """A report written to the baseline's path would replace the run it compares with."""
-    if settings.baseline is None:
-        return
-    baseline = settings.baseline.resolve()
-    for option, path in (("json", settings.report_json), ("html", settings.report_html)):
-        if path is not None and path.resolve() == baseline:
+def _refuse_writing_over_an_input(settings: Settings, config: pytest.Config) -> None:
+    """Each report goes to a file of its own: never the baseline's (the run would replace what
+    it is compared with), never another report's (JSON, HTML, pytest's JUnit XML)."""
+    junit = config.getoption("xmlpath", None)
+    paths = {
+        "--semantic-baseline": settings.baseline,
+        "--semantic-report-json": settings.report_json,
+        "--semantic-report-html": settings.report_html,
+        "--junitxml": None if not junit else Path(junit),
+    }
+    owners: dict[Path, str] = {}
+    for option, path in paths.items():
+        if path is None:
+            continue
+        other = owners.setdefault(path.resolve(), option)
+        if other != option:
+            what = "the report it is compared with" if other == "--semantic-baseline" else other
             raise pytest.UsageError(
-                f"--semantic-report-{option} {str(path)!r} is the --semantic-baseline file: the "
-                "run would overwrite the report it is compared with; write this run's report to "
-                "another path (e.g. reports/branch.json)"
+                f"{option} {str(path)!r} is the {other} file: the run would overwrite {what}; "
+                "give each report a path of its own (e.g. reports/branch.json)"
             )
 
 

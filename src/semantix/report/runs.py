@@ -168,6 +168,7 @@ def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[
     for record in records:
         cells = list(_cells(record))
         cells[0] = f"`{cells[0]}`"
-        cells = [cell.replace("|", "\\|") for cell in cells]
+        # no row break, and no markup: a name may hold a repr such as <function f at 0x...>
+        cells = [cell.replace("|", "\\|").replace("<", "&lt;") for cell in cells]
         lines.append("| " + " | ".join(cells) + " |")
     return [*lines, "", stability_line(records).capitalize() + ".", ""]
