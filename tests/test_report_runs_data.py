@@ -383,3 +383,16 @@ def test_the_step_summarys_table_escapes_markup_in_names() -> None:
     record = run_record(stats, "t.py::test_x") | {"name": "Satisfies(<function f at 0x1>)"}
     table = "\n".join(markdown_lines([record]))
     assert "<function" not in table and "&lt;function f at 0x1>" in table
+
+
+def test_assertions_a_failed_check_left_unreached_are_removed_not_regressions() -> None:
+    tests = [{"nodeid": "t.py::a", "outcome": "failed"}]
+    base = report(record("t.py::a", "passed"), record("t.py::a", "passed", "Short"))
+    after_crash = report(record("t.py::a", "passed"), tests=tests)  # raised after the first
+    after_failure = report(record("t.py::a", "failed"), tests=tests)  # the first one failed
+    crashed, failed = compare(base, after_crash), compare(base, after_failure)
+    assert [(f.kind, f.intent) for f in crashed.flips] == [("regression", "Short")]
+    assert [(f.kind, f.intent) for f in failed.flips] == [
+        ("regression", "Polite"),
+        ("removed", "Short"),
+    ]

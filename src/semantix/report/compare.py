@@ -272,10 +272,13 @@ def compare(
     # Repeated tests are compared by rate (`_rates`), not by pairs, on either side.
     repeated = {str(test["nodeid"]) for side in (base, candidate) for test in _run_tests(side)}
     old, new = _assertions(base, repeated), _assertions(candidate, repeated)
+    # Tests that failed or raised with no failed check to say why: they crashed (the agent
+    # raised) before making the assertions they no longer have.
+    explained = {record["nodeid"] for record in candidate["assertions"] if outcome(record) in BAD}
     crashed = {
         str(test["nodeid"]): str(test["outcome"])
         for test in candidate.get("tests") or ()
-        if test["outcome"] in BAD
+        if test["outcome"] in BAD and test["nodeid"] not in explained
     }
     flips: list[Flip] = []
     paired = judge_changes = 0
