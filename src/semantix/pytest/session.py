@@ -7,10 +7,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-import os
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,6 +28,12 @@ from semantix.pipeline.results import CheckError, SemanticResult
 from semantix.pytest.baseline import Baseline
 from semantix.pytest.downloads import DownloadReporter
 from semantix.pytest.markers import marker_settings
+from semantix.pytest.report_files import (
+    mask_report,
+    refuse_writing_over_an_input,
+    run_id,
+    shard_option,
+)
 from semantix.pytest.runs import RepeatedTests
 from semantix.pytest.settings import Settings
 from semantix.pytest.verdicts import VerdictSummary
@@ -46,11 +50,9 @@ from semantix.report import (
 from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
 from semantix.report.html import write_html_report
 from semantix.report.merge import OUTSIDE_TEST, assemble
-from semantix.report.records import known_secrets
 from semantix.report.snapshots import snapshot_lines, snapshot_section
 from semantix.snapshots.fixture import SemanticSnapshot
 from semantix.snapshots.session import SnapshotSession, narrowed_modules
-from semantix.text import mask_secrets
 
 __all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
 
@@ -118,7 +120,7 @@ class SemanticSession:
         self.downloads = DownloadReporter(config)
         self._exit = contextlib.ExitStack()
         if not self.is_worker:
-            _refuse_writing_over_an_input(settings, config)
+            refuse_writing_over_an_input(settings, config)
         #: This run's id and this machine's shard (``i/N``), so merge can check one run's shards.
         self.run_id = run_id(config)
         self.shard = shard_option(config)
@@ -213,7 +215,7 @@ class SemanticSession:
         the test's outcome followed (`ended`)."""
         self.downloads.adjust(report)
         self.ended(item, report)
-        _mask_report(report)
+        mask_report(report)
         excinfo = call.excinfo
         if (
             excinfo is not None
@@ -229,7 +231,7 @@ class SemanticSession:
                 lambda entry: not str(entry.path).startswith(_HIDDEN_DIRS)
             )
             report.longrepr = excinfo.getrepr(style="short", chain=False)
-            _mask_report(report)
+            mask_report(report)
         return report
 
     def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
@@ -429,61 +431,3 @@ class SemanticSession:
                 f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
                 f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"
             )
-
-
-def run_id(config: pytest.Config) -> str:
-    """The id every shard of one run shares: ``--semantic-run-id`` (where the option exists),
-    else ``SEMANTIX_RUN_ID``, else the CI's run (GitHub Actions: run id and attempt; GitLab: the
-    pipeline), else a new one (a run on one machine)."""
-    given = config.getoption("semantic_run_id", None) or os.environ.get("SEMANTIX_RUN_ID")
-    if given:
-        return str(given)
-    if os.environ.get("GITHUB_RUN_ID"):
-        return f"github-{os.environ['GITHUB_RUN_ID']}-{os.environ.get('GITHUB_RUN_ATTEMPT', '1')}"
-    if os.environ.get("CI_PIPELINE_ID"):
-        return f"gitlab-{os.environ['CI_PIPELINE_ID']}"
-    return uuid.uuid4().hex
-
-
-def shard_option(config: pytest.Config) -> str | None:
-    """``i/N`` when this session is shard i of N (``--semantic-shard``), else None."""
-    value = config.getoption("semantic_shard", None)
-    if value is None:
-        return None
-    if isinstance(value, tuple):
-        return f"{value[0]}/{value[1]}"
-    return str(value)
-
-
-def _refuse_writing_over_an_input(settings: Settings, config: pytest.Config) -> None:
-    """Each report goes to a file of its own: never the baseline's (the run would replace what
-    it is compared with), never another report's (JSON, HTML, pytest's JUnit XML)."""
-    junit = config.getoption("xmlpath", None)
-    paths = {
-        "--semantic-baseline": settings.baseline,
-        "--semantic-report-json": settings.report_json,
-        "--semantic-report-html": settings.report_html,
-        "--junitxml": None if not junit else Path(junit),
-    }
-    owners: dict[Path, str] = {}
-    for option, path in paths.items():
-        if path is None:
-            continue
-        other = owners.setdefault(path.resolve(), option)
-        if other != option:
-            what = "the report it is compared with" if other == "--semantic-baseline" else other
-            raise pytest.UsageError(
-                f"{option} {str(path)!r} is the {other} file: the run would overwrite {what}; "
-                "give each report a path of its own (e.g. reports/branch.json)"
-            )
-
-
-def _mask_report(report: pytest.TestReport) -> None:
-    """A failure's text (the terminal, JUnit's message) with the run's known secrets masked:
-    an API key echoed in a judge's error never leaves the process."""
-    if not report.failed or report.longrepr is None:
-        return
-    secrets = known_secrets()
-    text = str(report.longrepr)
-    if any(secret in text for secret in secrets):
-        report.longrepr = mask_secrets(text, secrets)
