@@ -17,11 +17,12 @@ from cli_helpers import run as cli
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.checks import Contains
 from semantix.report.compare import compare
-from semantix.report.compare_views import detail, markdown
+from semantix.report.compare_views import detail, markdown, text_lines
 from semantix.report.html import render
 from semantix.report.merge import merge_reports
 from semantix.report.records import json_document, result_record
-from semantix.report.schema import REPORT_VERSION, ReportDocumentError, load_report
+from semantix.report.runs import run_record, runs_section
+from semantix.report.schema import REPORT_VERSION, ReportDocumentError, check_document, load_report
 from semantix.runs import evaluate_pass_rate
 
 PROJECT = '''
@@ -242,6 +243,12 @@ def test_intents_whose_names_hold_memory_addresses_pair_between_runs() -> None:
     )
     assert [flip.kind for flip in comparison.flips] == ["regression"]
     assert comparison.failed("regressions")
+    mock = "Satisfies(<Mock id='{}'>)"
+    comparison = compare(
+        report(record("t.py::a", "passed", mock.format(140233))),
+        report(record("t.py::a", "error", mock.format(139872))),
+    )
+    assert [flip.kind for flip in comparison.flips] == ["regression"]
 
 
 def test_a_branch_run_once_against_a_repeated_baseline_shows_its_failures() -> None:
@@ -377,7 +384,7 @@ def test_a_structural_leaf_in_a_repeated_run_shows_its_reason() -> None:
 
 
 def test_the_step_summarys_table_escapes_markup_in_names() -> None:
-    from semantix.report.runs import markdown_lines, run_record
+    from semantix.report.runs import markdown_lines
 
     stats = evaluate_pass_rate(lambda: "hello", Contains("hello"), runs=2)
     record = run_record(stats, "t.py::test_x") | {"name": "Satisfies(<function f at 0x1>)"}
@@ -396,3 +403,53 @@ def test_assertions_a_failed_check_left_unreached_are_removed_not_regressions() 
         ("regression", "Polite"),
         ("removed", "Short"),
     ]
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path] if path else []
+    if isinstance(value, dict):
+        found += [p for key, item in value.items() for p in _paths(item, (*path, key))]
+    elif isinstance(value, list):
+        found += [p for index, item in enumerate(value[:2]) for p in _paths(item, (*path, index))]
+    return found
+
+
+def test_a_damaged_field_is_refused_by_name_never_a_crash_of_a_reader() -> None:
+    """Every field of a real report, replaced by a value of another type or removed: the loader
+    refuses it naming the field, or render, merge and compare all read it (issue 44: merge's
+    ``error: 'pass_rate'``)."""
+    polite = evaluate_semantic("thanks", Polite, judge=FakeJudge(lambda o, d: 0.9))
+    stats = evaluate_pass_rate(lambda: "hi", Polite, runs=3, judge=FakeJudge(lambda o, d: 0.9))
+    relation = {"nodeid": "t.py::r", "relation": "R", "case_id": "c", "applicable": True}
+    relation |= {"violations": 0, "judged": 1, "errors": 0, "rate": 0.0}
+    sections = {
+        "tests": [{"nodeid": "t.py::a", "outcome": "passed", "reason": None}],
+        "runs": runs_section([run_record(stats, "t.py::s")]),
+        "relations": {"results": [relation], "summary": []},
+    }
+    meta = {"judges": ["J"], "run_id": "r", "judge_cost": {"verdicts": 1, "usd": None}}
+    document = json.loads(
+        json.dumps(json_document([result_record(polite, "t.py::a")], meta=meta, sections=sections))
+    )
+    damaged = 0
+    for path in _paths(document):
+        for value in ("x", 1.5, -1, None, [], {}, True, float("nan"), "<removed>"):
+            copy = json.loads(json.dumps(document))
+            *parents, last = path
+            holder = copy
+            for key in parents:
+                holder = holder[key]
+            if value == "<removed>" and isinstance(holder, dict):
+                del holder[last]
+            else:
+                holder[last] = value
+            try:
+                checked = check_document(copy)
+            except ReportDocumentError:
+                damaged += 1
+                continue
+            render(checked)
+            merge_reports([("a.json", checked)])
+            comparison = compare(checked, document)
+            markdown(comparison), text_lines(comparison)
+    assert damaged > 100  # the loader refused most of them, by name

@@ -324,14 +324,15 @@ def _good(record: Mapping[str, Any]) -> bool | None:
     return {"passed": True, "failed": False, "error": False}.get(outcome(record))
 
 
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+#: A memory address in a repr: ``<f at 0x7f27...>``, and a mock's ``<Mock id='1402...'>``.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+| id='\d+'")
 
 
 def pairing_key(intent: str) -> str:
     """The intent's name as runs pair it: without the memory addresses a repr embeds
     (``functools.partial(<function f at 0x7f27...>)``, ``<Matcher object at 0x...>``), which
     differ in every process."""
-    return _ADDRESS.sub("", intent) if " at 0x" in intent else intent
+    return _ADDRESS.sub("", intent) if " at 0x" in intent or " id='" in intent else intent
 
 
 _Key = tuple[str, str, int]

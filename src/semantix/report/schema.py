@@ -115,6 +115,10 @@ def _finite(value: Any) -> bool:
     return value is None or math.isfinite(value)
 
 
+def _number(value: object) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
+
+
 def _or_null(expected: _Expected) -> _Expected:
     words, types, test = expected
     return f"{words} or null", types | {_NULL}, test
@@ -176,12 +180,22 @@ _TEST: Mapping[str, _Expected] = {
     "reason": OPT_STR,
 }
 _RELATION: Mapping[str, _Expected] = {
-    "nodeid": OPT_STR,
+    "nodeid": STR,
     "relation": STR,
     "case_id": OPT_STR,
     "applicable": BOOL,
     **dict.fromkeys(("violations", "judged", "errors"), INT),
     "rate": OPT_NUMBER,
+}
+_RELATION_ROW: Mapping[str, _Expected] = {
+    "relation": STR,
+    **dict.fromkeys(("cases", "not_applicable", "violations", "judged", "errors"), INT),
+    **dict.fromkeys(("mean_rate", "worst_rate"), OPT_NUMBER),
+}
+_COST: Mapping[str, _Expected] = {
+    **dict.fromkeys(("verdicts", "prompt_tokens", "completion_tokens", "unknown"), INT),
+    **dict.fromkeys(("usd", "known_usd"), OPT_NUMBER),
+    "unpriced": STRINGS,
 }
 _META: Mapping[str, _Expected] = {
     "judges": STRINGS,
@@ -202,7 +216,7 @@ _REQUIRED = {
     id(_LEAF): ("intent",),
     id(_RUN): ("nodeid", "verdict", "runs", "passes"),
     id(_TEST): ("nodeid", "outcome"),
-    id(_RELATION): ("relation", "applicable", "violations", "judged", "errors", "rate"),
+    id(_RELATION): ("nodeid", "relation", "applicable", "violations", "judged", "errors", "rate"),
 }
 
 
@@ -253,7 +267,7 @@ def _check_sections(document: Mapping[str, Any]) -> None:
     if document.get("meta") is not None:
         meta = _object(document["meta"], _META, "meta")
         if meta.get("judge_cost") is not None:
-            _object(meta["judge_cost"], {"usd": OPT_NUMBER}, "meta.judge_cost")
+            _object(meta["judge_cost"], _COST, "meta.judge_cost")
         _check_shard(meta.get("shard"))
     if document.get("summary") is not None:
         summary = _object(document["summary"], _SUMMARY, "summary")
@@ -274,6 +288,7 @@ def _check_sections(document: Mapping[str, Any]) -> None:
     relations = _section(document, "relations")
     if relations is not None:
         _objects(relations.get("results") or [], _RELATION, "relations.results")
+        _objects(relations.get("summary") or [], _RELATION_ROW, "relations.summary")
     snapshots = _section(document, "snapshots")
     if snapshots is not None:
         _object(snapshots, {"deleted": _or_null(STRINGS)}, "snapshots")
@@ -292,13 +307,16 @@ def _check_counts(test: Mapping[str, Any], where: str, *, current: bool) -> None
     if passes + errors > runs:
         raise _fail(f"{where}.errors", errors, f"at most runs - passes ({runs - passes})")
     rate = test.get("pass_rate")
-    if rate is not None and abs(rate - passes / runs) > 1e-9:
+    if (rate is None and current) or (rate is not None and abs(rate - passes / runs) > 1e-9):
         raise _fail(f"{where}.pass_rate", rate, f"passes / runs ({passes}/{runs})")
+    interval = test.get("interval")
+    if (interval is not None or current) and not (
+        type(interval) is list and len(interval) == 2 and all(map(_number, interval))
+    ):
+        raise _fail(f"{where}.interval", interval, "[low, high]: two numbers")
     if current and test["verdict"] not in CHECK_OUTCOMES:  # ``pass``/``fail``: version 2's
         raise _fail(f"{where}.verdict", test["verdict"], _words(*CHECK_OUTCOMES)[0])
     floor = test.get("min_pass_rate")
-    if floor is None and current:  # older reports may lack it; this one's renderers read it
-        raise _fail(f"{where}.min_pass_rate", floor, "a number in [0, 1]")
     if floor is not None and not 0 <= floor <= 1:
         raise _fail(f"{where}.min_pass_rate", floor, "a number in [0, 1]")
 
