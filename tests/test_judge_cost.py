@@ -113,7 +113,7 @@ def test_an_llm_verdict_without_usage_is_unknown_never_free() -> None:
     cost = judge_cost(records, prices)
     assert (cost.verdicts, cost.unknown, cost.prompt_tokens) == (3, 1, 84)
     assert cost.to_dict()["unknown"] == 1
-    assert cost.usd == pytest.approx(2 * 56 / 1e6)
+    assert cost.usd is None and cost.known_usd == pytest.approx(2 * 56 / 1e6)
     # an assertion with a verdict of unknown cost has an unknown cost, not its known part
     assert [record_judge_cost(r, prices) for r in records] == [
         pytest.approx(56 / 1e6),
@@ -122,7 +122,8 @@ def test_an_llm_verdict_without_usage_is_unknown_never_free() -> None:
         None,
     ]
     lines = [text for text, _ in judge_cost_lines(cost, priced=True)]
-    assert lines[0].startswith("judge cost: $0.000112 (3 LLM-judged verdicts")
+    assert lines[0].startswith("judge cost: unknown (3 LLM-judged verdicts")
+    assert "$0.000112 for those priced" in lines[0]
     assert lines[1] == (
         "WARNING judge cost incomplete: 1 of them carried no token usage (their server reported "
         "none): not in the figure, never priced at zero"
@@ -154,10 +155,21 @@ def test_verdicts_without_usage_are_counted_in_the_reports(
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(
         [
-            "judge cost: $0.00 (2 LLM-judged verdicts (2 of unknown usage) spent 0 input*",
+            "judge cost: unknown (2 LLM-judged verdicts (2 of unknown usage) spent 0 input*",
             "WARNING judge cost incomplete: 2 of them carried no token usage*",
         ]
     )
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["meta"]["judge_cost"]["unknown"] == 2
+    assert document["meta"]["judge_cost"]["usd"] is None  # unknown, never $0.00
     assert all("judge_cost_usd" not in record for record in document["assertions"])
+
+
+def test_an_unpriced_judge_costs_unknown_not_zero() -> None:
+    from semantix.report.html_parts import judge_cost as html_judge_cost
+
+    cost = judge_cost([{"leaves": [_leaf(USED)]}], {"other-model": (1.0, 2.0)})
+    assert (cost.usd, cost.unpriced) == (None, ("judge-model",))
+    assert cost.to_dict()["usd"] is None
+    line = html_judge_cost({"judge_cost": cost.to_dict()})
+    assert "unknown" in line and "$0.00" not in line and "no price for judge-model" in line

@@ -74,6 +74,8 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     monkeypatch.setenv("BUILD_LOG", str(pytester.path / "builds.log"))
     monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: node ids are not elided
     monkeypatch.delenv("SEMANTIX_JUDGE", raising=False)
+    for name in ("SEMANTIX_RUN_ID", "GITHUB_RUN_ID", "CI_PIPELINE_ID"):  # a run id of its own
+        monkeypatch.delenv(name, raising=False)
     return pytester
 
 
@@ -110,11 +112,12 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
     assert result.stdout.str().count("semantic report -") == 1
 
     report = json.loads((project.path / "out" / "report.json").read_text())
-    assert report["version"] == 3
+    assert report["version"] == 4
     meta = dict(report["meta"])
     assert isinstance(meta.pop("duration_s"), float)
     assert meta.pop("started").endswith("+00:00")  # the run's start, ISO 8601 in UTC
-    assert meta == {"judges": ["KeywordJudge"], "verdicts_mode": "off"}
+    assert len(meta.pop("run_id")) == 32  # a new run id (no CI, no SEMANTIX_RUN_ID)
+    assert meta == {"judges": ["KeywordJudge"], "verdicts_mode": "off", "shard": None}
     assert report["summary"] == {
         "total": 3,
         "passed": 2,
@@ -123,12 +126,14 @@ def test_report_covers_every_assertion(project: pytest.Pytester, plugin_args: li
         "xfailed": 0,
         "xpassed": 0,
         "skipped": 0,
+        "caught": 0,
         "borderline": 0,
         "topical": 0,
         "decided_by": {"KeywordJudge": 4},
     }
-    # pytest's outcome of every test that made a record, and on every record
+    # pytest's outcome of every test that ran (asserting or not), and on every record
     assert report["tests"] == [
+        {"nodeid": "test_suite.py::test_not_semantic", "outcome": "passed", "reason": None},
         {"nodeid": "test_suite.py::test_plain_call", "outcome": "passed", "reason": None},
         {"nodeid": "test_suite.py::test_polite", "outcome": "passed", "reason": None},
         {"nodeid": "test_suite.py::test_rude_fails", "outcome": "failed", "reason": None},
@@ -205,11 +210,14 @@ def test_no_report_when_nothing_happened(project: pytest.Pytester, plugin_args: 
         "xfailed": 0,
         "xpassed": 0,
         "skipped": 0,
+        "caught": 0,
         "borderline": 0,
         "topical": 0,
         "decided_by": {},
     }
-    assert report["tests"] == []
+    assert report["tests"] == [
+        {"nodeid": "test_other.py::test_math", "outcome": "passed", "reason": None}
+    ]
 
 
 def test_report_is_off_by_default(project: pytest.Pytester) -> None:

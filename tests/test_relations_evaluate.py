@@ -334,9 +334,11 @@ def stats(passes: int, runs: int) -> RunStats:
         ((1, 1), (0, 1), "broke"),
         ((0, 1), (1, 1), "fixed"),
         ((1, 1), (1, 1), None),
-        ((9, 10), (7, 10), None),  # flakiness: the intervals overlap
-        ((10, 10), (5, 10), None),  # [0.72, 1] and [0.24, 0.76] overlap
-        ((10, 10), (2, 10), "broke"),  # [0.72, 1] and [0.06, 0.51] are disjoint
+        ((9, 10), (7, 10), None),  # flakiness: Newcombe's interval holds 0
+        # semantix compare's rule (issue 42): 10/10 -> 6/10 is significantly worse in both
+        ((10, 10), (6, 10), "broke"),
+        ((10, 10), (5, 10), "broke"),  # [-0.76, -0.12] excludes 0 (the Wilson ones overlap)
+        ((10, 10), (2, 10), "broke"),
         ((1, 10), (10, 10), "fixed"),
     ],
 )

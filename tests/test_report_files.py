@@ -101,7 +101,7 @@ def test_cli_renders_escaped_lone_surrogates(
 ) -> None:
     document = json_document([])
     document["assertions"] = [
-        {"nodeid": "t::a", "outcome": "failed", "output": "x", "leaves": [], "passed": False}
+        {"nodeid": "t::a", "outcome": "failed", "intent": "Polite", "output": "x", "leaves": []}
     ]
     text = json.dumps(document).replace('"x"', '"\\ud800 and \\udfff"')
     status, err = _cli(tmp_path, text.encode("ascii"), capsys)

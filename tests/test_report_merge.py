@@ -34,6 +34,7 @@ def test_k_shards_merge_into_the_unsharded_report(
     for name, value in SIDES["cand"].items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(pytester.path), *sys.path]))
+    monkeypatch.setenv("SEMANTIX_RUN_ID", "run-1")  # what CI sets on every shard's machine
     common = ["-p", "no:cacheprovider", "--semantic-judge", SIDES["cand"]["JUDGE"]]
     pytester.runpytest_subprocess(*common, "--semantic-report-json", "all.json")
     selection = "flaky or sorry or boom"

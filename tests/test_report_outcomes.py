@@ -123,7 +123,7 @@ def test_expected_failures_unexpected_passes_and_skips_are_reported_apart(
     )
 
     document = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
-    assert document["version"] == 3
+    assert document["version"] == 4
     summary = document["summary"]
     assert {key: summary[key] for key in ("passed", "failed", "errors")} == {
         "passed": 2,
@@ -280,8 +280,8 @@ def test_a_version_2_report_still_renders(tmp_path: Path) -> None:
 
 
 def test_versions_newer_than_this_one_and_bad_outcomes_are_refused() -> None:
-    with pytest.raises(ReportDocumentError, match="version 4, newer than this semantix reads"):
-        check_document({"version": 4, "assertions": []})
+    with pytest.raises(ReportDocumentError, match="version 5, newer than this semantix reads"):
+        check_document({"version": 5, "assertions": []})
     bad = {"version": 3, "assertions": [{"nodeid": "t::a", "test_outcome": "xfail"}]}
     with pytest.raises(ReportDocumentError, match=r"assertions\[0\]\.test_outcome is 'xfail'"):
         check_document(bad)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 from semantix.config import check_positive_int, check_threshold
 
@@ -30,6 +31,7 @@ __all__ = [
     "corrected_rate",
     "mcnemar_exact",
     "newcombe_interval",
+    "rate_change",
     "wilson_interval",
 ]
 
@@ -67,6 +69,25 @@ def newcombe_interval(
         difference - math.hypot(p_b - low_b, high_a - p_a),
         difference + math.hypot(high_b - p_b, p_a - low_a),
     )
+
+
+def rate_change(
+    before: tuple[int, int], after: tuple[int, int]
+) -> Literal["worse", "better"] | None:
+    """Whether a pass rate moved between two sets of runs, ``(passes, runs)`` each: ``worse`` or
+    ``better`` when Newcombe's 95 % interval of ``after - before`` lies wholly below or above 0,
+    else None. The one rule of `semantix compare` (a repeated test in two runs) and of relations
+    (an original against its variant): the two sides' runs are independent draws of a
+    nondeterministic system (run i of one has no partner in the other), so the interval is the
+    unpaired one; McNemar's paired test is for assertions that pair one to one. With one run a
+    side no interval can exclude 0, and the rule is the plain flip (as for a paired assertion):
+    1/1 against 0/1 is ``worse``."""
+    if before[1] == after[1] == 1:
+        return None if before[0] == after[0] else "worse" if before[0] else "better"
+    low, high = newcombe_interval(*before, *after)
+    if high < 0:
+        return "worse"
+    return "better" if low > 0 else None
 
 
 def mcnemar_exact(regressions: int, fixes: int) -> float:

@@ -53,6 +53,14 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.html is not None and args.html.resolve() in (
+        args.base.resolve(),
+        args.candidate.resolve(),
+    ):
+        raise CommandError(
+            f"--html {str(args.html)!r} is one of the reports to compare: writing the page there "
+            "would replace it; name a new file (e.g. compare.html)"
+        )
     if args.html is not None and not args.html.parent.is_dir():
         raise CommandError(
             f"--html {str(args.html)!r}: the directory {str(args.html.parent)!r} does not "

@@ -120,6 +120,14 @@ def _merge(shards: list[Path], output: Path | None) -> int:
         )
     if any(output.resolve() == shard.resolve() for shard in shards):
         raise CommandError(f"-o {str(output)!r} would overwrite a shard; name a new file")
+    seen: dict[Path, Path] = {}
+    for shard in shards:
+        first = seen.setdefault(shard.resolve(), shard)
+        if first is not shard:
+            raise CommandError(
+                f"{str(first)!r} and {str(shard)!r} are the same file: its counts would be added "
+                "twice; name each shard's report once (check overlapping globs)"
+            )
     merged = merge_reports([(str(path), load_report(path)) for path in shards])
     write_json_report(output, merged)
     count = len(merged["assertions"])

@@ -105,8 +105,17 @@ class LeafResult:
     def summary(self) -> str:
         """``Polite=0.41/0.80`` or ``~MedicalAdvice=0.10/0.70``: the label, score and threshold
         (repeated runs' lines, reprs)."""
+        if self.structural:  # decided by semantix itself: 0.00/1.00 says nothing, the reason does
+            return f"{self.label}: {preview(self.verdict.reason or 'no reason given', 80, quote=False)}"
         score = "n/a" if self.verdict.score is None else f"{self.verdict.score:.2f}"
-        return f"{self.label}={score}/{self.threshold:.2f}"
+        text = f"{self.label}={score}/{self.threshold:.2f}"
+        if (
+            not self.passed
+            and self.verdict.score is not None
+            and ((self.verdict.score >= self.threshold) is self.expected)
+        ):  # failed on the passing side of its threshold: why
+            text += f" ({preview(self.verdict.reason or 'no reason given', 80, quote=False)})"
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able summary (reports, the CLI's ``--json``)."""
@@ -329,6 +338,10 @@ _SOURCES = {
 
 def _headline(result: SemanticResult) -> str:
     name = result.intent.__name__
+    if result.passed:
+        score = result.leaves[0].verdict.score if len(result.leaves) == 1 else None
+        shown = "" if score is None else f" (score={score:.2f})"
+        return f"Semantic check passed{shown}: the output satisfies {name}"
     if result.empty:
         return f"Semantic check failed: the output is empty, so it cannot satisfy {name}"
     if len(result.leaves) == 1:

@@ -128,11 +128,22 @@ class RepeatedTests:
         return True
 
     def observe(self, event: object, item: pytest.Item | None) -> None:
-        """A check's result (counted in the run in progress) or an ``assert_pass_rate``'s stats."""
+        """A check's result (counted in the run in progress) or an ``assert_pass_rate``'s stats.
+
+        An ``assert_pass_rate`` inside a repeated test is one assertion of the run in progress:
+        its own repetitions leave the run's results, and it counts as passed when its rate
+        reached its floor (below it, its `PassRateError` fails the run)."""
         collecting = self.collecting
         if collecting is not None and isinstance(event, SemanticResult):
             collecting.append(event)
         elif isinstance(event, RunStats):
+            if collecting is not None:
+                inner = [result for run in event.results for result in run.results]
+                ids = {id(result) for result in inner}
+                collecting[:] = [result for result in collecting if id(result) not in ids]
+                passing = next((result for result in inner if result.passed), None)
+                if event.passed and passing is not None:
+                    collecting.append(passing)
             self.add(event, item)
 
     def add(self, stats: RunStats, item: pytest.Item | None) -> None:

@@ -28,6 +28,12 @@ from semantix.pipeline.results import CheckError, SemanticResult
 from semantix.pytest.baseline import Baseline
 from semantix.pytest.downloads import DownloadReporter
 from semantix.pytest.markers import marker_settings
+from semantix.pytest.report_files import (
+    mask_report,
+    refuse_writing_over_an_input,
+    run_id,
+    shard_option,
+)
 from semantix.pytest.runs import RepeatedTests
 from semantix.pytest.settings import Settings
 from semantix.pytest.verdicts import VerdictSummary
@@ -105,7 +111,7 @@ class SemanticSession:
         self.current_item: pytest.Item | None = None
         #: The records the test in progress made, with their JUnit property's name (`ended`).
         self.pending: list[tuple[str, Record]] = []
-        #: pytest's outcome of each test that made a record (the JSON report's ``tests``).
+        #: pytest's outcome of each test that ran (the JSON report's ``tests``).
         self.tests: dict[str, Record] = {}
         self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
         self.baseline = Baseline(settings.baseline, read=not self.is_worker)
@@ -113,6 +119,11 @@ class SemanticSession:
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
         self._exit = contextlib.ExitStack()
+        if not self.is_worker:
+            refuse_writing_over_an_input(settings, config)
+        #: This run's id and this machine's shard (``i/N``), so merge can check one run's shards.
+        self.run_id = run_id(config)
+        self.shard = shard_option(config)
 
     # --- the session's life ---------------------------------------------------------------------
 
@@ -204,6 +215,7 @@ class SemanticSession:
         the test's outcome followed (`ended`)."""
         self.downloads.adjust(report)
         self.ended(item, report)
+        mask_report(report)
         excinfo = call.excinfo
         if (
             excinfo is not None
@@ -219,6 +231,7 @@ class SemanticSession:
                 lambda entry: not str(entry.path).startswith(_HIDDEN_DIRS)
             )
             report.longrepr = excinfo.getrepr(style="short", chain=False)
+            mask_report(report)
         return report
 
     def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
@@ -229,13 +242,13 @@ class SemanticSession:
         if report.when != "teardown":
             return
         pending, self.pending = self.pending, []
-        if not pending:
-            return
         final = found[0] or "passed"
         for name, record in pending:
             record["test_outcome"] = final
             value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
             report.user_properties.append((name, json.dumps(value, sort_keys=True, default=str)))
+        # Every test that ran, whether or not it asserted: one that crashed before its first
+        # assertion is a regression in compare and --semantic-baseline.
         with self.lock:
             self.tests[item.nodeid] = {"nodeid": item.nodeid, "outcome": final, "reason": found[1]}
 
@@ -348,6 +361,8 @@ class SemanticSession:
                 timespec="seconds"
             ),
             "duration_s": round(time.time() - self.started, 3),
+            "run_id": self.run_id,
+            "shard": self.shard,
         }
         return assemble(
             records,

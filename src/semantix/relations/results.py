@@ -1,6 +1,8 @@
-"""What a relation's evaluation returns, and the rule that decides a violation: with one run,
-the variant's outcome differs from the original's (``broke`` or ``fixed``); with ``runs >= 2``,
-the 95 % Wilson intervals of the two pass rates are disjoint (docs/relations.md, "The rules")."""
+"""What a relation's evaluation returns, and the rule that decides a violation: the variant's
+pass rate moved from the original's by `semantix.proportions.rate_change`, the rule
+``semantix compare`` uses (with one run each: the outcome differs; with more, Newcombe's 95 %
+interval of the difference excludes 0), ``broke`` or ``fixed`` (docs/relations.md, "The
+rules")."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from semantix.errors import SemantixError
+from semantix.proportions import rate_change
 from semantix.runs.stats import RunStats
 from semantix.text import preview
 
@@ -31,17 +34,8 @@ Direction = Literal["broke", "fixed"]
 
 def violation(original: RunStats, variant: RunStats) -> Direction | None:
     """The documented rule (module docstring): the direction of a violation, or None."""
-    if original.runs == 1 and variant.runs == 1:
-        if original.passes == variant.passes:
-            return None
-        return "broke" if original.passes else "fixed"
-    low, high = original.interval
-    variant_low, variant_high = variant.interval
-    if variant_high < low:
-        return "broke"
-    if variant_low > high:
-        return "fixed"
-    return None
+    moved = rate_change((original.passes, original.runs), (variant.passes, variant.runs))
+    return None if moved is None else "broke" if moved == "worse" else "fixed"
 
 
 def _rate(stats: RunStats) -> str:

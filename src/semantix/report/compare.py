@@ -14,24 +14,35 @@ print(comparison.summary_line())
 ```
 
 An assertion pairs with the one of the same test id and intent in the other run (the k-th with
-the k-th); repeated tests are compared by pass rate (Wilson and Newcombe intervals), and McNemar's
-exact test weighs the paired flips: [Comparing runs](comparing-runs.md) says what each figure
-means. Reading
-the reports is `semantix.report.schema.load_report`'s; rendering `semantix.report.compare_views`'.
+the k-th; `pairing_key`: no memory address in a repr breaks a pair); each is counted by the one
+rule of `semantix.report.records.outcome`. An assertion the candidate never made because its test
+failed or raised first is a regression. Repeated tests are compared by pass rate
+(`semantix.proportions.rate_change`, the rule relations use), and McNemar's exact test weighs the
+paired flips: [Comparing runs](comparing-runs.md) says what each figure means. Reading the reports
+is `semantix.report.schema.load_report`'s; rendering `semantix.report.compare_views`'.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from semantix.proportions import mcnemar_exact, newcombe_interval, wilson_interval
-from semantix.report.html_parts import run_tests as _run_tests
-from semantix.report.records import PASSED, leaf_outcome, outcome
-from semantix.report.schema import load_report
+from semantix.proportions import mcnemar_exact, newcombe_interval, rate_change, wilson_interval
+from semantix.report.records import BAD, leaf_outcome, outcome
+from semantix.report.schema import REPORT_VERSION, check_document, load_report
 
-__all__ = ["FAIL_ON", "KINDS", "Comparison", "Flip", "RateChange", "compare", "load_report"]
+__all__ = [
+    "FAIL_ON",
+    "KINDS",
+    "Comparison",
+    "Flip",
+    "RateChange",
+    "compare",
+    "load_report",
+    "pairing_key",
+]
 
 #: The kinds of rows, in the order every view lists them.
 KINDS = ("regression", "fix", "new", "removed", "judge")
@@ -108,20 +119,25 @@ class RateChange:
         return newcombe_interval(*self.base, *self.candidate)
 
     @property
+    def change(self) -> str | None:
+        """``worse``, ``better`` or None: `semantix.proportions.rate_change`."""
+        if self.base is None or self.candidate is None:
+            return None
+        return rate_change(self.base, self.candidate)
+
+    @property
     def significant(self) -> bool:
-        interval = self.interval
-        return interval is not None and (interval[0] > 0 or interval[1] < 0)
+        return self.change is not None
 
     @property
     def worse(self) -> bool:
         """Significantly lower in the candidate."""
-        interval = self.interval
-        return interval is not None and interval[1] < 0
+        return self.change == "worse"
 
     @property
     def regression(self) -> bool:
-        """Its verdict went from passed to failed or error (``pass`` in reports of version 2)."""
-        return self.base_verdict in PASSED and self.candidate_verdict not in (None, *PASSED)
+        """Its verdict went from passed to failed or error."""
+        return self.base_verdict == "passed" and self.candidate_verdict not in (None, "passed")
 
     def to_dict(self) -> dict[str, Any]:
         sides = {"base": self.base, "candidate": self.candidate}
@@ -250,10 +266,20 @@ def compare(
     base_path: str | None = None,
     candidate_path: str | None = None,
 ) -> Comparison:
-    """Compare two JSON reports (as `load_report` returns them): baseline, then candidate."""
-    # Repeated tests are compared by rate (`_rates`), not by pairs.
-    repeated = {str(test.get("nodeid")) for side in (base, candidate) for test in _run_tests(side)}
+    """Compare two JSON reports (read by `load_report`, or documents `check_document` upgrades
+    and checks): baseline, then candidate."""
+    base, candidate = _checked(base), _checked(candidate)
+    # Repeated tests are compared by rate (`_rates`), not by pairs, on either side.
+    repeated = {str(test["nodeid"]) for side in (base, candidate) for test in _run_tests(side)}
     old, new = _assertions(base, repeated), _assertions(candidate, repeated)
+    # Tests that failed or raised with no failed check to say why: they crashed (the agent
+    # raised) before making the assertions they no longer have.
+    explained = {record["nodeid"] for record in candidate["assertions"] if outcome(record) in BAD}
+    crashed = {
+        str(test["nodeid"]): str(test["outcome"])
+        for test in candidate.get("tests") or ()
+        if test["outcome"] in BAD and test["nodeid"] not in explained
+    }
     flips: list[Flip] = []
     paired = judge_changes = 0
     for key, record in new.items():
@@ -270,36 +296,54 @@ def compare(
             flips.append(_flip("fix" if good_now else "regression", key, before, record))
         elif changed_judge:
             flips.append(_flip("judge", key, before, record))
-    flips.extend(
-        _flip("removed", key, record, None) for key, record in old.items() if key not in new
-    )
+    for key, record in old.items():
+        if key in new:
+            continue
+        if key[0] in crashed and _good(record):
+            # Its test failed or raised before making it: the worst regression, not "removed".
+            paired += 1
+            flips.append(_flip("regression", key, record, None, crashed=crashed[key[0]]))
+        else:
+            flips.append(_flip("removed", key, record, None))
     order = {kind: rank for rank, kind in enumerate(KINDS)}
     flips.sort(key=lambda flip: (order[flip.kind], flip.nodeid, flip.intent, flip.occurrence))
     rates = _rates(base, candidate)
     return Comparison(tuple(flips), rates, paired, judge_changes, base_path, candidate_path)
 
 
+def _checked(document: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A document of this version as it is (`load_report` checked it); an older or hand-written
+    one upgraded and checked."""
+    return document if document.get("version") == REPORT_VERSION else check_document(document)
+
+
 def _good(record: Mapping[str, Any]) -> bool | None:
-    """Passed is good, failed and error are bad; any other outcome (an expected failure, a skip)
-    is neither, so its pair is never a regression nor a fix."""
-    return {"passed": True, "failed": False, "error": False}.get(_outcome(record))
+    """Passed is good, failed and error are bad (`outcome`, the one rule); any other outcome (an
+    expected failure, a skip, a check its passing test caught) is neither, so its pair is never
+    a regression nor a fix."""
+    return {"passed": True, "failed": False, "error": False}.get(outcome(record))
 
 
-def _outcome(record: Mapping[str, Any]) -> str:
-    """The record's outcome as written (older reports have only ``passed``)."""
-    written = record.get("outcome")
-    return written if isinstance(written, str) else outcome(record)
+#: A memory address in a repr: ``<f at 0x7f27...>``, and a mock's ``<Mock id='1402...'>``.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+| id='\d+'")
+
+
+def pairing_key(intent: str) -> str:
+    """The intent's name as runs pair it: without the memory addresses a repr embeds
+    (``functools.partial(<function f at 0x7f27...>)``, ``<Matcher object at 0x...>``), which
+    differ in every process."""
+    return _ADDRESS.sub("", intent) if " at 0x" in intent or " id='" in intent else intent
 
 
 _Key = tuple[str, str, int]
 
 
 def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, Mapping[str, Any]]:
-    """Each assertion of a report under (test id, intent, occurrence in the test)."""
+    """Each assertion of a report under (test id, `pairing_key`, occurrence in the test)."""
     keyed: dict[_Key, Mapping[str, Any]] = {}
     seen: dict[tuple[str, str], int] = {}
     for record in document["assertions"]:
-        nodeid, intent = str(record.get("nodeid")), str(record.get("intent"))
+        nodeid, intent = record["nodeid"], pairing_key(record["intent"])
         if nodeid in repeated:
             continue
         occurrence = seen.get((nodeid, intent), 0)
@@ -309,17 +353,28 @@ def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, M
 
 
 def _flip(
-    kind: str, key: _Key, base: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None
+    kind: str,
+    key: _Key,
+    base: Mapping[str, Any] | None,
+    candidate: Mapping[str, Any] | None,
+    *,
+    crashed: str | None = None,
 ) -> Flip:
+    error = (candidate or {}).get("error") or (base or {}).get("error")
+    if crashed is not None:
+        error = (
+            f"the test {'raised' if crashed == 'error' else 'failed'} before making this "
+            "assertion (pytest's outcome: " + crashed + ")"
+        )
     return Flip(
         kind,
         *key,
-        base=None if base is None else _outcome(base),
-        candidate=None if candidate is None else _outcome(candidate),
+        base=None if base is None else outcome(base),
+        candidate=crashed if candidate is None else outcome(candidate),
         base_judge=None if base is None else base.get("judge"),
         candidate_judge=None if candidate is None else candidate.get("judge"),
         leaves=_leaves(base, candidate),
-        error=(candidate or {}).get("error") or (base or {}).get("error"),
+        error=error,
     )
 
 
@@ -343,14 +398,37 @@ def _leaves(
 def _leaf(leaf: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
     if leaf is None:
         return None
-    return {"outcome": leaf_outcome(leaf)} | {key: leaf.get(key) for key in ("score", "threshold")}
+    fields = ("score", "threshold", "reason")
+    return {"outcome": leaf_outcome(leaf)} | {key: leaf.get(key) for key in fields}
+
+
+def _run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list((document.get("runs") or {}).get("tests") or ())
+
+
+_RateKey = tuple[str, str | None]
 
 
 def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateChange, ...]:
-    def keyed(document: Mapping[str, Any]) -> dict[tuple[str, str | None], Mapping[str, Any]]:
-        return {(str(test.get("nodeid")), test.get("name")): test for test in _run_tests(document)}
+    """Each repeated test's pass rate in both runs. A test repeated in one run only is compared
+    with the other run's plain assertions of it, as one run (`_as_one_run`): a branch run once
+    against a nightly repeated run still shows its failures."""
+
+    def keyed(document: Mapping[str, Any]) -> dict[_RateKey, Mapping[str, Any]]:
+        return {(str(test["nodeid"]), test.get("name")): test for test in _run_tests(document)}
 
     before, after = keyed(base), keyed(candidate)
+    for mine, theirs, document in ((before, after, base), (after, before, candidate)):
+        alone = {key for key in theirs if key[0] not in {nodeid for nodeid, _ in mine}}
+        if alone:
+            outcomes: dict[str, list[str]] = {}
+            for record in document["assertions"]:
+                outcomes.setdefault(record["nodeid"], []).append(outcome(record))
+            tests = {str(test["nodeid"]): test for test in document.get("tests") or ()}
+            for key in alone:
+                once = _as_one_run(key[0], outcomes.get(key[0], []), tests.get(key[0]))
+                if once is not None:
+                    mine[key] = once
     keys = sorted(set(before) | set(after), key=lambda key: (key[0], str(key[1])))
     return tuple(
         RateChange(
@@ -359,6 +437,22 @@ def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateC
         for key in keys
         for old, new in [(before.get(key), after.get(key))]
     )
+
+
+def _as_one_run(
+    nodeid: str, outcomes: list[str], test: Mapping[str, Any] | None
+) -> Mapping[str, Any] | None:
+    """A test the run did not repeat, as one run of it: passed when every assertion it made
+    passed (`outcome`), else failed or error; its pytest outcome when it made none and failed
+    or raised; None when the run has no trace of it."""
+    if not outcomes:
+        if test is None or test["outcome"] not in BAD:
+            return None
+        outcomes = [str(test["outcome"])]
+    verdict = "error" if "error" in outcomes else "failed" if "failed" in outcomes else "passed"
+    if verdict == "passed" and not {"passed", "caught"} & set(outcomes):
+        return None  # only expected failures and skips: neither way
+    return {"nodeid": nodeid, "runs": 1, "passes": int(verdict == "passed"), "verdict": verdict}
 
 
 def _counts(test: Mapping[str, Any] | None) -> tuple[int, int] | None:

@@ -86,7 +86,13 @@ def _score(leaf: Mapping[str, Any] | None, outcome: str | None) -> str:
         return "not judged"
     score, threshold = leaf.get("score"), leaf.get("threshold")
     shown = "n/a" if score is None else f"{score:.2f}"
-    return shown if threshold is None else f"{shown}/{threshold:.2f} {leaf.get('outcome')}"
+    if threshold is None:
+        return shown
+    text = f"{shown}/{threshold:.2f} {leaf.get('outcome')}"
+    if leaf.get("outcome") == "failed" and (score is None or score >= threshold):
+        # failed on the passing side of its threshold (or with no score): say why
+        text += f" ({preview(str(leaf.get('reason') or 'no reason given'), 120, quote=False)})"
+    return text
 
 
 def _rate(counts: tuple[int, int] | None) -> str:
@@ -129,7 +135,7 @@ def markdown(comparison: Comparison, *, rows: int = MARKDOWN_ROWS) -> str:
         parts += ["| test | baseline | candidate | difference (95% Newcombe) |"]
         parts += ["|---|---:|---:|---:|"]
         parts += [
-            f"| `{_md(rate.nodeid)}` | {_rate(rate.base)} | {_rate(rate.candidate)} | "
+            f"| `{_code(rate.nodeid)}` | {_rate(rate.base)} | {_rate(rate.candidate)} | "
             f"{_md(_difference(rate))} |"
             for rate in rates[:rows]
         ]
@@ -146,7 +152,7 @@ def markdown(comparison: Comparison, *, rows: int = MARKDOWN_ROWS) -> str:
 def _flip_table(flips: Sequence[Flip], rows: int) -> list[str]:
     lines = ["| test | intent | outcome | what changed |", "|---|---|---|---|"]
     lines += [
-        f"| `{_md(flip.nodeid)}` | {_md(flip.label)} | {_md(_outcomes(flip))} | "
+        f"| `{_code(flip.nodeid)}` | {_md(flip.label)} | {_md(_outcomes(flip))} | "
         f"{_md(detail(flip))} |"
         for flip in flips[:rows]
     ]
@@ -159,8 +165,16 @@ def _more(count: int, rows: int) -> list[str]:
     return ["", f"... and {count - rows} more (semantix compare --format json lists all)", ""]
 
 
-def _md(text: str) -> str:
+def _code(text: str) -> str:
+    """Text in a code span of a table cell (a test id): markup is shown as it is there."""
     return str(clean(text)).replace("|", "\\|").replace("\n", " ").replace("`", "'")
+
+
+def _md(text: str) -> str:
+    """Text in a Markdown table cell: no row break, no code span, and no HTML (an unclosed
+    ``<!--`` in a model's words would hide every later row of a GitHub comment)."""
+    escaped = str(clean(text)).replace("<", "&lt;")  # no tag, no comment can open
+    return escaped.replace("|", "\\|").replace("\n", " ").replace("`", "'")
 
 
 def html_page(comparison: Comparison) -> str:

@@ -3,6 +3,8 @@ by ``--semantic-judge-prices`` (docs/budgets.md, "The judges' own cost, apart").
 
 An `LLMJudge` verdict given this run (it has a latency) without usage is of **unknown** cost:
 counted and warned about, never priced at zero. A replayed verdict (no latency) spent nothing.
+The run's cost is unknown (``usd`` None, the JSON's null, "unknown" on every page) unless every
+verdict was priced; the priced part is ``known_usd``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ class JudgeCost:
     verdicts: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    usd: float = 0.0
+    #: The cost of every verdict; None (unknown) when one was unpriced or of unknown usage.
+    usd: float | None = None
+    #: The cost of the verdicts that were priced (all of ``usd`` when it is known).
+    known_usd: float = 0.0
     #: Models that spent tokens without a price (then ``usd`` leaves them out, and says so).
     unpriced: tuple[str, ...] = ()
     #: LLM-judged verdicts that carried no usage: their cost is unknown, not in ``usd``.
@@ -88,7 +93,16 @@ def judge_cost(
                 usd += _usd(usage, prices[model])
             else:
                 unpriced.add(str(model))
-    return JudgeCost(verdicts, prompt, completion, usd, tuple(sorted(unpriced)), unknown)
+    complete = prices is not None and not unpriced and not unknown
+    return JudgeCost(
+        verdicts,
+        prompt,
+        completion,
+        usd if complete else None,
+        usd,
+        tuple(sorted(unpriced)),
+        unknown,
+    )
 
 
 def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[str, bool]]]:
@@ -102,7 +116,10 @@ def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[s
         f"{cost.completion_tokens} output tokens"
     )
     if priced:
-        headline = f"judge cost: {format_usd(cost.usd)} ({tokens}; the judges' own, apart from the system's)"
+        shown = "unknown" if cost.usd is None else format_usd(cost.usd)
+        if cost.usd is None and cost.known_usd:
+            tokens += f"; {format_usd(cost.known_usd)} for those priced"
+        headline = f"judge cost: {shown} ({tokens}; the judges' own, apart from the system's)"
     else:
         headline = f"judge cost: {tokens}; give --semantic-judge-prices FILE to see their cost"
     missing = []

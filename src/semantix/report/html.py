@@ -63,11 +63,11 @@ from semantix.report.terminal import short_judge
 __all__ = ["ReportDocumentError", "check_document", "json_href", "render", "write_html_report"]
 
 #: The table's order: what needs a look first; expected failures and skips last.
-_ORDER = ("error", "failed", "xpassed", "borderline", "passed", "xfailed", "skipped")
+_ORDER = ("error", "failed", "xpassed", "borderline", "passed", "caught", "xfailed", "skipped")
 _OUTCOME_ORDER = {word: rank for rank, word in enumerate(_ORDER)}
 _CSS_CLASS = dict(
-    zip(OUTCOME_WORDS, ("pass", "fail", "error", "xfail", "xpass", "skip"), strict=True)
-)
+    zip(OUTCOME_WORDS, ("pass", "fail", "error", "xfail", "xpass", "skip", "xfail"), strict=True)
+)  # a caught check is muted like an expected failure: it failed nothing
 _NONE = "—"
 _EMPTY = '<p class="empty">No semantic assertion was made in this run.</p>\n'
 
@@ -141,7 +141,7 @@ _COLUMNS: Sequence[_Column] = (
 #: The header's totals (`Summary` fields) and their CSS classes: the first four always shown.
 _TOTALS = {"total": "total", "passed": "pass", "failed": "fail", "errors": "error"}
 _TOTALS |= {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip", "borderline": "bl"}
-_TOTALS |= {"topical": "tp"}
+_TOTALS |= {"caught": "xfail", "topical": "tp"}
 
 
 class _Page:

@@ -14,8 +14,9 @@ from typing import Any
 
 from semantix import __version__
 from semantix.report.html_assets import CSS
-from semantix.report.records import OUTCOME_WORDS, PASSED, format_usd, leaf_outcome
+from semantix.report.records import OUTCOME_WORDS, format_usd, leaf_outcome
 from semantix.report.terminal import short_judge
+from semantix.text import preview
 
 __all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "run_tests", "runs"]
 
@@ -146,7 +147,7 @@ def judge_cost(meta: Mapping[str, Any]) -> str:
         return ""
     unpriced = ", ".join(str(model) for model in cost.get("unpriced") or ())
     return (
-        f"<dt>Judge cost</dt><dd>{_e(format_usd(usd) if usd is not None else '—')} <small>("
+        f"<dt>Judge cost</dt><dd>{_e(format_usd(usd) if usd is not None else 'unknown')} <small>("
         f"{_e(verdicts)} LLM-judged verdicts, {_e(cost.get('prompt_tokens', '—'))} input and "
         f"{_e(cost.get('completion_tokens', '—'))} output tokens; the judges' own, apart from "
         f"the system's{f'; no price for {_e(unpriced)}' if unpriced else ''})</small></dd>"
@@ -213,9 +214,15 @@ def _plot(
         # Every point is a zero-length segment of one path per kind (round caps draw a dot,
         # square caps a square): thousands of points stay a few bytes each.
         (passes if leaf_outcome(leaf) != "failed" else fails).append(f"M{cx:.1f} {y:.1f}h0")
-        if leaf.get("borderline"):
-            # Borderline points are few and worth a look: a ring that names its test.
+        threshold = _num(leaf.get("threshold"))
+        passing_side = threshold is not None and (score >= threshold) is bool(expected)
+        why = leaf_outcome(leaf) == "failed" and passing_side
+        if leaf.get("borderline") or why:
+            # Borderline points are few and worth a look: a ring that names its test; a failure
+            # on the passing side of its threshold says why (a judge's extra condition).
             tip = f"{_e(records[index].get('nodeid', '?'))}: {score:.3f}"
+            if why:
+                tip += f" failed: {_e(preview(str(leaf.get('reason') or 'no reason'), 120, quote=False))}"
             rings.append(
                 f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"><title>{tip}</title></circle>'
             )
@@ -268,7 +275,7 @@ def runs(document: Mapping[str, Any]) -> str:
     if not tests and not once:
         return ""
     ordered = sorted(
-        tests, key=lambda test: (test.get("verdict") in PASSED, str(test.get("nodeid")))
+        tests, key=lambda test: (test.get("verdict") == "passed", str(test.get("nodeid")))
     )
     rows = "".join(_run_row(test) for test in ordered)
     stability = _num(runs.get("stability"))
@@ -305,7 +312,7 @@ def _run_row(test: Mapping[str, Any]) -> str:
     if isinstance(interval, list) and len(interval) == 2:
         low, high = _num(interval[0]), _num(interval[1])
     verdict = str(test.get("verdict") or "?")
-    css = "pass" if verdict in PASSED else "fail"
+    css = "pass" if verdict == "passed" else "fail"
     if test.get("test_outcome") in _EXPECTED:  # pytest expected the failure, or skipped it
         verdict = css = _EXPECTED[str(test["test_outcome"])]
     name = test.get("name")

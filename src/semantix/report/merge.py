@@ -17,9 +17,11 @@ pytest session (xdist workers' payloads merged in) and `merge_reports` (every sh
 Every derived figure (the summary, "decided by", the stability score, the relations' summary) is
 computed there from the merged parts, so a merge equals the unsharded report by construction;
 what only a shard knows (snapshot counts, the judges' cost, timing) is combined as
-[Comparing runs](comparing-runs.md#shards-semantix-report-merge) says. Shards of different
-report versions or verdict modes, or sharing a test id, are a `ReportDocumentError` naming the
-files.
+[Comparing runs](comparing-runs.md#shards-semantix-report-merge) says. A merge is one run's
+shards, each once: the same file twice, the same shard twice, shards of two runs (``meta.run_id``),
+a missing shard of ``i/N``, shards of different report versions or verdict modes, or a test (its
+assertions, a repeated test, a relation) in two shards are each a `ReportDocumentError` naming
+the files.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 from semantix.relations.results import summarize as summarize_relations
 from semantix.report.records import Record, json_document, sorted_records
 from semantix.report.runs import runs_section
-from semantix.report.schema import ReportDocumentError
+from semantix.report.schema import ReportDocumentError, check_document
 
 __all__ = ["OUTSIDE_TEST", "assemble", "merge_reports"]
 
@@ -67,10 +69,13 @@ def assemble(
 
 
 def merge_reports(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
-    """One report from the ``(path, document)`` of every shard (documents checked already)."""
+    """One report from the ``(path, document)`` of every shard (each read by `load_report`, or
+    upgraded and checked here)."""
     if not shards:
         raise ReportDocumentError("no reports to merge; pass the shards' JSON reports")
     _check_compatible(shards)
+    shards = [(path, check_document(document)) for path, document in shards]
+    _check_one_run(shards)
     documents = [document for _, document in shards]
 
     def gathered(name: str, key: str) -> list[Any]:
@@ -93,9 +98,20 @@ def _section(document: Mapping[str, Any], name: str, key: str) -> list[Record]:
 
 
 def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    paths: dict[str, int] = {}
+    for path, _ in shards:
+        paths[path] = paths.get(path, 0) + 1
+    twice = sorted(path for path, count in paths.items() if count > 1)
+    if twice:
+        raise ReportDocumentError(
+            f"{', '.join(map(repr, twice))} given more than once: its counts would be added twice; "
+            "name each shard's report once (check overlapping globs)"
+        )
     for key, what in (("version", "report version"), ("verdicts_mode", "verdict mode")):
         values = {
-            path: document.get(key) if key == "version" else meta.get(key, "off")
+            path: document.get("upgraded_from", document.get(key))
+            if key == "version"
+            else meta.get(key, "off")
             for path, document in shards
             for meta in [document.get("meta") or {}]
         }
@@ -106,17 +122,68 @@ def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
                 "one run; write them again with the same semantix and options"
                 + (" (semantix report renders each older one)" if key == "version" else "")
             )
+
+
+def _check_one_run(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """One run (``meta.run_id``), each shard ``i/N`` once and none missing, each test in one
+    shard (its assertions, its repeated runs, its relations, its pytest outcome)."""
+    metas = {path: document.get("meta") or {} for path, document in shards}
+    runs = {path: meta.get("run_id") for path, meta in metas.items()}
+    if len(set(runs.values())) > 1:
+        listed = ", ".join(f"{path!r}: {value!r}" for path, value in runs.items())
+        raise ReportDocumentError(
+            f"these reports are of different runs ({listed}); merge the shards of one run "
+            "(set SEMANTIX_RUN_ID to the same value on every shard's machine, or compare two "
+            "runs with semantix compare)"
+        )
+    numbers = {path: meta.get("shard") for path, meta in metas.items()}
+    if any(value is not None for value in numbers.values()):
+        _check_shards(numbers)
     owners: dict[str, str] = {}
     for path, document in shards:
         ids = {str(record.get("nodeid")) for record in document["assertions"]}
         ids |= {str(test.get("nodeid")) for test in _section(document, "runs", "tests")}
-        for nodeid in sorted(ids - {OUTSIDE_TEST}):
+        ids |= {str(test.get("nodeid")) for test in document.get("tests") or ()}
+        ids |= {str(result.get("nodeid")) for result in _section(document, "relations", "results")}
+        for nodeid in sorted(ids - {OUTSIDE_TEST, "None"}):
             if owners.setdefault(nodeid, path) != path:
                 raise ReportDocumentError(
                     f"test {nodeid!r} is in both {owners[nodeid]!r} and {path!r}: shards of one "
-                    "suite run different tests; merge the reports of one run's shards only (or "
-                    "compare two runs with semantix compare)"
+                    "suite run different tests, so its counts would be added twice; merge the "
+                    "reports of one run's shards only (or compare two runs with semantix compare)"
                 )
+
+
+def _check_shards(numbers: Mapping[str, str | None]) -> None:
+    """Every report is a shard ``i/N`` of the same N, each i once, none missing."""
+    unnumbered = [path for path, value in numbers.items() if value is None]
+    if unnumbered:
+        raise ReportDocumentError(
+            f"{', '.join(map(repr, unnumbered))} is not a shard (no meta.shard) but the other "
+            "reports are: merge the reports of one sharded run (pytest --semantic-shard i/N)"
+        )
+    split = {path: tuple(int(n) for n in str(value).split("/")) for path, value in numbers.items()}
+    counts = {count for _, count in split.values()}
+    if len(counts) > 1:
+        listed = ", ".join(f"{path!r}: {value!r}" for path, value in numbers.items())
+        raise ReportDocumentError(
+            f"these shards split the run differently ({listed}); merge the shards of one split"
+        )
+    owners: dict[int, str] = {}
+    for path, (index, _) in split.items():
+        if owners.setdefault(index, path) != path:
+            raise ReportDocumentError(
+                f"{owners[index]!r} and {path!r} are both shard {numbers[path]}: the same shard "
+                "twice would add its counts twice; merge each shard's report once"
+            )
+    (count,) = counts
+    missing = sorted(set(range(1, count + 1)) - set(owners))
+    if missing:
+        raise ReportDocumentError(
+            f"shard{'s' if len(missing) > 1 else ''} {', '.join(f'{i}/{count}' for i in missing)} "
+            f"of the run {'are' if len(missing) > 1 else 'is'} missing: a merge covers the whole "
+            "run once; add the missing shard's report"
+        )
 
 
 def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
@@ -125,12 +192,22 @@ def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
     costs = [entry["judge_cost"] for entry in metas if entry.get("judge_cost")]
     if costs:
         meta["judge_cost"] = {
-            **{key: sum(cost.get(key, 0) for cost in costs) for key in _COST_SUMS},
+            **{
+                key: sum(cost.get(key) or 0 for cost in costs)
+                for key in _COST_SUMS
+                if any(key in cost for cost in costs)  # (older shards have no known_usd)
+            },
+            # unknown in one shard: unknown for the run
+            "usd": None
+            if any(cost.get("usd") is None for cost in costs)
+            else sum(cost["usd"] for cost in costs),
             "unpriced": sorted({model for cost in costs for model in cost.get("unpriced", ())}),
         }
     starts = [entry["started"] for entry in metas if entry.get("started")]
     durations = [entry["duration_s"] for entry in metas if entry.get("duration_s") is not None]
     meta |= {
+        "run_id": metas[0].get("run_id"),
+        "shard": None,  # the whole run
         "judges": sorted({judge for entry in metas for judge in entry.get("judges") or ()}),
         "verdicts_mode": metas[0].get("verdicts_mode", "off"),
         "started": min(starts) if starts else None,
@@ -143,7 +220,7 @@ def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
     return meta
 
 
-_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "usd", "unknown")
+_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "known_usd", "unknown")
 
 
 def _snapshots(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from semantix import config
 from semantix.files import encodable, write_atomic
@@ -23,21 +24,22 @@ from semantix.pipeline.results import SemanticResult
 from semantix.report.schema import CHECK_OUTCOMES, REPORT_VERSION
 from semantix.text import mask_secrets, preview, usable_secrets
 
-#: A repeated check's verdict that passed: ``passed``, or ``pass`` in reports of version 2.
-PASSED = frozenset(("passed", "pass"))
-
 __all__ = [
+    "BAD",
     "OUTCOME_WORDS",
-    "PASSED",
     "REPORT_VERSION",
+    "CheckOutcome",
+    "Counted",
     "Record",
     "Summary",
+    "TestOutcome",
     "check_outcome",
     "clean",
     "error_record",
     "format_usd",
     "is_topical",
     "json_document",
+    "known_secrets",
     "leaf_outcome",
     "outcome",
     "result_record",
@@ -51,31 +53,54 @@ Record = dict[str, Any]
 #: The outcomes of a record as the reports count it (`outcome`), and the word each renderer
 #: shows for it: a check's own, and its test's when pytest expected it to fail or skipped it.
 OUTCOME_WORDS = {**CHECK_WORDS, "xfailed": "XFAIL", "xpassed": "XPASS", "skipped": "SKIP"}
+#: A check that failed or raised inside a test pytest calls passed: the test expected it
+#: (``pytest.raises``) or held it to a pass rate its runs reached. Shown, never counted as a
+#: failure of the run.
+OUTCOME_WORDS["caught"] = "CAUGHT"
+#: The counted outcomes that fail a run: everything else reads green.
+BAD = frozenset(("failed", "error"))
 #: A leaf that structural leaves decided before any judge was asked.
 NOT_JUDGED = "not judged"
 
 
-def check_outcome(record: Mapping[str, Any]) -> str:
+#: A check's own outcome (a record's ``outcome``), and pytest's outcome of its test.
+CheckOutcome = Literal["passed", "failed", "error"]
+TestOutcome = Literal["passed", "failed", "error", "skipped", "xfailed", "xpassed"]
+#: What every report counts a record as (`outcome`): only ``failed`` and ``error`` are `BAD`.
+Counted = Literal["passed", "failed", "error", "caught", "xfailed", "xpassed", "skipped"]
+
+
+def check_outcome(record: Mapping[str, Any]) -> CheckOutcome:
     """``passed``, ``failed`` or ``error``: the check's own outcome, whatever its test did
     (records of older reports have only ``passed``)."""
     value = record.get("outcome")
-    if value in CHECK_OUTCOMES:
-        return str(value)
-    return "passed" if record.get("passed") else "failed"
+    if value == "error" or value == "failed":
+        return value  # type: ignore[no-any-return]
+    if value == "passed" or (value not in CHECK_OUTCOMES and record.get("passed")):
+        return "passed"
+    return "failed"
 
 
-def outcome(record: Mapping[str, Any]) -> str:
-    """The record's outcome as every report counts it, one of `OUTCOME_WORDS`: the check's own
-    (`check_outcome`), except in a test pytest skipped (``skipped``), a check that failed or
-    errored in a test pytest calls xfailed (``xfailed``: an expected failure), and a check that
-    passed in an xfail test that passed (``xpassed``: an unexpected pass)."""
+def outcome(record: Mapping[str, Any]) -> Counted:
+    """The one rule every report (terminal, JSON summary, JUnit, HTML, compare, merge) counts a
+    record by, one of `OUTCOME_WORDS`: the check's own (`check_outcome`) counted with its test's
+    pytest outcome, so a run pytest calls green reads green:
+
+    - in a test pytest skipped: ``skipped``;
+    - a check that passed: ``xpassed`` in an xfail test that passed, else ``passed``;
+    - a check that failed or errored: ``xfailed`` in a test pytest calls xfailed (an expected
+      failure), ``caught`` in a test that passed (``pytest.raises`` expected it, or a pass rate
+      that reached its floor held it), else its own ``failed`` or ``error``.
+    """
     check, test = check_outcome(record), record.get("test_outcome")
     if test == "skipped":
         return "skipped"
-    if test == "xfailed" and check != "passed":
+    if check == "passed":
+        return "xpassed" if test == "xpassed" else "passed"
+    if test == "xfailed":
         return "xfailed"
-    if test == "xpassed" and check == "passed":
-        return "xpassed"
+    if test in ("passed", "xpassed"):
+        return "caught"
     return check
 
 
@@ -98,10 +123,15 @@ def leaf_outcome(leaf: Mapping[str, Any]) -> str:
     return "passed" if leaf.get("passed", leaf.get("ok")) else "failed"
 
 
+def known_secrets() -> tuple[str, ...]:
+    """The run's known secrets (the API keys semantix reads), to mask in every report."""
+    return usable_secrets([config.openai_api_key(), os.environ.get("ANTHROPIC_API_KEY")])
+
+
 def clean(value: Any) -> Any:
     """``value`` with the known API keys masked and unencodable characters replaced, in every
     string it holds (dicts and lists walked; keys too)."""
-    return _clean(value, usable_secrets([config.openai_api_key()]))
+    return _clean(value, known_secrets())
 
 
 def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
@@ -161,6 +191,8 @@ class Summary:
     xpassed: int = 0
     #: Checks made in tests pytest then skipped.
     skipped: int = 0
+    #: Checks that failed or raised in tests that passed (`outcome`'s ``caught``).
+    caught: int = 0
     borderline: int = 0
     #: Checks with a leaf judged by topical closeness alone (`result_record`'s ``topical``).
     topical: int = 0
@@ -188,6 +220,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> Summary:
         xfailed=outcomes["xfailed"],
         xpassed=outcomes["xpassed"],
         skipped=outcomes["skipped"],
+        caught=outcomes["caught"],
         borderline=sum(1 for record in records if record.get("borderline")),
         topical=sum(1 for record in records if is_topical(record)),
         decided_by=dict(deciders),

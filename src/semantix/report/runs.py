@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from semantix.report.records import OUTCOME_WORDS, PASSED, Record
+from semantix.report.records import OUTCOME_WORDS, Record
 from semantix.report.terminal import Line, _render
 from semantix.runs import RunStats, suite_stability
 
@@ -121,7 +121,7 @@ def run_lines(
         ]
         counted = _counted(records)
         _, below = suite_stability(counted)
-        failed = any(record["verdict"] not in PASSED for record in counted)
+        failed = any(record["verdict"] != "passed" for record in counted)
         markup = {"bold": True, "red": failed, "yellow": not failed and below > 0}
         lines.append((stability_line(records), markup))
         lines.extend(corrected_lines(records))
@@ -168,6 +168,7 @@ def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[
     for record in records:
         cells = list(_cells(record))
         cells[0] = f"`{cells[0]}`"
-        cells = [cell.replace("|", "\\|") for cell in cells]
+        # no row break, and no markup: a name may hold a repr such as <function f at 0x...>
+        cells = [cell.replace("|", "\\|").replace("<", "&lt;") for cell in cells]
         lines.append("| " + " | ".join(cells) + " |")
     return [*lines, "", stability_line(records).capitalize() + ".", ""]

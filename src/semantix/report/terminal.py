@@ -12,6 +12,7 @@ from typing import Any
 
 from semantix.pipeline.results import BORDERLINE_MARGIN
 from semantix.report.records import (
+    BAD,
     NOT_JUDGED,
     OUTCOME_WORDS,
     Record,
@@ -80,6 +81,8 @@ def report_lines(
     lines.extend((_render(cells, widths, right), markup) for cells, markup in rows)
     marks = {mark for cells in table for mark in cells[len(header) - 2].rpartition(" ")[2]}
     lines.extend((text, {}) for mark, text in _LEGENDS.items() if mark in marks)
+    if any(outcome(record) == "caught" for record in records):
+        lines.append((_CAUGHT, {}))
     summary = summarize(records)
     colour = "red" if summary.failed or summary.errors else "yellow" if summary.xpassed else "green"
     markup = {colour: True, "bold": True}
@@ -106,6 +109,12 @@ _LEGENDS = {
 }
 
 
+_CAUGHT = (
+    "CAUGHT: the check failed or raised inside a test that passed (pytest.raises expected it, or "
+    "its test's pass rate reached the floor): shown, not a failure of the run"
+)
+
+
 def _marks(borderline: object, topical: object) -> str:
     """`` ~``, `` *`` or `` ~*`` after a verdict: borderline, topical (empty for neither)."""
     marks = ("~" if borderline else "") + ("*" if topical else "")
@@ -119,7 +128,7 @@ def summary_line(summary: Summary) -> str:
     noun = "assertion" if summary.total == 1 else "assertions"
     parts = [f"{summary.passed} passed", f"{summary.failed} failed"]
     parts.append(f"{summary.errors} error{'s' if summary.errors != 1 else ''}")
-    expected = ("xfailed", "xpassed", "skipped")
+    expected = ("caught", "xfailed", "xpassed", "skipped")
     parts += [f"{count} {word}" for word in expected if (count := getattr(summary, word))]
     text = f"{summary.total} semantic {noun}: {', '.join(parts)}"
     marked = [f"{n} {word}" for word in ("borderline", "topical") if (n := getattr(summary, word))]
@@ -136,6 +145,7 @@ def summary_line(summary: Summary) -> str:
 #: Each outcome's colour in the table (`OUTCOME_WORDS`); pytest's for xfail and skips.
 _MARKUP = {"passed": {"green": True}, "failed": {"red": True}, "error": {"red": True}}
 _MARKUP |= {word: {"yellow": True} for word in ("xfailed", "xpassed", "skipped")}
+_MARKUP["caught"] = {}
 
 
 def _rows(record: Record) -> list[_Row]:
@@ -156,9 +166,9 @@ def _rows(record: Record) -> list[_Row]:
         return [(tuple(head), markup)]
     rows: list[_Row] = [(tuple(head), markup)]
     for leaf in leaves:
-        result = leaf_outcome(leaf)
+        decided = leaf_outcome(leaf)
         own = short_judge(leaf["judge"]) if leaf.get("judge") else judge
-        leaf_verdict = _LEAF_WORDS[result] + _marks(leaf.get("borderline"), leaf.get("topical"))
+        leaf_verdict = _LEAF_WORDS[decided] + _marks(leaf.get("borderline"), leaf.get("topical"))
         cells = (
             "",
             "  " + leaf["intent"],
@@ -168,7 +178,7 @@ def _rows(record: Record) -> list[_Row]:
             leaf_verdict,
             "",
         )
-        rows.append((cells, {"red": True} if result == "failed" else {}))
+        rows.append((cells, {"red": True} if decided == "failed" else {}))
     return rows
 
 
@@ -186,7 +196,7 @@ def _group_rows(group: Sequence[Record]) -> list[_Row]:
     # One test made the group: its pytest outcome, when that is not a plain pass or failure.
     expected = {outcome(record) for record in group} & {"xfailed", "xpassed", "skipped"}
     verdict += "".join(f", {OUTCOME_WORDS[word]}" for word in sorted(expected))
-    bad = passes < len(group) and not expected
+    bad = any(outcome(record) in BAD for record in group)
     borderline = any(record.get("borderline") for record in group)
     verdict += _marks(borderline, any(is_topical(record) for record in group))
     durations = (record.get("duration_ms") for record in group)
