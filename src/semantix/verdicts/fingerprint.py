@@ -3,8 +3,7 @@
 sha256 of the judge's identity (a local model directory by the digest of its files), its
 ``prompt_version``, the output normalised by `normalise_text` and the intent's fields
 (`intent_fields`); the recipe is docs/frozen-verdicts.md's ("The fingerprint"). The threshold
-is **not** part of it (see `semantix.verdicts.record.decision_at`). `former_fingerprints` gives
-the keys semantix 0.1 used.
+is **not** part of it (see `semantix.verdicts.record.decision_at`).
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from semantix.judges.calls import judge_identity
 __all__ = [
     "FORMAT_VERSION",
     "fingerprint",
-    "former_fingerprints",
     "intent_fields",
     "normalise_text",
     "prompt_version",
@@ -75,17 +73,6 @@ def fingerprint(judge: object, output: str, intent_description: str) -> str:
     return _key(
         [identity.name, model, identity.revision, identity.file], judge, output, intent_description
     )
-
-
-def former_fingerprints(judge: object, output: str, intent_description: str) -> tuple[str, ...]:
-    """The keys semantix 0.1 stored the same check under: it named a judge on a local model
-    directory by the directory's absolute path (and no revision), where `fingerprint` names it
-    by its name and digest."""
-    identity = judge_identity(judge)
-    if identity.location is None:
-        return ()
-    former = [identity.name, identity.location, None, identity.file]
-    return (_key(former, judge, output, intent_description),)
 
 
 def _key(named: list[str | None], judge: object, output: str, intent_description: str) -> str:

@@ -311,11 +311,11 @@ class RecordReplayJudge(WrappingJudge):
         if not self._policy.reads_store:
             return None, None
         key_fingerprint = fingerprint(self.judge, request[0], request[1])
-        used, record = self.store.find(key_fingerprint, self.judge, request, self._policy)
+        record = self.store.get(key_fingerprint)
         with self._lock:
-            self._used.add(used)
+            self._used.add(key_fingerprint)
         replayed = int(record is not None)
-        context.note_verdicts(str(self.store.path), replayed=replayed, used=(used,))
+        context.note_verdicts(str(self.store.path), replayed=replayed, used=(key_fingerprint,))
         if record is None and not self._policy.calls_judge:
             raise self._not_recorded(key_fingerprint, request)
         self._count("replayed", replayed)
