@@ -563,7 +563,7 @@ def test_mode_off_neither_fingerprints_nor_builds_records(monkeypatch: pytest.Mo
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("mode off must not fingerprint or build a record")
 
-    monkeypatch.setattr("semantix.verdicts.judge.fingerprint", forbidden)
+    monkeypatch.setattr("semantix.verdicts.judge.fingerprint_of", forbidden)
     monkeypatch.setattr(StoredVerdict, "from_verdict", forbidden)
     judge = RecordReplayJudge(scorer(), mode="off")
     for _ in range(3):
@@ -585,8 +585,8 @@ def test_threads_leave_no_claims_behind() -> None:
 
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(work, range(200)))
-    assert judge._memo.claims == 0
-    assert len(judge._memo) == 8
+    assert judge.verdicts.memo.claims == 0
+    assert len(judge.verdicts.memo) == 8
 
 
 def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
@@ -602,7 +602,7 @@ def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
 
     judge = RecordReplayJudge(FakeJudge(handler), mode="off")
     waiting = threading.Event()
-    acquire = judge._memo.acquire
+    acquire = judge.verdicts.memo.acquire
 
     def watched(key: Any, threshold: float, exact: bool) -> Any:
         verdict, event = acquire(key, threshold, exact)
@@ -610,7 +610,7 @@ def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
             waiting.set()  # this caller found the check being answered and will wait
         return verdict, event
 
-    judge._memo.acquire = watched  # type: ignore[method-assign]
+    judge.verdicts.memo.acquire = watched  # type: ignore[method-assign]
     with ThreadPoolExecutor(2) as pool:
         first = pool.submit(judge.evaluate, "Thanks", "polite", 0.5)
         assert started.wait(10)
