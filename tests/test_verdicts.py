@@ -681,3 +681,38 @@ def test_update_asks_again_where_the_record_cannot_tell_and_stores_the_new_verdi
     [file] = stored_files(store)
     assert json.loads(file.read_text())["verdict"]["threshold"] == 0.3
     assert updater.usage().recorded == 1
+
+
+class _SlowAsync:
+    """A judge that declares aevaluate_batch and takes ``delay`` seconds to answer."""
+
+    delay = 5.0
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        raise AssertionError("an async check awaits aevaluate_batch")
+
+    async def aevaluate_batch(self, requests: list[tuple[str, str, float]]) -> list[Verdict]:
+        import asyncio
+
+        await asyncio.sleep(self.delay)
+        return [Verdict(True, 0.9, "ok", threshold=threshold) for _, _, threshold in requests]
+
+
+def test_a_cancelled_async_check_leaves_no_claim_behind() -> None:
+    """A check cancelled while its judge answers must not leave the next one waiting."""
+    import asyncio
+
+    slow = _SlowAsync()
+    judge = RecordReplayJudge(slow, mode="off")
+    ask = judge.aevaluate_batch
+    assert ask is not None
+
+    async def main() -> list[Verdict]:
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(ask([("Thanks", "polite", 0.5)]), 0.1)
+        slow.delay = 0.0
+        return await asyncio.wait_for(ask([("Thanks", "polite", 0.5)]), 10)
+
+    (verdict,) = asyncio.run(main())
+    assert verdict.passed and judge.stats.judged == 1
+    assert judge.verdicts.memo.claims == 0

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from semantix.errors import JudgeError, SemantixError
 from semantix.judges.verdict import JudgeIdentity, TokenUsage, Verdict
-
-T = TypeVar("T")
 
 __all__ = [
     "DECLARED",

@@ -10,14 +10,7 @@ recipe is docs/frozen-verdicts.md's ("The fingerprint"). The threshold is **not*
 from __future__ import annotations
 
 from semantix.judges.base import judge_identity
-from semantix.judges.request import (
-    Request,
-    RequestKey,
-    intent_fields,
-    normalise_text,
-    sha256_json,
-    sources_digest,
-)
+from semantix.judges.request import Request, RequestKey, intent_fields, normalise_text, sha256_json
 
 __all__ = [
     "FORMAT_VERSION",
@@ -26,7 +19,6 @@ __all__ = [
     "intent_fields",
     "normalise_text",
     "prompt_version",
-    "sources_digest",
 ]
 
 #: Version of the fingerprint recipe and of the file layout.

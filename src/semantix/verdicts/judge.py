@@ -148,15 +148,21 @@ class VerdictCache:
     async def aanswer(self, requests: Sequence[Request], ask: _AAsk) -> list[Verdict]:
         """`answer` for an async check: the misses awaited (``ask``) on the caller's loop, the
         memo and the store read and written in the worker pool."""
+        import asyncio
+
         found = _Found(requests)
         while found.pending:
+            look = asyncio.ensure_future(in_pool(self._look, found))
             try:
-                await in_pool(self._look, found)
+                await asyncio.shield(look)
                 if found.asking:
                     verdicts = await ask(found.asked())
                     await in_pool(self._record, found, verdicts)
             finally:
-                self.memo.release(found.claimed)
+                if look.done():
+                    self.memo.release(found.claimed)
+                else:  # cancelled: the claims it makes end with it, never left behind
+                    look.add_done_callback(lambda _: self.memo.release(found.claimed))
             if found.waiting:
                 await in_pool(found.wait)
             else:
@@ -375,7 +381,7 @@ class RecordReplayJudge(WrappingJudge):
         return self.verdicts.answer(as_requests(requests), self._ask)
 
     def _ask(self, requests: Sequence[Request]) -> list[Verdict]:
-        return ask_judge(self.judge, requests, what=_What(requests))  # type: ignore[arg-type]
+        return ask_judge(self.judge, requests, what=_about(requests))
 
     @property
     def aevaluate_batch(
@@ -391,7 +397,7 @@ class RecordReplayJudge(WrappingJudge):
 
     async def _aevaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         async def ask(asked: Sequence[Request]) -> list[Verdict]:
-            return await aask_judge(self.judge, asked, what=_What(asked))  # type: ignore[arg-type]
+            return await aask_judge(self.judge, asked, what=_about(asked))
 
         return await self.verdicts.aanswer(as_requests(requests), ask)
 
@@ -444,22 +450,9 @@ def _same_settings(
     return same_mode and same_path and memo == judge.memo
 
 
-class _What:
-    """What a batch of misses is, for an error message: built only when one is shown."""
-
-    def __init__(self, asked: Sequence[JudgeRequest]) -> None:
-        self.asked = asked
-
-    def __str__(self) -> str:
-        if len(self.asked) == 1:
-            return f"intent {preview(self.asked[0][1], 60)}"
-        return f"{len(self.asked)} checks"
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
-
-    def __bool__(self) -> bool:
-        return True
+def _about(asked: Sequence[JudgeRequest]) -> str:
+    """What a batch of misses is, for an error message."""
+    return f"intent {preview(asked[0][1], 60)}" if len(asked) == 1 else f"{len(asked)} checks"
 
 
 # Shown as importable from the top level: ``semantix.RecordReplayJudge``.
