@@ -56,19 +56,16 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class JudgeHandle:
-    """A check's judge, resolved once: the judge, what it declares, and its verdicts (None: the
-    judge is asked directly, as a judge resolved with the memo off would be)."""
+    """A check's judge, resolved once: the judge, what it declares, and its verdict cache."""
 
     judge: JudgeLike
     declared: Capabilities
-    verdicts: VerdictCache | None = None
+    verdicts: VerdictCache
 
     def ask(self, requests: Sequence[Request], what: str = "") -> list[Verdict]:
         """One checked verdict per request: remembered, stored, else the judge's."""
         if not requests:
             return []
-        if self.verdicts is None:
-            return ask_judge(self.judge, requests, what=what, declared=self.declared)
         return self.verdicts.answer(
             requests,
             lambda missing: ask_judge(self.judge, missing, what=what, declared=self.declared),
@@ -77,15 +74,11 @@ class JudgeHandle:
     async def aask(self, requests: Sequence[Request], what: str = "") -> list[Verdict]:
         """`ask`, awaited: a judge that declares ``aevaluate_batch`` on the loop, any other in
         the worker pool."""
-        if not requests:
-            return []
-        if self.verdicts is None:
-            return await aask_judge(self.judge, requests, what=what, declared=self.declared)
 
         async def missing(asked: Sequence[Request]) -> list[Verdict]:
             return await aask_judge(self.judge, asked, what=what, declared=self.declared)
 
-        return await self.verdicts.aanswer(requests, missing)
+        return await self.verdicts.aanswer(requests, missing) if requests else []
 
 
 def resolve_handle(
@@ -94,16 +87,12 @@ def resolve_handle(
     """The `JudgeHandle` of a check: `resolve_judge`'s judge, unwrapped from its verdict cache."""
     from semantix.verdicts.judge import RecordReplayJudge
 
-    resolved = resolve_judge(judge, mode=mode, defaults=defaults)
-    if not issubclass(type(resolved), RecordReplayJudge):  # type's own check, no metaclass
-        return JudgeHandle(resolved, capabilities(resolved))
-    recorder = cast("RecordReplayJudge", resolved)
+    recorder = cast("RecordReplayJudge", resolve_judge(judge, mode=mode, defaults=defaults))
     inner = recorder.judge
     # What the wrapper declares (the judge's, unless set on the wrapper), the judge's methods.
-    declared = capabilities(recorder)
     batch, abatch = (getattr(inner, name, None) for name in ("evaluate_batch", "aevaluate_batch"))
     declared = replace(
-        declared,
+        capabilities(recorder),
         batch=batch if callable(batch) else None,
         abatch=abatch if callable(abatch) else None,
     )
@@ -145,7 +134,8 @@ def verdicts_mode(mode: str | None = None, *, defaults: context.Defaults | None 
 def resolve_judge(
     judge: object = None, *, mode: str | None = None, defaults: context.Defaults | None = None
 ) -> Judge:
-    """The judge a check uses, behind the frozen-verdict store as configured (module docstring).
+    """The judge a check uses, behind the frozen-verdict store as configured (module docstring):
+    always a `RecordReplayJudge` (the memo alone in mode ``off``).
 
     ``defaults`` are the run's (`semantix.context.current`), when the caller has read them.
 
