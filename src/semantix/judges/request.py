@@ -15,7 +15,6 @@ sha256 of the judge's identity with it.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 __all__ = ["Request", "RequestKey", "intent_fields", "normalise_text", "sources_digest"]
@@ -45,10 +44,9 @@ def sha256_json(value: object, **options: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class RequestKey:
+class RequestKey(NamedTuple):
     """A request without its threshold, as a verdict is kept: the normalised output and what
-    was asked (`intent_fields` gives the stored form)."""
+    was asked (`intent_fields` gives the stored form). A tuple: hashed at C speed."""
 
     output: str
     description: str

@@ -35,7 +35,15 @@ from typing import TYPE_CHECKING, cast
 from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import JudgeUnavailableError
-from semantix.judges.base import Capabilities, Judge, JudgeLike, Verdict, capabilities, check_judge
+from semantix.judges.base import (
+    DECLARED,
+    Capabilities,
+    Judge,
+    JudgeLike,
+    Verdict,
+    capabilities,
+    check_judge,
+)
 from semantix.judges.calls import aask_judge, ask_judge
 from semantix.judges.request import Request
 from semantix.pipeline.specs import check_spec, judge_from_spec
@@ -88,15 +96,14 @@ def resolve_handle(
     from semantix.verdicts.judge import RecordReplayJudge
 
     recorder = cast("RecordReplayJudge", resolve_judge(judge, mode=mode, defaults=defaults))
-    inner = recorder.judge
-    # What the wrapper declares (the judge's, unless set on the wrapper), the judge's methods.
-    batch, abatch = (getattr(inner, name, None) for name in ("evaluate_batch", "aevaluate_batch"))
-    declared = replace(
-        capabilities(recorder),
-        batch=batch if callable(batch) else None,
-        abatch=abatch if callable(abatch) else None,
-    )
-    return JudgeHandle(inner, declared, recorder.verdicts)
+    declared = capabilities(recorder.judge)
+    if recorder.__dict__.keys() & _OWN:  # set on the wrapper: the wrapper's, the judge's methods
+        declared = replace(capabilities(recorder), batch=declared.batch, abatch=declared.abatch)
+    return JudgeHandle(recorder.judge, declared, recorder.verdicts)
+
+
+#: What a wrapper may declare itself, instead of the judge it wraps (`WrappingJudge`).
+_OWN = frozenset((*DECLARED, "_declared_identity"))
 
 
 def build_default_judge() -> Judge:
