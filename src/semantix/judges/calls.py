@@ -1,10 +1,11 @@
 """The one way semantix asks a judge and names it.
 
-Every path that asks a judge — assertions, the frozen-verdict judge, the escalating judge, the
-pytest plugin — goes through `ask_judge`: it uses ``evaluate_batch`` when the judge has
-one, turns any exception into a `JudgeError` (a judge error is never a pass),
-and checks what came back against what was asked: one `Verdict` per request, a score
-that is a finite number in [0, 1], no pass below the threshold asked for, and no other threshold
+Every path that asks a judge — a check's handle (after its verdict cache), the recording
+adapter, the escalating judge, calibration — goes through `ask_judge`: each typed `Request` goes
+to the ability that answers what it asks (support, equivalence, else ``evaluate_batch`` when the
+judge has one), any exception becomes a `JudgeError` (a judge error is never a pass), and what
+came back is checked against what was asked: one `Verdict` per request, a score that is a
+finite number in [0, 1], no pass below the threshold asked for, and no other threshold
 reported. `judge_identity` is the one way to name a judge.
 """
 
@@ -116,8 +117,10 @@ async def aask_judge(
         return []
     declared = declared or capabilities(judge)
     typed = as_requests(requests)
-    routed = (declared.support is not None or declared.equivalence is not None) and any(
-        request.asks != "statement" for request in typed
+    routed = (
+        (declared.support is not None or declared.equivalence is not None)
+        and not issubclass(type(judge), WrappingJudge)  # a wrapper takes every request itself
+        and any(request.asks != "statement" for request in typed)
     )
     if declared.abatch is None or routed:
         return await in_pool(_ask, judge, typed, what, declared)
