@@ -135,3 +135,13 @@ def test_a_spec_that_is_not_a_judge_says_so(judges_module: str) -> None:
         ConfigurationError, match="gave an object that must have an evaluate.*got list"
     ):
         judge_from_spec(f"{judges_module}:builds")
+
+
+def test_an_ability_set_on_a_recording_judge_is_the_checks() -> None:
+    inner = FakeJudge(lambda output, description: 0.6)
+    recording = RecordReplayJudge(inner)
+    recording.recommended_threshold = 0.5  # on the wrapper, not the judge it wraps
+    result = evaluate_semantic("Thanks!", "The text is polite.", judge=recording)
+    (leaf,) = result.leaves
+    assert (leaf.threshold, leaf.threshold_source, leaf.passed) == (0.5, "judge", True)
+    assert inner.recommended_threshold is None

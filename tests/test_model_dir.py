@@ -12,6 +12,7 @@ from semantix.judges.model_dir import (
     dynamic_int8,
     find_onnx,
     load_json,
+    local_identity,
     model_max_length,
 )
 
@@ -108,3 +109,56 @@ def test_dynamic_int8_is_read_from_the_graph(tmp_path: Path) -> None:
     assert dynamic_int8(dynamic)
     assert not dynamic_int8(static)
     assert not dynamic_int8(tmp_path / "missing.onnx")
+
+
+def _external_model(directory: Path, location: str) -> Path:
+    """A one-initializer ONNX graph whose weights live in ``location`` (as ``onnx.save`` with
+    external data and ``torch.onnx`` write large models)."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    numpy = pytest.importorskip("numpy")
+    weight = numpy_helper.from_array(numpy.arange(4096, dtype=numpy.float32), name="w")
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["w"], ["out"])],
+        "g",
+        [],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [4096])],
+        [weight],
+    )
+    (directory / location).parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(
+        helper.make_model(graph),
+        str(directory / "model.onnx"),
+        save_as_external_data=True,
+        location=location,
+        size_threshold=0,
+    )
+    assert (directory / location).is_file()
+    return directory
+
+
+@pytest.mark.parametrize("location", ["weights.bin", "model.onnx_data", "sub/w.data"])
+def test_the_digest_covers_the_weights_an_onnx_file_keeps_outside_itself(
+    tmp_path: Path, location: str
+) -> None:
+    """Issue 44: changed external weights must change the identity, whatever their name."""
+    model = _external_model(tmp_path / "m", location)
+    _, before = local_identity(model, "model.onnx")
+    data = model / location
+    changed = bytearray(data.read_bytes())
+    changed[-1] ^= 1
+    data.write_bytes(bytes(changed))
+    _, after = local_identity(model, "model.onnx")
+    assert after != before
+    (model / "unrelated.bin").write_bytes(b"not the model's")
+    assert local_identity(model, "model.onnx")[1] == after
+
+
+def test_an_external_data_file_outside_the_directory_is_an_error(tmp_path: Path) -> None:
+    model = _external_model(tmp_path / "m", "w.bin")
+    onnx_file = model / "model.onnx"
+    onnx_file.write_bytes(onnx_file.read_bytes().replace(b"w.bin", b"../xy"))  # same length
+    (tmp_path / "xy").write_bytes(b"weights")
+    with pytest.raises(ConfigurationError, match=r"\.\./xy"):
+        local_identity(model, "model.onnx")

@@ -14,15 +14,20 @@ from pathlib import Path
 import pytest
 
 from models.fixtures import *  # the tiny models, copy_model
-from semantix import Intent, assert_semantic, clear_cache
+from semantix import (
+    Intent,
+    Verdict,
+    VerdictNotRecordedError,
+    assert_semantic,
+    clear_cache,
+    evaluate_semantic,
+)
 from semantix.cache import model_cache
 from semantix.judges import model_dir
 from semantix.judges.embedding import EmbeddingJudge
 from semantix.judges.quantized import QuantizedNLIJudge
 from semantix.judges.transformers import NLIJudge
 from semantix.verdicts import RecordReplayJudge, VerdictStore, fingerprint
-from semantix.verdicts.fingerprint import former_fingerprints
-from semantix.verdicts.record import StoredVerdict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,54 +100,46 @@ def test_the_digest_is_computed_once_per_process_per_directory_and_loads_nothing
     assert model_cache.builds == builds  # naming loaded no session nor tokenizer
 
 
-def _former_record(judge: QuantizedNLIJudge, output: str, store: VerdictStore) -> str:
-    """A verdict as semantix 0.1 stored it: the judge named by the directory's absolute path."""
-    (key,) = former_fingerprints(judge, output, Polite.description)
-    identity = judge.identity
-    old = identity.__class__(identity.name, model=identity.location, file=identity.file)
-    fresh = judge.evaluate(output, Polite.description, 0.5)
-    record = StoredVerdict.from_verdict(key, fresh, judge, output, Polite.description)
-    store.put(StoredVerdict(**{**_fields(record), "judge": old}))
-    return key
+class _PathNamed:
+    """A judge named as semantix 0.1 named one on a local model directory: by its absolute path,
+    with no digest of what the files hold (its fingerprints are the keys 0.1 stored)."""
+
+    def __init__(self, judge: QuantizedNLIJudge) -> None:
+        identity = judge.identity
+        self.identity = identity.__class__(
+            identity.name, model=identity.location, file=identity.file
+        )
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        return Verdict(passed=False, score=0.01, reason="recorded for other weights")
 
 
-def _fields(record: StoredVerdict) -> dict[str, object]:
-    return {name: getattr(record, name) for name in record.__slots__}  # type: ignore[attr-defined]
-
-
-def test_a_record_keyed_by_the_absolute_path_still_replays_there_and_update_moves_it(
-    entailing_model: Path, tmp_path: Path
+@pytest.mark.parametrize("weights_changed", [False, True])
+def test_a_verdict_keyed_by_the_directory_path_is_never_replayed(
+    entailing_model: Path, tmp_path: Path, weights_changed: bool
 ) -> None:
-    store = VerdictStore(tmp_path / "verdicts")
-    judge = QuantizedNLIJudge(entailing_model)
-    output = "The agent is polite and kind."
-    former = _former_record(judge, output, store)
-    assert fingerprint(judge, output, Polite.description) != former
-    replaying = RecordReplayJudge(judge, store=store, mode="strict")
-    assert assert_semantic(output, Polite, judge=replaying, threshold=0.5).passed
-    assert replaying.usage().used == {former} and replaying.stats.replayed == 1
-    assert store.unused([former]) == []  # read where it is: in use, never pruned
-
-    updating = RecordReplayJudge(QuantizedNLIJudge(entailing_model), store=store, mode="update")
-    assert assert_semantic(output, Polite, judge=updating, threshold=0.5).passed
-    assert updating.stats.judged == 0  # moved, not judged again
-    key = fingerprint(judge, output, Polite.description)
-    moved = store.get(key)
-    assert moved is not None and moved.judge == judge.identity
-    assert str(entailing_model.resolve()) not in store.file_for(key).read_text()
-    assert store.unused(updating.usage().used) == [store.file_for(former)]
-
-
-def test_a_record_keyed_by_another_path_is_not_replayed(
-    entailing_model: Path, tmp_path: Path
-) -> None:
+    """Issue 44: a 0.1-era record names no digest, so it cannot say which weights it judged; it
+    is a miss (replay says so), and update judges afresh instead of re-saving it under the
+    new model's key."""
+    model = copy_model(entailing_model, tmp_path / "nli")
     store = VerdictStore(tmp_path / "verdicts")
     output = "The agent is polite and kind."
-    _former_record(QuantizedNLIJudge(entailing_model), output, store)
-    elsewhere = QuantizedNLIJudge(copy_model(entailing_model, tmp_path / "moved"))
-    replaying = RecordReplayJudge(elsewhere, store=store, mode="replay")
-    with pytest.raises(Exception, match="no frozen verdict"):
+    former = RecordReplayJudge(_PathNamed(QuantizedNLIJudge(model)), store=store, mode="update")
+    assert not evaluate_semantic(output, Polite, judge=former, threshold=0.5).passed
+    if weights_changed:
+        weights = model / "model_quantized.onnx"
+        data = bytearray(weights.read_bytes())
+        data[-1] ^= 1
+        weights.write_bytes(bytes(data))
+    judge = QuantizedNLIJudge(model)
+    replaying = RecordReplayJudge(judge, store=store, mode="replay")
+    with pytest.raises(VerdictNotRecordedError, match="no frozen verdict"):
         assert_semantic(output, Polite, judge=replaying, threshold=0.5)
+    updating = RecordReplayJudge(QuantizedNLIJudge(model), store=store, mode="update")
+    assert assert_semantic(output, Polite, judge=updating, threshold=0.5).passed
+    assert updating.stats.judged == 1 and updating.stats.replayed == 0
+    recorded = store.get(fingerprint(judge, output, Polite.description))
+    assert recorded is not None and recorded.reason != "recorded for other weights"
 
 
 _PROJECT_TEST = '''

@@ -1,12 +1,11 @@
-"""What checks keep between calls (`semantix.pipeline.prepared`, `semantix.context.current`) is
-made again whenever something it was made from changes: the next check sees the change."""
+"""What a check is made from (`semantix.pipeline.plans`, `semantix.context.current`) is read at
+each check: the next check sees a change."""
 
 from __future__ import annotations
 
 import pytest
 
 from semantix import FakeJudge, Intent, context, evaluate_semantic, set_default_judge
-from semantix.cache import model_cache
 from semantix.context import Defaults
 
 
@@ -80,14 +79,59 @@ def test_the_defaults_are_merged_again_when_a_layer_changes() -> None:
     assert context.current() == before
 
 
-def test_clear_cache_drops_what_checks_kept() -> None:
+def test_clear_cache_forgets_the_verdicts_checks_remembered() -> None:
     judge = FakeJudge(lambda output, intent: 0.9)
     evaluate_semantic("Thank you.", Polite, judge=judge)
-    assert model_cache.values("checks")
+    evaluate_semantic("Thank you.", Polite, judge=judge)
+    assert len(judge.calls) == 1  # remembered
     from semantix import clear_cache
 
     clear_cache()
-    assert model_cache.values("checks") == []
+    evaluate_semantic("Thank you.", Polite, judge=judge)
+    assert len(judge.calls) == 2
+
+
+class _Counting(FakeJudge):
+    """A judge that counts how often its declared threshold is read."""
+
+    reads = 0
+
+    @property  # type: ignore[override]
+    def recommended_threshold(self) -> float:
+        type(self).reads += 1
+        return 0.5
+
+    @recommended_threshold.setter
+    def recommended_threshold(self, value: object) -> None:
+        pass
+
+
+def test_a_check_reads_what_its_judge_declares_once_and_keeps_it_on_nothing_of_the_users() -> None:
+    """Issue 42: abilities were cached inside the judge object and a planned intent class."""
+    judge = _Counting(lambda output, intent: 0.9)
+    state, intent_state = dict(vars(judge)), dict(vars(Polite))
+    for count in (1, 2, 3):
+        evaluate_semantic(f"Thank you {count}.", Polite, judge=judge)
+        assert _Counting.reads == count
+    assert vars(judge).keys() == state.keys()
+    assert dict(vars(Polite)).keys() - intent_state.keys() <= {"_cached_description"}
+
+
+def test_one_check_asks_its_judge_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42: a recording wrapper asked the judge through the gateway a second time."""
+    from semantix.judges import calls
+
+    asked: list[int] = []
+    real = calls._ask
+
+    def counted(*args: object) -> object:
+        asked.append(len(args[1]))  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(calls, "_ask", counted)
+    judge = FakeJudge(lambda output, intent: 0.9)
+    evaluate_semantic("Thank you.", Polite & "The text thanks the reader.", judge=judge)
+    assert asked == [2]
 
 
 def test_a_base_class_threshold_set_after_a_check_is_used_by_its_subclass_next(

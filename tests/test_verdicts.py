@@ -563,7 +563,7 @@ def test_mode_off_neither_fingerprints_nor_builds_records(monkeypatch: pytest.Mo
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("mode off must not fingerprint or build a record")
 
-    monkeypatch.setattr("semantix.verdicts.judge.fingerprint", forbidden)
+    monkeypatch.setattr("semantix.verdicts.judge.fingerprint_of", forbidden)
     monkeypatch.setattr(StoredVerdict, "from_verdict", forbidden)
     judge = RecordReplayJudge(scorer(), mode="off")
     for _ in range(3):
@@ -585,8 +585,8 @@ def test_threads_leave_no_claims_behind() -> None:
 
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(work, range(200)))
-    assert judge._memo.claims == 0
-    assert len(judge._memo) == 8
+    assert judge.verdicts.memo.claims == 0
+    assert len(judge.verdicts.memo) == 8
 
 
 def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
@@ -602,7 +602,7 @@ def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
 
     judge = RecordReplayJudge(FakeJudge(handler), mode="off")
     waiting = threading.Event()
-    acquire = judge._memo.acquire
+    acquire = judge.verdicts.memo.acquire
 
     def watched(key: Any, threshold: float, exact: bool) -> Any:
         verdict, event = acquire(key, threshold, exact)
@@ -610,7 +610,7 @@ def test_a_failing_judge_wakes_the_threads_waiting_for_it() -> None:
             waiting.set()  # this caller found the check being answered and will wait
         return verdict, event
 
-    judge._memo.acquire = watched  # type: ignore[method-assign]
+    judge.verdicts.memo.acquire = watched  # type: ignore[method-assign]
     with ThreadPoolExecutor(2) as pool:
         first = pool.submit(judge.evaluate, "Thanks", "polite", 0.5)
         assert started.wait(10)
@@ -681,3 +681,38 @@ def test_update_asks_again_where_the_record_cannot_tell_and_stores_the_new_verdi
     [file] = stored_files(store)
     assert json.loads(file.read_text())["verdict"]["threshold"] == 0.3
     assert updater.usage().recorded == 1
+
+
+class _SlowAsync:
+    """A judge that declares aevaluate_batch and takes ``delay`` seconds to answer."""
+
+    delay = 5.0
+
+    def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
+        raise AssertionError("an async check awaits aevaluate_batch")
+
+    async def aevaluate_batch(self, requests: list[tuple[str, str, float]]) -> list[Verdict]:
+        import asyncio
+
+        await asyncio.sleep(self.delay)
+        return [Verdict(True, 0.9, "ok", threshold=threshold) for _, _, threshold in requests]
+
+
+def test_a_cancelled_async_check_leaves_no_claim_behind() -> None:
+    """A check cancelled while its judge answers must not leave the next one waiting."""
+    import asyncio
+
+    slow = _SlowAsync()
+    judge = RecordReplayJudge(slow, mode="off")
+    ask = judge.aevaluate_batch
+    assert ask is not None
+
+    async def main() -> list[Verdict]:
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(ask([("Thanks", "polite", 0.5)]), 0.1)
+        slow.delay = 0.0
+        return await asyncio.wait_for(ask([("Thanks", "polite", 0.5)]), 10)
+
+    (verdict,) = asyncio.run(main())
+    assert verdict.passed and judge.stats.judged == 1
+    assert judge.verdicts.memo.claims == 0

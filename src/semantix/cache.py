@@ -2,8 +2,7 @@
 
 Its bounded regions hold ``models`` (sessions, tokenizers, torch modules, keyed by what
 identifies them), ``judges`` (built from a spec, wrapped for the verdict store, the default judge,
-whose failed build is remembered), ``calibrations`` and ``checks`` (what the checks of one intent
-with one judge share: `semantix.pipeline.prepared`, dropped when an intent class changes).
+whose failed build is remembered) and ``calibrations``.
 Everything here can be rebuilt, so eviction or ``clear_cache()`` loses nothing but time; a run's
 state lives in `semantix.context`.
 """
@@ -22,7 +21,7 @@ T = TypeVar("T")
 
 #: Bounded regions and their sizes: a loaded model takes about three entries (session, tokenizer,
 #: NLI core), so 16 hold five models at once; judges are few; calibrations are small.
-REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512, "checks": 256}
+REGIONS: dict[str, int] = {"models": 16, "judges": 32, "calibrations": 512}
 
 
 class ModelCache:
@@ -111,11 +110,6 @@ class ModelCache:
                 entries.clear()
             self._failures.clear()
             self._key_locks.clear()
-
-    def clear_region(self, region: str) -> None:
-        """Forget one region's entries."""
-        with self._lock:
-            self._regions[region].clear()
 
 
 #: The process-wide cache. Use `clear_cache` to empty it.

@@ -195,16 +195,6 @@ def verdicts_mode() -> str | None:
     return check_verdict_mode(configured, source="SEMANTIX_VERDICTS")
 
 
-def resolution_key(run_mode: str | None, *, default_judge: bool) -> tuple[str | None, ...]:
-    """What resolving a check's judge reads of the environment, as given (a key for what
-    checks keep, `semantix.pipeline.prepared`): ``SEMANTIX_VERDICTS``; ``SEMANTIX_JUDGE`` for
-    the default judge; ``SEMANTIX_VERDICTS_PATH`` when the mode in force reads a store."""
-    mode = os.environ.get("SEMANTIX_VERDICTS")
-    spec = os.environ.get("SEMANTIX_JUDGE") if default_judge else None
-    stored = (run_mode or mode or "off").strip().lower() != "off"
-    return mode, spec, os.environ.get("SEMANTIX_VERDICTS_PATH") if stored else None
-
-
 def verdicts_path(path: str | os.PathLike[str] | None = None) -> Path:
     """The frozen-verdict store: ``path`` if given, else ``SEMANTIX_VERDICTS_PATH``, else
     `DEFAULT_VERDICTS_PATH`; ``~`` expanded, made absolute against the current directory."""

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from semantix.cache import memo, model_cache
+from semantix.cache import memo
 from semantix.compat import Description
 from semantix.config import check_threshold
 from semantix.errors import ConfigurationError
@@ -62,6 +62,8 @@ class IntentDescription(str):
     ``examples`` and ``counterexamples`` (tuples of example outputs).
     """
 
+    #: What a judge is asked (`semantix.judges.request.Request.asks`): a statement here.
+    asks: ClassVar[str] = "statement"
     hypothesis: str | None
     examples: tuple[str, ...]
     counterexamples: tuple[str, ...]
@@ -86,6 +88,7 @@ class EquivalenceDescription(IntentDescription):
     the same as ``stored``? It is the stored text (also the explicit hypothesis); a judge's
     ``evaluate`` hands it to ``evaluate_equivalence(stored, output, threshold)``."""
 
+    asks: ClassVar[str] = "equivalence"
     stored: str
 
     def __new__(cls, stored: str) -> EquivalenceDescription:  # noqa: PYI034
@@ -100,6 +103,7 @@ class SupportDescription(IntentDescription):
     (`semantix.intents`), plus ``sources`` (the texts, in order) and
     ``relation`` (``support`` or ``contradiction``)."""
 
+    asks: ClassVar[str] = "support"
     sources: tuple[str, ...]
     relation: str
 
@@ -135,16 +139,6 @@ class IntentMeta(type):
     def __repr__(cls) -> str:
         return cls.__name__
 
-    def __setattr__(cls, name: str, value: Any) -> None:
-        super().__setattr__(name, value)
-        if cls.__dict__.get(PLANNED):
-            model_cache.clear_region("checks")
-
-    def __delattr__(cls, name: str) -> None:
-        super().__delattr__(name)
-        if cls.__dict__.get(PLANNED):
-            model_cache.clear_region("checks")
-
     @property
     def description(cls) -> str:
         """The requirement in words: the class docstring, cleaned with ``inspect.cleandoc``
@@ -171,11 +165,6 @@ class IntentMeta(type):
 
     def __bool__(cls) -> bool:
         return True
-
-
-#: Set on an intent class (and the classes above it) once a check planned it: changing one of
-#: their attributes from then on drops what checks kept (`semantix.pipeline.prepared`).
-PLANNED = "_semantix_planned"
 
 
 class Intent(metaclass=IntentMeta):

@@ -10,19 +10,15 @@ Everything else a judge may declare — ``recommended_threshold``, ``reads_negat
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from semantix.errors import JudgeError, SemantixError
 from semantix.judges.verdict import JudgeIdentity, TokenUsage, Verdict
 
-T = TypeVar("T")
-
 __all__ = [
     "DECLARED",
-    "PLAIN_WRAPPERS",
     "SCALES",
     "Capabilities",
     "Judge",
@@ -34,7 +30,6 @@ __all__ = [
     "WrappingJudge",
     "capabilities",
     "check_judge",
-    "declares",
     "judge_identity",
 ]
 
@@ -206,67 +201,13 @@ def judge_identity(judge: object) -> JudgeIdentity:
 
 
 def capabilities(judge: object) -> Capabilities:
-    """Everything ``judge`` declares, with `Judge`'s defaults for what it does not.
-
-    The one place semantix reads a judge's optional members. What a judge object declares is
-    read once per state of the object: it is kept on the object and read again when any of its
-    instance attributes changes (``judge.costly = True`` is seen at the next check; a class
-    attribute changed after the judge's first check is not).
+    """Everything ``judge`` declares, with `Judge`'s defaults for what it does not: the one
+    place semantix reads a judge's optional members (a check reads them once, into its
+    `semantix.pipeline.judging.JudgeHandle`; nothing is kept on the judge).
 
     Raises:
         JudgeError: reading them raised (e.g. a property that loads a missing model).
     """
-    state = getattr(judge, "__dict__", None)
-    if type(state) is not dict:
-        return _read(judge)
-    kept = state.get(_KEPT)
-    if type(kept) is _Kept and kept.holds(state):
-        return kept.capabilities
-    declared = _read(judge)
-    state.pop(_KEPT, None)
-    state[_KEPT] = _Kept(tuple(state.values()), declared)  # last: its own value is not state
-    return declared
-
-
-#: Where `capabilities` keeps what an object declared, in the object's ``__dict__``.
-_KEPT = "__semantix_capabilities__"
-
-
-class _Kept:
-    """What an object declared, and the values of its instance attributes when it did."""
-
-    __slots__ = ("capabilities", "values")
-
-    def __init__(self, values: tuple[object, ...], declared: Capabilities) -> None:
-        self.values = values
-        self.capabilities = declared
-
-    def holds(self, state: dict[str, object]) -> bool:
-        """Whether ``state`` is what it was: the same objects in the same order, this entry
-        last (an entry not last would stand where a kept value does), and the same for the
-        judge a wrapper wraps, whose declared abilities are the wrapper's."""
-        values = self.values
-        if len(state) != len(values) + 1 or not all(map(operator.is_, values, state.values())):
-            return False
-        inner = state.get("judge")
-        inner_state = getattr(inner, "__dict__", None) if inner is not None else None
-        if type(inner_state) is not dict:
-            return True
-        kept = inner_state.get(_KEPT)
-        return type(kept) is _Kept and kept.holds(inner_state)
-
-
-def _read(judge: object) -> Capabilities:
-    if type(judge) in PLAIN_WRAPPERS and not judge.__dict__.keys() & _OVERRIDABLE:
-        # A wrapper that sets nothing of its own declares what it wraps, plus its own methods.
-        inner = capabilities(judge.judge)  # type: ignore[attr-defined]
-        return Capabilities(
-            judge_identity(judge), inner.recommended_threshold, inner.reads_negation,
-            inner.uses_examples, inner.costly, inner.scale, inner.prompt_version, inner.secrets,
-            judge.evaluate_batch,  # type: ignore[attr-defined]
-            judge.aevaluate_batch,  # type: ignore[attr-defined]
-            inner.equivalence, inner.support,
-        )  # fmt: skip
     try:
         values = [getattr(judge, name, default) for name, default in _DEFAULTS]
         batch, abatch, equivalence, support = (getattr(judge, method, None) for method in _METHODS)
@@ -306,32 +247,6 @@ def check_judge(value: object, *, what: str = "judge") -> Judge:
             "or FakeJudge(...)"
         )
     return value  # type: ignore[return-value]
-
-
-def declares(judge: object, method: str) -> bool:
-    """Whether ``judge`` has the optional method ``method`` (one of ``evaluate_batch``,
-    ``aevaluate_batch``, ``evaluate_equivalence``, ``evaluate_support``): what `capabilities`
-    reads, for a wrapper that needs one answer on a hot path."""
-    if method not in _METHODS:
-        raise ValueError(f"{method!r} is not a declared judge method; one of {', '.join(_METHODS)}")
-    return callable(getattr(judge, method, None))
-
-
-#: Instance attributes that override a wrapper's forwarded abilities (`WrappingJudge`).
-_OVERRIDABLE = frozenset((*DECLARED, "_declared_identity"))
-
-#: Wrapper classes that forward every declared ability unchanged (registered by `plain_wrapper`);
-#: they ask the judge they wrap through `semantix.judges.calls.ask_judge`, so their verdicts
-#: were checked there (and are not checked twice).
-PLAIN_WRAPPERS: set[type] = set()
-
-
-def plain_wrapper(cls: type[T]) -> type[T]:
-    """Register a `WrappingJudge` subclass that overrides none of the forwarded abilities and
-    defines ``evaluate_batch`` and ``aevaluate_batch``, so `capabilities` can read the wrapped
-    judge's directly (one lookup per ability instead of one per forwarding property)."""
-    PLAIN_WRAPPERS.add(cls)
-    return cls
 
 
 #: The optional methods `capabilities` reads, in the order it reads them.

@@ -1,13 +1,14 @@
 """The one way semantix asks a judge and names it.
 
-Every path that asks a judge — assertions, the frozen-verdict judge, the escalating judge, the
-pytest plugin — goes through `ask_judge`: it uses ``evaluate_batch`` when the judge has
-one, turns any exception into a `JudgeError` (a judge error is never a pass), masks the run's
-known secrets in every error it lets through and in its whole chain (`_masked`: every sink, the
-terminal and JUnit included, reads masked text), and checks what came back against what was
-asked: one `Verdict` per request, a score that is a finite number in [0, 1], no pass below the
-threshold asked for, and no other threshold reported. `judge_identity` is the one way to name a
-judge.
+Every path that asks a judge — a check's handle (after its verdict cache), the recording
+adapter, the escalating judge, calibration — goes through `ask_judge`: each typed `Request` goes
+to the ability that answers what it asks (support, equivalence, else ``evaluate_batch`` when the
+judge has one), any exception becomes a `JudgeError` (a judge error is never a pass), and what
+came back is checked against what was asked: one `Verdict` per request, a score that is a
+finite number in [0, 1], no pass below the threshold asked for, and no other threshold
+reported. Every error it lets through has the run's known secrets masked in its whole chain
+(`_masked`: every sink, the terminal and JUnit included, reads masked text).
+`judge_identity` is the one way to name a judge.
 """
 
 from __future__ import annotations
@@ -21,9 +22,7 @@ from typing import TypeVar
 from semantix import config, context
 from semantix.config import is_number
 from semantix.errors import JudgeError, SemantixError
-from semantix.intent import EquivalenceDescription, SupportDescription
 from semantix.judges.base import (
-    PLAIN_WRAPPERS,
     Capabilities,
     JudgeIdentity,
     JudgeLike,
@@ -33,12 +32,13 @@ from semantix.judges.base import (
     capabilities,
     judge_identity,
 )
+from semantix.judges.request import Request
 from semantix.text import mask_exception
 
 T = TypeVar("T")
 E = TypeVar("E", bound=BaseException)
 
-__all__ = ["aask_judge", "ask_judge", "check_verdict", "in_pool", "judge_identity"]
+__all__ = ["aask_judge", "as_requests", "ask_judge", "check_verdict", "in_pool", "judge_identity"]
 
 
 def ask_judge(
@@ -50,29 +50,25 @@ def ask_judge(
 ) -> list[Verdict]:
     """Ask ``judge`` for one verdict per request (in one batch when it can) and check them.
 
-    ``what`` names what is being judged (e.g. the intents), for error messages; ``declared``
-    is the judge's `capabilities`, when the caller has read them (once per check).
+    Each request (a `Request`, or the plain triple) goes to the ability that answers what it
+    asks (`_route`). ``what`` names what is being judged (e.g. the intents), for error
+    messages; ``declared`` is the judge's `capabilities`, when the caller has read them.
     """
     if not requests:
         return []
-    return _ask(judge, requests, what, declared)
+    return _ask(judge, as_requests(requests), what, declared or capabilities(judge))
+
+
+def as_requests(requests: Sequence[JudgeRequest]) -> list[Request]:
+    """``requests`` as typed `Request` values (those that are already are kept)."""
+    return [r if type(r) is Request else Request(*r) for r in requests]
 
 
 def _ask(
-    judge: JudgeLike,
-    requests: Sequence[JudgeRequest],
-    what: str,
-    declared: Capabilities | None = None,
+    judge: JudgeLike, requests: list[Request], what: str, declared: Capabilities
 ) -> list[Verdict]:
-    declared = declared or capabilities(judge)
-    kinds = _kinds(judge, declared, requests)
     try:
-        if kinds:
-            verdicts = _answer_kinds(judge, declared, requests, kinds, what)
-        elif declared.batch is not None and len(requests) > 1:
-            verdicts = list(declared.batch(list(requests)))
-        else:
-            verdicts = [judge.evaluate(*request) for request in requests]
+        verdicts = _route(judge, declared, requests)
         return _checked(judge, verdicts, requests, what)
     except SemantixError as exc:
         _masked(exc, declared)
@@ -81,51 +77,35 @@ def _ask(
         raise _masked(_raised(judge, _masked(exc, declared), what), declared) from exc
 
 
-def _kinds(
-    judge: JudgeLike, declared: Capabilities, requests: Sequence[JudgeRequest]
-) -> dict[int, str]:
-    """The requests of another kind than a plain intent, by index: ``support`` (a grounded
-    check's `SupportDescription`, for the declared ``evaluate_support``) and ``equivalence`` (a
-    snapshot's `EquivalenceDescription`, for ``evaluate_equivalence``). They go to the ability
-    of the judge that answers them; a wrapper passes them on through its ``evaluate_batch``
-    (its memo, its store) to the judge it wraps, which routes them here in turn."""
+def _route(judge: JudgeLike, declared: Capabilities, requests: list[Request]) -> list[Verdict]:
+    """Support requests to the declared ``evaluate_support`` (in one batch), equivalence
+    requests to ``evaluate_equivalence``, statements (and what the judge has no ability for:
+    its ``evaluate`` reads the description) to ``evaluate_batch`` or ``evaluate``. A wrapper
+    (`WrappingJudge`) gets every request through its own ``evaluate_batch``."""
     # issubclass: type's own check, not the structural isinstance of Judge's metaclass
-    if (declared.support is None and declared.equivalence is None) or issubclass(
-        type(judge), WrappingJudge
-    ):
-        return {}
-    kinds: dict[int, str] = {}
-    for index, (_, description, _) in enumerate(requests):
-        if isinstance(description, SupportDescription) and declared.support is not None:
-            kinds[index] = "support"
-        elif isinstance(description, EquivalenceDescription) and declared.equivalence is not None:
-            kinds[index] = "equivalence"
-    return kinds
-
-
-def _answer_kinds(
-    judge: JudgeLike,
-    declared: Capabilities,
-    requests: Sequence[JudgeRequest],
-    kinds: dict[int, str],
-    what: str,
-) -> list[Verdict]:
+    wrapper = issubclass(type(judge), WrappingJudge)
     answers: dict[int, Verdict] = {}
-    support = [index for index, kind in kinds.items() if kind == "support"]
-    if support:
-        assert declared.support is not None
-        answered = declared.support([requests[index] for index in support])
-        answers.update(zip(support, answered, strict=True))
-    for index, kind in kinds.items():
-        if kind == "equivalence":
-            assert declared.equivalence is not None
-            output, description, threshold = requests[index]
-            stored = description.stored  # type: ignore[attr-defined]
-            answers[index] = declared.equivalence(stored, output, threshold)
-    rest = [index for index in range(len(requests)) if index not in answers]
-    plain = _ask(judge, [requests[index] for index in rest], what, declared) if rest else []
-    answers.update(zip(rest, plain, strict=True))
-    return [answers[index] for index in range(len(requests))]
+    if declared.support is not None and not wrapper:
+        support = [i for i, request in enumerate(requests) if request.asks == "support"]
+        if support:
+            answered = declared.support([requests[i] for i in support])
+            answers.update(zip(support, answered, strict=True))
+    if declared.equivalence is not None and not wrapper:
+        for index, (output, description, threshold) in enumerate(requests):
+            if requests[index].asks == "equivalence":
+                stored = description.stored  # type: ignore[attr-defined]
+                answers[index] = declared.equivalence(stored, output, threshold)
+    rest = [request for i, request in enumerate(requests) if i not in answers]
+    if declared.batch is not None and len(rest) > 1:
+        plain = list(declared.batch(rest))
+    else:
+        plain = [judge.evaluate(*request) for request in rest]
+    if not answers:
+        return plain
+    if len(plain) != len(rest):
+        return plain  # `_checked` names the wrong count
+    others = iter(plain)
+    return [answers[i] if i in answers else next(others) for i in range(len(requests))]
 
 
 async def aask_judge(
@@ -141,12 +121,18 @@ async def aask_judge(
     if not requests:
         return []
     declared = declared or capabilities(judge)
-    if declared.abatch is None or _kinds(judge, declared, requests):
-        return await in_pool(_ask, judge, requests, what, declared)
+    typed = as_requests(requests)
+    routed = (
+        (declared.support is not None or declared.equivalence is not None)
+        and not issubclass(type(judge), WrappingJudge)  # a wrapper takes every request itself
+        and any(request.asks != "statement" for request in typed)
+    )
+    if declared.abatch is None or routed:
+        return await in_pool(_ask, judge, typed, what, declared)
     abatch = declared.abatch
     try:
-        verdicts = list(await abatch(list(requests)))
-        return _checked(judge, verdicts, requests, what)
+        verdicts = list(await abatch(typed))
+        return _checked(judge, verdicts, typed, what)
     except SemantixError as exc:
         _masked(exc, declared)
         raise
@@ -187,8 +173,6 @@ def _checked(
             f"judge {judge_identity(judge)}.evaluate_batch returned {len(verdicts)} verdicts "
             f"for {len(requests)} requests; it must return one Verdict per request, in order"
         )
-    if type(judge) in PLAIN_WRAPPERS:
-        return verdicts  # a recording judge's verdicts were checked where it asked for them
     for verdict, request in zip(verdicts, requests, strict=True):
         check_verdict(verdict, request[2], judge=judge, what=what)
     return verdicts

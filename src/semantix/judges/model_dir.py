@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import mmap
@@ -24,6 +25,7 @@ __all__ = [
     "dynamic_int8",
     "embedding_marks",
     "embedding_output",
+    "external_data",
     "find_onnx",
     "load_json",
     "local_identity",
@@ -288,11 +290,12 @@ _TORCH_WEIGHTS = ("*.safetensors", "pytorch_model*.bin")
 def local_identity(directory: Path, weights: str | None) -> tuple[str, str]:
     """(name, digest) of the local model in ``directory``: what it is, not where it is
     (docs/frozen-verdicts.md): a sha256 over `DESCRIBING_FILES` and the weights (the ONNX file
-    ``weights`` with its external data, else the torch weights), by relative path and content."""
+    ``weights`` with its external data files, `external_data`, else the torch weights), by
+    relative path and content."""
     root = directory.resolve()
     names = [*DESCRIBING_FILES]
     if weights is not None:
-        names += [weights, f"{weights}_data", f"{weights}.data"]
+        names += [weights, f"{weights}_data", f"{weights}.data", *external_data(root, weights)]
     found = {name for name in names if (root / name).is_file()}
     if weights is None:
         found.update(
@@ -320,3 +323,54 @@ def _digest(root: str, stamp: tuple[tuple[str, int, int], ...]) -> str:
                     file.update(chunk)
         total.update(f"{name}\0{file.hexdigest()}\n".encode())
     return total.hexdigest()
+
+
+#: How an ONNX tensor names the file it keeps its data in: the protobuf entry whose key is
+#: ``location`` (field 1, 8 bytes), followed by its value (field 2, a length-prefixed string).
+_LOCATION = b"\n\x08location\x12"
+
+
+def external_data(root: Path, weights: str) -> tuple[str, ...]:
+    """The files (relative to ``root``) the ONNX file ``root/weights`` keeps tensor data in,
+    whatever their names (``onnx.save(..., location=...)``, ``torch.onnx``), read from the graph
+    without onnx. A location outside ``root`` is a `ConfigurationError`."""
+    onnx_path = root / weights
+    try:
+        stat = onnx_path.stat()
+    except OSError:  # not there: onnxruntime says why when it opens the file
+        return ()
+    found = []
+    for location in _locations(str(onnx_path), stat.st_size, stat.st_mtime_ns):
+        path = (onnx_path.parent / location).resolve()
+        if not path.is_relative_to(root):
+            raise ConfigurationError(
+                f"{onnx_path} keeps tensor data in {location!r}, outside the model directory "
+                f"{root}; keep the external data files beside the ONNX file (re-export the model)"
+            )
+        found.append(path.relative_to(root).as_posix())
+    return tuple(found)
+
+
+@memo(maxsize=32)
+def _locations(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
+    del size, mtime_ns  # part of the cache key only
+    found: set[str] = set()
+    try:
+        with (
+            open(path, "rb") as handle,
+            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data,
+        ):
+            start = data.find(_LOCATION)
+            while start != -1:
+                at, length, shift = start + len(_LOCATION), 0, 0
+                while at < len(data) and shift < 35:  # the value's length, a varint
+                    byte = data[at]
+                    at, length, shift = at + 1, length | (byte & 0x7F) << shift, shift + 7
+                    if not byte & 0x80:
+                        break
+                with contextlib.suppress(UnicodeDecodeError):
+                    found.add(data[at : at + length].decode("utf-8"))
+                start = data.find(_LOCATION, at)
+    except (OSError, ValueError):  # empty or unreadable file: onnxruntime will say why
+        return ()
+    return tuple(sorted(found))

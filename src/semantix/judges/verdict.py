@@ -30,8 +30,8 @@ class JudgeIdentity:
     file: str | None = None
     #: Why the loaded file is not the one preferred (e.g. a CPU variant absent at the revision).
     note: str | None = None
-    #: Where a local model directory is (absolute): for messages and for finding verdicts that
-    #: semantix 0.1 keyed by it; not part of who the judge is (a copied directory is the same).
+    #: Where a local model directory is (absolute), for messages; not part of who the judge is
+    #: (a copied directory is the same, and the fingerprint names it by its digest).
     location: str | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from semantix.intent import IntentLike, as_intent
 from semantix.judges.base import Verdict
-from semantix.judges.calls import aask_judge, in_pool
+from semantix.judges.calls import in_pool
 from semantix.pipeline.options import Options
 from semantix.pipeline.steps import Asked, Setup, ask_within_limit, begin, expired, plan_requests
 
@@ -51,8 +51,5 @@ async def _aask(
 
 async def _aask_declared(setup: Setup) -> tuple[Asked, list[Verdict]]:
     asked = await in_pool(plan_requests, setup)
-    assert setup.prepared is not None
-    verdicts = await aask_judge(
-        setup.prepared.judge, asked.requests, what=asked.what, declared=setup.declared
-    )
-    return asked, verdicts
+    assert setup.judge is not None
+    return asked, await setup.judge.aask(asked.requests, asked.what)

@@ -20,20 +20,90 @@ What it returns:
 
 The verdict mode is the ``mode=`` argument, else the run's (``--semantic-verdicts``), else
 ``SEMANTIX_VERDICTS``, else ``off``.
+
+A check turns that into a `JudgeHandle` once (`resolve_handle`): the judge itself, what it
+declares (read once, kept on nothing of the user's) and its verdict cache (memo, store, mode).
+The handle asks the judge through the cache, so a check crosses the judge boundary once.
 """
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
 
 from semantix import config, context
 from semantix.cache import model_cache
 from semantix.errors import JudgeUnavailableError
-from semantix.judges.base import Judge, check_judge
+from semantix.judges.base import (
+    DECLARED,
+    Capabilities,
+    Judge,
+    JudgeLike,
+    Verdict,
+    capabilities,
+    check_judge,
+)
+from semantix.judges.calls import aask_judge, ask_judge
+from semantix.judges.request import Request
 from semantix.pipeline.specs import check_spec, judge_from_spec
 from semantix.verdicts.modes import resolve_mode
 
-__all__ = ["build_default_judge", "default_judge", "resolve_judge", "verdicts_mode"]
+if TYPE_CHECKING:
+    from semantix.verdicts.judge import VerdictCache
+
+__all__ = [
+    "JudgeHandle",
+    "build_default_judge",
+    "default_judge",
+    "resolve_handle",
+    "resolve_judge",
+    "verdicts_mode",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeHandle:
+    """A check's judge, resolved once: the judge, what it declares, and its verdict cache."""
+
+    judge: JudgeLike
+    declared: Capabilities
+    verdicts: VerdictCache
+
+    def ask(self, requests: Sequence[Request], what: str = "") -> list[Verdict]:
+        """One checked verdict per request: remembered, stored, else the judge's."""
+        if not requests:
+            return []
+        return self.verdicts.answer(
+            requests,
+            lambda missing: ask_judge(self.judge, missing, what=what, declared=self.declared),
+        )
+
+    async def aask(self, requests: Sequence[Request], what: str = "") -> list[Verdict]:
+        """`ask`, awaited: a judge that declares ``aevaluate_batch`` on the loop, any other in
+        the worker pool."""
+
+        async def missing(asked: Sequence[Request]) -> list[Verdict]:
+            return await aask_judge(self.judge, asked, what=what, declared=self.declared)
+
+        return await self.verdicts.aanswer(requests, missing) if requests else []
+
+
+def resolve_handle(
+    judge: object = None, *, mode: str | None = None, defaults: context.Defaults | None = None
+) -> JudgeHandle:
+    """The `JudgeHandle` of a check: `resolve_judge`'s judge, unwrapped from its verdict cache."""
+    from semantix.verdicts.judge import RecordReplayJudge
+
+    recorder = cast("RecordReplayJudge", resolve_judge(judge, mode=mode, defaults=defaults))
+    declared = capabilities(recorder.judge)
+    if recorder.__dict__.keys() & _OWN:  # set on the wrapper: the wrapper's, the judge's methods
+        declared = replace(capabilities(recorder), batch=declared.batch, abatch=declared.abatch)
+    return JudgeHandle(recorder.judge, declared, recorder.verdicts)
+
+
+#: What a wrapper may declare itself, instead of the judge it wraps (`WrappingJudge`).
+_OWN = frozenset((*DECLARED, "_declared_identity"))
 
 
 def build_default_judge() -> Judge:
@@ -71,7 +141,8 @@ def verdicts_mode(mode: str | None = None, *, defaults: context.Defaults | None 
 def resolve_judge(
     judge: object = None, *, mode: str | None = None, defaults: context.Defaults | None = None
 ) -> Judge:
-    """The judge a check uses, behind the frozen-verdict store as configured (module docstring).
+    """The judge a check uses, behind the frozen-verdict store as configured (module docstring):
+    always a `RecordReplayJudge` (the memo alone in mode ``off``).
 
     ``defaults`` are the run's (`semantix.context.current`), when the caller has read them.
 

@@ -28,12 +28,13 @@ from semantix.intent import (
     as_intent,
     iter_leaves,
 )
-from semantix.judges.base import Capabilities, JudgeRequest, Verdict, capabilities
-from semantix.judges.calls import ask_judge
+from semantix.judges.base import Capabilities, Verdict
 from semantix.judges.deadline import run_with_deadline
+from semantix.judges.request import Request
 from semantix.outputs import OutputView, describe_calls, output_view
+from semantix.pipeline.judging import JudgeHandle, resolve_handle
 from semantix.pipeline.options import Options
-from semantix.pipeline.prepared import LeafPlan, Prepared, prepare
+from semantix.pipeline.plans import LeafPlan, plan_leaves
 from semantix.pipeline.results import EMPTY_REASON, CheckError, LeafResult, SemanticResult
 
 #: Per leaf: how it was asked (None: structural), its verdict, and whether it was judged.
@@ -71,20 +72,22 @@ def shape_of(intent: type[Intent]) -> Shape:
 @dataclass
 class Setup:
     """One check before its judge answers: outputs read, structural leaves decided, the judge
-    resolved (``prepared``; None with structural leaves only) and what it declares (read once
-    per check)."""
+    resolved once into its handle (None with structural leaves only)."""
 
     intent: type[Intent]
     shape: Shape
     views: list[OutputView]
     decided: list[dict[type[Intent], Verdict]]
     failures: dict[int, BaseException]
-    declared: Capabilities | None
-    prepared: Prepared | None
+    judge: JudgeHandle | None
     options: Options
     defaults: context.Defaults
     limit: float | None
     started: float
+
+    @property
+    def declared(self) -> Capabilities | None:
+        return None if self.judge is None else self.judge.declared
 
     def expired(self) -> Exception:
         return expired(self.declared, self.limit or 0.0, self.intent)
@@ -98,7 +101,7 @@ class Asked:
     verdicts: list[_Verdicts]
     #: Per asking leaf: (output index, leaf, labels of a `Scoped` leaf's requests or None).
     asked: list[tuple[int, type[Intent], tuple[str, ...] | None]]
-    requests: list[JudgeRequest]
+    requests: list[Request]
     what: str
 
 
@@ -127,32 +130,29 @@ def begin(outputs: Sequence[object], intent: IntentLike, options: Options) -> Se
         decided.append(mine)
     if not shape.semantic:  # decided without a judge: no judge, defaults or time limit
         return Setup(
-            intent_class, shape, views, decided, failures, None, None, options, _NO_DEFAULTS,
-            None, started,
+            intent_class, shape, views, decided, failures, None, options, _NO_DEFAULTS, None,
+            started,
         )  # fmt: skip
     defaults = context.current()
     timeout = options.timeout if options.timeout is not None else defaults.timeout
-    prepared = prepare(intent_class, options, defaults)
-    declared = capabilities(prepared.judge)
+    judge = resolve_handle(options.judge, defaults=defaults)
     return Setup(
-        intent_class, shape, views, decided, failures, declared, prepared, options, defaults,
-        timeout, started,
-    )  # fmt: skip
+        intent_class, shape, views, decided, failures, judge, options, defaults, timeout, started
+    )
 
 
 def ask_within_limit(setup: Setup) -> tuple[Asked, list[Verdict]]:
     """Plan and ask, bounded by the check's time limit when it has one."""
-    if setup.prepared is None or setup.limit is None:
+    if setup.judge is None or setup.limit is None:
         return _ask(setup)
     return run_with_deadline(lambda: _ask(setup), setup.limit, setup.expired, name="semantix-check")
 
 
 def _ask(setup: Setup) -> tuple[Asked, list[Verdict]]:
     asked = plan_requests(setup)
-    if setup.prepared is None:
+    if setup.judge is None:
         return asked, []
-    judge, declared = setup.prepared.judge, setup.declared
-    return asked, ask_judge(judge, asked.requests, what=asked.what, declared=declared)
+    return asked, setup.judge.ask(asked.requests, asked.what)
 
 
 def plan_requests(setup: Setup) -> Asked:
@@ -161,12 +161,11 @@ def plan_requests(setup: Setup) -> Asked:
     if not shape.semantic and all(view.text is not None for view in setup.views):
         return Asked({}, [{} for _ in setup.views], [], [], shape.what)  # all decided
     plans: dict[type[Intent], LeafPlan] = {}
-    if setup.prepared is not None and declared is not None:
-        plans = setup.prepared.plans(
-            shape.semantic, declared, setup.options.threshold, setup.defaults.threshold
-        )
+    if setup.judge is not None:
+        explicit, marker = setup.options.threshold, setup.defaults.threshold
+        plans = plan_leaves(shape.semantic, setup.judge, explicit, marker)
     asked: list[tuple[int, type[Intent], tuple[str, ...] | None]] = []
-    requests: list[JudgeRequest] = []
+    requests: list[Request] = []
     verdicts: list[_Verdicts] = []
     for index, view in enumerate(setup.views):
         mine: _Verdicts = {}
@@ -203,10 +202,10 @@ def plan_requests(setup: Setup) -> Asked:
                     mine[leaf] = (plan, got, True)
                 else:
                     asked.append((index, leaf, tuple(label for label, _ in got)))
-                    requests.extend(request for _, request in got)
+                    requests.extend(Request(*request) for _, request in got)
             else:
                 asked.append((index, leaf, None))
-                requests.append((text or "", plan.description, plan.threshold))
+                requests.append(Request(text or "", plan.description, plan.threshold))
     return Asked(plans, verdicts, asked, requests, shape.what)
 
 

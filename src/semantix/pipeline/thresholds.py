@@ -17,10 +17,17 @@ from semantix.errors import IntentCalibrationError
 from semantix.intent import DEFAULT_THRESHOLD, Intent
 from semantix.judges.base import Capabilities, JudgeLike, capabilities, judge_identity
 from semantix.judges.calls import ask_judge
+from semantix.judges.request import Request
 from semantix.text import preview
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from semantix.calibration import Calibration
+    from semantix.judges.base import Verdict
+
+    #: How a check asks its judge: (requests, what) -> one checked verdict per request.
+    Asker = Callable[[Sequence[Request], str], list[Verdict]]
 
 __all__ = ["ResolvedThreshold", "calibrate_intent", "judge_threshold", "resolve_threshold"]
 
@@ -42,12 +49,14 @@ def resolve_threshold(
     description: str | None = None,
     swap_examples: bool = False,
     declared: Capabilities | None = None,
+    ask: Asker | None = None,
 ) -> ResolvedThreshold:
     """The threshold for one leaf ``intent`` judged by ``judge``, following the documented order.
 
     ``explicit`` is the ``threshold=`` argument, ``judge_default`` the pytest marker's
     threshold, ``description`` what the judge will be asked (calibration scores the examples
-    against it); ``swap_examples``: it is asked the positive statement of a negative requirement.
+    against it); ``swap_examples``: it is asked the positive statement of a negative requirement;
+    ``ask``: how a check asks its judge (its frozen verdicts), default: ``judge`` directly.
     """
     if explicit is not None:
         return ResolvedThreshold(check_threshold(explicit), "argument")
@@ -55,7 +64,12 @@ def resolve_threshold(
     if from_intent is not None:
         return ResolvedThreshold(from_intent, "intent")
     calibration = calibrate_intent(
-        intent, judge, description=description, swap_examples=swap_examples, declared=declared
+        intent,
+        judge,
+        description=description,
+        swap_examples=swap_examples,
+        declared=declared,
+        ask=ask,
     )
     if calibration is not None:
         return ResolvedThreshold(calibration.threshold, "calibrated")
@@ -99,6 +113,7 @@ def calibrate_intent(
     description: str | None = None,
     swap_examples: bool = False,
     declared: Capabilities | None = None,
+    ask: Asker | None = None,
 ) -> Calibration | None:
     """The threshold ``judge`` needs for ``intent``, from its examples; None when not applicable
     (no examples or no counterexamples, a judge that ``uses_examples`` or gives no score). Each
@@ -116,7 +131,7 @@ def calibrate_intent(
     key = (id(judge), str(asked), positives, negatives)
     _, calibration = model_cache.get_or_create(
         key,
-        lambda: (judge, _calibrate(intent, judge, asked, positives, negatives)),  # type: ignore[arg-type]
+        lambda: (judge, _calibrate(intent, judge, asked, positives, negatives, ask)),  # type: ignore[arg-type]
         region="calibrations",
     )
     return calibration
@@ -128,13 +143,11 @@ def _calibrate(
     description: str,
     positives: tuple[str, ...],
     negatives: tuple[str, ...],
+    ask: Asker | None,
 ) -> Calibration | None:
-    texts = [*positives, *negatives]
-    verdicts = ask_judge(
-        judge,
-        [(text, description, 0.5) for text in texts],
-        what=f"the examples of {intent.__name__} (calibration)",
-    )
+    requests = [Request(text, description, 0.5) for text in (*positives, *negatives)]
+    what = f"the examples of {intent.__name__} (calibration)"
+    verdicts = ask(requests, what) if ask is not None else ask_judge(judge, requests, what=what)
     scores = [verdict.score for verdict in verdicts]
     if any(score is None for score in scores):
         return None

@@ -14,7 +14,8 @@ assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judg
 ```
 
 Its modules, bottom to top: ``modes``, ``fingerprint``, ``record`` (one stored verdict, its
-schema), ``store``, ``memo`` and ``judge`` (``RecordReplayJudge``, ``wrap_judge()``).
+schema), ``store``, ``memo`` and ``judge`` (``VerdictCache``: memo, store and mode, the lookup and
+record step of a check; ``RecordReplayJudge``, the adapter users build; ``wrap_judge()``).
 """
 
 from __future__ import annotations

@@ -1,17 +1,18 @@
 """The recording/replaying judge: any judge, with frozen verdicts on disk and a bounded memo
 (the package docstring, ``semantix.verdicts``, shows it at work).
 
-Each request is answered from the memo, else the store (modes other than ``off``), else the
-wrapped judge (modes ``off`` and ``update``), asked through ``semantix.judges.calls.ask_judge()``
-— misses of one batch together. The fingerprint is computed only when the store is read or
-written: with mode ``off`` a memo hit costs a tuple hash.
+`VerdictCache` is a judge's frozen verdicts as a step of a check: each request is answered from
+the memo, else the store (modes other than ``off``), else the judge (modes ``off`` and
+``update``; misses of one batch together), each by its one key
+(`semantix.judges.request.RequestKey`: the memo's key, and the fingerprint's input).
+`RecordReplayJudge` is the public adapter users build: a judge with its cache.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -25,27 +26,22 @@ from semantix.judges.base import (
     Verdict,
     WrappingJudge,
     capabilities,
-    declares,
     judge_identity,
-    plain_wrapper,
 )
-from semantix.judges.calls import aask_judge, ask_judge, in_pool
+from semantix.judges.calls import aask_judge, as_requests, ask_judge, in_pool
+from semantix.judges.request import Request, RequestKey
 from semantix.text import preview
-from semantix.verdicts.fingerprint import fingerprint
-from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Latch, Memo, memo_key
+from semantix.verdicts.fingerprint import fingerprint_of
+from semantix.verdicts.memo import DEFAULT_MEMO_SIZE, Latch, Memo
 from semantix.verdicts.modes import RECORD_HINT, policy, resolve_mode
 from semantix.verdicts.record import StoredVerdict, answered, replay_at, replayable
 from semantix.verdicts.store import VerdictStore
 
-#: How the recording judge asks the wrapped judge for its misses: (judge, requests, what).
-_Asker = Callable[[JudgeLike, Sequence[JudgeRequest], str], list[Verdict]]
+#: How a `VerdictCache` asks the judge for its misses (checked verdicts, one per request).
+_Ask = Callable[[Sequence[Request]], list[Verdict]]
+_AAsk = Callable[[Sequence[Request]], Awaitable[list[Verdict]]]
 
-
-def _ask_sync(judge: JudgeLike, requests: Sequence[JudgeRequest], what: str) -> list[Verdict]:
-    return ask_judge(judge, requests, what=what)
-
-
-__all__ = ["RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"]
+__all__ = ["RecordReplayJudge", "VerdictCache", "VerdictStats", "VerdictUsage", "wrap_judge"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +96,216 @@ class VerdictUsage:
         )
 
 
-@plain_wrapper
+class VerdictCache:
+    """One judge's verdicts: the in-run memo, the frozen-verdict store and the mode, with what
+    was done so far. A check asks it through ``answer``/``aanswer``, handing it the way to ask
+    the judge for what is neither remembered nor stored (module docstring).
+
+    Thread-safe: concurrent requests for the same check wait for one answer.
+    """
+
+    def __init__(self, judge: JudgeLike, *, store: VerdictStore, mode: str, memo_size: int) -> None:
+        self.judge = judge
+        self.store = store
+        self.mode = mode
+        self.policy = policy(mode)
+        self.memo = Memo(memo_size)
+        self._lock = threading.Lock()
+        self._counts = {"judged": 0, "replayed": 0, "recorded": 0, "memo_hits": 0}
+        self._used: set[str] = set()
+
+    @property
+    def stats(self) -> VerdictStats:
+        with self._lock:
+            return VerdictStats(**self._counts)
+
+    def usage(self) -> VerdictUsage:
+        with self._lock:
+            counts = self._counts
+            return VerdictUsage(
+                counts["recorded"], counts["replayed"], counts["judged"], frozenset(self._used)
+            )
+
+    def reset_usage(self) -> None:
+        with self._lock:
+            self._counts = dict.fromkeys(self._counts, 0)
+            self._used.clear()
+
+    def answer(self, requests: Sequence[Request], ask: _Ask) -> list[Verdict]:
+        """A verdict per request: remembered, stored, else asked of the judge (``ask``: the
+        misses in one batch) and remembered, recorded as the mode says."""
+        found = _Found(requests)
+        while found.pending:
+            try:
+                self._look(found)
+                if found.asking:
+                    self._record(found, ask(found.asked()))
+            finally:
+                self.memo.release(found.claimed)
+            found.wait()
+        return found.verdicts()
+
+    async def aanswer(self, requests: Sequence[Request], ask: _AAsk) -> list[Verdict]:
+        """`answer` for an async check: the misses awaited (``ask``) on the caller's loop, the
+        memo and the store read and written in the worker pool."""
+        import asyncio
+
+        found = _Found(requests)
+        while found.pending:
+            look = asyncio.ensure_future(in_pool(self._look, found))
+            try:
+                await asyncio.shield(look)
+                if found.asking:
+                    verdicts = await ask(found.asked())
+                    await in_pool(self._record, found, verdicts)
+            finally:
+                if look.done():
+                    self.memo.release(found.claimed)
+                else:  # cancelled: the claims it makes end with it, never left behind
+                    look.add_done_callback(lambda _: self.memo.release(found.claimed))
+            if found.waiting:
+                await in_pool(found.wait)
+            else:
+                found.wait()
+        return found.verdicts()
+
+    # -- steps --
+
+    def _look(self, found: _Found) -> None:
+        """Answer what the memo and the store can; claim the rest for asking (a duplicate at a
+        threshold the first answer may not tell waits for the next round)."""
+        claimed: dict[RequestKey, list[int]] = {}
+        exact = self.policy.exact_threshold
+        hits = 0
+        for index in found.pending:
+            key, threshold = found.keys[index], found.requests[index].threshold
+            if key in claimed:
+                claimed[key].append(index)
+                continue
+            verdict, latch = self.memo.acquire(key, threshold, exact)
+            if verdict is not None:
+                found.results[index] = verdict
+                hits += 1
+            elif latch is not None:
+                found.waiting.append((index, latch))
+            else:
+                claimed[key] = [index]
+        found.claimed = list(claimed)
+        self._count("memo_hits", hits)
+        for key, indices in claimed.items():
+            key_fingerprint, record = self._stored(key, found.requests[indices[0]])
+            stored = None if record is None else record.replayable()
+            if stored is not None:
+                self.memo.put(key, stored)
+            asked = False
+            for index in indices:
+                threshold = found.requests[index].threshold
+                answer = None if stored is None else replay_at(stored, threshold, exact=exact)
+                if answer is not None:
+                    found.results[index] = answer
+                elif record is not None and not self.policy.calls_judge:
+                    raise VerdictNotRecordedError(record.threshold_message(threshold, exact=exact))
+                elif not asked:
+                    asked = True
+                    found.asking.append((index, key_fingerprint))
+                else:
+                    found.again.append(index)
+
+    def _stored(self, key: RequestKey, request: Request) -> tuple[str | None, StoredVerdict | None]:
+        """(fingerprint, stored record) — (None, None) when the mode reads no store.
+
+        Raises:
+            VerdictNotRecordedError: nothing is stored and the mode never calls the judge.
+        """
+        if not self.policy.reads_store:
+            return None, None
+        key_fingerprint = fingerprint_of(self.judge, key)
+        record = self.store.get(key_fingerprint)
+        with self._lock:
+            self._used.add(key_fingerprint)
+        replayed = int(record is not None)
+        context.note_verdicts(str(self.store.path), replayed=replayed, used=(key_fingerprint,))
+        if record is None and not self.policy.calls_judge:
+            raise self._not_recorded(key_fingerprint, request)
+        self._count("replayed", replayed)
+        return key_fingerprint, record
+
+    def _record(self, found: _Found, verdicts: list[Verdict]) -> None:
+        """Remember the judge's verdicts of the misses, and store them when the mode writes."""
+        policy_ = self.policy
+        self._count("judged", len(verdicts))
+        if policy_.reads_store:
+            recorded = len(verdicts) if policy_.writes_store else 0
+            context.note_verdicts(str(self.store.path), judged=len(verdicts), recorded=recorded)
+        secrets = self._secrets() if policy_.writes_store else ()
+        for (index, key_fingerprint), verdict in zip(found.asking, verdicts, strict=True):
+            output, intent, threshold = found.requests[index]
+            if key_fingerprint is not None and policy_.writes_store:
+                record = StoredVerdict.from_verdict(
+                    key_fingerprint, verdict, self.judge, output, intent,
+                    threshold=threshold, secrets=secrets,
+                )  # fmt: skip
+                self.store.put(record)
+                self._count("recorded")
+                remembered = record.replayable()
+            else:
+                remembered = replayable(verdict, self.judge, threshold)
+            self.memo.put(found.keys[index], remembered)
+            found.results[index] = answered(verdict, self.judge, threshold)  # its cost kept
+
+    def _secrets(self) -> tuple[object, ...]:
+        """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``
+        (a tuple of values a judge may declare, e.g. the API key it was given)."""
+        return (config.openai_api_key(), *capabilities(self.judge).secrets)
+
+    def _not_recorded(self, key: str, request: Request) -> VerdictNotRecordedError:
+        output, intent, _ = request
+        never = " (strict mode never calls the judge)" if self.mode == "strict" else ""
+        return VerdictNotRecordedError(
+            f"no frozen verdict of {judge_identity(self.judge)} for intent "
+            f"{preview(intent, 120)} on output {preview(output, 80)} in mode "
+            f"{self.mode!r}{never}: expected {self.store.file_for(key)}; {RECORD_HINT}"
+        )
+
+    def _count(self, name: str, increment: int = 1) -> None:
+        if increment:
+            with self._lock:
+                self._counts[name] += increment
+
+
+class _Found:
+    """One batch on its way through a `VerdictCache`: the verdicts known so far, and per
+    round what was claimed, what is asked of the judge, and what waits."""
+
+    def __init__(self, requests: Sequence[Request]) -> None:
+        self.requests = requests
+        self.keys = [request.key() for request in requests]
+        self.results: list[Verdict | None] = [None] * len(requests)
+        self.pending = list(range(len(requests)))
+        self.claimed: list[RequestKey] = []
+        self.asking: list[tuple[int, str | None]] = []  #: (index, fingerprint or None)
+        self.waiting: list[tuple[int, Latch]] = []  #: answered by another thread
+        self.again: list[int] = []  #: asked next round
+
+    def asked(self) -> list[Request]:
+        return [self.requests[index] for index, _ in self.asking]
+
+    def wait(self) -> None:
+        """Wait for the other threads' answers; what is still open goes round again."""
+        for _, latch in self.waiting:
+            latch.wait()
+        self.pending = self.again + [index for index, _ in self.waiting]
+        self.claimed, self.asking, self.waiting, self.again = [], [], [], []
+
+    def verdicts(self) -> list[Verdict]:
+        return [verdict for verdict in self.results if verdict is not None]
+
+
 class RecordReplayJudge(WrappingJudge):
     """Any judge, recording its verdicts to a store and replaying them (``CachingJudge`` is the
-    same class under its former name).
+    same class under its former name): the judge and its `VerdictCache`. A check unwraps it
+    (`semantix.pipeline.judging`) and asks the judge through the cache itself; asked directly
+    (``evaluate``, ``evaluate_batch``), it does the same.
 
     Args:
         judge: the judge to wrap (anything with ``evaluate``; ``evaluate_batch`` is used when
@@ -135,75 +337,51 @@ class RecordReplayJudge(WrappingJudge):
             memo_size = maxsize
         super().__init__(judge)
         check_positive_int(memo_size, what="memo_size", example=DEFAULT_MEMO_SIZE)
-        self.mode = resolve_mode(mode)
-        self._policy = policy(self.mode)
-        self.store = store if isinstance(store, VerdictStore) else VerdictStore(store)
         self.memo = memo
-        self._memo = Memo(memo_size if memo else 0)
-        self._lock = threading.Lock()
-        self._counts = {"judged": 0, "replayed": 0, "recorded": 0, "memo_hits": 0}
-        self._used: set[str] = set()
+        self.verdicts = VerdictCache(
+            self.judge,
+            store=store if isinstance(store, VerdictStore) else VerdictStore(store),
+            mode=resolve_mode(mode),
+            memo_size=memo_size if memo else 0,
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.judge!r}, mode={self.mode!r}, store={self.store!r})"
 
     @property
+    def mode(self) -> str:
+        return self.verdicts.mode
+
+    @property
+    def store(self) -> VerdictStore:
+        return self.verdicts.store
+
+    @property
     def stats(self) -> VerdictStats:
         """Counts of judged, replayed, recorded and memoised verdicts so far."""
-        with self._lock:
-            return VerdictStats(**self._counts)
+        return self.verdicts.stats
 
     def usage(self) -> VerdictUsage:
         """What this judge did with the store so far: counts and the fingerprints it used."""
-        with self._lock:
-            return VerdictUsage(
-                recorded=self._counts["recorded"],
-                replayed=self._counts["replayed"],
-                judged=self._counts["judged"],
-                used=frozenset(self._used),
-            )
+        return self.verdicts.usage()
 
     def reset_usage(self) -> None:
         """Start counting afresh (e.g. at the start of a run that reuses this judge)."""
-        with self._lock:
-            self._counts = dict.fromkeys(self._counts, 0)
-            self._used.clear()
+        self.verdicts.reset_usage()
 
     def clear_memo(self) -> None:
         """Forget the verdicts remembered in memory (the store is untouched)."""
-        self._memo.clear()
+        self.verdicts.memo.clear()
 
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
-        if self.memo:  # the hot path: a remembered check costs a tuple hash and one lock
-            key = memo_key(output, intent_description)
-            if not self._policy.reads_store:  # mode off: the memo alone, one request
-                return self._judge_one(key, (output, intent_description, threshold))
-            verdict = self._memo.lookup(key, threshold, self._policy.exact_threshold)
-            if verdict is not None:
-                self._count("memo_hits")
-                return verdict
         return self.evaluate_batch([(output, intent_description, threshold)])[0]
 
-    def _judge_one(self, key: Hashable, request: JudgeRequest) -> Verdict:
-        """One request in mode ``off``: remembered, or claimed (a concurrent ask of the same
-        check waits for this answer), asked of the wrapped judge and remembered. The batch
-        path, minus the store."""
-        while True:
-            verdict, event = self._memo.acquire(key, request[2], self._policy.exact_threshold)
-            if verdict is not None:
-                self._count("memo_hits")
-                return verdict
-            if event is None:
-                break  # claimed: this thread answers
-            event.wait()
-        remembered = None
-        try:
-            fresh = ask_judge(self.judge, [request], what=_What([request]))[0]  # type: ignore[arg-type]
-            remembered = replayable(fresh, self.judge, request[2])
-        finally:
-            self._memo.settle(key, remembered)
-        self._count("judged")
-        return answered(fresh, self.judge, request[2])  # with its latency and usage
+    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        """Answer each request from memory, the store or the judge (misses in one batch)."""
+        return self.verdicts.answer(as_requests(requests), self._ask)
+
+    def _ask(self, requests: Sequence[Request]) -> list[Verdict]:
+        return ask_judge(self.judge, requests, what=_about(requests))
 
     @property
     def aevaluate_batch(
@@ -211,170 +389,17 @@ class RecordReplayJudge(WrappingJudge):
     ) -> Callable[[Sequence[JudgeRequest]], Awaitable[list[Verdict]]] | None:
         """The async ability, when the wrapped judge declares one (else None: async checks use
         the worker pool): the same memo and store, the misses awaited from the wrapped judge."""
-        return self._aevaluate_batch if declares(self.judge, "aevaluate_batch") else None
-
-    async def _aevaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        import asyncio
-
-        loop = asyncio.get_running_loop()
-
-        def ask(judge: JudgeLike, asked: Sequence[JudgeRequest], what: str) -> list[Verdict]:
-            # Runs in the worker thread: the wrapped judge's coroutine runs on the caller's loop.
-            future = asyncio.run_coroutine_threadsafe(aask_judge(judge, asked, what=what), loop)
-            return future.result()
-
-        return await in_pool(self._evaluate_batch, requests, ask)
-
-    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        """Answer each request from memory, the store or the judge (misses in one batch)."""
-        return self._evaluate_batch(requests, _ask_sync)
-
-    def _evaluate_batch(self, requests: Sequence[JudgeRequest], ask: _Asker) -> list[Verdict]:
-        keys = [memo_key(output, intent) for output, intent, _ in requests]
-        results: list[Verdict | None] = [None] * len(requests)
-        pending = list(range(len(requests)))
-        while pending:
-            claimed: dict[Hashable, list[int]] = {}
-            waiting: list[int] = []
-            events: list[Latch] = []
-            hits = 0
-            for index in pending:
-                key, threshold = keys[index], requests[index][2]
-                if key in claimed:
-                    claimed[key].append(index)
-                    continue
-                if not self.memo:
-                    claimed[key] = [index]
-                    continue
-                verdict, event = self._memo.acquire(key, threshold, self._policy.exact_threshold)
-                if verdict is not None:
-                    results[index] = verdict
-                    hits += 1
-                elif event is not None:
-                    waiting.append(index)
-                    events.append(event)
-                else:
-                    claimed[key] = [index]
-            self._count("memo_hits", hits)
-            try:
-                undecided = self._answer(claimed, requests, results, ask) if claimed else []
-            finally:
-                if self.memo and claimed:
-                    self._memo.release(claimed)
-            for event in events:
-                event.wait()
-            pending = undecided + waiting
-        return [verdict for verdict in results if verdict is not None]
-
-    # -- steps --
-
-    def _answer(
-        self,
-        claimed: dict[Hashable, list[int]],
-        requests: Sequence[JudgeRequest],
-        results: list[Verdict | None],
-        ask: _Asker,
-    ) -> list[int]:
-        """Answer the claimed checks from the store or the judge; return indices left undecided
-        (a duplicate at a threshold the fresh verdict cannot tell: asked again next round)."""
-        asking: list[tuple[Hashable, int, str | None]] = []
-        undecided: list[int] = []
-        exact = self._policy.exact_threshold
-        for key, indices in claimed.items():
-            key_fingerprint, record = self._lookup(requests[indices[0]])
-            stored = None if record is None else record.replayable()
-            if stored is not None:
-                self._memo.put(key, stored)
-            first_unknown = True
-            for index in indices:
-                threshold = requests[index][2]
-                answer = None if stored is None else replay_at(stored, threshold, exact=exact)
-                if answer is not None:
-                    results[index] = answer
-                elif record is not None and not self._policy.calls_judge:
-                    raise VerdictNotRecordedError(record.threshold_message(threshold, exact=exact))
-                elif first_unknown:
-                    first_unknown = False
-                    asking.append((key, index, key_fingerprint))
-                else:
-                    undecided.append(index)
-        if asking:
-            self._judge(asking, requests, results, ask)
-        return undecided
-
-    def _lookup(self, request: JudgeRequest) -> tuple[str | None, StoredVerdict | None]:
-        """(fingerprint, stored record) — (None, None) in mode ``off``.
-
-        Raises:
-            VerdictNotRecordedError: nothing is stored and the mode never calls the judge.
-        """
-        if not self._policy.reads_store:
-            return None, None
-        key_fingerprint = fingerprint(self.judge, request[0], request[1])
-        used, record = self.store.find(key_fingerprint, self.judge, request, self._policy)
-        with self._lock:
-            self._used.add(used)
-        replayed = int(record is not None)
-        context.note_verdicts(str(self.store.path), replayed=replayed, used=(used,))
-        if record is None and not self._policy.calls_judge:
-            raise self._not_recorded(key_fingerprint, request)
-        self._count("replayed", replayed)
-        return key_fingerprint, record
-
-    def _judge(
-        self,
-        asking: list[tuple[Hashable, int, str | None]],
-        requests: Sequence[JudgeRequest],
-        results: list[Verdict | None],
-        ask: _Asker,
-    ) -> None:
-        """Ask the wrapped judge for the missing checks (one batch); remember, maybe record."""
-        asked = [requests[index] for _, index, _ in asking]
-        # Named only if a message needs it (a preview costs more than a verdict from the memo).
-        what = _What(asked)
-        verdicts = ask(self.judge, asked, what)  # type: ignore[arg-type]  # str() on demand
-        self._count("judged", len(verdicts))
-        if self._policy.reads_store:
-            recorded = len(verdicts) if self._policy.writes_store else 0
-            context.note_verdicts(str(self.store.path), judged=len(verdicts), recorded=recorded)
-        for (key, index, key_fingerprint), verdict in zip(asking, verdicts, strict=True):
-            output, intent, threshold = requests[index]
-            if self._policy.writes_store and key_fingerprint is not None:
-                record = StoredVerdict.from_verdict(
-                    key_fingerprint,
-                    verdict,
-                    self.judge,
-                    output,
-                    intent,
-                    threshold=threshold,
-                    secrets=self._secrets(),
-                )
-                self.store.put(record)
-                self._count("recorded")
-                remembered = record.replayable()
-            else:
-                remembered = replayable(verdict, self.judge, threshold)
-            self._memo.put(key, remembered)
-            results[index] = answered(verdict, self.judge, threshold)  # latency, usage kept
-
-    def _secrets(self) -> tuple[object, ...]:
-        """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``
-        (a tuple of values a judge may declare, e.g. the API key it was given)."""
-        return (config.openai_api_key(), *capabilities(self.judge).secrets)
-
-    def _not_recorded(self, key: str, request: JudgeRequest) -> VerdictNotRecordedError:
-        output, intent, _ = request
-        never = " (strict mode never calls the judge)" if self.mode == "strict" else ""
-        return VerdictNotRecordedError(
-            f"no frozen verdict of {judge_identity(self.judge)} for intent "
-            f"{preview(intent, 120)} on output {preview(output, 80)} in mode "
-            f"{self.mode!r}{never}: expected {self.store.file_for(key)}; {RECORD_HINT}"
+        return (
+            self._aevaluate_batch
+            if callable(getattr(self.judge, "aevaluate_batch", None))
+            else None
         )
 
-    def _count(self, name: str, increment: int = 1) -> None:
-        if increment:
-            with self._lock:
-                self._counts[name] += increment
+    async def _aevaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
+        async def ask(asked: Sequence[Request]) -> list[Verdict]:
+            return await aask_judge(self.judge, asked, what=_about(asked))
+
+        return await self.verdicts.aanswer(as_requests(requests), ask)
 
 
 def wrap_judge(
@@ -425,22 +450,9 @@ def _same_settings(
     return same_mode and same_path and memo == judge.memo
 
 
-class _What:
-    """What a batch of misses is, for an error message: built only when one is shown."""
-
-    def __init__(self, asked: Sequence[JudgeRequest]) -> None:
-        self.asked = asked
-
-    def __str__(self) -> str:
-        if len(self.asked) == 1:
-            return f"intent {preview(self.asked[0][1], 60)}"
-        return f"{len(self.asked)} checks"
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
-
-    def __bool__(self) -> bool:
-        return True
+def _about(asked: Sequence[JudgeRequest]) -> str:
+    """What a batch of misses is, for an error message."""
+    return f"intent {preview(asked[0][1], 60)}" if len(asked) == 1 else f"{len(asked)} checks"
 
 
 # Shown as importable from the top level: ``semantix.RecordReplayJudge``.

@@ -1,7 +1,7 @@
 """The recording judge's in-process memo: bounded, least recently used first out, thread-safe.
 
-Each entry maps a cheap key of one check (the output and the intent as given, hashed as a tuple:
-no normalising, JSON or sha256 on the hot path) to the verdict to replay. At most ``size``
+Each entry maps a request's one key (`semantix.judges.request.RequestKey`, the key the
+frozen-verdict fingerprint is made from) to the verdict to replay. At most ``size``
 entries are kept; the least recently used is dropped first. Concurrent requests for the same
 check are answered once: the first thread *claims* the key, the others wait for it and then
 look again. Claims live only while a check is being answered, so nothing grows with the number
@@ -17,23 +17,10 @@ from collections.abc import Hashable, Iterable
 from semantix.judges.base import Verdict
 from semantix.verdicts.record import replay_at
 
-__all__ = ["DEFAULT_MEMO_SIZE", "Latch", "Memo", "memo_key"]
+__all__ = ["DEFAULT_MEMO_SIZE", "Latch", "Memo"]
 
 #: How many checks a recording judge remembers by default (the most recently used).
 DEFAULT_MEMO_SIZE = 1024
-
-MemoKey = tuple[str, str, object, tuple[str, ...], tuple[str, ...]]
-
-
-def memo_key(output: str, intent_description: str) -> MemoKey:
-    """The memo's key of one check: the texts as given plus the intent's extra fields."""
-    return (
-        output,
-        intent_description,
-        getattr(intent_description, "hypothesis", None),
-        tuple(getattr(intent_description, "examples", ()) or ()),
-        tuple(getattr(intent_description, "counterexamples", ()) or ()),
-    )
 
 
 class Latch:
@@ -95,15 +82,6 @@ class Memo:
             self._claims[key] = Latch()
             return None, None
 
-    def lookup(self, key: Hashable, threshold: float, exact: bool) -> Verdict | None:
-        """The remembered verdict of ``key`` at ``threshold``; None when none is known there."""
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
-                return None
-            self._entries.move_to_end(key)
-        return replay_at(entry, threshold, exact=exact)
-
     def put(self, key: Hashable, verdict: Verdict) -> None:
         """Remember ``verdict`` for ``key``, dropping the least recently used beyond ``size``."""
         with self._lock:
@@ -114,16 +92,6 @@ class Memo:
         with self._lock:
             events = [self._claims.pop(key) for key in keys if key in self._claims]
         for event in events:
-            event.set()
-
-    def settle(self, key: Hashable, verdict: Verdict | None) -> None:
-        """End the claim on ``key``, remembering ``verdict`` first when there is one (`put`
-        and `release` under one lock: what one answered miss costs)."""
-        with self._lock:
-            if verdict is not None:
-                self._remember(key, verdict)
-            event = self._claims.pop(key, None)
-        if event is not None:
             event.set()
 
     def _remember(self, key: Hashable, verdict: Verdict) -> None:

@@ -8,15 +8,12 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from pathlib import Path
 
 from semantix import config
 from semantix.errors import CorruptVerdictError, VerdictStoreError
 from semantix.files import read_text, write_atomic
-from semantix.judges.base import JudgeRequest, judge_identity
-from semantix.verdicts.fingerprint import former_fingerprints
-from semantix.verdicts.modes import RECORD_HINT, ModePolicy
+from semantix.verdicts.modes import RECORD_HINT
 from semantix.verdicts.record import StoredVerdict
 
 __all__ = ["VerdictStore"]
@@ -61,23 +58,6 @@ class VerdictStore:
         except (ValueError, RecursionError) as exc:
             problem = f"the frozen verdict {file} is corrupt ({type(exc).__name__}: {exc})"
             raise _damaged(problem) from exc
-
-    def find(
-        self, key: str, judge: object, request: JudgeRequest, mode: ModePolicy
-    ) -> tuple[str, StoredVerdict | None]:
-        """(the key the record is used under, the record or None): the record of ``key``
-        (``judge``'s fingerprint of ``request``), else the one an earlier semantix stored the same
-        check under (`former_fingerprints`), rewritten under ``key`` when ``mode`` writes."""
-        record = self.get(key)
-        for former in () if record is not None else former_fingerprints(judge, *request[:2]):
-            found = self.get(former)
-            if found is not None:
-                record = replace(found, fingerprint=key, judge=judge_identity(judge))
-                if not mode.writes_store:
-                    return former, record
-                self.put(record)
-                break
-        return key, record
 
     def put(self, record: StoredVerdict) -> Path:
         """Write ``record`` whole or not at all and return its path; a ValueError (nothing
