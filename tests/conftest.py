@@ -17,7 +17,13 @@ pytest_plugins = ["pytester"]
 
 _OUR_VARIABLES = ("SEMANTIX_", "PYTEST_XDIST_WORKER_COUNT")
 #: Set by CI services; tests of CI behaviour set them themselves.
-_CI_VARIABLES = ("CI", "GITHUB_STEP_SUMMARY")
+_CI_VARIABLES = (
+    "CI",
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_RUN_ID",
+    "GITHUB_RUN_ATTEMPT",
+    "CI_PIPELINE_ID",
+)
 
 
 @pytest.fixture(scope="session")

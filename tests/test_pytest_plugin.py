@@ -640,6 +640,27 @@ def test_plugin_imports_nothing_heavy(project: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1)
 
 
+def test_a_run_without_semantic_assertions_loads_only_the_plugin(project: pytest.Pytester) -> None:
+    """Every pytest run of a project with semantix installed pays for what the plugin imports:
+    the checks, judges, reports, snapshots and runs are imported when a run uses them."""
+    project.makepyfile(
+        test_plain="""
+        import sys
+
+        def test_plain(request):
+            assert request.config.pluginmanager.hasplugin("semantix")
+            ours = sorted(m for m in sys.modules if m.startswith("semantix"))
+            used = [m for m in ours if m.split(".")[1:2] in (["pipeline"], ["report"],
+                    ["snapshots"], ["runs"], ["relations"], ["judges"], ["checks"],
+                    ["outputs"], ["verdicts"], ["intent"])]
+            assert used == []
+            assert len(ours) <= 20, ours
+        """
+    )
+    result = run(project, "-p", "semantix")
+    result.assert_outcomes(passed=1)
+
+
 def test_options_are_documented_in_help(project: pytest.Pytester) -> None:
     result = run(project, "--help")
     result.stdout.fnmatch_lines(

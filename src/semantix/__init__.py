@@ -29,11 +29,10 @@ from semantix import compat as _compat
 
 _compat.refuse_a_second_semantix()
 
-from semantix.cache import clear_cache
-from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
-from semantix.intent import Intent
-
 if _typing.TYPE_CHECKING:
+    from semantix.cache import clear_cache
+    from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
+    from semantix.intent import Intent
     from semantix.judges.base import Judge, Verdict
     from semantix.judges.embedding import EmbeddingJudge
     from semantix.judges.escalating import EscalatingJudge
@@ -79,8 +78,8 @@ __all__ = [
     "set_default_judge",
 ]
 
-# Names loaded on first attribute access, so that ``import semantix`` loads only intents and
-# errors: the pipeline (``assert_semantic`` and friends, on first use), the judges (their
+# Names loaded on first attribute access, so that ``import semantix`` (and so the pytest plugin,
+# in every pytest run) loads nothing it does not use: intents and errors, the pipeline (``assert_semantic`` and friends, on first use), the judges (their
 # modules import heavy libraries on use) and the names that moved off the top level into the
 # module that owns them.
 _LAZY = {
@@ -96,6 +95,8 @@ _LAZY = {
         "semantix.pipeline",
     ),
     "SemanticResult": "semantix.pipeline.results",
+    "Intent": "semantix.intent",
+    "clear_cache": "semantix.cache",
     **dict.fromkeys(("Judge", "Verdict"), "semantix.judges.base"),
     "FakeJudge": "semantix.judges.fake",
     "QuantizedNLIJudge": "semantix.judges.quantized",
@@ -108,6 +109,9 @@ _LAZY = {
         (
             "ConfigurationError",
             "CorruptVerdictError",
+            "JudgeError",
+            "SemanticAssertionError",
+            "SemantixError",
             "IntentCalibrationError",
             "JudgeTimeoutError",
             "JudgeUnavailableError",

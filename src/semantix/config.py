@@ -81,9 +81,16 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("HF_ENDPOINT", "Hugging Face", "`https://huggingface.co`", "hub mirror"),
     Variable("OPENAI_API_KEY", "OpenAI", "unset", "the LLM judge's API key"),
     Variable("OPENAI_BASE_URL", "OpenAI", "unset", "an OpenAI-compatible server"),
+    Variable(
+        "ANTHROPIC_API_KEY", "Anthropic", "unset", "masked wherever semantix shows or stores text"
+    ),
     Variable("PYTEST_XDIST_WORKER_COUNT", "pytest", "unset", "set by pytest-xdist"),
     Variable("CI", "CI", "unset", "set by CI services: no new snapshots"),
     Variable("GITHUB_STEP_SUMMARY", "CI", "unset", "GitHub Actions' step summary file"),
+    Variable("SEMANTIX_RUN_ID", "semantix", "the CI's run, else a new id", "a run's shards' id"),
+    Variable("GITHUB_RUN_ID", "CI", "unset", "GitHub Actions' run"),
+    Variable("GITHUB_RUN_ATTEMPT", "CI", "unset", "GitHub Actions' attempt"),
+    Variable("CI_PIPELINE_ID", "CI", "unset", "GitLab's pipeline"),
     Variable("XDG_CACHE_HOME", "system", "`~/.cache`", "the user cache directory"),
 )
 
@@ -232,6 +239,27 @@ def openai_base_url() -> str | None:
 def openai_api_key() -> str | None:
     """``OPENAI_API_KEY``, or None."""
     return env("OPENAI_API_KEY")
+
+
+def api_keys() -> tuple[str | None, ...]:
+    """The API keys the run knows (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``; None where
+    unset): masked in every error, message, report and stored verdict semantix writes."""
+    return openai_api_key(), env("ANTHROPIC_API_KEY")
+
+
+def run_id() -> str:
+    """The id every shard of one run shares: ``SEMANTIX_RUN_ID``, else the CI's run (GitHub
+    Actions: run id and attempt; GitLab: the pipeline), else a new one (a run on one machine)."""
+    given, github, gitlab = env("SEMANTIX_RUN_ID"), env("GITHUB_RUN_ID"), env("CI_PIPELINE_ID")
+    if given:
+        return given
+    if github:
+        return f"github-{github}-{env('GITHUB_RUN_ATTEMPT') or '1'}"
+    if gitlab:
+        return f"gitlab-{gitlab}"
+    import uuid  # a run of one machine: made when its report is written
+
+    return uuid.uuid4().hex
 
 
 def in_ci() -> bool:

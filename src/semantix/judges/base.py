@@ -257,7 +257,7 @@ def _naming_error(judge: object, exc: Exception) -> JudgeError:
     from semantix import config  # on this error path only
     from semantix.text import mask_exception
 
-    mask_exception(exc, (config.openai_api_key(),))  # the key the run knows: its own can't be read
+    mask_exception(exc, config.api_keys())  # the key the run knows: its own can't be read
     return JudgeError(
         f"judge {type(judge).__name__} raised {type(exc).__name__} while semantix read what it "
         f"declares (identity, thresholds, abilities): {exc}. A judge error is never a pass; fix "

@@ -153,7 +153,7 @@ async def in_pool(function: Callable[..., T], *args: object) -> T:
 def _masked(exc: E, declared: Capabilities) -> E:
     """``exc`` and its chain, in place, with the run's known secrets masked: ``OPENAI_API_KEY``
     and the ``secrets`` the judge declares (as the JSON and HTML reports mask them)."""
-    mask_exception(exc, (config.openai_api_key(), *declared.secrets))
+    mask_exception(exc, (*config.api_keys(), *declared.secrets))
     return exc
 
 

@@ -161,7 +161,7 @@ class PromptedJudge(Judge):
     def _mask(self, text: str) -> str:
         """``text`` with the judge's ``secrets`` and ``OPENAI_API_KEY`` masked (a reason, a
         quoted reply, an error: a model or a function may echo the key it was sent with)."""
-        return mask_secrets(text, (*self.secrets, config.openai_api_key()))
+        return mask_secrets(text, (*self.secrets, *config.api_keys()))
 
     def _quote(self, text: str) -> str:
         return preview(self._mask(text), QUOTED, quote=True)

@@ -292,7 +292,7 @@ def failure_message(result: SemanticResult) -> str:
         lines += ["", _similarity_note(topical)]
     lines += ["", _output_line(result.output)]
     # The message reaches the terminal, JUnit XML and CI logs: the API key is masked there too.
-    return mask_secrets("\n".join(lines), [config.openai_api_key()])
+    return mask_secrets("\n".join(lines), config.api_keys())
 
 
 def _output_line(output: str) -> str:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from semantix.report.compare import Comparison, compare, load_report
-from semantix.report.compare_views import detail
-from semantix.report.schema import ReportDocumentError
+if TYPE_CHECKING:  # the report's modules are imported when a baseline is given
+    from semantix.report.compare import Comparison
 
 __all__ = ["Baseline"]
 
@@ -25,6 +24,9 @@ class Baseline:
         self.document: Mapping[str, Any] | None = None
         self.comparison: Comparison | None = None
         if path is not None and read:
+            from semantix.report.compare import load_report
+            from semantix.report.schema import ReportDocumentError
+
             try:
                 self.document = load_report(path)
             except ReportDocumentError as exc:
@@ -34,6 +36,8 @@ class Baseline:
         """Compare this run's report with the baseline and add the ``baseline`` section."""
         if self.document is None or self.path is None:
             return
+        from semantix.report.compare import compare
+
         self.comparison = compare(self.document, document, base_path=str(self.path))
         document["baseline"] = {"path": str(self.path), **self.comparison.to_dict()}
 
@@ -41,6 +45,8 @@ class Baseline:
         comparison = self.comparison
         if comparison is None:
             return
+        from semantix.report.compare_views import detail
+
         terminalreporter.write_sep("-", f"semantic baseline: {self.path}")
         for flip in comparison.regressions:
             terminalreporter.write_line(

@@ -14,8 +14,6 @@ from _pytest.nodes import Node
 
 from semantix.config import check_threshold, is_number
 from semantix.errors import SemantixError
-from semantix.judges.base import check_judge
-from semantix.pipeline.specs import check_spec
 
 __all__ = ["MARKER_HELP", "MARKER_KEYWORDS", "MarkerSettings", "marker_settings"]
 
@@ -93,6 +91,9 @@ def _where(item: pytest.Item, node: Node, arguments: str = "") -> str:
 
 
 def _judge(value: object) -> object:
+    from semantix.judges.base import check_judge  # a marker naming a judge: not at start-up
+    from semantix.pipeline.specs import check_spec
+
     if isinstance(value, str):
         return check_spec(value, source="the semantic marker's judge")
     try:

@@ -11,25 +11,26 @@ by every pytest run where semantix is installed, so it imports nothing heavy.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from semantix import compat
-from semantix.intent import IntentLike
-from semantix.judges.base import Judge
-from semantix.pipeline import CheckOptions, aassert_semantic, assert_semantic, evaluate_semantic
-from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.results import SemanticResult
 from semantix.pytest.markers import MARKER_HELP
 from semantix.pytest.session import PAYLOAD_KEY, SemanticSession
 from semantix.pytest.settings import add_options, read_settings
-from semantix.snapshots.fixture import SemanticSnapshot
-from semantix.testing import SemanticMatcher
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the checks are imported when a test first uses a fixture, not at start-up
     from typing_extensions import Unpack
+
+    from semantix.intent import IntentLike
+    from semantix.judges.base import Judge
+    from semantix.pipeline import CheckOptions
+    from semantix.pipeline.results import SemanticResult
+    from semantix.snapshots.fixture import SemanticSnapshot
+    from semantix.testing import SemanticMatcher
 
 __all__ = ["SemanticAssert"]
 
@@ -144,8 +145,11 @@ def pytest_runtest_makereport(
 @pytest.hookimpl(tryfirst=True)
 def pytest_assertrepr_compare(op: str, left: object, right: object) -> list[str] | None:
     """``assert semantic_snapshot == output`` that failed: the snapshot's whole explanation."""
-    snapshot = left if isinstance(left, SemanticSnapshot) else right
-    if op != "==" or not isinstance(snapshot, SemanticSnapshot) or snapshot.error is None:
+    fixture = sys.modules.get("semantix.snapshots.fixture")  # none made: not a snapshot's
+    if op != "==" or fixture is None:
+        return None
+    snapshot = left if isinstance(left, fixture.SemanticSnapshot) else right
+    if not isinstance(snapshot, fixture.SemanticSnapshot) or snapshot.error is None:
         return None
     lines = str(snapshot.error).splitlines() or [""]
     return [f"{type(snapshot.error).__name__}: {lines[0]}", *lines[1:]]
@@ -201,6 +205,8 @@ def semantic_matcher(pytestconfig: pytest.Config) -> Callable[..., SemanticMatch
     """pytest-semantic's factory of `semantix.testing.SemanticMatcher` (``threshold`` is its
     margin); what a call does not give comes from the ini keys ``semantic_threshold`` (0.15),
     ``semantic_min_similarity`` (0.5) and ``semantic_model``."""
+    from semantix.testing import SemanticMatcher
+
     settings = _session(pytestconfig).settings
 
     def create(
@@ -233,6 +239,8 @@ class SemanticAssert:
     @property
     def judge(self) -> Judge:
         """The judge the assertions of this test use."""
+        from semantix.pipeline.judging import resolve_judge
+
         return resolve_judge(self._judge)
 
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -242,12 +250,16 @@ class SemanticAssert:
         self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
     ) -> SemanticResult:
         __tracebackhide__ = True
+        from semantix.pipeline import assert_semantic
+
         return assert_semantic(output, intent, **self._options(dict(options)))
 
     def evaluate(
         self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
     ) -> SemanticResult:
         """Judge without raising (and without recording: only assertions are recorded)."""
+        from semantix.pipeline import evaluate_semantic
+
         return evaluate_semantic(output, intent, **self._options(dict(options)))
 
     async def aassert(
@@ -255,6 +267,8 @@ class SemanticAssert:
     ) -> SemanticResult:
         """``await semantic.aassert(output, intent)``: the assertion, awaitable (async tests)."""
         __tracebackhide__ = True
+        from semantix.pipeline import aassert_semantic
+
         return await aassert_semantic(output, intent, **self._options(dict(options)))
 
     def check(

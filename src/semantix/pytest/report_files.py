@@ -5,31 +5,21 @@ its own for every report (never the baseline's), and failures' text masked of th
 
 from __future__ import annotations
 
-import os
-import uuid
 from pathlib import Path
 
 import pytest
 
+from semantix import config
 from semantix.pytest.settings import Settings
-from semantix.report.records import known_secrets
-from semantix.text import mask_secrets
+from semantix.text import mask_secrets, usable_secrets
 
 __all__ = ["mask_report", "refuse_writing_over_an_input", "run_id", "shard_option"]
 
 
-def run_id(config: pytest.Config) -> str:
+def run_id(pytest_config: pytest.Config) -> str:
     """The id every shard of one run shares: ``--semantic-run-id`` (where the option exists),
-    else ``SEMANTIX_RUN_ID``, else the CI's run (GitHub Actions: run id and attempt; GitLab: the
-    pipeline), else a new one (a run on one machine)."""
-    given = config.getoption("semantic_run_id", None) or os.environ.get("SEMANTIX_RUN_ID")
-    if given:
-        return str(given)
-    if os.environ.get("GITHUB_RUN_ID"):
-        return f"github-{os.environ['GITHUB_RUN_ID']}-{os.environ.get('GITHUB_RUN_ATTEMPT', '1')}"
-    if os.environ.get("CI_PIPELINE_ID"):
-        return f"gitlab-{os.environ['CI_PIPELINE_ID']}"
-    return uuid.uuid4().hex
+    else `semantix.config.run_id` (``SEMANTIX_RUN_ID``, the CI's run, a new id)."""
+    return str(pytest_config.getoption("semantic_run_id", None) or config.run_id())
 
 
 def shard_option(config: pytest.Config) -> str | None:
@@ -70,7 +60,7 @@ def mask_report(report: pytest.TestReport) -> None:
     an API key echoed in a judge's error never leaves the process."""
     if not report.failed or report.longrepr is None:
         return
-    secrets = known_secrets()
+    secrets = usable_secrets(config.api_keys())
     text = str(report.longrepr)
     if any(secret in text for secret in secrets):
         report.longrepr = mask_secrets(text, secrets)

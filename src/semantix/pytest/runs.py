@@ -9,19 +9,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from semantix import config as semantix_config
 from semantix.errors import SemanticAssertionError
-from semantix.pipeline.results import SemanticResult
-from semantix.proportions import JudgeAccuracy
 from semantix.pytest.markers import marker_settings
-from semantix.report.merge import OUTSIDE_TEST
-from semantix.report.records import Record, sorted_records
-from semantix.report.runs import markdown_lines, run_lines, run_record
-from semantix.runs import RunResult, RunStats, raise_for_stats
+
+if TYPE_CHECKING:  # imported when a test repeats or a pass rate is asserted, not at start-up
+    from semantix.pipeline.results import SemanticResult
+    from semantix.proportions import JudgeAccuracy
+    from semantix.report.records import Record
+    from semantix.runs import RunResult, RunStats
 
 __all__ = ["JUNIT_PROPERTY", "RepeatedTests"]
 
@@ -90,6 +90,8 @@ class RepeatedTests:
         plan = self.plan(item)
         if not isinstance(plan, _Plan):
             return None
+        from semantix.runs import RunResult, RunStats, raise_for_stats
+
         collected: list[SemanticResult] = []
         results: list[RunResult] = []
         item.stash[_INSIDE] = True
@@ -133,6 +135,9 @@ class RepeatedTests:
         An ``assert_pass_rate`` inside a repeated test is one assertion of the run in progress:
         its own repetitions leave the run's results, and it counts as passed when its rate
         reached its floor (below it, its `PassRateError` fails the run)."""
+        from semantix.pipeline.results import SemanticResult  # an event: the checks are loaded
+        from semantix.runs import RunStats
+
         collecting = self.collecting
         if collecting is not None and isinstance(event, SemanticResult):
             collecting.append(event)
@@ -147,6 +152,9 @@ class RepeatedTests:
             self.add(event, item)
 
     def add(self, stats: RunStats, item: pytest.Item | None) -> None:
+        from semantix.report.merge import OUTSIDE_TEST
+        from semantix.report.runs import run_record
+
         if stats.judge_accuracy is None and self.judge_accuracy is not None:
             stats = replace(stats, judge_accuracy=self.judge_accuracy)
         record = run_record(stats, item.nodeid if item is not None else OUTSIDE_TEST)
@@ -156,7 +164,12 @@ class RepeatedTests:
 
     def sorted(self) -> list[Record]:
         with self.lock:
-            return sorted_records(self.records)
+            records = list(self.records)
+        if not records:
+            return []
+        from semantix.report.records import sorted_records
+
+        return sorted_records(records)
 
     # --- xdist and the end of the session -----------------------------------------------------
 
@@ -177,6 +190,8 @@ class RepeatedTests:
         summary = semantix_config.github_step_summary()
         records, once = self.sorted(), self.once_ids()
         if summary is not None and (records or once):
+            from semantix.report.runs import markdown_lines
+
             with summary.open("a", encoding="utf-8") as file:
                 file.write("\n".join(markdown_lines(records, once)) + "\n")
 
@@ -184,6 +199,8 @@ class RepeatedTests:
         records, once = self.sorted(), self.once_ids()
         if not records and not once:
             return
+        from semantix.report.runs import run_lines
+
         terminalreporter.write_sep("-", "semantic runs")
         for text, markup in run_lines(records, width=width, once=once):
             terminalreporter.write_line(text, **markup)

@@ -10,9 +10,8 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import _pytest
 import pluggy
@@ -22,9 +21,6 @@ import semantix
 from semantix import context
 from semantix.config import in_ci
 from semantix.errors import SemanticAssertionError, SemantixError
-from semantix.judges.base import Judge
-from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.results import CheckError, SemanticResult
 from semantix.pytest.baseline import Baseline
 from semantix.pytest.downloads import DownloadReporter
 from semantix.pytest.markers import marker_settings
@@ -37,24 +33,14 @@ from semantix.pytest.report_files import (
 from semantix.pytest.runs import RepeatedTests
 from semantix.pytest.settings import Settings
 from semantix.pytest.verdicts import VerdictSummary
-from semantix.relations.results import RelationResult, summarize
-from semantix.report import (
-    Record,
-    error_record,
-    header_line,
-    report_lines,
-    result_record,
-    sorted_records,
-    write_json_report,
-)
-from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
-from semantix.report.html import write_html_report
-from semantix.report.merge import OUTSIDE_TEST, assemble
-from semantix.report.snapshots import snapshot_lines, snapshot_section
-from semantix.snapshots.fixture import SemanticSnapshot
-from semantix.snapshots.session import SnapshotSession, narrowed_modules
 
-__all__ = ["JUNIT_PROPERTY", "OUTSIDE_TEST", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
+if TYPE_CHECKING:  # the checks, reports and snapshots are imported when a run uses them
+    from semantix.judges.base import Judge
+    from semantix.report import Record
+    from semantix.snapshots.fixture import SemanticSnapshot
+    from semantix.snapshots.session import SnapshotSession
+
+__all__ = ["JUNIT_PROPERTY", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
 
 #: The JUnit XML properties of a relation's result and of one assertion (their values are JSON).
 RELATIONS_PROPERTY = "semantic_relations"
@@ -115,14 +101,15 @@ class SemanticSession:
         self.tests: dict[str, Record] = {}
         self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
         self.baseline = Baseline(settings.baseline, read=not self.is_worker)
-        self.snapshots = SnapshotSession(update=settings.snapshot_update)
+        #: Every collected test and its file, before ``-k`` and friends deselect any (`snapshots`).
+        self.collected_items: list[tuple[str, Path]] = []
+        self._snapshots: SnapshotSession | None = None
         self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
         self.downloads = DownloadReporter(config)
         self._exit = contextlib.ExitStack()
         if not self.is_worker:
             refuse_writing_over_an_input(settings, config)
         #: This run's id and this machine's shard (``i/N``), so merge can check one run's shards.
-        self.run_id = run_id(config)
         self.shard = shard_option(config)
 
     # --- the session's life ---------------------------------------------------------------------
@@ -155,7 +142,27 @@ class SemanticSession:
     def run_judge(self) -> Judge:
         """The run's judge: the options', else the process's default — never a test's marker
         (resolved in an empty context, outside the scope of whichever test asks first)."""
+        from semantix.pipeline.judging import resolve_judge
+
         return contextvars.Context().run(resolve_judge, None)
+
+    @property
+    def snapshots(self) -> SnapshotSession:
+        """The run's semantic snapshots, made on first use (a snapshot fixture, a worker's
+        snapshots, ``--semantic-snapshot-update``): a run without any never imports them."""
+        with self.lock:
+            if self._snapshots is None:
+                from semantix.snapshots.session import SnapshotSession, narrowed_modules
+
+                snapshots = SnapshotSession(update=self.settings.snapshot_update)
+                narrowed = narrowed_modules(self.config.args, self.config.invocation_params.dir)
+                for nodeid, path in self.collected_items:
+                    snapshots.collected.add(nodeid)
+                    if path.suffix == ".py":
+                        module = path.resolve()
+                        snapshots.collected_module(module, whole=module not in narrowed)
+                self._snapshots = snapshots
+            return self._snapshots
 
     # --- one test -------------------------------------------------------------------------------
 
@@ -185,6 +192,8 @@ class SemanticSession:
 
     def snapshot(self, request: pytest.FixtureRequest) -> SemanticSnapshot:
         """The ``semantic_snapshot`` fixture's value for the requesting test."""
+        from semantix.snapshots.fixture import SemanticSnapshot
+
         node, snapshots = request.node, self.snapshots
         return SemanticSnapshot(
             nodeid=node.nodeid,
@@ -195,18 +204,15 @@ class SemanticSession:
 
     def collected(self, items: list[pytest.Item]) -> None:
         """Remember every collected test and module, before ``-k`` and friends deselect any."""
-        narrowed = narrowed_modules(self.config.args, self.config.invocation_params.dir)
-        for item in items:
-            self.snapshots.collected.add(item.nodeid)
-            if item.path.suffix == ".py":
-                module = item.path.resolve()
-                self.snapshots.collected_module(module, whole=module not in narrowed)
+        self.collected_items = [(item.nodeid, item.path) for item in items]
+        if self.settings.snapshot_update:
+            self.snapshots  # noqa: B018 - made now: unused snapshots are looked for at the end
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """A phase of a test ended: a failed one (setup, call or teardown) fails its snapshots'
         test, the call decides otherwise."""
-        if report.when == "call" or report.failed:
-            self.snapshots.test_finished(report.nodeid, passed=report.passed)
+        if self._snapshots is not None and (report.when == "call" or report.failed):
+            self._snapshots.test_finished(report.nodeid, passed=report.passed)
 
     def make_report(
         self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
@@ -268,6 +274,11 @@ class SemanticSession:
 
     def record(self, event: object, item: pytest.Item | None) -> None:
         """One report record for a check's result or error (other events are not checks)."""
+        from semantix.pipeline.results import CheckError, SemanticResult  # events: all loaded
+        from semantix.relations.results import RelationResult
+        from semantix.report import error_record, result_record
+        from semantix.report.merge import OUTSIDE_TEST
+
         nodeid = item.nodeid if item is not None else OUTSIDE_TEST
         if isinstance(event, RelationResult):
             relation = {"nodeid": nodeid, **event.to_dict(), "test_outcome": None}
@@ -302,7 +313,7 @@ class SemanticSession:
             "tests": list(self.tests.values()),
             "relations": relations,
             "runs": self.runs.payload(),
-            "snapshots": self.snapshots.to_data(),
+            "snapshots": None if self._snapshots is None else self._snapshots.to_data(),
             "verdicts": self.verdicts.payload(),
         }
 
@@ -315,7 +326,8 @@ class SemanticSession:
             self.relations.extend(payload.get("relations", []))
             self.tests.update((test["nodeid"], test) for test in payload.get("tests", []))
         self.runs.merge(payload["runs"])
-        self.snapshots.merge(payload["snapshots"])
+        if payload["snapshots"] is not None:
+            self.snapshots.merge(payload["snapshots"])
         self.verdicts.merge(payload["verdicts"])
 
     # --- the end --------------------------------------------------------------------------------
@@ -327,8 +339,8 @@ class SemanticSession:
             self.config.workeroutput[PAYLOAD_KEY] = self.payload()  # type: ignore[attr-defined]
             return
         self.verdicts.collect(self.run)
-        if self.snapshots.update and not in_ci():  # never delete in CI
-            self.snapshots.delete_unused()
+        if self._snapshots is not None and self._snapshots.update and not in_ci():  # never in CI
+            self._snapshots.delete_unused()
         self.verdicts.finish(exitstatus)
         self.runs.finish()
         report_json, report_html = self.settings.report_json, self.settings.report_html
@@ -337,12 +349,23 @@ class SemanticSession:
         document = self.report_document()  # once: the page renders exactly what the JSON holds
         self.baseline.compare(document)
         if report_json is not None:
+            from semantix.report import write_json_report
+
             write_json_report(report_json, document)
         if report_html is not None:
+            from semantix.report.html import write_html_report
+
             write_html_report(report_html, document, json_path=report_json)
 
     def report_document(self) -> dict[str, Any]:
         """The JSON report of this session (`semantix.report.merge.assemble`)."""
+        from datetime import datetime, timezone
+
+        from semantix.report import sorted_records
+        from semantix.report.costs import judge_cost, record_judge_cost
+        from semantix.report.merge import assemble
+        from semantix.report.snapshots import snapshot_section
+
         with self.lock:
             records = sorted_records(self.records)
             tests = [self.tests[nodeid] for nodeid in sorted(self.tests)]
@@ -361,7 +384,7 @@ class SemanticSession:
                 timespec="seconds"
             ),
             "duration_s": round(time.time() - self.started, 3),
-            "run_id": self.run_id,
+            "run_id": run_id(self.config),
             "shard": self.shard,
         }
         return assemble(
@@ -383,7 +406,11 @@ class SemanticSession:
             self._write_report(terminalreporter, width)
             self.runs.write_summary(terminalreporter, width)
             self._write_relations(terminalreporter)
-        snapshots = snapshot_lines(self.snapshots, relative_to=self.config.rootpath)
+        snapshots = []
+        if self._snapshots is not None:
+            from semantix.report.snapshots import snapshot_lines
+
+            snapshots = snapshot_lines(self._snapshots, relative_to=self.config.rootpath)
         if snapshots:
             terminalreporter.write_sep("-", "semantic snapshots")
             for line in snapshots:
@@ -395,9 +422,13 @@ class SemanticSession:
 
     def _write_report(self, terminalreporter: pytest.TerminalReporter, width: int) -> None:
         with self.lock:
-            records = sorted_records(self.records)
+            records = list(self.records)
         if not records:
             return
+        from semantix.report import header_line, report_lines, sorted_records
+        from semantix.report.costs import judge_cost, judge_cost_lines
+
+        records = sorted_records(records)
         terminalreporter.write_sep("-", "semantic report")
         judges = [record["judge"] for record in records if record.get("judge")]
         terminalreporter.write_line(header_line(judges, self.settings.verdicts_mode))
@@ -418,6 +449,8 @@ class SemanticSession:
             relations = list(self.relations)
         if not relations:
             return
+        from semantix.relations.results import summarize
+
         terminalreporter.write_sep("-", "semantic relations")
         terminalreporter.write_line(
             f"{'relation':<24} {'cases':>5} {'n/a':>4} {'violations':>11} {'mean':>5} "

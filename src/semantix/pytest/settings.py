@@ -13,16 +13,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
 from semantix import config as semantix_config
-from semantix.checks.budget import check_prices
 from semantix.errors import SemantixError
 from semantix.files import read_text
-from semantix.pipeline.specs import check_spec, parse_spec
-from semantix.proportions import JudgeAccuracy
+
+if TYPE_CHECKING:  # each imported where its option is given, not at pytest's start-up
+    from semantix.proportions import JudgeAccuracy
 
 __all__ = ["OPTIONS", "Option", "Settings", "add_options", "read_settings"]
 
@@ -294,6 +294,8 @@ def _judge(config: pytest.Config, given: _Given | None) -> str | None:
     made absolute (`_Given.path`): never taken for a Hugging Face repo id."""
     if given is None:
         return None
+    from semantix.pipeline.specs import check_spec, parse_spec
+
     spec = check_spec(given.text, source=given.source)
     parsed = parse_spec(spec, source=given.source)
     if parsed.name is None or parsed.model is None:
@@ -333,6 +335,8 @@ def _number(
 def _judge_accuracy(given: _Given | None) -> JudgeAccuracy | None:
     if given is None:
         return None
+    from semantix.proportions import JudgeAccuracy
+
     parts = given.text.split(",")
     try:
         return JudgeAccuracy.of([float(part) for part in parts[:2]] + [int(p) for p in parts[2:]])
@@ -382,6 +386,8 @@ def _prices(config: pytest.Config, dest: str) -> dict[str, tuple[float, ...]] | 
             f"--semantic-judge-prices {str(path)!r} cannot be read as JSON ({exc}); write e.g. "
             '{"gpt-4o-mini": [0.15, 0.6]} (USD per million input and output tokens)'
         ) from None
+    from semantix.checks.budget import check_prices
+
     try:
         return check_prices(data, what=f"the judge prices in {path}")
     except (TypeError, ValueError) as exc:

@@ -5,12 +5,13 @@ those, after a passing run only)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from semantix.context import Run
-from semantix.verdicts import VerdictStore, VerdictUsage
+if TYPE_CHECKING:  # the store's modules are imported when a run used a store, not at start-up
+    from semantix.context import Run
+    from semantix.verdicts import VerdictUsage
 
 __all__ = ["VerdictSummary"]
 
@@ -20,7 +21,7 @@ class VerdictSummary:
 
     def __init__(self, *, prune: bool) -> None:
         self.prune = prune
-        self.usage = VerdictUsage()
+        self.usage: VerdictUsage | None = None  # None: no store was used
         self.stores: set[Path] = set()
         self.unused: list[Path] = []
         self.pruned: list[Path] = []
@@ -29,22 +30,33 @@ class VerdictSummary:
         """Add what the run's recording judges — the run's own and the user's — did with their
         stores (they report it to the run: `semantix.context.note_verdicts`), once, at the end."""
         for path, used in run.verdicts.items():
-            self.usage = self.usage + VerdictUsage(
-                used.recorded, used.replayed, used.judged, frozenset(used.used)
-            )
+            from semantix.verdicts import VerdictUsage
+
+            self._add(VerdictUsage(used.recorded, used.replayed, used.judged, frozenset(used.used)))
             self.stores.add(Path(path))
 
-    def payload(self) -> dict[str, Any]:
+    def _add(self, usage: VerdictUsage) -> None:
+        self.usage = usage if self.usage is None else self.usage + usage
+
+    def payload(self) -> dict[str, Any] | None:
+        if self.usage is None:
+            return None
         return {"usage": self.usage.to_dict(), "stores": sorted(map(str, self.stores))}
 
-    def merge(self, data: dict[str, Any]) -> None:
-        self.usage = self.usage + VerdictUsage.from_dict(data["usage"])
+    def merge(self, data: dict[str, Any] | None) -> None:
+        if data is None:
+            return
+        from semantix.verdicts import VerdictUsage
+
+        self._add(VerdictUsage.from_dict(data["usage"]))
         self.stores.update(Path(path) for path in data["stores"])
 
     def finish(self, exitstatus: int) -> None:
         """List (or, with prune, delete) the unused verdicts, after a passing run only."""
-        if exitstatus != pytest.ExitCode.OK:
+        if exitstatus != pytest.ExitCode.OK or self.usage is None:
             return  # a failing or interrupted run cannot say what is unused: delete nothing
+        from semantix.verdicts import VerdictStore
+
         for path in sorted(self.stores):
             store = VerdictStore(path)
             if self.prune:
@@ -53,9 +65,9 @@ class VerdictSummary:
                 self.unused.extend(store.unused(self.usage.used))
 
     def write_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if not self.stores:
-            return
         usage = self.usage
+        if not self.stores or usage is None:
+            return
         line = (
             f"frozen verdicts: {usage.recorded} recorded, {usage.replayed} replayed, "
             f"{usage.judged} judged live"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -125,7 +124,7 @@ def leaf_outcome(leaf: Mapping[str, Any]) -> str:
 
 def known_secrets() -> tuple[str, ...]:
     """The run's known secrets (the API keys semantix reads), to mask in every report."""
-    return usable_secrets([config.openai_api_key(), os.environ.get("ANTHROPIC_API_KEY")])
+    return usable_secrets(config.api_keys())
 
 
 def clean(value: Any) -> Any:

@@ -256,7 +256,7 @@ class VerdictCache:
     def _secrets(self) -> tuple[object, ...]:
         """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``
         (a tuple of values a judge may declare, e.g. the API key it was given)."""
-        return (config.openai_api_key(), *capabilities(self.judge).secrets)
+        return (*config.api_keys(), *capabilities(self.judge).secrets)
 
     def _not_recorded(self, key: str, request: Request) -> VerdictNotRecordedError:
         output, intent, _ = request
