@@ -643,6 +643,7 @@ def test_partial_credit_f1_and_order_scores() -> None:
     assert perfect.decide(view).score == 1.0
     result = evaluate_semantic(transcript, ToolCallScore(LOOKUP_CALL, email, threshold=0.4))
     assert result.passed and result.leaves[0].verdict.score == 0.4
+    assert result.leaves[0].threshold == 0.4  # shown against its own threshold, not 1.00
     assert repr(ToolCallScore(LOOKUP_CALL, threshold=0.5)) == (
         "ToolCallScore(lookup_order(order_id='A17'), threshold=0.5)"
     )

@@ -369,8 +369,9 @@ def _combine(
             passed=not wanted, score=None, reason=EMPTY_REASON, threshold=verdict.threshold
         )
     if not out or not any(had.intent is node and had.expected is wanted for had in out):
-        if plan is None:  # structural: decided exactly, at 1.0
-            out.append(LeafResult(node, verdict, 1.0, wanted, "structural", None, judged))
+        if plan is None:  # structural: decided exactly, at 1.0 (a scored leaf: its own threshold)
+            threshold = 1.0 if verdict.threshold is None else verdict.threshold
+            out.append(LeafResult(node, verdict, threshold, wanted, "structural", None, judged))
         else:
             threshold, source, scale = plan.threshold, plan.threshold_source, plan.scale
             out.append(
