@@ -94,9 +94,9 @@ from judges_mod import judge
 
 @pytest.mark.asyncio
 @pytest.mark.semantic(judge=judge)
-async def test_acheck(semantic):
-    await semantic.acheck("Thank you!", "The text is polite.")
-    semantic.check("Thanks a lot", "The text is polite.")
+async def test_aassert(semantic):
+    await semantic.aassert("Thank you!", "The text is polite.")
+    semantic("Thanks a lot", "The text is polite.")
 """,
     )
     result = pytester.runpytest(

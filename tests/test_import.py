@@ -107,10 +107,10 @@ def test_every_public_class_reports_a_module_it_can_be_imported_from() -> None:
     assert homes["RecordReplayJudge"] == "semantix"
 
 
-def test_moved_names_still_resolve_and_old_ones_warn() -> None:
+def test_moved_names_still_resolve_and_unreleased_renames_are_gone() -> None:
     assert semantix.assert_pass_rate is semantix.runs.assert_pass_rate  # type: ignore[attr-defined]
     assert semantix.CachingJudge is semantix.verdicts.RecordReplayJudge  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match="identity_of is deprecated.*judge_identity"):
+    with pytest.raises(AttributeError, match="has no attribute 'identity_of'"):
         semantix.verdicts.identity_of  # type: ignore[attr-defined]  # noqa: B018
 
 

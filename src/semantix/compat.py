@@ -7,13 +7,10 @@ Two kinds:
   ``semantix.composite.AllOf/AnyOf/Not``. They resolve silently. Its spellings too:
   ``Intent.description()`` (a `Description`, callable) and the model judges'
   ``evaluate(premise=..., hypothesis=...)`` (`semantix.judges.lazy.SemantixAiArguments`).
-- **semantix 0.1's names**, renamed since: ``semantix.verdicts.identity_of``,
-  ``semantix.judges.JUDGE_NAMES``/``judge_from_spec``/``default_judge``/``build_default_judge``,
-  ``LeafResult.ok``, ``LLMJudge(backoff=...)``, ``LLMJudge(timeout=...)`` (now
-  ``request_timeout=``: ``timeout`` bounds a whole check everywhere), the ``semantic`` fixture's
-  asserting ``check``/``acheck`` (now ``semantic(...)``/``semantic.aassert(...)``),
-  ``RunStats.below_floor``. They work and raise a ``DeprecationWarning`` that names the
-  replacement; they will go in a later release. The repeated-run ceilings
+- semantix 0.1 was never released: the names it renamed before its first release are gone
+  (``semantix.verdicts.identity_of``, ``semantix.judges.JUDGE_NAMES``/``judge_from_spec``/
+  ``default_judge``/``build_default_judge``, ``LeafResult.ok``, the ``semantic`` fixture's
+  ``check``/``acheck``). The repeated-run ceilings
   (``max_latency_ms=``, ``max_cost_usd=``, ``prices=``, ``latency_percentile=``) and
   ``max_workers=`` are gone: each is a ``TypeError`` that names the leaf (``Latency``, ``Cost``)
   or option (``concurrency``) to use.
@@ -41,16 +38,10 @@ __all__ = [
 #: Distributions that install a top-level ``semantix`` package of their own.
 OTHER_DISTRIBUTIONS = ("semantix_ai",)
 
-_JUDGING = "semantix.pipeline.judging"
 #: (module, old name) -> (module it lives in, its name there, deprecated?)
 OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
     ("semantix", "CachingJudge"): ("semantix.verdicts.judge", "RecordReplayJudge", False),
     ("semantix.verdicts", "CachingJudge"): ("semantix.verdicts.judge", "RecordReplayJudge", False),
-    ("semantix.verdicts", "identity_of"): ("semantix.judges.base", "judge_identity", True),
-    ("semantix.judges", "JUDGE_NAMES"): ("semantix.pipeline.specs", "JUDGE_NAMES", True),
-    ("semantix.judges", "judge_from_spec"): ("semantix.pipeline.specs", "judge_from_spec", True),
-    ("semantix.judges", "default_judge"): (_JUDGING, "default_judge", True),
-    ("semantix.judges", "build_default_judge"): (_JUDGING, "build_default_judge", True),
 }
 
 

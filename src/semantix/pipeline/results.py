@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from semantix import compat, config
+from semantix import config
 from semantix.intent import Intent
 from semantix.judges.base import JudgeIdentity, Verdict
 from semantix.text import mask_secrets, preview
@@ -71,12 +71,6 @@ class LeafResult:
     def structural(self) -> bool:
         """Whether semantix decided this leaf itself (`semantix.checks`), without a judge."""
         return self.threshold_source == "structural"
-
-    @property
-    def ok(self) -> bool:
-        """Deprecated: the name semantix 0.1 used for `passed`."""
-        compat.warn_renamed("LeafResult.ok", "LeafResult.passed")
-        return self.passed
 
     @property
     def borderline(self) -> bool:

@@ -271,28 +271,5 @@ class SemanticAssert:
 
         return await aassert_semantic(output, intent, **self._options(dict(options)))
 
-    def check(
-        self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
-    ) -> SemanticResult:
-        """Deprecated: ``semantic(output, intent)`` (``check`` is the pipeline's word for judging
-        without asserting)."""
-        __tracebackhide__ = True
-        _renamed("semantic.check(...)", "semantic(...)")
-        return self(output, intent, **options)
-
-    async def acheck(
-        self, output: object, intent: IntentLike, **options: Unpack[CheckOptions]
-    ) -> SemanticResult:
-        """Deprecated: ``await semantic.aassert(...)``."""
-        __tracebackhide__ = True
-        _renamed("semantic.acheck(...)", "await semantic.aassert(...)")
-        return await self.aassert(output, intent, **options)
-
     def __repr__(self) -> str:
         return f"<semantic judge={self._judge or 'the test default'!r}>"
-
-
-def _renamed(old: str, new: str) -> None:
-    import warnings
-
-    warnings.warn(f"{old} is deprecated: it asserts; use {new}", DeprecationWarning, stacklevel=3)

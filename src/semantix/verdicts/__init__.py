@@ -72,4 +72,4 @@ _LAZY = {
 def __getattr__(name: str) -> object:
     if name in _LAZY:
         return getattr(_importlib.import_module(f"semantix.verdicts.{_LAZY[name]}"), name)
-    return compat.resolve(__name__, name)  # CachingJudge (semantix-ai), identity_of (0.1)
+    return compat.resolve(__name__, name)  # CachingJudge (semantix-ai)
