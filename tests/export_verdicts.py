@@ -18,13 +18,17 @@ RECORDED = Path(__file__).parent / "data" / "export_verdicts.json"
 
 REQUESTS = [
     ("The agent is polite.", "polite", 0.5),
-    ("Go away, the customer is angry!", "The reply must mention the refund.", 0.5),
-    ("Thank you for your patience! The refund is on its way.", "The text apologizes.", 0.5),
-    ("Order A17 was delivered yesterday.", "The text is about a delivery.", 0.5),
+    ("The customer is angry!", "The reply mentions the refund.", 0.5),
+    ("Our team apologizes for the delay.", "The text is friendly.", 0.5),
+    ("The answer explains the price.", "It is rude.", 0.5),
 ]
 
+#: The tiny models' tokenizers as recorded: training one again can order ties differently
+#: (the seeded weights are the same every build).
+TOKENIZERS = Path(__file__).parent / "data" / "export_tokenizers"
+
 #: name -> how the tiny source model is built (directory -> path)
-SOURCES: dict[str, Any] = {
+_BUILDERS: dict[str, Any] = {
     "bert-nli": lambda d: build_tiny_hf_model(
         d, id2label={0: "ENTAILMENT", 1: "neutral", 2: "contradiction"}, head="wide", seed=4
     ),
@@ -32,6 +36,17 @@ SOURCES: dict[str, Any] = {
     "st-mean": lambda d: build_tiny_sentence_transformer(d, pooling="mean", seed=6),
     "st-cls": lambda d: build_tiny_sentence_transformer(d, pooling="cls", seed=7),
 }
+
+
+NAMES = tuple(_BUILDERS)
+
+
+def build_source(name: str, directory: Path) -> Path:
+    """The tiny source model ``name`` in ``directory``, with its recorded tokenizer."""
+    path: Path = _BUILDERS[name](directory)
+    arch = "deberta" if name.startswith("deberta") else "bert"
+    (path / "tokenizer.json").write_bytes((TOKENIZERS / f"{arch}.json").read_bytes())
+    return path
 
 
 def scores(out: Path, name: str) -> dict[str, list[float]]:
@@ -54,8 +69,8 @@ def record() -> None:
 
     found = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, build in SOURCES.items():
-            source = build(Path(tmp) / name)
+        for name in NAMES:
+            source = build_source(name, Path(tmp) / name)
             out = export_model(str(source), Path(tmp) / f"{name}-out")
             found[name] = scores(out, name)
     RECORDED.write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
