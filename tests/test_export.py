@@ -317,3 +317,22 @@ def test_semantic_matcher_on_a_sentence_transformers_directory(
     failed.stdout.fnmatch_lines([f"*`semantix export {model}` adds onnx/model.onnx*"])
     export_model(str(model), model)
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_a_missing_exporter_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dotted module whose package is missing (``optimum.exporters.onnx`` without optimum) is
+    reported with the install command, not as a ModuleNotFoundError."""
+    from semantix.cli import export as export_command
+    from semantix.cli import main
+
+    monkeypatch.setattr(
+        export_command, "EXPORT_MODULES", ("onnx", "semantix_no_such_package.exporters.onnx")
+    )
+    assert main(["export", "any/model", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "semantix export: error: semantix export needs semantix_no_such_package.exporters.onnx, "
+        "which is not installed; run: pip install -e '.[export]' in a clone (or pip install "
+        "'semantix-judge[export]')"
+    )
