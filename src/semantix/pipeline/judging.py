@@ -85,7 +85,7 @@ def resolve_judge(
     resolved_mode = verdicts_mode(mode, defaults=defaults)
     path = None
     if resolved_mode != "off":
-        path = defaults.verdicts_path or config.verdicts_path()
+        path = defaults.verdicts_path or config.verdicts_path(root=defaults.verdicts_root)
     target = judge if judge is not None else defaults.judge
     if target is None:
         spec = config.judge_spec()

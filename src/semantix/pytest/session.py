@@ -124,6 +124,7 @@ class SemanticSession:
             judge=settings.judge,
             verdicts_mode=settings.verdicts_mode,
             verdicts_path=settings.verdicts_path,
+            verdicts_root=settings.root,
             timeout=settings.timeout,
         )
         self.run = self._exit.enter_context(defaults)

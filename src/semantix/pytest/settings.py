@@ -199,6 +199,8 @@ class Settings:
     judge: str | None = None
     verdicts_mode: str | None = None
     verdicts_path: Path | None = None
+    #: The rootdir (the ini file's directory): where the default verdict store is.
+    root: Path | None = None
     timeout: float | None = None
     runs: int | None = None
     report: bool = False
@@ -279,6 +281,7 @@ def read_settings(config: pytest.Config) -> Settings:
             judge=_judge(config, _given(config, "semantic_judge")),
             verdicts_mode=_verdicts_mode(_given(config, "semantic_verdicts")),
             verdicts_path=_verdicts_path(config, _given(config, "semantic_verdicts_path")),
+            root=_ini_base(config),
             timeout=_number(
                 _given(config, "semantic_timeout"),
                 float,
@@ -326,16 +329,12 @@ def _verdicts_mode(given: _Given | None) -> str | None:
     return semantix_config.check_verdict_mode(given.text, source=given.source)
 
 
-def _verdicts_path(config: pytest.Config, given: _Given | None) -> Path:
-    """The store: the option (against the current directory) or the ini key (against the ini
-    file), else ``SEMANTIX_VERDICTS_PATH`` (against the current directory), else
-    ``.semantix/verdicts`` in the rootdir, so ``cd tests && pytest`` finds the same store."""
-    if given is not None:
-        return given.path(config)
-    configured = semantix_config.env("SEMANTIX_VERDICTS_PATH")
-    if configured:
-        return Path(config.invocation_params.dir, Path(configured).expanduser()).resolve()
-    return _ini_base(config) / semantix_config.DEFAULT_VERDICTS_PATH
+def _verdicts_path(config: pytest.Config, given: _Given | None) -> Path | None:
+    """The store the option (against the current directory) or the ini key (against the ini
+    file) names; None: ``SEMANTIX_VERDICTS_PATH`` (against the current directory), else
+    ``.semantix/verdicts`` in the rootdir (`Settings.root`), so ``cd tests && pytest`` finds
+    the same store."""
+    return None if given is None else given.path(config)
 
 
 def _number(
