@@ -1,8 +1,8 @@
-"""Where a pytest run's frozen-verdict store is (issue 45, item 5): one rule for every path
-semantix reads from configuration — an ini value against the ini file's directory, a
-command-line or environment value against the directory pytest was started in, and the default
-``.semantix/verdicts`` in the rootdir, so ``cd tests && pytest --semantic-verdicts replay``
-replays what a run from the project's root recorded."""
+"""Where the paths a pytest run reads from configuration point (issue 45, item 5), by one
+rule: an ini value against the ini file's directory, a command-line or environment value
+against the directory pytest was started in, and the default ``.semantix/verdicts`` in the
+rootdir, so ``cd tests && pytest --semantic-verdicts replay`` replays what a run from the
+project's root recorded; a model directory the ini file names that is not there says so."""
 
 from __future__ import annotations
 
@@ -97,3 +97,20 @@ def test_the_option_and_the_variable_are_relative_to_where_pytest_starts(
     missed = _run(project, root / "tests", "--semantic-verdicts=replay")
     missed.assert_outcomes(failed=1)
     missed.stdout.fnmatch_lines([f"*VerdictNotRecordedError*{root / '.semantix' / 'verdicts'}*"])
+
+
+def test_a_missing_model_directory_in_the_ini_is_named_where_the_ini_file_puts_it(
+    project: pytest.Pytester,
+) -> None:
+    """``semantic_judge = embedding:models/minilm`` beside a ``models/`` folder without
+    ``minilm``: the directory the ini file names is said to be missing, also from ``tests/``
+    and in replay mode — never looked up as a Hugging Face repo, never an unrecorded verdict."""
+    (project.path / "models").mkdir()
+    project.makeini("[pytest]\nsemantic_judge = embedding:models/minilm\n")
+    result = _run(project, project.path / "tests", "--semantic-verdicts=replay")
+    result.assert_outcomes(failed=1)
+    missing = project.path / "models" / "minilm"
+    result.stdout.fnmatch_lines(
+        [f"*ModelNotFoundError: model directory '{missing}' does not exist*"]
+    )
+    assert "VerdictNotRecordedError" not in result.stdout.str()
