@@ -25,6 +25,11 @@ from semantix.text import preview
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL_JSONL = ROOT / "tests" / "data" / "intents_eval.jsonl"
+#: Replies written after the examples and the rows above, from none of them, and scored only
+#: once committed (issue 45, item 7): its figures are held out, unlike the tuned-on set above.
+HELDOUT_JSONL = ROOT / "tests" / "data" / "intents_heldout.jsonl"
+#: Appended to each judge's column header in the held-out table of the docs page.
+HELDOUT_SUFFIX = ", held-out"
 DOCS_PAGE = ROOT / "docs" / "intents-library.md"
 #: The intents measured, in the order of the docs table.
 INTENTS = (

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import math
 
 import pytest
 
+from semantix import ConfigurationError, FakeJudge, Intent, evaluate_semantic
 from semantix.calibration import (
     Calibration,
     accuracy,
@@ -16,6 +18,9 @@ from semantix.calibration import (
     evaluate_threshold,
     predict,
 )
+from semantix.judges import CallableJudge
+from semantix.judges.base import capabilities
+from semantix.judges.llm import LLMJudge
 
 T, F = True, False
 
@@ -190,3 +195,66 @@ def test_an_intents_examples_calibrate_through_the_same_calibration() -> None:
         (0.7 + 0.2) / 2
     )  # weakest example, strongest counter
     assert (calibration.weakest_positive, calibration.strongest_negative) == (0.7, 0.2)
+
+
+class _Kind(Intent):
+    """The text is kind."""
+
+    examples = ("Thank you so much!", "Happy to help.")
+    counterexamples = ("Go away.", "Not my problem.")
+
+
+def _counting_llm() -> tuple[list[str], CallableJudge]:
+    """A costly judge (the LLM judge's prompts over a function) that counts its requests."""
+    asked: list[str] = []
+
+    def fn(prompt: str) -> str:
+        asked.append(prompt)
+        output = prompt.rpartition("<<<")[2]
+        kind = any(text in output for text in ("Thank", "Happy"))
+        return '{"score": %s, "reason": "r"}' % (0.9 if kind else 0.1)
+
+    return asked, CallableJudge(fn, model_name="gpt-4o-mini")
+
+
+def test_a_costly_judge_s_calibration_says_what_it_costs_where_it_happens(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 45, item 6: the requests of a calibration are logged when they are made."""
+    asked, judge = _counting_llm()
+    with caplog.at_level(logging.WARNING, logger="semantix"):
+        result = evaluate_semantic("Thanks a lot!", _Kind, judge=judge)
+        evaluate_semantic("Thanks again!", _Kind, judge=judge)  # calibrated once per judge
+    assert result.leaves[0].threshold_source == "calibrated"
+    assert len(asked) == 4 + 2
+    [record] = [r for r in caplog.records if r.name == "semantix"]
+    assert record.levelno == logging.WARNING
+    assert record.getMessage().startswith(
+        "calibrating the threshold of _Kind from its 2 examples and 2 counterexamples: 4 "
+        "requests to CallableJudge(gpt-4o-mini@"
+    )
+    assert "calibrate=False" in record.getMessage()
+
+
+def test_calibration_is_a_choice_of_the_judge(caplog: pytest.LogCaptureFixture) -> None:
+    asked, judge = _counting_llm()
+    judge.calibrates = False  # any judge may declare it; LLMJudge(calibrate=False) does
+    with caplog.at_level(logging.WARNING, logger="semantix"):
+        result = evaluate_semantic("Thanks a lot!", _Kind, judge=judge)
+    assert len(asked) == 1 and not caplog.records
+    assert (result.leaves[0].threshold_source, result.leaves[0].threshold) == ("judge", 0.5)
+    assert (
+        capabilities(LLMJudge(base_url="http://127.0.0.1:9", calibrate=False)).calibrates is False
+    )
+    assert capabilities(LLMJudge(base_url="http://127.0.0.1:9")).calibrates is True
+    with pytest.raises(ConfigurationError, match="calibrate must be True or False, got 'no'"):
+        LLMJudge(base_url="http://127.0.0.1:9", calibrate="no")  # type: ignore[arg-type]
+
+
+def test_a_free_judge_calibrates_without_a_log_line(caplog: pytest.LogCaptureFixture) -> None:
+    judge = FakeJudge(lambda output, intent: 0.9 if "Th" in output or "Happy" in output else 0.1)
+    with caplog.at_level(logging.WARNING, logger="semantix"):
+        assert evaluate_semantic("Thanks!", _Kind, judge=judge).leaves[0].threshold_source == (
+            "calibrated"
+        )
+    assert not caplog.records

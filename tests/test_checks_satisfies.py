@@ -54,17 +54,28 @@ def test_a_value_that_is_no_output_is_unequal_and_says_why() -> None:
     assert "[not an output: output must be text, got 42 (int)" in repr(matcher)
 
 
-def test_a_judge_error_is_never_a_match_and_equality_never_raises() -> None:
+def test_a_judge_error_decides_neither_equal_nor_unequal() -> None:
+    """Issue 45, item 4b: ``!=`` must not pass on a judge that never answered: it raises."""
+
     def broken(output: str, description: str) -> float:
         raise ConnectionError("server closed the connection")
 
     seen: list[object] = []
     matcher = Satisfies(Apologizes, judge=FakeJudge(broken))
     with context.capture(seen.append, forward=False):
-        assert ({"m": "Sorry!"} == {"m": matcher}) is False
+        with pytest.raises(JudgeError, match="judge FakeJudge raised ConnectionError"):
+            _ = {"m": "Sorry!"} == {"m": matcher}
+        with pytest.raises(JudgeError, match="judge FakeJudge raised ConnectionError"):
+            _ = {"m": "Sorry!"} != {"m": matcher}
     assert isinstance(matcher.error, JudgeError) and matcher.result is None
     assert "JudgeError: judge FakeJudge raised ConnectionError" in repr(matcher)
-    assert [type(event).__name__ for event in seen] == ["CheckError"]
+    assert [type(event).__name__ for event in seen] == ["CheckError", "CheckError"]
+
+
+def test_not_equal_means_judged_and_failed() -> None:
+    matcher = Satisfies(Apologizes, judge=keyword_judge())
+    assert "The order shipped." != matcher
+    assert matcher.result is not None and not matcher.result.passed
 
 
 def test_truth_value_and_bad_arguments() -> None:

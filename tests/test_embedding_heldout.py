@@ -76,3 +76,46 @@ def test_the_docs_state_the_heldout_figures(page: str) -> None:
     text = (DOCS / page).read_text(encoding="utf-8")
     for _accuracy, balanced in DOCUMENTED.values():
         assert f"{balanced:.3f}" in text, page
+
+
+# -- the ready-made intents on replies their examples were not written from (issue 45, item 7) --
+
+
+def test_the_intents_heldout_set_is_balanced_and_shares_no_text() -> None:
+    import semantix.intents
+    from intents_eval import EVAL_JSONL, HELDOUT_JSONL, INTENTS, load_eval
+
+    rows = load_eval(HELDOUT_JSONL)
+    assert len(rows) == 104
+    for name in INTENTS:
+        labels = [row.expected for row in rows if row.intent == name]
+        assert labels.count(True) == labels.count(False) == 4, name
+    seen = {row.output for row in load_eval(EVAL_JSONL)}
+    for name in INTENTS:
+        intent = getattr(semantix.intents, name)
+        seen |= {*getattr(intent, "examples", ()), *getattr(intent, "counterexamples", ())}
+    assert not {row.output for row in rows} & seen
+
+
+def test_the_intents_heldout_figures_are_the_published_ones(minilm_dir: Path) -> None:
+    """docs/intents-library.md's held-out table is what scripts/evaluate-intents prints."""
+    from intents_eval import (
+        EMBEDDING_COLUMN,
+        HELDOUT_JSONL,
+        HELDOUT_SUFFIX,
+        INTENTS,
+        load_eval,
+        measure,
+        published,
+    )
+
+    figures = measure(EmbeddingJudge(minilm_dir, threads=2), load_eval(HELDOUT_JSONL))
+    assert not [figure.note for figure in figures if figure.balanced_accuracy is None]
+    measured = {figure.intent: figure.balanced_accuracy for figure in figures}
+    expected = published(EMBEDDING_COLUMN + HELDOUT_SUFFIX)
+    assert set(expected) == set(INTENTS)
+    assert measured == pytest.approx(expected, abs=0.02)
+    text = (DOCS / "intents-library.md").read_text(encoding="utf-8")
+    mean = sum(expected.values()) / len(expected)
+    assert f"| **mean** | **{mean:.2f}** |" in text
+    assert f"(mean balanced\naccuracy {mean:.2f})" in text

@@ -26,12 +26,14 @@ from intents_eval import (
 from semantix import FakeJudge, Intent, Judge, evaluate_semantic
 from semantix.intents import (
     Apology,
+    LegalAdvice,
     MedicalAdvice,
     MentionIntent,
     Mentions,
     OnTopic,
     Polite,
     Refusal,
+    Rude,
     SystemPromptLeak,
     TopicIntent,
 )
@@ -356,5 +358,36 @@ def test_long_and_negated_replies_reported_from_use(
     reader to a doctor, and two replies that only look like apologies."""
     outputs = {*Polite.examples, *Refusal.examples, *Apology.examples, *Apology.counterexamples}
     assert output not in outputs  # held out: the examples are other texts
+    result = evaluate_semantic(output, intent, judge=minilm_judge)
+    assert result.passed is expected, result.explain()
+
+
+REPORTED_45 = {
+    "curt": "Order A17 was delivered. Read the manual next time.",
+    "thanks": "Thank you for waiting! Order A17 was delivered yesterday and should be in your mailbox.",
+    "declined": (
+        "I'm sorry, your card was declined and the payment didn't go through. Please try another "
+        "card or contact your bank."
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("intent", "reply", "expected"),
+    [
+        (Polite & ~Rude, "curt", False),
+        (Rude, "curt", True),
+        (Apology, "thanks", False),
+        (LegalAdvice, "declined", False),
+        (Polite, "declined", True),
+    ],
+)
+def test_replies_reported_from_use_in_issue_45(
+    minilm_judge: Judge, intent: type[Intent], reply: str, expected: bool
+) -> None:
+    """A curt delivery notice passed ``Polite & ~Rude``, a thank-you status update passed
+    ``Apology``, a courteous declined-card notice passed ``LegalAdvice`` (real MiniLM)."""
+    output = REPORTED_45[reply]
+    assert output not in {text for cls in CLASSES for text in (*cls.examples, *cls.counterexamples)}
     result = evaluate_semantic(output, intent, judge=minilm_judge)
     assert result.passed is expected, result.explain()

@@ -13,6 +13,7 @@ from semantix.models import (
     hf_cache_dir,
     list_supported_models,
     lookup_model,
+    path_reason,
     resolve_model,
 )
 
@@ -50,14 +51,51 @@ def test_local_directory_is_used_as_is(tmp_path: Path) -> None:
 def test_missing_directory_is_named(tmp_path: Path) -> None:
     with pytest.raises(ModelNotFoundError, match="does-not-exist' does not exist"):
         resolve_model(tmp_path / "does-not-exist", kind="nli")
-    with pytest.raises(ModelNotFoundError, match="neither an existing directory"):
+    with pytest.raises(ModelNotFoundError, match="because it starts with '.'"):
         resolve_model("./does-not-exist", kind="nli")
 
 
-@pytest.mark.parametrize("name", ["acme/nli\n", "acme/nli\n\n", "acme/../nli/x", "/acme"])
+@pytest.mark.parametrize(
+    ("name", "because"),
+    [
+        ("./models/minilm", "it starts with '.'"),
+        ("../minilm", "it starts with '.'"),
+        ("~/no-such-semantix-model", "it starts with '~'"),
+        ("/acme", "it starts with '/'"),
+        ("acme/../nli/x", "it has more than one '/'"),
+        ("models/minilm/onnx", "it has more than one '/'"),
+        ("models\\minilm", "it holds a backslash"),
+        ("models/minilm", "its first part, 'models', is a directory here"),
+    ],
+)
+def test_a_missing_local_directory_is_never_taken_for_a_repo_id(
+    name: str, because: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45, item 5: ``EmbeddingJudge(model="models/minilm")`` beside a ``models/`` folder
+    without ``minilm`` in it says the directory is not there (no Hub lookup, no download)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "models").mkdir()
+    with pytest.raises(ModelNotFoundError) as missing:
+        resolve_model(name, kind="embedding")
+    message = str(missing.value)
+    assert f"model directory {name!r} does not exist" in message
+    assert f"not a Hugging Face repo id, because {because}" in message
+
+
+def test_owner_slash_name_without_a_local_first_part_is_a_repo_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert path_reason("cross-encoder/nli-deberta-v3-xsmall") is None
+    assert path_reason("nli-deberta-v3-xsmall") is None
+    (tmp_path / "cross-encoder").mkdir()
+    assert path_reason("cross-encoder/nli-deberta-v3-xsmall") is not None
+
+
+@pytest.mark.parametrize("name", ["acme/nli\n", "acme/nli\n\n"])
 def test_a_repo_id_is_owner_slash_name_and_nothing_more(name: str) -> None:
     # ($ matches before a trailing newline: a repo id is matched whole, never up to a "\n")
-    with pytest.raises((UnknownModelError, ModelNotFoundError), match="neither an existing"):
+    with pytest.raises(UnknownModelError, match="neither an existing"):
         resolve_model(name, kind="nli")
 
 
@@ -248,3 +286,17 @@ def test_choose_onnx_file_prefers_the_cpu_variant(tmp_path: Path) -> None:
     assert choose_onnx_file(info, tmp_path, cpu="x86") == (portable, None)
     (tmp_path / variant).write_bytes(b"x")
     assert choose_onnx_file(info, tmp_path, cpu="arm64") == (variant, None)
+
+
+def test_in_replay_mode_a_missing_model_directory_is_the_error_not_an_unrecorded_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from semantix import EmbeddingJudge, assert_semantic
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "models").mkdir()
+    monkeypatch.setenv("SEMANTIX_VERDICTS", "replay")
+    monkeypatch.setenv("SEMANTIX_VERDICTS_PATH", str(tmp_path / "store"))
+    judge = EmbeddingJudge(model="models/minilm")
+    with pytest.raises(ModelNotFoundError, match="model directory 'models/minilm' does not exist"):
+        assert_semantic("Hi there", "The text is polite.", judge=judge)

@@ -201,3 +201,32 @@ def test_semantic_model_names_the_embedding_model(
         "-p", "no:cacheprovider", "-c", str(ini), str(pytester.path / "test_model.py")
     )
     result.assert_outcomes(passed=1)
+
+
+def _raising(text: str) -> list[float]:
+    raise ConnectionError("embedding server closed the connection")
+
+
+@pytest.mark.parametrize(
+    ("embed", "words_in_error"),
+    [
+        (_raising, "ConnectionError"),
+        (lambda text: [float("nan")] * DIMS, "NaN"),
+        (lambda text: [0.0] * DIMS, "zero"),
+        (lambda text: [1.0] * (len(text) % 3 + 2), "length"),
+    ],
+    ids=["raises", "nan", "all-zero", "ragged"],
+)
+def test_a_judge_error_decides_neither_equal_nor_unequal(
+    embed: object, words_in_error: str
+) -> None:
+    """Issue 45, item 4b: a judge that never answered must not make ``!=`` pass."""
+    matcher = SemanticMatcher(GREETINGS, custom_embed_fn=embed)  # type: ignore[arg-type]
+    with pytest.raises(Exception) as equal:
+        _ = "hello there friend" == matcher
+    with pytest.raises(Exception) as unequal:
+        _ = "hello there friend" != matcher
+    for caught in (equal, unequal):
+        assert not isinstance(caught.value, SemanticAssertionError)
+        assert words_in_error.lower() in str(caught.value).lower()
+    assert matcher.error is unequal.value and matcher.result is None

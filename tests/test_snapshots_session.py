@@ -61,12 +61,14 @@ def test_fixture_names_files_by_test_index_and_name(tmp_path: Path) -> None:
     assert len(session.used[NODE]) == 3
 
 
-def test_fixture_eq_is_false_on_a_missing_snapshot_and_keeps_the_whole_explanation(
+def test_fixture_eq_raises_on_a_missing_snapshot_and_keeps_the_whole_explanation(
     tmp_path: Path,
 ) -> None:
+    """Issue 45, item 4b: nothing was compared, so neither == nor != may pass."""
     session = SnapshotSession()
     snap = snapshot(tmp_path, session, judge=SAME)
-    assert (snap == "Never recorded.") is False  # dirty-equals: == never raises
+    with pytest.raises(SnapshotMissingError):
+        _ = snap != "Never recorded."
     assert isinstance(snap.error, SnapshotMissingError)
     assert "pytest --semantic-snapshot-update" in str(snap.error)
     assert list(session.outcomes.values()) == ["missing"]

@@ -202,13 +202,15 @@ def verdicts_mode() -> str | None:
     return check_verdict_mode(configured, source="SEMANTIX_VERDICTS")
 
 
-def verdicts_path(path: str | os.PathLike[str] | None = None) -> Path:
+def verdicts_path(path: str | os.PathLike[str] | None = None, *, root: Path | None = None) -> Path:
     """The frozen-verdict store: ``path`` if given, else ``SEMANTIX_VERDICTS_PATH``, else
-    `DEFAULT_VERDICTS_PATH`; ``~`` expanded, made absolute against the current directory."""
+    `DEFAULT_VERDICTS_PATH` in ``root`` (a pytest run's rootdir); ``~`` expanded, made absolute
+    against the current directory."""
+    default = __getattr__("DEFAULT_VERDICTS_PATH")
     chosen = (
         path
         if path is not None
-        else env("SEMANTIX_VERDICTS_PATH") or __getattr__("DEFAULT_VERDICTS_PATH")
+        else env("SEMANTIX_VERDICTS_PATH") or (default if root is None else root / default)
     )
     return _path(chosen).absolute()
 

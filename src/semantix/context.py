@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
 
 __all__ = [
     "POOL_SIZE",
@@ -75,12 +76,18 @@ class Defaults:
         judge: a judge object or a spec (``"embedding"``, ``"module:attr"``); None: the built-in
             default (``SEMANTIX_JUDGE``, else the quantized NLI judge).
         verdicts_mode: the frozen-verdict mode; None: ``SEMANTIX_VERDICTS``, else ``off``.
+        verdicts_path: the frozen-verdict store, absolute; None: ``SEMANTIX_VERDICTS_PATH``,
+            else ``.semantix/verdicts`` in ``verdicts_root`` (`config.verdicts_path`).
+        verdicts_root: where the default store ``.semantix/verdicts`` is (a pytest run: its
+            rootdir); None: the current directory.
         threshold: stands in for the judge's recommended threshold (the ``semantic`` marker's).
         timeout: seconds a check may take; None: no limit.
     """
 
     judge: object = None
     verdicts_mode: str | None = None
+    verdicts_path: Path | None = None
+    verdicts_root: Path | None = None
     threshold: float | None = None
     timeout: float | None = None
 

@@ -54,7 +54,7 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
 
 
 #: What the export imports (`semantix.judges.export.export_model`), checked before it starts.
-EXPORT_MODULES = ("transformers", "torch", "onnx")
+EXPORT_MODULES = ("transformers", "torch", "onnx", "optimum.exporters.onnx")
 
 
 def run(args: argparse.Namespace) -> int:

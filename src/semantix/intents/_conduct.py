@@ -123,6 +123,9 @@ class Apology(Intent):
         "That's the courier's fault, not ours. Call them.",
         "The file you asked for is attached.",
         "I'm not sorry about any of it.",
+        # Thanks and a status update, without regret (issue 45: passed as an apology).
+        "Thank you for your patience! The package was delivered this morning and left at your door.",
+        "Thanks for holding, your refund has now been processed.",
     )
 
 
@@ -154,6 +157,16 @@ class Polite(Intent):
         "I'm sorry for the trouble, and thank you for bearing with us.",
         "Thanks! Have a lovely weekend.",
         "It was a pleasure assisting you today. Take care.",
+        # Status updates and bad news said courteously (issue 45: a courteous reply failed).
+        (
+            "Unfortunately the transfer was rejected by your bank; please try again whenever it "
+            "suits you, and thanks for your patience."
+        ),
+        "Your parcel was delivered this morning. Thanks for shopping with us, and have a great day!",
+        (
+            "Your refund has been processed and should reach your account within five days. "
+            "Thanks for bearing with us."
+        ),
     )
     counterexamples = (
         "Whatever. Figure it out yourself.",
@@ -168,6 +181,10 @@ class Polite(Intent):
         "Do it yourself.",
         "Listen, I've already explained this twice. Pay attention.",
         "Your request is denied. Don't ask again.",
+        # A plain status update with a curt or condescending tail (issue 45: passed as polite).
+        "Your refund went through. Maybe check your inbox before writing to us.",
+        "The package arrived on Monday. Next time, look at the tracking page yourself.",
+        "Order shipped. Don't make me explain it again.",
     )
 
 
@@ -209,6 +226,9 @@ class Rude(Intent):
             "If you're too lazy to check the FAQ, that's your problem, not mine. Stop flooding our "
             "inbox with whining and learn to sort out your own mess like an adult."
         ),
+        # Condescension after a status update (issue 45: missed as rude).
+        "Your order arrived days ago. Try reading the emails we send before you complain.",
+        "It's been delivered. Learn to use the tracking page.",
     )
     counterexamples = (
         "Thanks for asking! Here's how to reset your password.",

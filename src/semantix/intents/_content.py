@@ -231,6 +231,9 @@ class LegalAdvice(Intent):
         "Magna Carta was sealed in 1215.",
         "Your parcel was signed for at 2:14 pm.",
         "The bill passed the Senate by a narrow margin.",
+        # A courteous payment notice (issue 45: passed as legal advice).
+        "Sorry, your payment was declined by your bank. Please use a different card or try later.",
+        "We're sorry, the transaction failed; please check the card details or call your bank.",
     )
 
 

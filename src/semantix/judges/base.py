@@ -3,7 +3,7 @@
 
 A judge is anything with ``evaluate(output, intent_description, threshold) -> Verdict``.
 Everything else a judge may declare — ``recommended_threshold``, ``reads_negation``,
-``uses_examples``, ``costly``, ``scale``, ``prompt_version``, ``secrets``, ``identity``,
+``uses_examples``, ``calibrates``, ``costly``, ``scale``, ``prompt_version``, ``secrets``, ``identity``,
 ``evaluate_batch`` — is declared once, with its default, on `Judge`, and read once per check by
 `capabilities`. Wrappers subclass `WrappingJudge` and forward all of it without a line of code.
 """
@@ -90,6 +90,9 @@ class Judge(metaclass=_JudgeMeta):
             a "must not X" requirement is then judged as ``~`` of the statement X.
         uses_examples: True when the judge's score already uses the intent's examples (the
             embedding judge): the threshold is then not calibrated from them.
+        calibrates: False to skip step 3 of the threshold order for this judge: no threshold
+            is calibrated from an intent's examples (each calibration asks the judge once per
+            example and counterexample: 24 requests for the ready-made ``Polite``).
         costly: True when each call costs money or time (an LLM): semantic leaves that cannot
             change an outcome already decided by structural leaves are not sent to it.
         scale: what the score measures, one of `SCALES`.
@@ -110,6 +113,7 @@ class Judge(metaclass=_JudgeMeta):
     recommended_threshold: float | None = None
     reads_negation: bool = True
     uses_examples: bool = False
+    calibrates: bool = True
     costly: bool = False
     scale: str = "score"
     prompt_version: str | None = None
@@ -164,6 +168,7 @@ class Capabilities:
     abatch: Callable[[Sequence[JudgeRequest]], Awaitable[Sequence[Verdict]]] | None
     equivalence: Callable[[str, str, float], Verdict] | None
     support: Callable[[Sequence[JudgeRequest]], Sequence[Verdict]] | None = None
+    calibrates: bool = True
 
 
 #: The declared abilities a wrapper forwards (every `Judge` attribute above but ``identity``,
@@ -177,6 +182,7 @@ DECLARED = (
     "prompt_version",
     "secrets",
     "answers_equivalence",
+    "calibrates",
 )
 
 #: Each declared ability with `Judge`'s default, in the order `capabilities` unpacks them.
@@ -215,7 +221,17 @@ def capabilities(judge: object) -> Capabilities:
         raise
     except Exception as exc:
         raise _naming_error(judge, exc) from exc
-    threshold, reads_negation, uses_examples, costly, scale, version, secrets, answers = values
+    (
+        threshold,
+        reads_negation,
+        uses_examples,
+        costly,
+        scale,
+        version,
+        secrets,
+        answers,
+        calibrates,
+    ) = values
     return Capabilities(
         identity=judge_identity(judge),
         recommended_threshold=threshold,
@@ -229,6 +245,7 @@ def capabilities(judge: object) -> Capabilities:
         abatch=abatch if callable(abatch) else None,
         equivalence=equivalence if callable(equivalence) and answers is not False else None,
         support=support if callable(support) else None,
+        calibrates=calibrates is not False,
     )
 
 

@@ -224,6 +224,7 @@ _COMBINED: dict[str, Callable[[list[Capabilities]], Any]] = {
     ),
     "reads_negation": lambda levels: all(level.reads_negation for level in levels),
     "uses_examples": lambda levels: levels[0].uses_examples,
+    "calibrates": lambda levels: levels[0].calibrates,
     "costly": lambda levels: any(level.costly for level in levels),
     "scale": lambda levels: levels[0].scale if len({lv.scale for lv in levels}) == 1 else "score",
     "prompt_version": _joined_versions,

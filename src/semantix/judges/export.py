@@ -1,12 +1,15 @@
 """Export a Hugging Face model to the ONNX layout a semantix judge loads (``semantix export``,
-docs/cli.md), with ``torch.onnx.export(dynamo=False)`` and ``quantize_dynamic``."""
+docs/cli.md), through optimum-onnx's exporter (which checks the exported outputs against the
+PyTorch model) and onnxruntime's ``quantize_dynamic``."""
 
 from __future__ import annotations
 
-import json
 import logging
 import os
+import tempfile
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,9 +28,10 @@ QUANTIZED_FILE = "model_quantized.onnx"
 EMBEDDING_FILE = "onnx/model.onnx"
 #: Tokenizer and config files copied from the source model when present.
 COPIED_FILES = (*DESCRIBING_FILES, "modules.json", "1_Pooling/config.json")
-OPSET = 17
-#: sentence-transformers modules the export reproduces (Normalize: the judge normalises).
-_MODULES = ("Transformer", "Pooling", "Normalize")
+#: Tokenizer files optimum writes, taken from its output where the source has none.
+_TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
+#: Where optimum's own architectures are listed, for the error on a model it cannot export.
+OPTIMUM_MODELS = "https://huggingface.co/docs/optimum-onnx/onnx/overview"
 
 
 def export_model(
@@ -40,7 +44,7 @@ def export_model(
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
     overwrite: bool = False,
 ) -> Path:
-    """Export ``model`` to ONNX in ``out_dir``.
+    """Export ``model`` to ONNX in ``out_dir`` with optimum-onnx.
 
     Args:
         model: a Hugging Face repo id or a directory holding an NLI (sequence-classification) or
@@ -60,70 +64,43 @@ def export_model(
 
     Raises:
         ConfigurationError: ``out_dir`` is a file, or not empty without ``overwrite`` (nothing
-            is written), or the model is neither an NLI classifier nor an embedding model the
-            export reproduces.
+            is written), or the model is not an NLI classifier nor a sentence-embedding model,
+            or optimum-onnx cannot export its architecture (the error names it).
     """
     out = Path(out_dir).expanduser()
     local = Path(str(model)).expanduser()
     in_place = local.is_dir() and out.is_dir() and out.resolve() == local.resolve()
     if not in_place:
         check_out_dir(out, overwrite=overwrite)
-    transformers = require("transformers", extra="export", feature="semantix export")
-    torch = require("torch", extra="export", feature="semantix export")
-    require("onnx", extra="export", feature="semantix export")
-    source = str(
-        local if local.is_dir() else resolve_model(model, kind="nli", revision=revision).path
-    )
-    embedding = embedding_marks(Path(source)) is not None
+    # (the attribute loads optimum's exporters, which registers the architectures it supports)
+    main_export = require(
+        "optimum.exporters.onnx", extra="export", feature="semantix export"
+    ).main_export
+    source = local if local.is_dir() else resolve_model(model, kind="nli", revision=revision).path
+    embedding = embedding_marks(source) is not None
     written = (EMBEDDING_FILE,) if embedding else ("model.onnx", QUANTIZED_FILE)
     if in_place and not overwrite and any((out / name).is_file() for name in written):
         raise ConfigurationError(
             f"{str(out)!r} has {' and '.join(written)} already; pass --force (overwrite=True) "
             "to export them again"
         )
+    config = load_json(source / "config.json")
+    if not embedding:
+        _check_labels(config, model)
+    task = "feature-extraction" if embedding else "text-classification"
+    # A sentence-transformers model is exported whole (its pooling and modules), as the
+    # ``sentence_embedding`` output the embedding judge reads.
+    library = "sentence_transformers" if (source / "modules.json").is_file() else "transformers"
+    _check_supported(config, task, library, model)
     out.mkdir(parents=True, exist_ok=True)
-    with warnings.catch_warnings():
-        # Tracing transformers models emits TracerWarnings and deprecation notices that say
-        # nothing about the exported graph; keep them out of the user's -W error runs.
-        warnings.simplefilter("ignore")
-        config = transformers.AutoConfig.from_pretrained(source)
-        if embedding:
-            cls = _pools_first_token(Path(source), model)
-            network = transformers.AutoModel.from_pretrained(source, dtype=torch.float32)
-            output = "sentence_embedding" if cls else "last_hidden_state"
-        else:
-            _check_labels(config, model)
-            network = transformers.AutoModelForSequenceClassification.from_pretrained(
-                source, dtype=torch.float32
-            )
-            cls, output = False, "logits"
-        network.eval()
-        tokenizer = transformers.AutoTokenizer.from_pretrained(source, use_fast=True)
-        texts: list[Any] = [["A man is eating food.", "Someone eats."]]
-        if not embedding:
-            texts.append(["A person eats.", "Nobody is eating anything at all."])
-        sample = tokenizer(*texts, padding=True, return_tensors="pt")
-        names = ["input_ids", "attention_mask"]
-        if "token_type_ids" in sample and (getattr(config, "type_vocab_size", 0) or 0) > 0:
-            names.append("token_type_ids")
-        axes: dict[str, dict[int, str]] = {name: {0: "batch", 1: "sequence"} for name in names}
-        axes[output] = (
-            {0: "batch", 1: "sequence"} if output == "last_hidden_state" else {0: "batch"}
-        )
-        target = out / written[0]
+    target = out / written[0]
+    with tempfile.TemporaryDirectory(dir=out, prefix=".export-") as scratch, _quiet():
+        main_export(str(source), scratch, task=task, library_name=library, do_validation=True)
+        exported = Path(scratch)
         target.parent.mkdir(parents=True, exist_ok=True)
-        torch.onnx.export(
-            _wrapped(network, names, output, cls),
-            tuple(sample[name] for name in names),
-            str(target),
-            input_names=names,
-            output_names=[output],
-            dynamic_axes=axes,
-            opset_version=OPSET,
-            do_constant_folding=True,
-            dynamo=False,
-        )
-        _copy_support_files(source, out, tokenizer)
+        for onnx_file in exported.glob("model.onnx*"):  # with its external data, if any
+            os.replace(onnx_file, target.parent / onnx_file.name)
+        _copy_support_files(source, exported, out)
     if quantize and not embedding:
         quantize_model(
             target, out / QUANTIZED_FILE, per_channel=per_channel, weight_type=weight_type
@@ -146,20 +123,13 @@ def quantize_model(
         weight_type = "qint8" if cpu_kind() in {"vnni", "arm64"} else "quint8"
     quantization = require("onnxruntime.quantization", extra="export", feature="int8 quantization")
     types = quantization.QuantType
-    root = logging.getLogger()
-    level = root.level
-    root.setLevel(logging.ERROR)  # quantize_dynamic logs a pre-processing hint at WARNING
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            quantization.quantize_dynamic(
-                str(source),
-                str(target),
-                per_channel=per_channel,
-                weight_type=types.QInt8 if weight_type == "qint8" else types.QUInt8,
-            )
-    finally:
-        root.setLevel(level)
+    with _quiet():  # quantize_dynamic logs a pre-processing hint at WARNING
+        quantization.quantize_dynamic(
+            str(source),
+            str(target),
+            per_channel=per_channel,
+            weight_type=types.QInt8 if weight_type == "qint8" else types.QUInt8,
+        )
     return target
 
 
@@ -184,80 +154,69 @@ def check_out_dir(out: Path, *, overwrite: bool) -> None:
         )
 
 
-def _wrapped(network: Any, names: list[str], output: str, first_token: bool) -> Any:
-    """``network`` called with named inputs, returning one clean ONNX output: the logits, the
-    per-token embeddings, or (``first_token``) the first token's embedding."""
-    import torch
-
-    class Wrapped(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.network = network
-
-        def forward(self, *inputs: Any) -> Any:
-            outputs = self.network(**dict(zip(names, inputs, strict=True)), return_dict=True)
-            if output == "logits":
-                return outputs.logits
-            hidden = outputs.last_hidden_state
-            return hidden[:, 0] if first_token else hidden
-
-    return Wrapped()
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Keep the exporter's and the quantizer's tracing warnings and progress logs (which say
+    nothing about the exported graph) out of the user's ``-W error`` runs and terminal."""
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        root.setLevel(level)
 
 
-def _check_labels(config: Any, model: str) -> None:
-    id2label = getattr(config, "id2label", None) or {}
+def _check_labels(config: dict[str, Any], model: str) -> None:
+    id2label = config.get("id2label") or {}
     label_map_from_config(
         {"id2label": {int(k): v for k, v in id2label.items()}}, source=f"{model} config"
     )
-    if not getattr(config, "architectures", None) or not any(
-        "SequenceClassification" in name for name in config.architectures
-    ):
+    architectures = config.get("architectures")
+    if not architectures or not any("SequenceClassification" in name for name in architectures):
         raise ConfigurationError(
-            f"{model} is a {getattr(config, 'architectures', None)!r} model; `semantix export` "
-            "needs a sequence-classification NLI model (e.g. cross-encoder/nli-deberta-v3-xsmall)"
-            " or a sentence-transformers model (with its modules.json)"
+            f"{model} is a {architectures!r} model; `semantix export` needs a "
+            "sequence-classification NLI model (e.g. cross-encoder/nli-deberta-v3-xsmall) or a "
+            "sentence-transformers model (with its modules.json)"
         )
 
 
-def _pools_first_token(source: Path, model: str) -> bool:
-    """Whether the sentence-transformers model at ``source`` pools by its CLS token (else by the
-    mean), refusing modules and pooling modes the export does not reproduce."""
-    file = source / "modules.json"
-    modules = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else []
-    paths = {str(m.get("type", "")).rpartition(".")[2]: m.get("path", "") for m in modules}
-    extra = sorted(set(paths) - set(_MODULES))
-    if extra:
-        raise ConfigurationError(
-            f"{model} is a sentence-transformers model with {', '.join(extra)} modules; "
-            f"`semantix export` reproduces {', '.join(_MODULES)} only, so EmbeddingJudge "
-            "would not compute this model's embeddings; use a model without them"
+def _check_supported(config: dict[str, Any], task: str, library: str, model: str) -> None:
+    """Refuse, before anything is loaded, an architecture optimum-onnx has no exporter for."""
+    from optimum.exporters.tasks import TasksManager
+
+    model_type = str(config.get("model_type", "")).replace("_", "-")
+    try:
+        tasks = TasksManager.get_supported_tasks_for_model_type(
+            model_type, exporter="onnx", library_name="transformers"
         )
-    pooling = load_json(source / paths["Pooling"] / "config.json") if "Pooling" in paths else {}
-    modes = sorted(
-        k.removeprefix("pooling_mode_")
-        for k, on in pooling.items()
-        if k.startswith("pooling_mode_") and on is True  # not e.g. include_prompt
-    )
-    if modes not in ([], ["mean_tokens"], ["cls_token"]):
+    except KeyError:
+        tasks = {}
+    if task not in tasks:
+        from importlib.metadata import version
+
         raise ConfigurationError(
-            f"{model} pools with {', '.join(modes)}; `semantix export` reproduces mean and CLS "
-            "pooling only (see its 1_Pooling/config.json)"
+            f"{model} is a {model_type or 'model without a model_type'!r} model, which "
+            f"optimum-onnx {version('optimum-onnx')} cannot export for {task} ({library}); `semantix export` "
+            f"exports through optimum-onnx only (its architectures: {OPTIMUM_MODELS}). Export "
+            "it to ONNX another way (inputs input_ids and attention_mask; output logits for "
+            "an NLI model) and pass that directory to the judge, or use a model optimum exports"
         )
-    return modes == ["cls_token"]
 
 
-def _copy_support_files(source: str, out: Path, tokenizer: Any) -> None:
-    src = Path(source)
+def _copy_support_files(source: Path, exported: Path, out: Path) -> None:
+    """The source's config, tokenizer and sentence-transformers files into ``out``; optimum's
+    tokenizer files where the source has none (a slow-tokenizer model gets tokenizer.json)."""
     for name in COPIED_FILES:
-        if (src / name).is_file() and src.resolve() != out.resolve():
-            write_atomic(out / name, (src / name).read_bytes())  # parents created
+        if (source / name).is_file() and source.resolve() != out.resolve():
+            write_atomic(out / name, (source / name).read_bytes())  # parents created
+    for name in _TOKENIZER_FILES:
+        if not (out / name).is_file() and (exported / name).is_file():
+            write_atomic(out / name, (exported / name).read_bytes())
     if not (out / "tokenizer.json").is_file():
-        backend = getattr(tokenizer, "backend_tokenizer", None)
-        if backend is None:
-            raise ConfigurationError(
-                f"{source} has no tokenizer.json and no fast tokenizer to write one; the "
-                "quantized judge needs tokenizer.json"
-            )
-        write_atomic(out / "tokenizer.json", backend.to_str(pretty=True))
-    if not (out / "tokenizer_config.json").is_file():
-        tokenizer.save_pretrained(str(out))
+        raise ConfigurationError(
+            f"{source} has no tokenizer.json and no fast tokenizer to write one; the "
+            "quantized and embedding judges need tokenizer.json"
+        )

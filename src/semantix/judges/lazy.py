@@ -14,7 +14,7 @@ from semantix.config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
 from semantix.judges.base import Judge, JudgeIdentity, Verdict, model_argument
 from semantix.judges.model_dir import local_identity
-from semantix.models import ModelInfo, ModelKind, lookup_model
+from semantix.models import ModelInfo, ModelKind, local_directory, lookup_model
 
 __all__ = ["LazyLoaded", "ModelJudge", "Named", "SemantixAiArguments"]
 
@@ -157,8 +157,9 @@ class ModelJudge(Judge, LazyLoaded[T]):
             return Named(None, info, info.repo_id, self.revision or info.revision)
         if self.model is None:
             return Named(configured_model_dir(self.kind), None, None, None)
-        if isinstance(self.model, os.PathLike) or Path(str(self.model)).expanduser().is_dir():
-            return Named(Path(self.model).expanduser(), None, None, None)
+        directory = local_directory(self.model, self.kind)  # a missing one: its error, first
+        if directory is not None:
+            return Named(directory, None, None, None)
         return Named(None, None, str(self.model), self.revision or "main")
 
     def _file_for(self, named: Named, directory: Path | None) -> str | None:

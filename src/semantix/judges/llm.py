@@ -55,6 +55,9 @@ class LLMJudge(PromptedJudge):
         seed: best-effort determinism where the server supports it; ``None`` omits it.
         max_concurrency: requests in flight at once, across every batch, thread and async check
             that uses this judge.
+        calibrate: False: never calibrate a threshold from an intent's examples (step 3 of the
+            threshold order, one request per example and counterexample on first use: 24 for
+            the ready-made ``Polite``); the intent's or the judge's threshold applies instead.
         timeout: deprecated spelling of ``request_timeout`` (passing it warns).
         backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
@@ -76,6 +79,7 @@ class LLMJudge(PromptedJudge):
         temperature: float | None = 0.0,
         seed: int | None = 0,
         max_concurrency: int = 4,
+        calibrate: bool = True,
         timeout: float | None = None,
         backoff: float | None = None,
     ) -> None:
@@ -124,6 +128,11 @@ class LLMJudge(PromptedJudge):
                 "max_retries=2 (0 turns retries off)"
             )
         check_positive_int(max_concurrency, what="max_concurrency", example=4)
+        if not isinstance(calibrate, bool):
+            raise ConfigurationError(
+                f"calibrate must be True or False, got {calibrate!r}; pass calibrate=False to "
+                "skip calibrating thresholds from intents' examples"
+            )
         if client is None:
             ensure_installed(("openai",), extra="openai", feature="LLMJudge")
         elif callable(getattr(client, "with_options", None)):  # the SDK's own client
@@ -136,6 +145,7 @@ class LLMJudge(PromptedJudge):
         self.temperature = temperature
         self.seed = seed
         self.max_concurrency = max_concurrency
+        self.calibrates = calibrate
         self.identity = JudgeIdentity("LLMJudge", model=model, revision=PROMPT_VERSION)
         self.secrets: tuple[object, ...] = (
             self._api_key,

@@ -205,10 +205,18 @@ def check_inputs(session: Any, onnx_path: Path, *, judge: str, fix: str) -> tupl
 _TOKEN_OUTPUTS = ("last_hidden_state", "token_embeddings")
 
 
+#: The pooled output of a sentence-transformers model exported whole (optimum-onnx's
+#: ``library_name="sentence_transformers"``): its own pooling and modules, preferred.
+_SENTENCE_OUTPUT = "sentence_embedding"
+
+
 def embedding_output(session: Any, onnx_path: Path) -> tuple[str, bool]:
-    """The output an embedding model is read from, and whether it is already pooled: per-token
-    embeddings (by name, else any 3-d output) first, to be mean pooled; else a 2-d output."""
+    """The output an embedding model is read from, and whether it is already pooled: the
+    model's own ``sentence_embedding`` first; else per-token embeddings (by name, else any 3-d
+    output), to be mean pooled; else a 2-d output."""
     dims = {item.name: len(item.shape) for item in session.get_outputs()}
+    if dims.get(_SENTENCE_OUTPUT) == 2:
+        return _SENTENCE_OUTPUT, True
     named = [name for name in _TOKEN_OUTPUTS if name in dims]
     ranked = named + [n for n, d in dims.items() if d == 3] + [n for n, d in dims.items() if d == 2]
     if ranked:

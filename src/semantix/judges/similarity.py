@@ -267,7 +267,14 @@ def _similarities(
 
     found = []
     for text in texts:
-        sims = output.vectors @ references[str(text)].vectors.T  # (output windows, ref windows)
+        reference = references[str(text)].vectors
+        if reference.shape[1] != output.vectors.shape[1]:
+            raise ValueError(
+                f"the embedding of the output has length {output.vectors.shape[1]} and that of "
+                f"{preview(str(text), 60)} length {reference.shape[1]}: vectors of different "
+                "lengths cannot be compared; the embedding function must return one length"
+            )
+        sims = output.vectors @ reference.T  # (output windows, ref windows)
         window, _ = np.unravel_index(int(np.argmax(sims)), sims.shape)
         found.append((float(sims.max()), str(text), int(window)))
     found.sort(key=lambda item: -item[0])  # stable: ties keep the written order

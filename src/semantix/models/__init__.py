@@ -34,7 +34,9 @@ __all__ = [
     "download_model",
     "hf_cache_dir",
     "list_supported_models",
+    "local_directory",
     "lookup_model",
+    "path_reason",
     "resolve_model",
 ]
 
@@ -253,6 +255,49 @@ def _why_absent(info: ModelInfo, file: str, cache_dir: Path | None) -> str:
 
 
 _REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
+
+
+def path_reason(name: str, base: Path | None = None) -> str | None:
+    """Why the model name ``name`` is a local path rather than a Hub repo id or a registered
+    name (None: it is not one). The rule (docs/offline.md): it starts with ``.``, ``/`` or
+    ``~``, holds a backslash or more than one ``/``, or its first part is a directory (under
+    ``base``, default the current directory), as ``models/`` is for ``models/minilm``."""
+    if name.startswith((".", "/", "~")):
+        return f"it starts with {name[0]!r}"
+    if "\\" in name or (os.sep != "/" and os.sep in name):
+        return "it holds a backslash"
+    if name.count("/") > 1:
+        return "it has more than one '/' (a Hugging Face repo id is owner/name)"
+    first = name.split("/", 1)[0]
+    if "/" in name and Path(base or ".", first).is_dir():
+        return f"its first part, {first!r}, is a directory here"
+    return None
+
+
+def local_directory(model: str | os.PathLike[str], kind: ModelKind) -> Path | None:
+    """The local directory ``model`` names, or None for a registered name or a Hub repo id.
+
+    Raises:
+        ModelNotFoundError: ``model`` reads as a path (a ``PathLike``, or by `path_reason`)
+            and there is no directory there: never taken for a Hub repo id instead.
+    """
+    directory = Path(model).expanduser()
+    if directory.is_dir():
+        return directory
+    if isinstance(model, os.PathLike):
+        reason: str | None = "it was given as a path"
+    else:
+        reason = path_reason(str(model))
+    if reason is None:
+        return None
+    raise ModelNotFoundError(
+        f"model directory {str(model)!r} does not exist (looked at {str(directory.absolute())!r});"
+        f" it is read as a local path, not a Hugging Face repo id, because {reason}. Pass an "
+        f"existing directory (`semantix download` or `semantix export` makes one), or a Hugging "
+        f"Face repo id such as {default_model(kind).repo_id!r}"
+    )
+
+
 #: What a model directory variable should point at, and how to make one, per kind.
 _MODEL_DIR_FIX: dict[str, str] = {
     "nli": "an NLI model directory (`semantix export MODEL DIR` makes one from a Hugging Face "
@@ -290,13 +335,8 @@ def resolve_model(
                 )
             return ResolvedModel(configured)
         model = default_model(kind).repo_id
-    if isinstance(model, os.PathLike) or Path(str(model)).expanduser().is_dir():
-        directory = Path(model).expanduser()
-        if not directory.is_dir():
-            raise ModelNotFoundError(
-                f"model directory {str(directory)!r} does not exist; pass an existing directory "
-                f"or a Hugging Face repo id such as {default_model(kind).repo_id!r}"
-            )
+    directory = local_directory(model, kind)
+    if directory is not None:
         return ResolvedModel(directory)
     name = str(model)
     info = lookup_model(name, kind)
@@ -305,9 +345,8 @@ def resolve_model(
     elif _REPO_ID.fullmatch(name):
         repo_id, revision = name, revision or "main"
     else:
-        looks_like_path = name.startswith((".", "/", "~")) or os.sep in name
         known = ", ".join(f"{m.name} ({m.repo_id})" for m in list_supported_models(kind))
-        raise (ModelNotFoundError if looks_like_path else UnknownModelError)(
+        raise UnknownModelError(
             f"model {name!r} is neither an existing directory nor a Hugging Face repo id "
             f"('owner/name'); known {kind} models: {known}"
         )

@@ -12,7 +12,16 @@ __all__ = ["ensure_installed", "install_command", "require"]
 
 
 def _missing(modules: tuple[str, ...]) -> list[str]:
-    return [name for name in modules if importlib.util.find_spec(name) is None]
+    return [name for name in modules if not _found(name)]
+
+
+def _found(name: str) -> bool:
+    """Whether ``name`` can be imported; a dotted name whose parent package is missing is not
+    (``find_spec`` raises for it, importing the parents)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def ensure_installed(modules: tuple[str, ...], *, extra: str, feature: str) -> None:

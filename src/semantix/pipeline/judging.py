@@ -154,7 +154,9 @@ def resolve_judge(
 
     defaults = defaults or context.current()
     resolved_mode = verdicts_mode(mode, defaults=defaults)
-    path = config.verdicts_path() if resolved_mode != "off" else None
+    path = None
+    if resolved_mode != "off":
+        path = defaults.verdicts_path or config.verdicts_path(root=defaults.verdicts_root)
     target = judge if judge is not None else defaults.judge
     if target is None:
         spec = config.judge_spec()

@@ -8,6 +8,7 @@ the judge's scale, ``scale_thresholds``: a snapshot judged by similarity) or ``j
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -116,12 +117,14 @@ def calibrate_intent(
     ask: Asker | None = None,
 ) -> Calibration | None:
     """The threshold ``judge`` needs for ``intent``, from its examples; None when not applicable
-    (no examples or no counterexamples, a judge that ``uses_examples`` or gives no score). Each
-    example is scored once per judge object and intent (cached); a failure is not cached. An
-    `IntentCalibrationError` when the weakest example scores no higher than the strongest
-    counterexample."""
+    (no examples or no counterexamples, a judge that ``uses_examples``, declares
+    ``calibrates = False`` or gives no score). Each example is scored once per judge object and
+    intent (cached); a failure is not cached; a costly judge's calibration is logged (warning,
+    logger ``semantix``) with the number of requests it makes. An `IntentCalibrationError` when
+    the weakest example scores no higher than the strongest counterexample."""
     positives, negatives = intent.examples, intent.counterexamples
-    if not positives or not negatives or (declared or capabilities(judge)).uses_examples:
+    declared = declared or capabilities(judge)
+    if not positives or not negatives or declared.uses_examples or not declared.calibrates:
         return None
     if swap_examples:
         positives, negatives = negatives, positives
@@ -129,9 +132,10 @@ def calibrate_intent(
     # Per judge object (two judges may share a name but not their scores); the entry holds the
     # judge, so its id cannot be reused while the entry lives.
     key = (id(judge), str(asked), positives, negatives)
+    costly = declared.costly
     _, calibration = model_cache.get_or_create(
         key,
-        lambda: (judge, _calibrate(intent, judge, asked, positives, negatives, ask)),  # type: ignore[arg-type]
+        lambda: (judge, _calibrate(intent, judge, asked, positives, negatives, ask, costly)),  # type: ignore[arg-type]
         region="calibrations",
     )
     return calibration
@@ -144,8 +148,22 @@ def _calibrate(
     positives: tuple[str, ...],
     negatives: tuple[str, ...],
     ask: Asker | None,
+    costly: bool,
 ) -> Calibration | None:
-    requests = [Request(text, description, 0.5) for text in (*positives, *negatives)]
+    texts = [*positives, *negatives]
+    if costly:
+        logging.getLogger("semantix").warning(
+            "calibrating the threshold of %s from its %d examples and %d counterexamples: %d "
+            "requests to %s, once per judge and intent (docs/calibration.md). To skip them, "
+            "set a threshold on the intent or pass threshold=..., or give the judge "
+            "calibrate=False",
+            intent.__name__,
+            len(positives),
+            len(negatives),
+            len(texts),
+            judge_identity(judge),
+        )
+    requests = [Request(text, description, 0.5) for text in texts]
     what = f"the examples of {intent.__name__} (calibration)"
     verdicts = ask(requests, what) if ask is not None else ask_judge(judge, requests, what=what)
     scores = [verdict.score for verdict in verdicts]

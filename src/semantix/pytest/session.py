@@ -119,7 +119,11 @@ class SemanticSession:
         settings = self.settings
         # Only what was given: a set_default_judge() in conftest.py survives a run naming no judge.
         defaults = context.run_defaults(
-            judge=settings.judge, verdicts_mode=settings.verdicts_mode, timeout=settings.timeout
+            judge=settings.judge,
+            verdicts_mode=settings.verdicts_mode,
+            verdicts_path=settings.verdicts_path,
+            verdicts_root=settings.root,
+            timeout=settings.timeout,
         )
         self.run = self._exit.enter_context(defaults)
         context.add_observer(self.observe)

@@ -66,6 +66,14 @@ OPTIONS = (
         ini="frozen verdict store mode (see --semantic-verdicts)",
     ),
     Option(
+        "semantic-verdicts-path",
+        "the frozen verdict store directory (default: SEMANTIX_VERDICTS_PATH, else "
+        ".semantix/verdicts in the rootdir, wherever pytest is started)",
+        metavar="DIR",
+        ini="the frozen verdict store directory, relative to this file (see "
+        "--semantic-verdicts-path)",
+    ),
+    Option(
         "semantic-verdicts-prune",
         "after a passing run, delete the frozen verdicts no test used",
     ),
@@ -189,6 +197,9 @@ class Settings:
 
     judge: str | None = None
     verdicts_mode: str | None = None
+    verdicts_path: Path | None = None
+    #: The rootdir (the ini file's directory): where the default verdict store is.
+    root: Path | None = None
     timeout: float | None = None
     runs: int | None = None
     report: bool = False
@@ -229,14 +240,20 @@ class _Given:
             f"{self.shown()} is not {expected}; write e.g. {self.example(example)}"
         )
 
+    def base(self, config: pytest.Config) -> Path:
+        """What a relative path is relative to: the ini file's directory (else the rootdir) for
+        an ini value, the directory pytest was started in for a command-line value."""
+        return _ini_base(config) if self.from_ini else config.invocation_params.dir
+
     def path(self, config: pytest.Config, text: str | None = None) -> Path:
-        """``text`` (default: the value) as a path: relative to the ini file's directory (else
-        the rootdir) when it came from there, else to the current directory."""
-        if self.from_ini:
-            base = config.inipath.parent if config.inipath is not None else config.rootpath
-        else:
-            base = config.invocation_params.dir
-        return Path(base, self.text if text is None else text).resolve()
+        """``text`` (default: the value) as an absolute path (`base`; ``~`` expanded)."""
+        return Path(
+            self.base(config), Path(self.text if text is None else text).expanduser()
+        ).resolve()
+
+
+def _ini_base(config: pytest.Config) -> Path:
+    return config.inipath.parent if config.inipath is not None else config.rootpath
 
 
 _BY_DEST = {option.dest: option for option in OPTIONS}
@@ -262,6 +279,8 @@ def read_settings(config: pytest.Config) -> Settings:
         return Settings(
             judge=_judge(config, _given(config, "semantic_judge")),
             verdicts_mode=_verdicts_mode(_given(config, "semantic_verdicts")),
+            verdicts_path=_verdicts_path(config, _given(config, "semantic_verdicts_path")),
+            root=_ini_base(config),
             timeout=_number(
                 _given(config, "semantic_timeout"),
                 float,
@@ -301,13 +320,24 @@ def _judge(config: pytest.Config, given: _Given | None) -> str | None:
     if parsed.name is None or parsed.model is None:
         return spec
     directory = given.path(config, parsed.model)
-    return f"{parsed.name}:{directory}" if directory.is_dir() else spec
+    from semantix.models import path_reason  # a model option given
+
+    local = directory.is_dir() or path_reason(parsed.model, given.base(config)) is not None
+    return f"{parsed.name}:{directory}" if local else spec
 
 
 def _verdicts_mode(given: _Given | None) -> str | None:
     if given is None:
         return semantix_config.verdicts_mode()  # SEMANTIX_VERDICTS, checked there
     return semantix_config.check_verdict_mode(given.text, source=given.source)
+
+
+def _verdicts_path(config: pytest.Config, given: _Given | None) -> Path | None:
+    """The store the option (against the current directory) or the ini key (against the ini
+    file) names; None: ``SEMANTIX_VERDICTS_PATH`` (against the current directory), else
+    ``.semantix/verdicts`` in the rootdir (`Settings.root`), so ``cd tests && pytest`` finds
+    the same store."""
+    return None if given is None else given.path(config)
 
 
 def _number(
@@ -354,11 +384,16 @@ def _fraction(given: _Given | None, default: float) -> float:
 
 
 def _model(config: pytest.Config, given: _Given | None) -> str | None:
-    """A model name, repo id or directory; a directory relative to the ini file, as paths are."""
+    """A model name, repo id or directory; a directory relative to the ini file, as paths are
+    (one that reads as a path, `semantix.models.path_reason`, even when it is not there: the
+    judge then says so)."""
     if given is None:
         return None
     directory = given.path(config)
-    return str(directory) if directory.is_dir() else given.text
+    from semantix.models import path_reason  # a model option given
+
+    local = directory.is_dir() or path_reason(given.text, given.base(config)) is not None
+    return str(directory) if local else given.text
 
 
 def _flag(config: pytest.Config, dest: str) -> bool:

@@ -92,13 +92,18 @@ class SemanticSnapshot:
         return result
 
     def __eq__(self, other: object) -> bool:
-        """Whether ``other`` means the same as the next snapshot (never raises: see ``error``)."""
+        """Whether ``other`` means the same as the next snapshot: False on a drift (kept in
+        ``error``); a comparison that cannot be made (no snapshot, a broken file, a judge
+        error) raises, so that neither ``==`` nor ``!=`` passes on it."""
         self.error = None
         try:
             self(other)
-        except Exception as exc:  # noqa: BLE001 - recorded and reported; never a match
+        except SnapshotDriftError as exc:  # recorded and reported; explained under the assert
             self.error = exc
             return False
+        except Exception as exc:
+            self.error = exc
+            raise
         return True
 
     __hash__ = None  # type: ignore[assignment]

@@ -43,9 +43,11 @@ class Satisfies:
 
     Each comparison is one check of the pipeline, reported like any, with ``judge``,
     ``threshold`` and ``timeout`` as for `assert_semantic`; the repr is the matched value after a
-    match, the verdict after a mismatch. ``==`` follows dirty-equals and never raises: a value
-    that is not an output is unequal (not reported), so is a check that cannot be judged
-    (reported as the error it is, kept in ``error``).
+    match, the verdict after a mismatch. ``==`` is True when the check passed and False when it
+    failed; ``!=`` is its negation, so it too says the check *was judged* and failed. A value
+    that is not an output is unequal (dirty-equals; not reported). A check that cannot be
+    judged (the judge raised, timed out or answered garbage) decides nothing either way: ``==``
+    and ``!=`` raise its error (kept in ``error``, and reported as the error it is).
     """
 
     __hash__ = None  # type: ignore[assignment]
@@ -79,10 +81,11 @@ class Satisfies:
             return False
         try:
             result = judged(other, self.intent, self.options)
-        except Exception as exc:  # noqa: BLE001 - reported by the pipeline; never a match
+        except Exception as exc:
+            # Reported by the pipeline; neither equal nor unequal: ``!=`` must not pass on it.
             self.error = exc
             self._shown = f"{self._call()} [{type(exc).__name__}: {exc}]"
-            return False
+            raise
         self.result = result
         if result.passed:
             self._shown = repr(other)
