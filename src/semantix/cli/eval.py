@@ -11,9 +11,12 @@ import os
 import sys
 from pathlib import Path
 
+from semantix import config
 from semantix.cli.common import Commands, Formatter, add_judge_options, cli_judge
 from semantix.datasets import ENGINES, Fields, evaluate_dataset
 from semantix.datasets.sidefile import side_path
+from semantix.judges.base import Judge
+from semantix.pipeline.specs import judge_from_spec
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -71,9 +74,22 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
     return parser
 
 
+def _judge(args: argparse.Namespace) -> Judge | str | None:
+    """The judge of ``--judge``/``--model``/``--file``: resolved here for the embedded engine;
+    for Ray, the spec (each worker resolves it) or the judge unloaded (each worker loads it)."""
+    if args.judge is None and args.model is None and args.file is None:
+        return None
+    if args.engine != "ray":
+        return cli_judge(args)
+    if args.model is None and args.file is None:
+        return str(args.judge)
+    spec = args.judge or config.judge_spec() or "quantized"
+    options = {k: v for k, v in (("model", args.model), ("file", args.file)) if v is not None}
+    return judge_from_spec(spec, **options)
+
+
 def run(args: argparse.Namespace) -> int:
-    chosen = args.judge is not None or args.model is not None or args.file is not None
-    judge = cli_judge(args) if chosen else None
+    judge = _judge(args)
     try:
         result = evaluate_dataset(
             args.data,

@@ -52,6 +52,14 @@ class Judging:
             self._intents[key] = found
         return found
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a Ray worker gets: the specs and options; it loads the intents itself (intent
+        classes built from specs are not importable by name)."""
+        return {"specs": self.specs, "options": self.options}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.specs, self.options, self._intents = state["specs"], state["options"], {}
+
     def label(self, spec: str, negated: bool = False) -> str:
         """The intent name a spec's records carry (what `semantix compare` pairs by)."""
         intent = self.intent(spec, negated)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping
@@ -19,7 +20,9 @@ from typing import Any, BinaryIO
 
 from semantix.errors import ConfigurationError
 
-__all__ = ["SUFFIXES", "Fields", "Row", "count_rows", "data_files", "read_rows"]
+__all__ = [
+    "SUFFIXES", "Fields", "Row", "count_rows", "data_files", "file_rows", "read_rows", "to_row",
+]  # fmt: skip
 
 #: The file suffixes a dataset may have (a directory's other files are left alone).
 SUFFIXES = (".jsonl", ".ndjson", ".csv", ".parquet")
@@ -88,9 +91,9 @@ def read_rows(data: str | Path, fields: Fields = Fields()) -> Iterator[Row]:
     if files is None:
         raw = _json_lines(sys.stdin.buffer, "<stdin>")
     else:
-        raw = (item for file in files for item in _file_rows(file))
+        raw = (item for file in files for item in file_rows(file))
     for index, (where, value) in enumerate(raw):
-        yield _row(index, where, value, fields)
+        yield to_row(index, where, value, fields)
 
 
 def count_rows(data: str | Path) -> int | None:
@@ -110,15 +113,17 @@ def count_rows(data: str | Path) -> int | None:
     return total
 
 
-def _file_rows(file: Path) -> Iterator[tuple[str, object]]:
+def file_rows(file: Path, data: bytes | None = None) -> Iterator[tuple[str, object]]:
+    """``(where, raw row)`` of one file, read from disk or from ``data`` (its bytes, as Ray Data
+    hands them to a worker); a raw row that cannot be read is a `_Bad` saying why."""
     suffix = file.suffix.lower()
     try:
-        if suffix == ".csv":
-            yield from _csv_rows(file)
-        elif suffix == ".parquet":
-            yield from _parquet_rows(file)
-        else:
-            with file.open("rb") as handle:
+        with file.open("rb") if data is None else io.BytesIO(data) as handle:
+            if suffix == ".csv":
+                yield from _csv_rows(handle, str(file))
+            elif suffix == ".parquet":
+                yield from _parquet_rows(handle, file)
+            else:
                 yield from _json_lines(handle, str(file))
     except OSError as exc:
         raise ConfigurationError(
@@ -141,33 +146,35 @@ def _json_lines(handle: BinaryIO, name: str) -> Iterator[tuple[str, object]]:
             yield where, _Bad("JSON nested deeper than Python reads")
 
 
-def _csv_rows(file: Path) -> Iterator[tuple[str, object]]:
-    with file.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        try:
-            for row in reader:
-                where = f"{file}:{reader.line_num}"
-                if None in row or None in row.values():
-                    columns = len(reader.fieldnames or ())
-                    yield (
-                        where,
-                        _Bad(
-                            f"this row's fields do not match the header's {columns} columns; quote "
-                            "a value that holds a comma"
-                        ),
-                    )
-                else:
-                    yield where, dict(row)
-        except UnicodeDecodeError as exc:
-            yield (
-                f"{file}:{reader.line_num + 1}",
-                _Bad(
-                    f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); the rest of the file "
-                    "cannot be read: save it as UTF-8"
-                ),
-            )
-        except csv.Error as exc:
-            yield f"{file}:{reader.line_num}", _Bad(f"not CSV ({exc}); the rest is not read")
+def _csv_rows(handle: BinaryIO, name: str) -> Iterator[tuple[str, object]]:
+    text = io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
+    reader = csv.DictReader(text)
+    try:
+        for row in reader:
+            where = f"{name}:{reader.line_num}"
+            if None in row or None in row.values():
+                columns = len(reader.fieldnames or ())
+                yield (
+                    where,
+                    _Bad(
+                        f"this row's fields do not match the header's {columns} columns; quote "
+                        "a value that holds a comma"
+                    ),
+                )
+            else:
+                yield where, dict(row)
+    except UnicodeDecodeError as exc:
+        yield (
+            f"{name}:{reader.line_num + 1}",
+            _Bad(
+                f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); the rest of the file "
+                "cannot be read: save it as UTF-8"
+            ),
+        )
+    except csv.Error as exc:
+        yield f"{name}:{reader.line_num}", _Bad(f"not CSV ({exc}); the rest is not read")
+    finally:
+        text.detach()
 
 
 def _parquet(file: Path) -> Any:
@@ -181,9 +188,9 @@ def _parquet(file: Path) -> Any:
     return parquet
 
 
-def _parquet_rows(file: Path) -> Iterator[tuple[str, object]]:
+def _parquet_rows(handle: BinaryIO, file: Path) -> Iterator[tuple[str, object]]:
     number = 0
-    for batch in _parquet(file).ParquetFile(file).iter_batches(batch_size=1024):
+    for batch in _parquet(file).ParquetFile(handle).iter_batches(batch_size=1024):
         for row in batch.to_pylist():
             number += 1
             yield f"{file}:row {number}", row
@@ -193,7 +200,8 @@ class _Bad(str):
     """Why a raw row could not be read (a str, so it is never mistaken for a row)."""
 
 
-def _row(index: int, where: str, value: object, fields: Fields) -> Row:
+def to_row(index: int, where: str, value: object, fields: Fields) -> Row:
+    """The `Row` of a raw row read at ``where`` (its error, if it cannot be judged)."""
     if isinstance(value, _Bad):
         return Row(index, where, f"{where}", error=f"{where}: {value}")
     if not isinstance(value, Mapping):

@@ -71,6 +71,7 @@ def evaluate_dataset(
     progress: bool = False,
     engine: str = "embedded",
     address: str | None = None,
+    workers: int | None = None,
 ) -> DatasetResult:
     """Judge every row of ``data`` (a JSON Lines, CSV or Parquet file, a directory of them, or
     ``-`` for JSON Lines on stdin) against ``intents`` (specs, docs/evaluating-datasets.md) and
@@ -79,7 +80,8 @@ def evaluate_dataset(
     ``judge``, ``threshold``, ``timeout`` are the check's options; ``shard`` (``"i/N"``) keeps
     the rows of that shard; ``resume`` goes on after the rows an interrupted run recorded;
     ``progress`` shows a bar on stderr; ``engine`` is ``embedded`` or ``ray`` (``address``: a
-    Ray cluster, default ``RAY_ADDRESS`` or a local one).
+    Ray cluster, default ``RAY_ADDRESS`` or a local one; ``workers``: judges on Ray, default
+    one per CPU of the cluster).
     """
     specs = tuple(intents)
     fields = fields or Fields()
@@ -111,7 +113,9 @@ def evaluate_dataset(
     if engine == "ray":
         from semantix.datasets.ray_engine import run_on_ray
 
-        ray_run = run_on_ray(data, judging, fields, shard, batch_size=batch_size, address=address)
+        ray_run = run_on_ray(
+            data, judging, fields, shard, batch_size=batch_size, address=address, workers=workers
+        )
         if ray_run.seen == 0:
             raise ConfigurationError(f"the dataset {str(data)!r} holds no rows; nothing was judged")
         counts = write_report(report_path, ray_run.records(), _meta(header, started))
