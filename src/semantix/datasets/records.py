@@ -53,14 +53,15 @@ def write_report(path: Path, records: Iterable[Record], meta: Mapping[str, Any])
     try:
         with temporary.open("w", encoding="utf-8") as file:
             file.write(f'{{"version": {REPORT_VERSION}, "assertions": [')
+            chunk: list[Record] = []  # counted a chunk at a time (bounded)
             for number, record in enumerate(records):
                 file.write(",\n" if number else "\n")
                 file.write(json.dumps(record, ensure_ascii=False))
-                summary = summarize([record]).to_dict()
-                deciders.update(summary.pop("decided_by"))
-                counts.update(summary)
-                if record.get("judge"):
-                    judges.add(record["judge"])
+                chunk.append(record)
+                if len(chunk) == _CHUNK:
+                    _count(chunk, counts, deciders, judges)
+                    chunk = []
+            _count(chunk, counts, deciders, judges)
             shown = {**meta, "judges": sorted(judges)}
             totals = {key: counts[key] for key in _SUMMARY_KEYS}
             file.write(f'\n],\n"meta": {json.dumps(shown, ensure_ascii=False)},\n')
@@ -73,5 +74,15 @@ def write_report(path: Path, records: Iterable[Record], meta: Mapping[str, Any])
     return counts
 
 
+def _count(
+    chunk: list[Record], counts: Counter[str], deciders: Counter[str], judges: set[str]
+) -> None:
+    summary = summarize(chunk).to_dict()
+    deciders.update(summary.pop("decided_by"))
+    counts.update(summary)
+    judges.update(record["judge"] for record in chunk if record.get("judge"))
+
+
+_CHUNK = 1024
 _SUMMARY_KEYS: tuple[str, ...] = ("total", "passed", "failed", "errors", "xfailed", "xpassed")
 _SUMMARY_KEYS += ("skipped", "borderline", "topical")
