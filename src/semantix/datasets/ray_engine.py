@@ -122,6 +122,14 @@ def run_on_ray(
         raise ConfigurationError(
             "--engine ray needs Ray Data: pip install 'semantix-judge[ray]'"
         ) from None
+    try:
+        ray.cloudpickle.dumps(judging)
+    except Exception as exc:  # noqa: BLE001 - named in the error
+        raise ConfigurationError(
+            f"the judge {judging.options.judge!r} cannot be sent to Ray's workers "
+            f"({type(exc).__name__}: {exc}); name it by a spec (--judge quantized:DIR, "
+            "judge='module:factory') so each worker builds its own"
+        ) from None
     if not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
     context = ray.data.DataContext.get_current()
