@@ -89,3 +89,29 @@ def test_what_cannot_run_is_one_line_and_exit_2(
     )
     assert status == 2 and err.startswith("semantix eval: error: ") and message in err
     assert not (tmp_path / "r.json").exists()
+
+
+def test_ctrl_c_keeps_the_finished_rows_and_says_how_to_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from semantix.datasets import judging
+
+    data = rows(tmp_path / "rows.jsonl", *[f"refund {n}" for n in range(6)])
+    calls = []
+    real = judging.Judging.judge
+
+    def interrupted(self: judging.Judging, batch: list[object]) -> object:
+        calls.append(len(batch))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, batch)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(judging.Judging, "judge", interrupted)
+    report = tmp_path / "r.json"
+    argv = ["eval", str(data), "--intent", CONTAINS, "-o", str(report), "--batch-size", "2"]
+    status, _, err = run(capsys, *argv)
+    assert status == 130
+    assert f"the finished rows' records are in {report}.records.jsonl" in err
+    monkeypatch.setattr(judging.Judging, "judge", real)
+    status, out, _ = run(capsys, *argv, "--resume")
+    assert status == 0 and out.startswith("6 rows (2 resumed), 6 records: 6 passed")

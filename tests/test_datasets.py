@@ -339,3 +339,16 @@ def test_dataset_result_repr_shows_the_counts(tmp_path: Path) -> None:
         == f"<DatasetResult 2 rows: 1 passed, 1 failed, 0 errors -> {tmp_path / 'r.json'}>"
     )
     assert JudgeError  # the judge's errors are records: see test_a_judge_error_...
+
+
+def test_the_progress_bar_shows_rows_and_failures_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("tqdm")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    data = write_jsonl(tmp_path / "rows.jsonl", [{"output": "refund"}, {"output": "no"}])
+    evaluate_dataset(data, [CONTAINS], report=tmp_path / "r.json", progress=True)
+    shown = capsys.readouterr().err
+    assert "2/2" in shown and "rows" in shown and "failures=1" in shown
+    evaluate_dataset(data, [CONTAINS], report=tmp_path / "q.json", progress=False)
+    assert capsys.readouterr().err == ""

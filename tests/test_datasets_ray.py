@@ -102,3 +102,24 @@ def test_ray_reads_files_not_stdin(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigurationError, match="--engine ray reads files, not stdin"):
         evaluate_dataset("-", INTENTS, report=tmp_path / "r.json", engine="ray")
+
+
+class Unsendable(FakeJudge):
+    """A judge holding a lock: it cannot be pickled to Ray's workers."""
+
+    def __init__(self) -> None:
+        super().__init__(keyword)
+        import threading
+
+        self.lock = threading.Lock()
+
+
+def test_a_judge_ray_cannot_send_says_to_name_it_by_a_spec(dataset: Path, tmp_path: Path) -> None:
+    from semantix.errors import ConfigurationError
+
+    with pytest.raises(
+        ConfigurationError, match=r"cannot be sent to Ray's workers .*quantized:DIR"
+    ):
+        evaluate_dataset(
+            dataset, INTENTS, report=tmp_path / "r.json", judge=Unsendable(), engine="ray"
+        )
