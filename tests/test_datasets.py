@@ -231,6 +231,17 @@ def test_data_that_cannot_be_read_stops_the_run(
     assert not (tmp_path / "r.json").exists()
 
 
+def test_a_bad_threshold_or_judge_stops_the_run_before_any_row(tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "rows.jsonl", [{"output": "x"}])
+    with pytest.raises(TypeError, match="has only structural leaves"):
+        evaluate_dataset(data, [CONTAINS], report=tmp_path / "r.json", threshold=0.5)
+    with pytest.raises(ConfigurationError, match="cannot import 'nope'"):
+        evaluate_dataset(data, ["polite"], report=tmp_path / "r.json", judge="nope:judge")
+    with pytest.raises(ConfigurationError, match="is one string; pass a list"):
+        evaluate_dataset(data, "polite", report=tmp_path / "r.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.jsonl"]
+
+
 def test_a_bad_intent_spec_stops_the_run_before_any_row(tmp_path: Path) -> None:
     data = write_jsonl(tmp_path / "rows.jsonl", [{"output": "x"}])
     with pytest.raises(ConfigurationError, match="cannot import 'no_such_module'"):

@@ -23,6 +23,7 @@ from semantix.datasets.rows import Fields, Row, count_rows, data_files, read_row
 from semantix.datasets.sidefile import SideFile, side_path
 from semantix.errors import ConfigurationError
 from semantix.judges.base import Judge
+from semantix.pipeline import check
 from semantix.pipeline.options import read_options
 from semantix.shards import Shard, parse_shard
 
@@ -95,10 +96,15 @@ def evaluate_dataset(
         {"judge": judge, "threshold": threshold, "timeout": timeout}, what="evaluate_dataset"
     )
     judging = Judging(specs, options)
-    for spec in specs:  # a bad --intent stops the run before any row is read
+    if isinstance(intents, str):
+        raise ConfigurationError(
+            f"intents={intents!r} is one string; pass a list of intent specs, e.g. [{intents!r}]"
+        )
+    for spec in specs:  # a bad --intent, threshold or judge stops the run before any row
         found = judging.intent(spec, False)
         if isinstance(found, Exception):
             raise found
+        check([], found, options)
     report_path = Path(report)
     files = data_files(data)
     header = {
