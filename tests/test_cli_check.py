@@ -215,7 +215,7 @@ def test_check_model_option_needs_a_judge_class(
             ["check", "hi", "polite", "--judge", "gpt4"],
             (
                 "semantix check: error: unknown judge 'gpt4' (--judge); use one of quantized, nli, "
-                "embedding, llm or an import path 'package.module:judge'"
+                "embedding, llm, tei or an import path 'package.module:judge'"
             ),
         ),
         (

@@ -353,7 +353,7 @@ def test_bad_judge_name_is_a_usage_error(project: pytest.Pytester) -> None:
         [
             (
                 "*unknown judge 'gpt' (--semantic-judge); use one of quantized, "
-                "nli, embedding, llm or an import path 'package.module:judge'*"
+                "nli, embedding, llm, tei or an import path 'package.module:judge'*"
             )
         ]
     )

@@ -18,6 +18,7 @@ from semantix.cli import (
     check,
     compare,
     download,
+    eval,
     examples,
     export,
     freeze_variants,
@@ -29,7 +30,9 @@ from semantix.cli.errors import report_error
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The commands, in the order ``semantix --help`` lists them.
-COMMANDS = (check, download, export, calibrate, report, compare, freeze_variants, examples)
+COMMANDS = (
+    check, eval, download, export, calibrate, report, compare, freeze_variants, examples,
+)  # fmt: skip
 
 _TRACEBACK_HELP = "on an error, print the whole chain of exceptions (for bug reports)"
 

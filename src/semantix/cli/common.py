@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import ast
-import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from semantix import config
 from semantix.errors import ConfigurationError
-from semantix.intent import Intent, IntentMeta
+from semantix.intent import Intent
 from semantix.judges.base import Judge
 from semantix.judges.model_dir import embedding_marks
+from semantix.pipeline import intent_specs
 from semantix.pipeline.judging import resolve_judge
 from semantix.pipeline.specs import JUDGE_NAMES, import_object, judge_from_spec, parse_spec
 
@@ -45,7 +44,6 @@ FILE_HELP = (
     "the ONNX file inside the model directory to load (quantized and embedding judges; "
     "default: the first of the usual names that is there)"
 )
-_IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
 class CommandError(Exception):
@@ -115,64 +113,8 @@ def _refuse_embedding_dir(model: str, given: str | None) -> None:
 
 
 def load_intent(value: str) -> type[Intent] | str:
-    """An intent class for ``module:Name``, the intent a factory returns for
-    ``module:Factory(args)`` (literal arguments only, read with `ast.literal_eval`: nothing is
-    evaluated), else the text itself (a description)."""
-    module, colon, rest = value.strip().partition(":")
-    call = _factory_call(rest.strip(), value) if colon and _MODULE.fullmatch(module) else None
-    if call is None and not _IMPORT_PATH.fullmatch(value.strip()):
-        return value
-    name = f"{module}:{call[0]}" if call is not None else value.strip()
+    """`semantix.pipeline.intent_specs.load_intent`, its errors as the command's one line."""
     try:
-        target = import_object(name, what="INTENT")
+        return intent_specs.load_intent(value)
     except ConfigurationError as exc:
-        raise CommandError(
-            f"{exc}; or, if INTENT is meant as a description, write it as a sentence such as "
-            "'The text is polite.'"
-        ) from None
-    if call is not None:
-        if not callable(target):
-            raise CommandError(f"INTENT {value!r} calls {name}, a {type(target).__name__}")
-        target = target(*call[1], **call[2])
-    if not isinstance(target, IntentMeta):
-        hint = (
-            f"; {name} is a factory: call it, e.g. '{name}(\"cooking\")'"
-            if call is None and callable(target)
-            else ""
-        )
-        raise CommandError(
-            f"INTENT {value!r} is {type(target).__name__}, not an Intent class; point it at a "
-            f"subclass of semantix.Intent{hint}"
-        )
-    intent: type[Intent] = target  # type: ignore[assignment]
-    return intent
-
-
-_MODULE = re.compile(r"[A-Za-z_][\w.]*")
-
-
-def _factory_call(text: str, value: str) -> tuple[str, list[Any], dict[str, Any]] | None:
-    """(dotted name, args, kwargs) of ``Name(literal, key=literal)``; None when ``text`` is
-    not a call of a dotted name. A call with a non-literal argument (in the INTENT ``value``)
-    is a `CommandError`."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return None
-    if not isinstance(node, ast.Call):
-        return None
-    name = ast.unparse(node.func)
-    if not _MODULE.fullmatch(name):
-        return None
-    try:
-        if any(keyword.arg is None for keyword in node.keywords):
-            raise ValueError("**kwargs")
-        args = [ast.literal_eval(argument) for argument in node.args]
-        kwargs = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
-    except ValueError:
-        raise CommandError(
-            f"INTENT {value!r} calls {name} with an argument that is not a literal; semantix "
-            "evaluates no code from the command line: pass strings, numbers, lists or dicts, "
-            f"e.g. {name}('cooking')"
-        ) from None
-    return name, args, kwargs
+        raise CommandError(str(exc)) from None

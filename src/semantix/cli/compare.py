@@ -1,6 +1,9 @@
 """``semantix compare BASE.json CAND.json``: what got worse between two runs' JSON reports
 (`semantix.report.compare`); exit status 1 when ``--fail-on`` says so, 2 when a file is not a
-report.
+report. On GitHub Actions the Markdown view also goes to the job summary
+(``$GITHUB_STEP_SUMMARY``); ``--comment PATH`` writes it as a pull-request comment body with a
+hidden marker, so a workflow updates one comment in place (docs/ci.md). Both open with the
+result the exit status gives.
 """
 
 from __future__ import annotations
@@ -9,15 +12,18 @@ import argparse
 import json
 from pathlib import Path
 
+from semantix import config
 from semantix.cli.common import CommandError, Commands, Formatter
 from semantix.files import write_atomic
 from semantix.report.compare import FAIL_ON, compare, load_report
 from semantix.report.compare_views import html_page, markdown, text_lines
 
-__all__ = ["NAME", "add_parser", "run"]
+__all__ = ["COMMENT_MARKER", "NAME", "add_parser", "run"]
 
 NAME = "compare"
 FORMATS = ("text", "markdown", "json")
+#: The first line of ``--comment``'s body: how a workflow finds the comment to update.
+COMMENT_MARKER = "<!-- semantix-compare -->"
 
 
 def add_parser(commands: Commands) -> argparse.ArgumentParser:
@@ -49,6 +55,12 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "--format", choices=FORMATS, default="text", help="what to print (default: text)"
     )
     parser.add_argument("--html", metavar="PATH", type=Path, help="also write a comparison page")
+    parser.add_argument(
+        "--comment",
+        metavar="PATH",
+        type=Path,
+        help=f"also write a pull-request comment body (Markdown, first line {COMMENT_MARKER})",
+    )
     return parser
 
 
@@ -76,4 +88,14 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(text for text, _ in text_lines(comparison)))
     if args.html is not None:
         write_atomic(args.html, html_page(comparison))
-    return 1 if comparison.failed(args.fail_on) else 0
+    failed = comparison.failed(args.fail_on)
+    summary = config.github_step_summary()
+    if summary is not None or args.comment is not None:
+        result = "failed" if failed else "passed"
+        body = f"**Result: {result}** (`--fail-on {args.fail_on}`)\n\n{markdown(comparison)}"
+        if summary is not None:
+            with summary.open("a", encoding="utf-8") as file:
+                file.write(body + "\n")
+        if args.comment is not None:
+            write_atomic(args.comment, f"{COMMENT_MARKER}\n{body}")
+    return 1 if failed else 0

@@ -11,7 +11,7 @@ from typing import Any
 
 from semantix.errors import ConfigurationError, JudgeError
 
-__all__ = ["LabelMap", "label_map_from_config", "probabilities"]
+__all__ = ["LabelMap", "canonical_label", "label_map_from_config", "probabilities"]
 
 #: Spellings of the labels, by their canonical name (any other name is kept as it is).
 _CANONICAL = {
@@ -37,7 +37,8 @@ class LabelMap:
         return len(self.labels)
 
 
-def _canonical(name: str) -> str:
+def canonical_label(name: str) -> str:
+    """A label's canonical name (``ENTAILMENT``, ``entails`` -> ``entailment``)."""
     norm = re.sub(r"[\s-]+", "_", name.strip().lower())
     return _CANONICAL.get(norm, norm)
 
@@ -64,7 +65,7 @@ def label_map_from_config(config: Mapping[str, Any], *, source: str = "config.js
             f"{[index for index, _ in items]!r}"
         )
     names = [name for _, name in items]
-    canonical = tuple(_canonical(name) for name in names)
+    canonical = tuple(canonical_label(name) for name in names)
     if len(canonical) == 1 and (
         canonical[0] == "entailment" or _GENERIC_LABEL.fullmatch(canonical[0])
     ):

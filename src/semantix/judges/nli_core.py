@@ -22,7 +22,7 @@ from semantix.text import length_batches, token_windows
 if TYPE_CHECKING:
     from tokenizers import Encoding, Tokenizer
 
-__all__ = ["Forward", "NLICore", "Window", "hypothesis_for", "shared_core"]
+__all__ = ["Forward", "NLICore", "ScorePairs", "Window", "hypothesis_for", "shared_core"]
 
 #: Tokens kept free in each window for tokenizers whose counts shift at a window's edge
 #: (byte-level BPE merges a leading space); every window is re-checked after encoding anyway.
@@ -47,6 +47,8 @@ class Window(NamedTuple):
 
 
 Forward = Callable[[EncodedBatch], Sequence[Sequence[float]]]
+#: Label probabilities of each (window, hypothesis) pair, in order.
+ScorePairs = Callable[[list[tuple["Window", str]]], Sequence[dict[str, float]]]
 
 
 class NLICore:
@@ -148,6 +150,18 @@ class NLICore:
         identity: JudgeIdentity,
     ) -> list[Verdict]:
         """Judge every request, in order (each ``latency_ms``: the call's share of the time)."""
+        return self.decide(
+            requests,
+            lambda pairs: self.score([window.encoding for window, _ in pairs], forward, batch_size),
+            identity=identity,
+        )
+
+    def decide(
+        self, requests: Sequence[JudgeRequest], score_pairs: ScorePairs, *, identity: JudgeIdentity
+    ) -> list[Verdict]:
+        """`run`, with the label probabilities of each (window, hypothesis) pair from
+        ``score_pairs`` (a served model's: `semantix.judges.tei`), so the hypotheses, windows
+        and verdicts are the local judge's."""
         started = time.perf_counter()
         checked = []
         for output, description, threshold in requests:
@@ -167,7 +181,15 @@ class NLICore:
             self.windows(output, hypothesis, whole)
             for (output, hypothesis), whole in zip(pairs, wholes, strict=True)
         ]
-        rows = self.score([w.encoding for ws in per_request for w in ws], forward, batch_size)
+        rows = score_pairs(
+            [
+                (window, hypothesis)
+                for windows, (_, hypothesis) in zip(per_request, pairs, strict=True)
+                for window in windows
+            ]
+        )
+        if len(rows) != sum(map(len, per_request)):
+            raise JudgeError(f"got {len(rows)} scored pairs for {sum(map(len, per_request))}")
         latency_ms = (time.perf_counter() - started) * 1000.0 / max(1, len(requests))
         verdicts: list[Verdict] = []
         position = 0

@@ -31,6 +31,7 @@ JUDGE_NAMES: dict[str, tuple[str, str]] = {
     "nli": ("semantix.judges.transformers", "NLIJudge"),
     "embedding": ("semantix.judges.embedding", "EmbeddingJudge"),
     "llm": ("semantix.judges.llm", "LLMJudge"),
+    "tei": ("semantix.judges.tei", "TEIJudge"),
 }
 
 _FORMS = "or an import path 'package.module:judge'"

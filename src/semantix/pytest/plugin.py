@@ -46,6 +46,9 @@ def _session(config: pytest.Config) -> SemanticSession:
 # --- the session's life ----------------------------------------------------------------------
 
 
+pytest_plugins = ["semantix.pytest.shard"]  # --semantic-shard i/N
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
 

@@ -54,7 +54,7 @@ class Option:
 OPTIONS = (
     Option(
         "semantic-judge",
-        "default judge for the run: quantized, nli, embedding, llm or module:attr "
+        "default judge for the run: quantized, nli, embedding, llm, tei or module:attr "
         "(built on first use). Never overrides thresholds written on intents.",
         metavar="SPEC",
         ini="default judge for the run (see --semantic-judge)",
