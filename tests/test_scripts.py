@@ -52,6 +52,7 @@ BENCH_LABELS = (
     "cold",
     "memory",
     "import",
+    "pytest",
     "facts",
     "embedding",
     "semantix-ai",

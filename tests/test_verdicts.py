@@ -27,7 +27,7 @@ from semantix import (
     config,
     evaluate_semantic,
 )
-from semantix.judges.base import capabilities, judge_identity
+from semantix.judges.base import capabilities
 from semantix.judges.llm import LLMJudge
 from semantix.verdicts import (
     MODES,
@@ -476,8 +476,6 @@ def test_strict_mode_refuses_a_duplicate_at_another_threshold(store: VerdictStor
 def test_caching_judge_is_the_former_name_of_the_same_class() -> None:
     assert CachingJudge is RecordReplayJudge
     assert semantix.CachingJudge is RecordReplayJudge
-    with pytest.warns(DeprecationWarning, match="identity_of is deprecated"):
-        assert semantix.verdicts.identity_of is judge_identity  # type: ignore[attr-defined]
     assert MODES == config.VERDICT_MODES
 
 

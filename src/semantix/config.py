@@ -87,6 +87,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("PYTEST_XDIST_WORKER_COUNT", "pytest", "unset", "set by pytest-xdist"),
     Variable("CI", "CI", "unset", "set by CI services: no new snapshots"),
     Variable("GITHUB_STEP_SUMMARY", "CI", "unset", "GitHub Actions' step summary file"),
+    Variable("RAY_ADDRESS", "Ray", "unset: a local Ray", "the Ray cluster of `eval --engine ray`"),
     Variable("SEMANTIX_RUN_ID", "semantix", "the CI's run, else a new id", "a run's shards' id"),
     Variable("GITHUB_RUN_ID", "CI", "unset", "GitHub Actions' run"),
     Variable("GITHUB_RUN_ATTEMPT", "CI", "unset", "GitHub Actions' attempt"),
@@ -262,6 +263,17 @@ def run_id() -> str:
     import uuid  # a run of one machine: made when its report is written
 
     return uuid.uuid4().hex
+
+
+def ray_address() -> str | None:
+    """``RAY_ADDRESS``: the cluster ``semantix eval --engine ray`` joins (None: a local Ray)."""
+    return env("RAY_ADDRESS")
+
+
+def use_threads(count: int) -> None:
+    """Make ``count`` this process's default threads per model session, unless
+    ``SEMANTIX_THREADS`` already says (a Ray worker that holds one CPU: one thread)."""
+    os.environ.setdefault("SEMANTIX_THREADS", str(count))
 
 
 def in_ci() -> bool:

@@ -7,7 +7,6 @@ finished rows are kept for ``--resume``).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -103,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             batch_size=args.batch_size,
             progress=not args.quiet,
             engine=args.engine,
-            address=args.address or os.environ.get("RAY_ADDRESS"),
+            address=args.address or config.ray_address(),
         )
     except KeyboardInterrupt:
         kept = side_path(args.output)

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from semantix import config
 from semantix.datasets.judging import Judging
 from semantix.datasets.rows import Fields, count_rows, data_files, file_rows, to_row
 from semantix.errors import ConfigurationError
@@ -84,7 +85,7 @@ class _Judge:
     """Ray's ``map_batches`` callable class: one `Judging` (one judge) per worker."""
 
     def __init__(self, judging: Judging) -> None:
-        os.environ.setdefault("SEMANTIX_THREADS", "1")  # one Ray CPU, one model thread
+        config.use_threads(1)  # one Ray CPU, one model thread
         self.judging = judging
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # the checks are imported when a test first uses a fixture, n
 
 __all__ = ["SemanticAssert"]
 
-pytest_plugins = ["semantix.pytest.traces"]  # the semantic_trace fixture (OpenTelemetry spans)
 
 _SESSION = pytest.StashKey[SemanticSession]()
 
@@ -46,7 +45,10 @@ def _session(config: pytest.Config) -> SemanticSession:
 # --- the session's life ----------------------------------------------------------------------
 
 
-pytest_plugins = ["semantix.pytest.shard"]  # --semantic-shard i/N
+pytest_plugins = [
+    "semantix.pytest.traces",  # the semantic_trace fixture (OpenTelemetry spans)
+    "semantix.pytest.shard",  # --semantic-shard i/N
+]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
