@@ -1,9 +1,9 @@
-"""semantix-judge's pytest entry point: `semantix.pytest.plugin` itself, or why it cannot load.
+"""semantix-judge's pytest entry point: `semantix.pytest._plugin` itself, or why it cannot load.
 
 It lives outside the ``semantix`` package because that package may not be ours: semantix-ai
 installs a top-level ``semantix`` too, and installed after semantix-judge it replaces ours, so
 pytest could only say "No module named 'semantix.pytest'". (Installed before, ``import semantix``
-says it: `semantix.compat.refuse_a_second_semantix`.)
+says it: `semantix._compat.refuse_a_second_semantix`.)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 try:
-    from semantix.pytest import plugin
+    from semantix.pytest import _plugin as plugin
 except ImportError as exc:
     from importlib import metadata
 

@@ -46,7 +46,7 @@ def source_dir() -> Path:
 
 def export_minilm(target: Path, *, int8: bool = True) -> Path:
     """Export all-MiniLM-L6-v2 to ``target`` in the hub repo's layout; return ``target``."""
-    from semantix.judges.export import export_model
+    from semantix.judges._export import export_model
 
     export_model(str(source_dir()), target)  # what `semantix export DIR OUT` does
     assert all((target / name).is_file() for name in (FP32_FILE, *ROOT_FILES))
@@ -170,7 +170,7 @@ def minilm_dir_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session", name="minilm_judge")
 def minilm_judge_fixture(minilm_dir: Path) -> Iterator[Any]:
-    from semantix.judges.embedding import EmbeddingJudge
+    from semantix.judges._embedding import EmbeddingJudge
 
     yield EmbeddingJudge(minilm_dir, threads=2)
 

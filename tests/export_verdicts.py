@@ -51,8 +51,8 @@ def build_source(name: str, directory: Path) -> Path:
 
 def scores(out: Path, name: str) -> dict[str, list[float]]:
     """The scores of the judges that load ``out`` on `REQUESTS`, by judge."""
-    from semantix.judges.embedding import EmbeddingJudge
-    from semantix.judges.quantized import QuantizedNLIJudge
+    from semantix.judges._embedding import EmbeddingJudge
+    from semantix.judges._quantized import QuantizedNLIJudge
 
     if name.startswith("st-"):
         judge = EmbeddingJudge(out)
@@ -65,7 +65,7 @@ def scores(out: Path, name: str) -> dict[str, list[float]]:
 
 
 def record() -> None:
-    from semantix.judges.export import export_model
+    from semantix.judges._export import export_model
 
     found = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import semantix.intents
 from semantix import Intent, Judge, evaluate_semantic
+from semantix._text import preview
 from semantix.calibration import balanced_accuracy
 from semantix.errors import SemantixError
-from semantix.text import preview
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL_JSONL = ROOT / "tests" / "data" / "intents_eval.jsonl"

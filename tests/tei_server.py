@@ -1,7 +1,7 @@
 """A loopback server that answers text-embeddings-inference's ``POST /predict`` as TEI documents
 it (docs/openapi.json of huggingface/text-embeddings-inference: ``PredictRequest`` ->
 ``PredictResponse``), running a tiny ONNX NLI model with onnxruntime: the tests of
-`semantix.judges.tei` compare its verdicts with the local judge's on the same file."""
+`semantix.judges._tei` compare its verdicts with the local judge's on the same file."""
 
 from __future__ import annotations
 

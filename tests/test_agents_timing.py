@@ -13,7 +13,7 @@ import pytest
 from agent_runs import FINAL, anthropic_stream, completion, openai_run, openai_stream
 from semantix import evaluate_semantic
 from semantix.agents import FinalTurn, atimed, timed
-from semantix.agents import timing as timing_module
+from semantix.agents import _timing as timing_module
 from semantix.checks import Contains, Latency
 from semantix.errors import UnenforceableCheckError
 from semantix.outputs import Timed, Timing, output_view

@@ -661,7 +661,7 @@ def test_the_order_score_is_the_longest_common_subsequence() -> None:
     """The bit-parallel LCS against the textbook table, on random runs."""
     import random
 
-    from semantix.agents.scores import common_run
+    from semantix.agents._scores import common_run
 
     rng = random.Random(7)
     for _ in range(200):

@@ -22,8 +22,8 @@ from semantix import (
     evaluate_semantic,
     set_default_judge,
 )
-from semantix.pipeline.judging import build_default_judge
-from semantix.pipeline.thresholds import resolve_threshold
+from semantix.pipeline._judging import build_default_judge
+from semantix.pipeline._thresholds import resolve_threshold
 
 
 class Polite(Intent):
@@ -486,12 +486,12 @@ def _module_that_is_not_installed(name: str) -> types.ModuleType:
 def test_default_falls_back_to_full_nli_only_when_onnx_is_missing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    full = types.ModuleType("semantix.judges.transformers")
+    full = types.ModuleType("semantix.judges._transformers")
     full.NLIJudge = lambda: "full NLI judge"  # type: ignore[attr-defined]
     monkeypatch.setitem(
-        sys.modules, "semantix.judges.quantized", _module_that_is_not_installed("quantized")
+        sys.modules, "semantix.judges._quantized", _module_that_is_not_installed("quantized")
     )
-    monkeypatch.setitem(sys.modules, "semantix.judges.transformers", full)
+    monkeypatch.setitem(sys.modules, "semantix.judges._transformers", full)
     assert build_default_judge() == "full NLI judge"
 
 
@@ -499,22 +499,22 @@ def test_default_never_falls_back_on_a_runtime_error(monkeypatch: pytest.MonkeyP
     def broken() -> object:
         raise ModelNotFoundError("model not cached")
 
-    quantized = types.ModuleType("semantix.judges.quantized")
+    quantized = types.ModuleType("semantix.judges._quantized")
     quantized.QuantizedNLIJudge = broken  # type: ignore[attr-defined]
-    full = types.ModuleType("semantix.judges.transformers")
+    full = types.ModuleType("semantix.judges._transformers")
     full.NLIJudge = lambda: pytest.fail("must not fall back")  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "semantix.judges.quantized", quantized)
-    monkeypatch.setitem(sys.modules, "semantix.judges.transformers", full)
+    monkeypatch.setitem(sys.modules, "semantix.judges._quantized", quantized)
+    monkeypatch.setitem(sys.modules, "semantix.judges._transformers", full)
     with pytest.raises(ModelNotFoundError, match="model not cached"):
         build_default_judge()
 
 
 def test_no_backend_at_all_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(
-        sys.modules, "semantix.judges.quantized", _module_that_is_not_installed("quantized")
+        sys.modules, "semantix.judges._quantized", _module_that_is_not_installed("quantized")
     )
     monkeypatch.setitem(
-        sys.modules, "semantix.judges.transformers", _module_that_is_not_installed("transformers")
+        sys.modules, "semantix.judges._transformers", _module_that_is_not_installed("transformers")
     )
     with pytest.raises(JudgeUnavailableError, match=r"pip install 'semantix-judge\[onnx\]'"):
         build_default_judge()

@@ -23,14 +23,16 @@ from semantix import (
     aevaluate_many,
     aevaluate_semantic,
     assert_semantic,
-    context,
     evaluate_many,
     evaluate_semantic,
 )
+from semantix import (
+    _context as context,
+)
 from semantix.checks import Contains
 from semantix.errors import JudgeTimeoutError
-from semantix.judges.base import Judge, JudgeRequest
-from semantix.judges.llm import LLMJudge
+from semantix.judges._base import Judge, JudgeRequest
+from semantix.judges._llm import LLMJudge
 
 
 class Polite(Intent):

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from semantix.cache import ModelCache, clear_cache, memo
+from semantix._cache import ModelCache, clear_cache, memo
 
 
 def test_builds_once_per_key_and_reuses() -> None:

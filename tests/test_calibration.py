@@ -19,8 +19,8 @@ from semantix.calibration import (
     predict,
 )
 from semantix.judges import CallableJudge
-from semantix.judges.base import capabilities
-from semantix.judges.llm import LLMJudge
+from semantix.judges._base import capabilities
+from semantix.judges._llm import LLMJudge
 
 T, F = True, False
 
@@ -178,7 +178,7 @@ def test_one_kind_of_label_has_no_specificity_and_no_judge_accuracy() -> None:
 
 def test_an_intents_examples_calibrate_through_the_same_calibration() -> None:
     from semantix import FakeJudge, Intent
-    from semantix.pipeline.thresholds import calibrate_intent
+    from semantix.pipeline._thresholds import calibrate_intent
 
     class Thanks(Intent):
         """The text thanks the reader."""

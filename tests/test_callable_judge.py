@@ -19,11 +19,11 @@ from semantix import (
 )
 from semantix.intents import Contradicts, Grounded
 from semantix.judges import CallableJudge
-from semantix.judges.base import capabilities
-from semantix.judges.llm import LLMJudge
-from semantix.judges.llm_prompt import PROMPT_VERSION, SUPPORT_PROMPT_VERSION, SYSTEM_PROMPT
+from semantix.judges._base import capabilities
+from semantix.judges._llm import LLMJudge
+from semantix.judges._llm_prompt import PROMPT_VERSION, SUPPORT_PROMPT_VERSION, SYSTEM_PROMPT
 from semantix.verdicts import RecordReplayJudge
-from semantix.verdicts.fingerprint import fingerprint
+from semantix.verdicts._fingerprint import fingerprint
 
 
 class Apologizes(Intent):

@@ -18,7 +18,7 @@ from semantix import (
     assert_semantic,
     evaluate_semantic,
 )
-from semantix.judges.calls import ask_judge, judge_identity
+from semantix.judges._calls import ask_judge, judge_identity
 
 
 class Polite(Intent):

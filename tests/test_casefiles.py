@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from semantix import cases
-from semantix.testing.casefiles import CasesFileError
+from semantix.testing._casefiles import CasesFileError
 
 ROWS = [
     {"id": "refund", "question": "Where is my refund?", "intent": "The text is polite."},

@@ -16,8 +16,9 @@ import time
 
 import pytest
 
-from semantix.checks import JSONPath, JSONSchema, Matches, patterns
-from semantix.checks.patterns import compile_pattern, search
+from semantix.checks import JSONPath, JSONSchema, Matches
+from semantix.checks import _patterns as patterns
+from semantix.checks._patterns import compile_pattern, search
 from semantix.errors import PatternTimeoutError
 from semantix.outputs import output_view
 
@@ -74,7 +75,7 @@ CASES = {
 PROBE = textwrap.dedent(
     """
     import json, sys
-    from semantix.checks import JSONPath, JSONSchema, Matches, patterns
+    from semantix.checks import JSONPath, JSONSchema, Matches, _patterns as patterns
     from semantix.outputs import output_view
     patterns.TIMEOUT_S = 0.05
     for name, (check, output) in json.loads(sys.argv[1]).items():

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from semantix import FakeJudge, Intent, Verdict, context
+from semantix import FakeJudge, Intent, Verdict
+from semantix import _context as context
 from semantix.errors import JudgeError
 from semantix.testing import Satisfies
 

@@ -17,7 +17,7 @@ import semantix
 from cli_helpers import SEMANTIX, fake_modules, run, run_process
 from semantix import FakeJudge
 from semantix.cli import COMMANDS, build_parser
-from semantix.cli.errors import CLI_MODEL_OPTION, error_lines, location
+from semantix.cli._errors import CLI_MODEL_OPTION, error_lines, location
 from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
 
 pytestmark = pytest.mark.usefixtures("fake_modules")
@@ -325,8 +325,8 @@ def test_the_missing_backend_error_names_the_judge_option(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The real default-judge error with no backend installed: --judge SPEC, not judge=..."""
-    monkeypatch.setattr("semantix.models.deps._missing", lambda modules: list(modules))
-    for name in ("semantix.judges.quantized", "semantix.judges.transformers"):
+    monkeypatch.setattr("semantix.models._deps._missing", lambda modules: list(modules))
+    for name in ("semantix.judges._quantized", "semantix.judges._transformers"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     status, out, err = run(capsys, "check", "hi", "polite")
     assert (status, out) == (2, "")

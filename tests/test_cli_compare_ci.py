@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import run
-from semantix.cli.compare import COMMENT_MARKER
+from semantix.cli._compare import COMMENT_MARKER
 
 
 def report(path: Path, *outcomes: str) -> Path:

@@ -12,7 +12,7 @@ from cli_helpers import keyword_score, run
 from models.fixtures import *  # session fixtures: the tiny models
 from semantix import FakeJudge, JudgeIdentity
 from semantix.errors import ModelNotFoundError
-from semantix.judges.quantized import required_files as quantized_files
+from semantix.judges._quantized import required_files as quantized_files
 from semantix.models import default_model
 
 
@@ -45,8 +45,8 @@ def fetches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Fetches:
         judge.identity = JudgeIdentity(f"{spec.title()}Judge", model="org/model", revision="abc")
         return judge
 
-    monkeypatch.setattr("semantix.cli.download.download_model", fake_download)
-    monkeypatch.setattr("semantix.cli.download.judge_from_spec", fake_judge_from_spec)
+    monkeypatch.setattr("semantix.cli._download.download_model", fake_download)
+    monkeypatch.setattr("semantix.cli._download.judge_from_spec", fake_judge_from_spec)
     return record
 
 

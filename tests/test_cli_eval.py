@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import fake_modules, run
-from semantix.report.schema import load_report
+from semantix.report._schema import load_report
 
 __all__ = ["fake_modules"]
 
@@ -94,7 +94,7 @@ def test_what_cannot_run_is_one_line_and_exit_2(
 def test_ctrl_c_keeps_the_finished_rows_and_says_how_to_resume(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from semantix.datasets import judging
+    from semantix.datasets import _judging as judging
 
     data = rows(tmp_path / "rows.jsonl", *[f"refund {n}" for n in range(6)])
     calls = []

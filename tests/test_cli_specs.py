@@ -11,8 +11,8 @@ import pytest
 
 from cli_helpers import fake_modules, run
 from semantix import ConfigurationError
-from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.specs import JudgeSpec, check_spec, judge_from_spec, parse_spec
+from semantix.pipeline._judging import resolve_judge
+from semantix.pipeline._specs import JudgeSpec, check_spec, judge_from_spec, parse_spec
 
 pytestmark = pytest.mark.usefixtures("fake_modules")
 __all__ = ["fake_modules"]

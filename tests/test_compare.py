@@ -12,8 +12,8 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from cli_helpers import run
 from compare_project import run_side, write_project
-from semantix.report.compare import compare
-from semantix.report.compare_views import html_page, markdown, text_lines
+from semantix.report._compare import compare
+from semantix.report._compare_views import html_page, markdown, text_lines
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from semantix import config
+from semantix import _config as config
 from semantix.errors import ConfigurationError
 
 
@@ -57,13 +57,13 @@ def test_only_config_reads_the_environment() -> None:
     readers = sorted(
         str(path.relative_to(package))
         for path in package.rglob("*.py")
-        if path.name != "config.py" and re.search(r"os\.environ|os\.getenv", path.read_text())
+        if path.name != "_config.py" and re.search(r"os\.environ|os\.getenv", path.read_text())
     )
     assert readers == []
 
 
 def test_unknown_variables_are_refused() -> None:
-    with pytest.raises(KeyError, match="add it to semantix.config.VARIABLES"):
+    with pytest.raises(KeyError, match="add it to semantix._config.VARIABLES"):
         config.env("SEMANTIX_TYPO")
 
 

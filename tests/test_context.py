@@ -1,4 +1,4 @@
-"""semantix.context: the run's defaults in three layers, scopes per thread and task, observers."""
+"""semantix._context: the run's defaults in three layers, scopes per thread and task, observers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from semantix import context
+from semantix import _context as context
 
 
 @pytest.fixture(autouse=True)

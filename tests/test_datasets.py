@@ -13,12 +13,12 @@ import pytest
 
 from semantix import FakeJudge, JudgeError
 from semantix.datasets import DatasetResult, Fields, evaluate_dataset
-from semantix.datasets.judging import Judging
-from semantix.datasets.rows import read_rows
-from semantix.datasets.sidefile import side_path
+from semantix.datasets._judging import Judging
+from semantix.datasets._rows import read_rows
+from semantix.datasets._sidefile import side_path
 from semantix.errors import ConfigurationError
-from semantix.pipeline.options import read_options
-from semantix.report.schema import load_report
+from semantix.pipeline._options import read_options
+from semantix.report._schema import load_report
 
 CONTAINS = "semantix.checks:Contains('refund')"
 

@@ -14,7 +14,7 @@ import pytest
 from models.fixtures import *  # session fixtures: the tiny models
 from semantix import FakeJudge
 from semantix.datasets import evaluate_dataset
-from semantix.report.schema import load_report
+from semantix.report._schema import load_report
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")

@@ -1,4 +1,4 @@
-"""semantix.judges.deadline: a call waited for at most so long, its errors re-raised."""
+"""semantix.judges._deadline: a call waited for at most so long, its errors re-raised."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from semantix.judges.deadline import run_with_deadline
+from semantix.judges._deadline import run_with_deadline
 
 
 def test_a_quick_call_returns_its_value() -> None:

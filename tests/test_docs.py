@@ -38,8 +38,9 @@ import pytest
 
 import semantix
 from llm_server import FakeOpenAIServer, verdict
-from semantix import FakeJudge, Verdict, context
-from semantix.pytest.plugin import SemanticAssert
+from semantix import FakeJudge, Verdict
+from semantix import _context as context
+from semantix.pytest._plugin import SemanticAssert
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -48,21 +49,21 @@ DOCSTRING_MODULES = [
     "semantix.agents",
     "semantix.calibration",
     "semantix.composite",
-    "semantix.judges.deadline",
-    "semantix.intent",
+    "semantix.judges._deadline",
+    "semantix._intent",
     "semantix.intents",
-    "semantix.judges.escalating",
-    "semantix.judges.prompted",
-    "semantix.proportions",
-    "semantix.pytest.plugin",
-    "semantix.report.compare",
-    "semantix.report.html",
-    "semantix.report.merge",
+    "semantix.judges._escalating",
+    "semantix.judges._prompted",
+    "semantix._proportions",
+    "semantix.pytest._plugin",
+    "semantix.report._compare",
+    "semantix.report._html",
+    "semantix.report._merge",
     "semantix.runs",
-    "semantix.text",
+    "semantix._text",
     "semantix.snapshots",
     "semantix.unittest",
-    "semantix.judges.verdict",
+    "semantix.judges._verdict",
     "semantix.verdicts",
 ]
 
@@ -503,7 +504,7 @@ def test_readme_llm_example_runs_against_a_local_server(
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = [block for block in extract_blocks(readme, "README.md") if "LLMJudge(" in block.code]
     assert blocks, "the README no longer shows the LLM judge"
-    llm = importlib.import_module("semantix.judges.llm")
+    llm = importlib.import_module("semantix.judges._llm")
     built: list[Any] = []
 
     class LLMJudge(llm.LLMJudge):  # the README's class, remembered so its client gets closed

@@ -94,7 +94,7 @@ def test_its_semantix_commands_parse() -> None:
 
 
 def test_its_pytest_command_uses_options_that_exist() -> None:
-    from semantix.pytest.settings import OPTIONS
+    from semantix.pytest._settings import OPTIONS
 
     line = next(c for c in _commands(_workflow()) if c.startswith("pytest "))
     ours = [word for word in shlex.split(line) if word.startswith("--semantic")]

@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from models.fixtures import *  # session fixtures: the tiny models
-from semantix import ModelNotFoundError, QuantizedNLIJudge, context
-from semantix.cache import model_cache
+from semantix import ModelNotFoundError, QuantizedNLIJudge
+from semantix import _context as context
+from semantix._cache import model_cache
 from semantix.models import (
     default_model,
     download_model,
@@ -29,7 +30,7 @@ from semantix.models import (
     lookup_model,
     resolve_model,
 )
-from semantix.models.downloads import recent_downloads
+from semantix.models._downloads import recent_downloads
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY")
@@ -304,7 +305,7 @@ PORTABLE = CROSS_ENCODER.onnx_file
 
 @pytest.fixture
 def vnni(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("semantix.models.cpu_kind", lambda: "vnni")
+    monkeypatch.setattr("semantix.models._api.cpu_kind", lambda: "vnni")
 
 
 @pytest.mark.usefixtures("vnni")

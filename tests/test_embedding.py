@@ -33,10 +33,10 @@ from semantix import (
     assert_semantic,
     evaluate_semantic,
 )
-from semantix.cache import model_cache
+from semantix._cache import model_cache
 from semantix.errors import ConfigurationError
-from semantix.judges.embedding import EmbeddingJudge
-from semantix.judges.similarity import ExampleRule
+from semantix.judges._embedding import EmbeddingJudge
+from semantix.judges._similarity import ExampleRule
 from semantix.models import default_model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -428,7 +428,7 @@ def test_a_file_missing_from_the_cached_snapshot_is_named(
 
 
 def _threads() -> int:
-    from semantix.config import default_threads
+    from semantix._config import default_threads
 
     return default_threads()
 
@@ -485,9 +485,9 @@ def test_missing_onnxruntime_is_a_judge_unavailable_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # find_spec now reports it missing
-    monkeypatch.delitem(sys.modules, "semantix.judges.embedding")
+    monkeypatch.delitem(sys.modules, "semantix.judges._embedding")
     with pytest.raises(JudgeUnavailableError, match=r"pip install 'semantix-judge\[embed\]'"):
-        importlib.import_module("semantix.judges.embedding")
+        importlib.import_module("semantix.judges._embedding")
 
 
 def test_using_the_judge_never_imports_torch(minilm_dir: Path) -> None:

@@ -13,8 +13,8 @@ from embedding_fixtures import minilm_dir_fixture, minilm_judge_fixture  # noqa:
 from semantix import Intent, IntentDescription, assert_semantic, evaluate_semantic
 from semantix.errors import ConfigurationError, JudgeError, SemanticAssertionError
 from semantix.judges import EmbeddingFunctionJudge, ExampleRule
-from semantix.judges.embedding import EmbeddingJudge
-from semantix.judges.embedding_function import per_text
+from semantix.judges._embedding import EmbeddingJudge
+from semantix.judges._embedding_function import per_text
 
 DIMS = 64
 
@@ -148,7 +148,7 @@ def test_identity_names_the_model_and_the_threshold_is_declared() -> None:
 
 
 def test_the_rule_is_part_of_a_frozen_verdicts_key() -> None:
-    from semantix.verdicts.fingerprint import fingerprint
+    from semantix.verdicts._fingerprint import fingerprint
 
     description = IntentDescription("greets", examples=Greeting.examples)
     keys = {
@@ -216,7 +216,7 @@ def test_large_or_tiny_finite_vectors_give_the_unscaled_verdicts(scale: float) -
 
 
 def test_unit_rows_of_any_finite_scale_are_unit_length() -> None:
-    from semantix.judges.similarity import unit_rows
+    from semantix.judges._similarity import unit_rows
 
     rows = np.array([[3.0, 4.0], [0.0, 0.0], [-1.0, 1.0]])
     expected = unit_rows(rows)

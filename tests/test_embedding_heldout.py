@@ -18,7 +18,7 @@ from embedding_fixtures import (
     metrics,
     score_rows,
 )
-from semantix.judges.embedding import EmbeddingJudge
+from semantix.judges._embedding import EmbeddingJudge
 
 HELDOUT_CSV = DATA / "embedding_heldout.csv"
 HELDOUT_EXAMPLES = DATA / "embedding_heldout_examples.json"

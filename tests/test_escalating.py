@@ -10,8 +10,8 @@ import pytest
 
 from semantix import FakeJudge, JudgeError, Verdict
 from semantix.judges import EscalatingJudge as LazyEscalatingJudge
-from semantix.judges.base import JudgeIdentity, JudgeRequest
-from semantix.judges.escalating import EscalatingJudge, LevelStats
+from semantix.judges._base import JudgeIdentity, JudgeRequest
+from semantix.judges._escalating import EscalatingJudge, LevelStats
 
 
 class ScriptedJudge:

@@ -14,9 +14,9 @@ import pytest
 
 from embedding_fixtures import DATA, load_calibration, load_examples, minilm_dir_fixture  # noqa: F401
 from semantix import Intent, evaluate_semantic
-from semantix.judges.embedding import EmbeddingJudge
-from semantix.judges.phrasing import negated_statement
-from semantix.judges.similarity import ExampleRule
+from semantix.judges._embedding import EmbeddingJudge
+from semantix.judges._phrasing import negated_statement
+from semantix.judges._similarity import ExampleRule
 
 CASES = DATA / "negative_requirements.csv"
 EXAMPLES = DATA / "negative_requirements_examples.json"

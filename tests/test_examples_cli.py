@@ -19,9 +19,9 @@ import pytest
 from cli_helpers import run
 from llm_server import FakeOpenAIServer, completion
 from semantix import FakeJudge, Intent, evaluate_semantic
-from semantix.cli.examples import PROMPT, write_file
+from semantix._intent import examples_path
+from semantix.cli._examples import PROMPT, write_file
 from semantix.errors import ConfigurationError
-from semantix.intent import examples_path
 
 EXAMPLES = ["Thank you so much for waiting!", "Happy to help, have a lovely day."]
 COUNTER = [

@@ -1,4 +1,4 @@
-"""semantix.judges.export: a transformers NLI model -> the ONNX (+ int8) layout the quantized judge loads."""
+"""semantix.judges._export: a transformers NLI model -> the ONNX (+ int8) layout the quantized judge loads."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from export_verdicts import NAMES, RECORDED, REQUESTS, build_source, scores
 from models.fixtures import semantix_cache  # noqa: F401  (autouse: temporary cache)
 from models.tiny import build_tiny_hf_model, build_tiny_sentence_transformer
 from semantix import ConfigurationError, ModelNotFoundError, clear_cache
-from semantix.judges.embedding import EmbeddingJudge
-from semantix.judges.export import EMBEDDING_FILE, QUANTIZED_FILE, export_model
-from semantix.judges.quantized import QuantizedNLIJudge
-from semantix.judges.transformers import NLIJudge
+from semantix.judges._embedding import EmbeddingJudge
+from semantix.judges._export import EMBEDDING_FILE, QUANTIZED_FILE, export_model
+from semantix.judges._quantized import QuantizedNLIJudge
+from semantix.judges._transformers import NLIJudge
 
 
 def _scales(path: Path) -> list[list[int]]:
@@ -324,7 +324,7 @@ def test_a_missing_exporter_names_the_extra(
 ) -> None:
     """A dotted module whose package is missing (``optimum.exporters.onnx`` without optimum) is
     reported with the install command, not as a ModuleNotFoundError."""
-    from semantix.cli import export as export_command
+    from semantix.cli import _export as export_command
     from semantix.cli import main
 
     monkeypatch.setattr(

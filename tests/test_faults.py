@@ -30,7 +30,7 @@ class Grateful(Intent):
 def test_a_lone_surrogate_reaches_the_quantized_judge_as_encodable_text(
     entailing_model: Path,
 ) -> None:
-    from semantix.judges.quantized import QuantizedNLIJudge
+    from semantix.judges._quantized import QuantizedNLIJudge
 
     result = assert_semantic(SURROGATE, Grateful, judge=QuantizedNLIJudge(model=entailing_model))
     assert result.output == "Thank you \ufffd for waiting."

@@ -1,4 +1,4 @@
-"""semantix.files: atomic writes (concurrent writers, failures, permissions, the Windows retry)
+"""semantix._files: atomic writes (concurrent writers, failures, permissions, the Windows retry)
 and reading a file a person saved (byte-order marks, not UTF-8)."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from semantix import files
+from semantix import _files as files
+from semantix._files import encodable, read_text, replace, write_atomic
 from semantix.errors import ConfigurationError
-from semantix.files import encodable, read_text, replace, write_atomic
 
 
 def test_a_file_is_written_with_its_parents_and_returned(tmp_path: Path) -> None:

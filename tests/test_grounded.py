@@ -24,14 +24,14 @@ from semantix import (
 )
 from semantix.intents import Contradicts, Grounded, SupportDescription
 from semantix.intents._grounded import source_texts
-from semantix.judges.base import Judge, JudgeIdentity, JudgeRequest, Verdict, capabilities
-from semantix.judges.escalating import EscalatingJudge
-from semantix.judges.labels import LabelMap
-from semantix.judges.nli_core import NLICore
-from semantix.judges.onnx import EncodedBatch
-from semantix.judges.support import support_verdicts
+from semantix.judges._base import Judge, JudgeIdentity, JudgeRequest, Verdict, capabilities
+from semantix.judges._escalating import EscalatingJudge
+from semantix.judges._labels import LabelMap
+from semantix.judges._nli_core import NLICore
+from semantix.judges._onnx import EncodedBatch
+from semantix.judges._support import support_verdicts
 from semantix.verdicts import RecordReplayJudge
-from semantix.verdicts.fingerprint import fingerprint, intent_fields
+from semantix.verdicts._fingerprint import fingerprint, intent_fields
 
 NLI3 = LabelMap(("contradiction", "entailment", "neutral"), 1)
 NLI2 = LabelMap(("entailment", "not_entailment"), 0)
@@ -455,7 +455,7 @@ def test_the_fingerprint_and_the_memo_cover_the_sources() -> None:
 
 
 def test_the_json_record_keeps_the_full_reason() -> None:
-    from semantix.report.records import result_record
+    from semantix.report._records import result_record
 
     judge = KeywordSupportJudge()
     claims = " ".join(f"The agent offers the invoice number {n}." for n in range(12))

@@ -21,10 +21,10 @@ from semantix import (
     evaluate_semantic,
 )
 from semantix.intents import Contradicts, Grounded
-from semantix.judges.base import capabilities
-from semantix.judges.escalating import EscalatingJudge
-from semantix.judges.llm import LLMJudge
-from semantix.judges.llm_prompt import SUPPORT_PROMPT_VERSION
+from semantix.judges._base import capabilities
+from semantix.judges._escalating import EscalatingJudge
+from semantix.judges._llm import LLMJudge
+from semantix.judges._llm_prompt import SUPPORT_PROMPT_VERSION
 
 SOURCE = " ".join(
     f"Refunds are paid within {n} days of the return, and the agent mentions the refund."

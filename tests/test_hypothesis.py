@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from semantix.judges.phrasing import negated_statement, to_hypothesis
+from semantix.judges._phrasing import negated_statement, to_hypothesis
 
 CASES = [
     ("The text must be polite", "The text is polite."),

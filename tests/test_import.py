@@ -72,9 +72,9 @@ def test_the_top_level_is_what_a_test_author_imports() -> None:
 PUBLIC_MODULES = (
     "semantix",
     "semantix.checks",
-    "semantix.context",
+    "semantix._context",
     "semantix.errors",
-    "semantix.intent",
+    "semantix._intent",
     "semantix.intents",
     "semantix.judges",
     "semantix.pipeline",
@@ -132,7 +132,7 @@ def test_lazy_names_resolve_to_their_modules() -> None:
     assert set(resolved) == set(semantix._LAZY)
     assert resolved["VerdictStore"] == "semantix"
     assert resolved["ConfigurationError"] == "semantix"
-    assert resolved["QuantizedNLIJudge"] == "semantix.judges.quantized"
+    assert resolved["QuantizedNLIJudge"] == "semantix.judges._quantized"
 
 
 def test_unknown_attribute_is_an_attribute_error() -> None:

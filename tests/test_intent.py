@@ -5,7 +5,7 @@ import math
 import pytest
 
 from semantix import Intent
-from semantix.intent import (
+from semantix._intent import (
     Conjunction,
     Disjunction,
     IntentDescription,
@@ -202,7 +202,7 @@ def test_descriptions_are_cleaned_exactly_as_inspect_cleandoc_does() -> None:
     import inspect
     import random
 
-    from semantix.text import cleandoc
+    from semantix._text import cleandoc
 
     draw = random.Random(7)
     texts = [

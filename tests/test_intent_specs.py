@@ -1,12 +1,12 @@
-"""Intent specs with ``~ & |`` (`semantix.pipeline.intent_specs`)."""
+"""Intent specs with ``~ & |`` (`semantix.pipeline._intent_specs`)."""
 
 from __future__ import annotations
 
 import pytest
 
+from semantix._intent import Conjunction, Disjunction, Negation, iter_leaves
 from semantix.errors import ConfigurationError
-from semantix.intent import Conjunction, Disjunction, Negation, iter_leaves
-from semantix.pipeline.intent_specs import intent_from_spec
+from semantix.pipeline._intent_specs import intent_from_spec
 
 CONTAINS = "semantix.checks:Contains('refund')"
 

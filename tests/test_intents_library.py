@@ -292,7 +292,7 @@ def test_docs_publish_a_figure_for_every_intent() -> None:
 
 def test_embedding_judge_keeps_its_published_accuracy(minilm_dir: Path) -> None:
     """A change that makes a ready-made intent worse on the evaluation set fails here."""
-    from semantix.judges.embedding import EmbeddingJudge
+    from semantix.judges._embedding import EmbeddingJudge
 
     figures = measure(EmbeddingJudge(minilm_dir, threads=2), load_eval())
     errors = {figure.intent: figure.note for figure in figures if figure.balanced_accuracy is None}

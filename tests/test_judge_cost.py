@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from llm_server import FakeOpenAIServer, Reply, completion, verdict
-from semantix.report.costs import judge_cost, judge_cost_lines, record_judge_cost
-from semantix.report.records import format_usd
+from semantix.report._costs import judge_cost, judge_cost_lines, record_judge_cost
+from semantix.report._records import format_usd
 
 pytest.importorskip("openai")
 
@@ -18,7 +18,7 @@ SUITE = """
 import os
 
 from semantix import assert_semantic
-from semantix.judges.llm import LLMJudge
+from semantix.judges._llm import LLMJudge
 
 JUDGE = LLMJudge("judge-model", base_url=os.environ["JUDGE_URL"], max_retries=0)
 
@@ -166,7 +166,7 @@ def test_verdicts_without_usage_are_counted_in_the_reports(
 
 
 def test_an_unpriced_judge_costs_unknown_not_zero() -> None:
-    from semantix.report.html_parts import judge_cost as html_judge_cost
+    from semantix.report._html_parts import judge_cost as html_judge_cost
 
     cost = judge_cost([{"leaves": [_leaf(USED)]}], {"other-model": (1.0, 2.0)})
     assert (cost.usd, cost.unpriced) == (None, ("judge-model",))

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from semantix import FakeJudge, Judge, JudgeIdentity, TokenUsage, Verdict
-from semantix.judges.base import capabilities
+from semantix.judges._base import capabilities
 
 
 def test_verdict_needs_only_passed_score_reason() -> None:
@@ -87,7 +87,7 @@ def test_protocol_is_structural() -> None:
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
 def test_positive_int_check_names_the_value_and_an_example(bad: object) -> None:
     from semantix import ConfigurationError
-    from semantix.config import check_positive_int
+    from semantix._config import check_positive_int
 
     with pytest.raises(
         ConfigurationError,
@@ -141,7 +141,7 @@ def test_a_plain_object_is_a_judge_with_the_defaults() -> None:
 
 def test_what_a_judge_declares_is_read_again_when_its_attributes_change() -> None:
     from semantix import FakeJudge, evaluate_semantic
-    from semantix.judges.base import capabilities
+    from semantix.judges._base import capabilities
     from semantix.verdicts import RecordReplayJudge
 
     judge = FakeJudge(lambda output, description: 0.6)

@@ -1,4 +1,4 @@
-"""semantix.text: one sentence rule, near-equal windows, batches of similar length."""
+"""semantix._text: one sentence rule, near-equal windows, batches of similar length."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from semantix.text import length_batches, sentence_starts, split_sentences, token_windows
+from semantix._text import length_batches, sentence_starts, split_sentences, token_windows
 
 
 def word_offsets(text: str) -> list[tuple[int, int]]:
@@ -103,7 +103,7 @@ def test_an_abbreviation_ends_no_sentence_in_windows() -> None:
 def test_phrasing_splits_descriptions_by_the_same_rule() -> None:
     """Regression: phrasing's own regex cut "Never call Dr. Smith by name." in two, so the
     prohibition was not recognised."""
-    from semantix.judges.phrasing import negated_statement, to_hypothesis
+    from semantix.judges._phrasing import negated_statement, to_hypothesis
 
     assert negated_statement("Never call Dr. Smith by name.") == "The text calls Dr. Smith by name."
     assert to_hypothesis("Mention e.g. a refund. Be polite.") == (
@@ -118,7 +118,7 @@ def test_a_run_of_periods_is_split_in_linear_time() -> None:
     import sys
 
     code = (
-        "from semantix.text import split_sentences\n"
+        "from semantix._text import split_sentences\n"
         "print(len(split_sentences('Wait' + '.' * 60000)), split_sentences('Hi... you. Ok'))"
     )
     done = subprocess.run(

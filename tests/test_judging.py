@@ -12,13 +12,15 @@ from semantix import (
     FakeJudge,
     VerdictNotRecordedError,
     clear_cache,
-    context,
     evaluate_semantic,
     set_default_judge,
 )
-from semantix.cache import model_cache
-from semantix.pipeline.judging import resolve_judge
-from semantix.pipeline.specs import judge_from_spec
+from semantix import (
+    _context as context,
+)
+from semantix._cache import model_cache
+from semantix.pipeline._judging import resolve_judge
+from semantix.pipeline._specs import judge_from_spec
 from semantix.verdicts import RecordReplayJudge, VerdictStore
 
 JUDGES_MODULE = """

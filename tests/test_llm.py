@@ -31,15 +31,15 @@ from semantix import (
     SemanticAssertionError,
     assert_semantic,
 )
-from semantix.judges.base import JudgeIdentity
-from semantix.judges.llm import (
+from semantix.judges._base import JudgeIdentity
+from semantix.judges._llm import (
     EQUIVALENCE_PROMPT_VERSION,
     PROMPT_VERSION,
     LLMJudge,
     mask_url,
     parse_verdict,
 )
-from semantix.judges.llm_prompt import MAX_REPLY_CHARS
+from semantix.judges._llm_prompt import MAX_REPLY_CHARS
 
 SECRET = "sk-test-Very-Secret-Key-0123456789"
 
@@ -535,7 +535,7 @@ def test_missing_sdk_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_importing_semantix_does_not_import_openai() -> None:
     code = (
-        "import sys, semantix, semantix.judges.llm, semantix.verdicts; "
+        "import sys, semantix, semantix.judges._llm, semantix.verdicts; "
         "semantix.LLMJudge; print(sorted(m for m in sys.modules if m.split('.')[0] == 'openai'))"
     )
     out = subprocess.run(

@@ -87,7 +87,7 @@ def test_borderline_scores_are_flagged() -> None:
 def test_the_borderline_margin_in_the_message_is_the_results_constant(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from semantix.pipeline import results
+    from semantix.pipeline import _results as results
 
     monkeypatch.setattr(results, "BORDERLINE_MARGIN", 0.1)
     message = evaluate_semantic("Hm.", Polite, judge=FakeJudge(lambda o, d: 0.72)).explain()

@@ -1,4 +1,4 @@
-"""semantix.judges.model_dir: one way to read a model directory for every local-model judge."""
+"""semantix.judges._model_dir: one way to read a model directory for every local-model judge."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from semantix import ConfigurationError, ModelNotFoundError
-from semantix.judges.model_dir import (
+from semantix.judges._model_dir import (
     check_inputs,
     dynamic_int8,
     find_onnx,

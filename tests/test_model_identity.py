@@ -22,11 +22,11 @@ from semantix import (
     clear_cache,
     evaluate_semantic,
 )
-from semantix.cache import model_cache
-from semantix.judges import model_dir
-from semantix.judges.embedding import EmbeddingJudge
-from semantix.judges.quantized import QuantizedNLIJudge
-from semantix.judges.transformers import NLIJudge
+from semantix._cache import model_cache
+from semantix.judges import _model_dir as model_dir
+from semantix.judges._embedding import EmbeddingJudge
+from semantix.judges._quantized import QuantizedNLIJudge
+from semantix.judges._transformers import NLIJudge
 from semantix.verdicts import RecordReplayJudge, VerdictStore, fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent

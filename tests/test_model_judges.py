@@ -15,11 +15,11 @@ import pytest
 from models.fixtures import *  # session fixtures: the tiny models
 from models.fixtures import copy_model
 from semantix import ConfigurationError, ModelNotFoundError
-from semantix.cache import clear_cache, model_cache
-from semantix.judges.base import capabilities
-from semantix.judges.embedding import EmbeddingJudge
-from semantix.judges.quantized import QuantizedNLIJudge
-from semantix.judges.transformers import NLIJudge
+from semantix._cache import clear_cache, model_cache
+from semantix.judges._base import capabilities
+from semantix.judges._embedding import EmbeddingJudge
+from semantix.judges._quantized import QuantizedNLIJudge
+from semantix.judges._transformers import NLIJudge
 
 JUDGES = [QuantizedNLIJudge, NLIJudge, EmbeddingJudge]
 SHARED = ["model", "revision", "cache_dir", "batch_size", "lazy_load", "model_name"]

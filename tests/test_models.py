@@ -256,7 +256,7 @@ def test_cpu_kind(
     monkeypatch: pytest.MonkeyPatch, machine: str, flags: set[str], kind: str
 ) -> None:
     monkeypatch.setattr("platform.machine", lambda: machine)
-    monkeypatch.setattr("semantix.models.cpu_flags", lambda: frozenset(flags))
+    monkeypatch.setattr("semantix.models._api.cpu_flags", lambda: frozenset(flags))
     assert cpu_kind() == kind
 
 

@@ -9,11 +9,11 @@ import pytest
 
 from models.tiny import train_tokenizer
 from semantix import ConfigurationError, IntentDescription, JudgeError
-from semantix.judges.base import JudgeIdentity
-from semantix.judges.labels import LabelMap, label_map_from_config, probabilities
-from semantix.judges.model_dir import model_max_length
-from semantix.judges.nli_core import NLICore, hypothesis_for
-from semantix.judges.onnx import EncodedBatch
+from semantix.judges._base import JudgeIdentity
+from semantix.judges._labels import LabelMap, label_map_from_config, probabilities
+from semantix.judges._model_dir import model_max_length
+from semantix.judges._nli_core import NLICore, hypothesis_for
+from semantix.judges._onnx import EncodedBatch
 
 IDENTITY = JudgeIdentity("TestJudge", model="tiny")
 NLI3 = LabelMap(("contradiction", "entailment", "neutral"), 1)

@@ -42,11 +42,11 @@ def test_the_pytest_entry_point_is_the_plugin_module_itself() -> None:
     import tomllib
 
     import _semantix_pytest
-    import semantix.pytest.plugin
+    import semantix.pytest._plugin
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["entry-points"]["pytest11"] == {"semantix": "_semantix_pytest"}
-    assert _semantix_pytest is semantix.pytest.plugin
+    assert _semantix_pytest is semantix.pytest._plugin
 
 
 def test_semantix_ai_installed_after_us_is_named_when_pytest_loads_the_plugin(

@@ -19,14 +19,16 @@ from semantix import (
     JudgeTimeoutError,
     SemanticAssertionError,
     Verdict,
-    context,
     evaluate_semantic,
 )
+from semantix import (
+    _context as context,
+)
 from semantix.checks import Contains
-from semantix.judges.base import Judge
-from semantix.judges.llm import LLMJudge
+from semantix.judges._base import Judge
+from semantix.judges._llm import LLMJudge
 from semantix.pipeline import assert_semantic
-from semantix.pipeline.results import CheckError, SemanticResult
+from semantix.pipeline._results import CheckError, SemanticResult
 from semantix.verdicts import RecordReplayJudge, VerdictStore
 
 

@@ -7,7 +7,7 @@ import os
 import pytest
 
 JUDGES = """
-from semantix import context
+from semantix import _context as context
 from semantix import FakeJudge
 
 judge = FakeJudge(lambda output, description: 0.9, name="KeywordJudge")
@@ -90,7 +90,7 @@ def test_a_download_is_announced_and_not_counted_in_the_duration(
     project.makepyfile(
         test_dl="""
         import time
-        from semantix import context
+        from semantix import _context as context
 
         def test_first_use():
             for listener in context.download_listeners():

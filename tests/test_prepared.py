@@ -1,4 +1,4 @@
-"""What a check is made from (`semantix.pipeline.plans`, `semantix.context.current`) is read at
+"""What a check is made from (`semantix.pipeline._plans`, `semantix._context.current`) is read at
 each check: the next check sees a change."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from semantix import FakeJudge, Intent, context, evaluate_semantic, set_default_judge
+from semantix import FakeJudge, Intent, evaluate_semantic, set_default_judge
+from semantix import _context as context
 
 
 class Polite(Intent):
@@ -121,7 +122,7 @@ def test_a_check_reads_what_its_judge_declares_once_and_keeps_it_on_nothing_of_t
 
 def test_one_check_asks_its_judge_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 42: a recording wrapper asked the judge through the gateway a second time."""
-    from semantix.judges import calls
+    from semantix.judges import _calls as calls
 
     asked: list[int] = []
     real = calls._ask

@@ -10,7 +10,7 @@ import pytest
 from statsmodels.stats.contingency_tables import mcnemar  # the dev extras' oracle
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
-from semantix.proportions import (
+from semantix._proportions import (
     Z_JOINT_95,
     JudgeAccuracy,
     corrected_rate,

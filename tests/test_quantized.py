@@ -23,9 +23,9 @@ from semantix import (
     SemanticAssertionError,
     assert_semantic,
 )
-from semantix.cache import clear_cache, model_cache
-from semantix.judges import sessions
-from semantix.judges.quantized import QuantizedNLIJudge
+from semantix._cache import clear_cache, model_cache
+from semantix.judges import _sessions as sessions
+from semantix.judges._quantized import QuantizedNLIJudge
 
 REPO = "acme/tiny-nli"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -235,7 +235,7 @@ class _RowSession:
 
 
 def test_dynamic_int8_rows_run_alone_unpadded_in_order_and_errors_surface() -> None:
-    from semantix.judges.onnx import OnnxModel, pad
+    from semantix.judges._onnx import OnnxModel, pad
 
     session = _RowSession()
     model = OnnxModel(session, Path("m.onnx"), ("input_ids",), one_at_a_time=True, threads=3)
@@ -390,7 +390,7 @@ def test_runtime_imports_neither_torch_nor_transformers(
         f"""
         import sys
         from semantix import Intent, assert_semantic
-        from semantix.judges.quantized import QuantizedNLIJudge
+        from semantix.judges._quantized import QuantizedNLIJudge
 
         class Polite(Intent):
             '''The text must be polite.'''
@@ -421,7 +421,7 @@ def test_permuted_labels_are_not_the_default_order() -> None:
 
 
 def test_required_files_fetch_only_what_the_judge_loads() -> None:
-    from semantix.judges.quantized import required_files
+    from semantix.judges._quantized import required_files
     from semantix.models import default_model
 
     default = required_files()

@@ -24,7 +24,7 @@ from semantix.relations import (
     paraphrase,
     relation,
 )
-from semantix.relations.variants import write_variants
+from semantix.relations._variants import write_variants
 
 CASE: dict[str, Any] = {
     "id": "refund-1",

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from semantix import FakeJudge, Intent, assert_semantic, context
+from semantix import FakeJudge, Intent, assert_semantic
+from semantix import _context as context
 from semantix.errors import ConfigurationError, JudgeError, VerdictNotRecordedError
 from semantix.relations import (
     RelationError,

@@ -14,8 +14,8 @@ PLUGIN_ARGS = [pytest.param([], id="plain"), pytest.param(["-n", "2"], id="xdist
 # what the pytest plugin's report will receive once it learns the record type.
 CONFTEST = """
 import json
-from semantix import context
-from semantix.pipeline.results import SemanticResult
+from semantix import _context as context
+from semantix.pipeline._results import SemanticResult
 from semantix.relations import RelationResult
 
 RECORDS, CHECKS = [], []

@@ -13,11 +13,11 @@ import pytest
 from cli_helpers import run
 from llm_server import FakeOpenAIServer, completion
 from semantix.errors import ConfigurationError, JudgeError
-from semantix.judges.llm import LLMJudge
+from semantix.judges._llm import LLMJudge
 from semantix.relations import VariantsFile, VariantsFileError, paraphrase, read_variants
-from semantix.relations import variants as variants_module
-from semantix.relations.freeze import PROMPT, freeze_variants
-from semantix.relations.variants import variants_path, write_variants
+from semantix.relations import _variants as variants_module
+from semantix.relations._freeze import PROMPT, freeze_variants
+from semantix.relations._variants import variants_path, write_variants
 
 CASES = [
     {"id": "refund-1", "question": "How long does a refund take?"},
@@ -264,7 +264,7 @@ def test_the_cases_file_is_read_as_a_person_saved_it(
 
 
 def test_json_lines_may_hold_line_separators_inside_strings(tmp_path: Path) -> None:
-    from semantix.relations.variants import VariantsFileError, load_data
+    from semantix.relations._variants import VariantsFileError, load_data
 
     rows = [{"id": "a", "q": "one\u2028two"}, {"id": "b", "q": "x\u0085y"}]
     text = "\n".join(json.dumps(row, ensure_ascii=False) for row in rows)

@@ -19,8 +19,8 @@ import pytest
 from semantix import FakeJudge, Intent, evaluate_semantic
 from semantix.cli import main
 from semantix.report import error_record, json_document, result_record
-from semantix.report.html import ReportDocumentError, json_href, render, write_html_report
-from semantix.report.runs import run_record, runs_section
+from semantix.report._html import ReportDocumentError, json_href, render, write_html_report
+from semantix.report._runs import run_record, runs_section
 from semantix.runs import evaluate_pass_rate
 
 KEY = "sk-test-secret-0123456789abcdef"

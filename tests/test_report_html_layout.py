@@ -11,7 +11,7 @@ from typing import Any
 
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.report import json_document, result_record
-from semantix.report.html import render
+from semantix.report._html import render
 from test_report_html import Node, parse, rows
 
 
@@ -140,7 +140,7 @@ def test_long_error_reasons_fold_so_rows_stay_short() -> None:
     (the page was 27,700 px tall with every reason wrapped whole in its column)."""
     from semantix import JudgeError
     from semantix.report import error_record
-    from semantix.report.html_parts import PREVIEW_CHARS
+    from semantix.report._html_parts import PREVIEW_CHARS
 
     message = "the judge's server answered 503: " + "upstream overloaded, retry later; " * 12
     records = [
@@ -197,7 +197,7 @@ def test_the_judges_cost_uses_the_one_money_formatter() -> None:
 
 
 def test_relations_have_their_section_as_in_the_terminal_and_the_json() -> None:
-    from semantix.relations.results import summarize as summarize_relations
+    from semantix.relations._results import summarize as summarize_relations
 
     held = {
         "relation": "paraphrase(question)",

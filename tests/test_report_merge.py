@@ -12,8 +12,8 @@ import pytest
 
 from cli_helpers import run
 from compare_project import JUDGES, SIDES, SUITE
-from semantix.report.merge import merge_reports
-from semantix.report.schema import ReportDocumentError
+from semantix.report._merge import merge_reports
+from semantix.report._schema import ReportDocumentError
 
 #: Timing is the one thing two runs of the same tests never share.
 TIMED = ("started", "duration_s", "shards")

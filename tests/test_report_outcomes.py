@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from semantix.cli import main
-from semantix.report.schema import ReportDocumentError, check_document
+from semantix.report._schema import ReportDocumentError, check_document
 from test_report_html import parse, rows
 
 PLUGIN_ARGS = [

@@ -9,7 +9,7 @@ import pytest
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.checks import Contains
 from semantix.report import report_lines, result_record, summarize
-from semantix.report.records import format_usd, outcome
+from semantix.report._records import format_usd, outcome
 
 
 class Polite(Intent):

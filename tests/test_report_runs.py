@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from semantix import FakeJudge, Intent
-from semantix.report.runs import markdown_lines, run_lines, run_record, runs_section, stability_line
+from semantix.report._runs import (
+    markdown_lines,
+    run_lines,
+    run_record,
+    runs_section,
+    stability_line,
+)
 from semantix.runs import RunStats, evaluate_pass_rate
 
 

@@ -16,13 +16,13 @@ import pytest
 from cli_helpers import run as cli
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.checks import Contains
-from semantix.report.compare import compare
-from semantix.report.compare_views import detail, markdown, text_lines
-from semantix.report.html import render
-from semantix.report.merge import merge_reports
-from semantix.report.records import json_document, result_record
-from semantix.report.runs import run_record, runs_section
-from semantix.report.schema import REPORT_VERSION, ReportDocumentError, check_document, load_report
+from semantix.report._compare import compare
+from semantix.report._compare_views import detail, markdown, text_lines
+from semantix.report._html import render
+from semantix.report._merge import merge_reports
+from semantix.report._records import json_document, result_record
+from semantix.report._runs import run_record, runs_section
+from semantix.report._schema import REPORT_VERSION, ReportDocumentError, check_document, load_report
 from semantix.runs import evaluate_pass_rate
 
 PROJECT = '''
@@ -263,7 +263,7 @@ def test_a_branch_run_once_against_a_repeated_baseline_shows_its_failures() -> N
 
 
 def test_relations_and_compare_share_the_rate_rule() -> None:
-    from semantix.proportions import rate_change
+    from semantix._proportions import rate_change
 
     runs = [{"nodeid": "t.py::r", "runs": 10, "verdict": "passed", "min_pass_rate": 0.5}]
     base = report(runs={"tests": [{**runs[0], "passes": 10}]})
@@ -384,7 +384,7 @@ def test_a_structural_leaf_in_a_repeated_run_shows_its_reason() -> None:
 
 
 def test_the_step_summarys_table_escapes_markup_in_names() -> None:
-    from semantix.report.runs import markdown_lines
+    from semantix.report._runs import markdown_lines
 
     stats = evaluate_pass_rate(lambda: "hello", Contains("hello"), runs=2)
     record = run_record(stats, "t.py::test_x") | {"name": "Satisfies(<function f at 0x1>)"}

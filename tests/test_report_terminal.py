@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from semantix import FakeJudge, Intent, JudgeError, evaluate_semantic
 from semantix.report import error_record, report_lines, result_record, sorted_records, summarize
-from semantix.report.terminal import header_line, short_judge
+from semantix.report._terminal import header_line, short_judge
 
 LONG_JUDGE = (
     "QuantizedNLIJudge(/home/someone/projects/models/exported/nli-deberta-v3-xsmall-int8, "

@@ -1,4 +1,4 @@
-"""`semantix.judges.request`: a typed request, and the one key the memo and the frozen-verdict
+"""`semantix.judges._request`: a typed request, and the one key the memo and the frozen-verdict
 fingerprint share (issue 42, item 1)."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from semantix import FakeJudge, Intent, evaluate_semantic
-from semantix.intent import EquivalenceDescription, IntentDescription, SupportDescription
-from semantix.judges.request import Request
+from semantix._intent import EquivalenceDescription, IntentDescription, SupportDescription
+from semantix.judges._request import Request
 from semantix.verdicts import RecordReplayJudge, VerdictStore, fingerprint
-from semantix.verdicts.fingerprint import fingerprint_of
+from semantix.verdicts._fingerprint import fingerprint_of
 
 
 class Polite(Intent):

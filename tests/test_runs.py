@@ -18,11 +18,13 @@ from semantix import (
     JudgeTimeoutError,
     SemanticAssertionError,
     VerdictNotRecordedError,
-    context,
 )
-from semantix.judges.base import JudgeRequest, Verdict
+from semantix import (
+    _context as context,
+)
+from semantix.judges._base import JudgeRequest, Verdict
 from semantix.pipeline import assert_semantic, evaluate_semantic
-from semantix.pipeline.results import CheckError
+from semantix.pipeline._results import CheckError
 from semantix.runs import (
     PassRateError,
     RunResult,

@@ -12,9 +12,9 @@ import pytest
 
 from semantix import FakeJudge, Intent, evaluate_semantic
 from semantix.checks import CalledTool, Cost, Structural, Tokens
-from semantix.checks.base import verdict
+from semantix.checks._base import verdict
 from semantix.errors import UnenforceableCheckError
-from semantix.judges.base import Verdict
+from semantix.judges._base import Verdict
 from semantix.outputs import OutputView
 from semantix.relations import evaluate_relations, order
 from semantix.runs import PassRateError, aassert_pass_rate, assert_pass_rate, evaluate_pass_rate

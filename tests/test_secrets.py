@@ -1,10 +1,10 @@
-"""semantix.text: masking keys and URL passwords out of texts, values and exceptions."""
+"""semantix._text: masking keys and URL passwords out of texts, values and exceptions."""
 
 from __future__ import annotations
 
 import pytest
 
-from semantix.text import MASK, mask_exception, mask_secrets, mask_url, mask_value
+from semantix._text import MASK, mask_exception, mask_secrets, mask_url, mask_value
 
 KEY = "sk-test-Very-Secret-Key-0123456789"
 

@@ -12,7 +12,7 @@ import pytest
 
 from embedding_fixtures import minilm_dir_fixture, minilm_judge_fixture  # noqa: F401
 from semantix.errors import ConfigurationError, SemanticAssertionError
-from semantix.judges.embedding import EmbeddingJudge
+from semantix.judges._embedding import EmbeddingJudge
 from semantix.testing import SemanticMatcher
 
 DIMS = 64

@@ -1,11 +1,11 @@
-"""`semantix.shards`: ``i/N`` parsed, and a stable hash that splits ids exactly once."""
+"""`semantix._shards`: ``i/N`` parsed, and a stable hash that splits ids exactly once."""
 
 from __future__ import annotations
 
 import pytest
 
+from semantix._shards import Shard, parse_shard
 from semantix.errors import ConfigurationError
-from semantix.shards import Shard, parse_shard
 
 
 def test_every_id_is_in_exactly_one_shard_and_shards_are_balanced() -> None:

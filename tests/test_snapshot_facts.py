@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from semantix.snapshots.facts import Fact, compare_facts, extract_facts
+from semantix.snapshots._facts import Fact, compare_facts, extract_facts
 
 REFUND = "You can return any item within 30 days for a full refund."
 

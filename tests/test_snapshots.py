@@ -15,7 +15,9 @@ from semantix import (
     SemanticAssertionError,
     Verdict,
     VerdictNotRecordedError,
-    context,
+)
+from semantix import (
+    _context as context,
 )
 from semantix.snapshots import (
     SnapshotDriftError,
@@ -28,14 +30,14 @@ from semantix.snapshots import (
     word_diff,
     write_snapshot,
 )
-from semantix.snapshots.compare import (
+from semantix.snapshots._compare import (
     PART_CHARS,
     SIMILARITY_NOTE,
     SIMILARITY_THRESHOLD,
     text_parts,
 )
-from semantix.snapshots.diff import word_opcodes
-from semantix.snapshots.files import (
+from semantix.snapshots._diff import word_opcodes
+from semantix.snapshots._files import (
     MAGIC,
     module_directory,
     node_basename,

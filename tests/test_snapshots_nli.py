@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.fixtures import *
-from semantix.judges.quantized import QuantizedNLIJudge
+from semantix.judges._quantized import QuantizedNLIJudge
 from semantix.snapshots import judge_equivalence
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from semantix import FakeJudge
-from semantix.report.snapshots import snapshot_lines, snapshot_section
+from semantix.report._snapshots import snapshot_lines, snapshot_section
 from semantix.snapshots import (
     DuplicateSnapshotError,
     SnapshotDriftError,
@@ -15,8 +15,8 @@ from semantix.snapshots import (
     read_snapshot,
     write_snapshot,
 )
-from semantix.snapshots.fixture import SemanticSnapshot
-from semantix.snapshots.session import SnapshotSession, narrowed_modules
+from semantix.snapshots._fixture import SemanticSnapshot
+from semantix.snapshots._session import SnapshotSession, narrowed_modules
 
 SAME = FakeJudge(lambda output, description: 1.0)
 DIFFERENT = FakeJudge(lambda output, description: 0.0)

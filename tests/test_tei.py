@@ -1,4 +1,4 @@
-"""`semantix.judges.tei.TEIJudge` against a loopback server that follows text-embeddings-
+"""`semantix.judges._tei.TEIJudge` against a loopback server that follows text-embeddings-
 inference's ``/predict`` schema and runs the same tiny ONNX model as the local judge: the same
 verdicts; errors, timeouts and off-schema replies are JudgeErrors."""
 
@@ -13,8 +13,8 @@ from models.fixtures import *  # session fixtures: the tiny models
 from models.fixtures import PERMUTED
 from semantix import Intent, JudgeError, QuantizedNLIJudge, evaluate_many
 from semantix.errors import ConfigurationError, JudgeTimeoutError
-from semantix.judges.tei import TEIJudge
-from semantix.pipeline.specs import judge_from_spec
+from semantix.judges._tei import TEIJudge
+from semantix.pipeline._specs import judge_from_spec
 from tei_server import TEIModel, TEIServer
 
 ONNX_FILE = "model_quantized.onnx"

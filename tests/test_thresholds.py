@@ -13,7 +13,7 @@ from semantix import (
     clear_cache,
     evaluate_semantic,
 )
-from semantix.pipeline.thresholds import calibrate_intent, resolve_threshold
+from semantix.pipeline._thresholds import calibrate_intent, resolve_threshold
 
 SCORES = {
     "Thanks so much, happy to help!": 0.30,

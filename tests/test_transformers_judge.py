@@ -10,9 +10,9 @@ import torch
 from models.fixtures import *  # session fixtures: the tiny models
 from models.tiny import make_hf_cache
 from semantix import ConfigurationError, ModelNotFoundError
-from semantix.cache import clear_cache, model_cache
-from semantix.judges.quantized import QuantizedNLIJudge
-from semantix.judges.transformers import NLIJudge
+from semantix._cache import clear_cache, model_cache
+from semantix.judges._quantized import QuantizedNLIJudge
+from semantix.judges._transformers import NLIJudge
 
 OUTPUTS = [
     "The agent is polite.",

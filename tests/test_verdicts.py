@@ -24,11 +24,13 @@ from semantix import (
     Verdict,
     VerdictNotRecordedError,
     assert_semantic,
-    config,
     evaluate_semantic,
 )
-from semantix.judges.base import capabilities
-from semantix.judges.llm import LLMJudge
+from semantix import (
+    _config as config,
+)
+from semantix.judges._base import capabilities
+from semantix.judges._llm import LLMJudge
 from semantix.verdicts import (
     MODES,
     CachingJudge,
@@ -39,7 +41,7 @@ from semantix.verdicts import (
     resolve_mode,
     wrap_judge,
 )
-from semantix.verdicts.modes import policy
+from semantix.verdicts._modes import policy
 from verdicts_helpers import (
     Apologetic,
     NamedJudge,
@@ -561,7 +563,7 @@ def test_mode_off_neither_fingerprints_nor_builds_records(monkeypatch: pytest.Mo
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("mode off must not fingerprint or build a record")
 
-    monkeypatch.setattr("semantix.verdicts.judge.fingerprint_of", forbidden)
+    monkeypatch.setattr("semantix.verdicts._judge.fingerprint_of", forbidden)
     monkeypatch.setattr(StoredVerdict, "from_verdict", forbidden)
     judge = RecordReplayJudge(scorer(), mode="off")
     for _ in range(3):

@@ -15,7 +15,7 @@ import pytest
 
 from semantix import Intent, JudgeIdentity, Verdict, evaluate_semantic
 from semantix.intents import Grounded
-from semantix.judges.base import JudgeRequest
+from semantix.judges._base import JudgeRequest
 from semantix.snapshots import judge_equivalence
 from semantix.verdicts import RecordReplayJudge, VerdictStore
 

@@ -26,7 +26,7 @@ from semantix import (
     VerdictStoreError,
     assert_semantic,
 )
-from semantix.judges.llm import LLMJudge
+from semantix.judges._llm import LLMJudge
 from semantix.verdicts import (
     DEFAULT_PATH,
     RecordReplayJudge,
@@ -263,7 +263,7 @@ def test_failed_write_is_a_store_error_and_leaves_no_temporary_file(
     def read_only(source: str, target: object) -> None:
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr("semantix.verdicts.store.os.replace", read_only)
+    monkeypatch.setattr("semantix.verdicts._store.os.replace", read_only)
     judge = RecordReplayJudge(scorer(), store=store, mode="update")
     with pytest.raises(
         VerdictStoreError, match="cannot write the frozen verdict .*SEMANTIX_VERDICTS_PATH"

@@ -13,8 +13,8 @@ The top level holds what a test author imports: intents, the assert and evaluate
 (sync and async), the
 judges, `Verdict`, `Judge` and the exceptions a test catches. Everything else lives in the
 module that owns it (`semantix.checks`, `semantix.runs`, `semantix.snapshots`,
-`semantix.verdicts`, `semantix.errors`, `semantix.context`, ...); the names that used to be here
-still resolve (see `semantix.compat`).
+`semantix.verdicts`, `semantix.errors`, `semantix._context`, ...); the names that used to be here
+still resolve (see `semantix._compat`).
 
 Importing semantix is cheap: judges import onnxruntime, torch, transformers or openai only
 when they are first used.
@@ -25,21 +25,21 @@ from __future__ import annotations
 import importlib as _importlib
 import typing as _typing
 
-from semantix import compat as _compat
+from semantix import _compat as _compat
 
 _compat.refuse_a_second_semantix()
 
 if _typing.TYPE_CHECKING:
-    from semantix.cache import clear_cache
+    from semantix._cache import clear_cache
+    from semantix._intent import Intent
     from semantix.errors import JudgeError, SemanticAssertionError, SemantixError
-    from semantix.intent import Intent
-    from semantix.judges.base import Judge, Verdict
-    from semantix.judges.embedding import EmbeddingJudge
-    from semantix.judges.escalating import EscalatingJudge
-    from semantix.judges.fake import FakeJudge
-    from semantix.judges.llm import LLMJudge
-    from semantix.judges.quantized import QuantizedNLIJudge
-    from semantix.judges.transformers import NLIJudge
+    from semantix.judges._base import Judge, Verdict
+    from semantix.judges._embedding import EmbeddingJudge
+    from semantix.judges._escalating import EscalatingJudge
+    from semantix.judges._fake import FakeJudge
+    from semantix.judges._llm import LLMJudge
+    from semantix.judges._quantized import QuantizedNLIJudge
+    from semantix.judges._transformers import NLIJudge
     from semantix.pipeline import (
         aassert_semantic,
         aevaluate_many,
@@ -48,7 +48,7 @@ if _typing.TYPE_CHECKING:
         evaluate_many,
         evaluate_semantic,
     )
-    from semantix.pipeline.results import SemanticResult
+    from semantix.pipeline._results import SemanticResult
 
 __version__ = "0.1.0"
 
@@ -94,17 +94,17 @@ _LAZY = {
         ),
         "semantix.pipeline",
     ),
-    "SemanticResult": "semantix.pipeline.results",
-    "Intent": "semantix.intent",
-    "clear_cache": "semantix.cache",
-    **dict.fromkeys(("Judge", "Verdict"), "semantix.judges.base"),
-    "FakeJudge": "semantix.judges.fake",
-    "QuantizedNLIJudge": "semantix.judges.quantized",
-    "NLIJudge": "semantix.judges.transformers",
-    "EmbeddingJudge": "semantix.judges.embedding",
-    "LLMJudge": "semantix.judges.llm",
-    "EscalatingJudge": "semantix.judges.escalating",
-    "cases": "semantix.testing.casefiles",
+    "SemanticResult": "semantix.pipeline._results",
+    "Intent": "semantix._intent",
+    "clear_cache": "semantix._cache",
+    **dict.fromkeys(("Judge", "Verdict"), "semantix.judges._base"),
+    "FakeJudge": "semantix.judges._fake",
+    "QuantizedNLIJudge": "semantix.judges._quantized",
+    "NLIJudge": "semantix.judges._transformers",
+    "EmbeddingJudge": "semantix.judges._embedding",
+    "LLMJudge": "semantix.judges._llm",
+    "EscalatingJudge": "semantix.judges._escalating",
+    "cases": "semantix.testing._casefiles",
     **dict.fromkeys(
         (
             "ConfigurationError",
@@ -124,9 +124,9 @@ _LAZY = {
         ),
         "semantix.errors",
     ),
-    **dict.fromkeys(("DEFAULT_THRESHOLD", "IntentDescription"), "semantix.intent"),
-    **dict.fromkeys(("JudgeIdentity", "TokenUsage"), "semantix.judges.base"),
-    "LeafResult": "semantix.pipeline.results",
+    **dict.fromkeys(("DEFAULT_THRESHOLD", "IntentDescription"), "semantix._intent"),
+    **dict.fromkeys(("JudgeIdentity", "TokenUsage"), "semantix.judges._base"),
+    "LeafResult": "semantix.pipeline._results",
     **dict.fromkeys(
         ("PassRateError", "RunResult", "RunStats", "assert_pass_rate", "evaluate_pass_rate"),
         "semantix.runs",
@@ -166,9 +166,9 @@ def set_default_judge(judge: Judge | str | None) -> None:
         TypeError: a judge class instead of an instance, or an object without ``evaluate``.
         ConfigurationError: an unknown spec.
     """
-    from semantix import context
-    from semantix.judges.base import check_judge
-    from semantix.pipeline.specs import check_spec
+    from semantix import _context as context
+    from semantix.judges._base import check_judge
+    from semantix.pipeline._specs import check_spec
 
     if isinstance(judge, str):
         judge = check_spec(judge, source="set_default_judge")

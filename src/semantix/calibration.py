@@ -24,8 +24,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from semantix.config import is_number
-from semantix.proportions import JudgeAccuracy, wilson_interval
+from semantix._config import is_number
+from semantix._proportions import JudgeAccuracy, wilson_interval
 
 __all__ = [
     "Calibration",

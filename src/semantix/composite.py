@@ -18,7 +18,7 @@ import functools
 import operator
 from collections.abc import Callable
 
-from semantix.intent import Intent, IntentLike, as_intent
+from semantix._intent import Intent, IntentLike, as_intent
 
 __all__ = ["AllOf", "AnyOf", "Not"]
 

@@ -21,14 +21,12 @@ SemantixError                   base of everything below
 
 Their tree in full, and how each runner shows them: docs/errors.md. The check pipeline raises
 an error that is not a `SemanticAssertionError` without semantix's own frames in the traceback
-(`without_our_frames`).
+(`semantix.pipeline._api.without_our_frames`).
 """
 
 from __future__ import annotations
 
-import os
-import types
-from typing import Any, TypeVar
+from typing import Any
 
 __all__ = [
     "ConfigurationError",
@@ -81,7 +79,7 @@ class UnenforceableCheckError(SemantixError):
 
 
 class PatternTimeoutError(SemantixError):
-    """A regular expression ran past its time bound (`semantix.checks.patterns`) on an output:
+    """A regular expression ran past its time bound (`semantix.checks._patterns`) on an output:
     the check could not be decided (never a pass, nor a fail); the message names the pattern."""
 
 
@@ -122,24 +120,6 @@ class CorruptVerdictError(VerdictStoreError):
 class IntentCalibrationError(ConfigurationError):
     """The judge scores an intent's weakest example no higher than its strongest counterexample,
     so no threshold can be calibrated from them; the message shows both scores."""
-
-
-_E = TypeVar("_E", bound=BaseException)
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def without_our_frames(exc: _E) -> _E:
-    """``exc`` without semantix's own frames in its traceback (chained causes keep theirs): a
-    script or ``python -m unittest`` shows the user's line and one message."""
-    kept, entry = [], exc.__traceback__
-    while entry is not None:
-        if not entry.tb_frame.f_code.co_filename.startswith(_PACKAGE):
-            kept.append(entry)
-        entry = entry.tb_next
-    shortened: types.TracebackType | None = None
-    for entry in reversed(kept):
-        shortened = types.TracebackType(shortened, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
-    return exc.with_traceback(shortened)
 
 
 # Shown as semantix.X in reprs and tracebacks, where users import them from.

@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from semantix.errors import SemantixError, without_our_frames
-from semantix.intent import IntentLike, as_intent
-from semantix.judges.base import Judge
+from semantix._intent import IntentLike, as_intent
+from semantix.errors import SemantixError
+from semantix.judges._base import Judge
 from semantix.pipeline import SemanticResult, judged
-from semantix.pipeline.options import read_options
+from semantix.pipeline._api import without_our_frames
+from semantix.pipeline._options import read_options
 from semantix.runs import RunStats, evaluate_pass_rate, publish, raise_for_stats
 
 # Hides this module's frames from unittest tracebacks (unittest.result._is_relevant_tb_level).

@@ -32,7 +32,7 @@ __all__ = [
 @pytest.fixture(autouse=True)
 def semantix_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A temporary semantix cache, never the user's; optimized ONNX copies off (the tests of
-    ``semantix.judges.sessions.optimize_model`` turn them on themselves)."""
+    ``semantix.judges._sessions.optimize_model`` turn them on themselves)."""
     monkeypatch.setenv("SEMANTIX_CACHE_PATH", str(tmp_path / "semantix-cache"))
     monkeypatch.setenv("SEMANTIX_ORT_CACHE", "0")
     return tmp_path / "semantix-cache"

@@ -2,7 +2,7 @@
 
 Every builder runs the real stack: a tokenizer trained on the spot with ``tokenizers``, a
 transformers model (2 layers, hidden 32) saved with ``save_pretrained``, exported to ONNX and
-quantized to int8 by :func:`semantix.judges.export.export_model`. A build takes about a second once
+quantized to int8 by :func:`semantix.judges._export.export_model`. A build takes about a second once
 torch is imported.
 
 Public API (also used by the embedding tests):
@@ -301,7 +301,7 @@ def build_tiny_nli_model(
     Same arguments as :func:`build_tiny_hf_model`. The transformers weights stay in the
     directory, so :class:`semantix.NLIJudge` loads it too.
     """
-    from semantix.judges.export import export_model
+    from semantix.judges._export import export_model
 
     out = build_tiny_hf_model(
         out_dir,

@@ -36,14 +36,14 @@ print(evaluate_semantic(messages, check).passed)
 
 from __future__ import annotations
 
-from semantix.agents.calls import Call, CallCount, StepCalls
-from semantix.agents.capture import CapturedSpans, capture_spans
-from semantix.agents.handoffs import AnsweredBy, ByAgent, HandedOff
-from semantix.agents.results import ToolFailed, ToolSucceeded
-from semantix.agents.scores import ToolCallScore
-from semantix.agents.timing import atimed, timed
-from semantix.agents.trajectory import AnyOrder, ToolCalls
-from semantix.agents.turns import (
+from semantix.agents._calls import Call, CallCount, StepCalls
+from semantix.agents._capture import CapturedSpans, capture_spans
+from semantix.agents._handoffs import AnsweredBy, ByAgent, HandedOff
+from semantix.agents._results import ToolFailed, ToolSucceeded
+from semantix.agents._scores import ToolCallScore
+from semantix.agents._timing import atimed, timed
+from semantix.agents._trajectory import AnyOrder, ToolCalls
+from semantix.agents._turns import (
     Answered,
     AnyTurn,
     EachTurn,

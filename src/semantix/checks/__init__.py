@@ -11,14 +11,14 @@ from __future__ import annotations
 import importlib as _importlib
 from typing import TYPE_CHECKING
 
-from semantix.checks.base import STRUCTURAL, Structural
+from semantix.checks._base import STRUCTURAL, Structural
 
 if TYPE_CHECKING:
-    from semantix.checks.budget import Cost, Tokens
-    from semantix.checks.json import IsJSON, JSONPath
-    from semantix.checks.model import MatchesModel
-    from semantix.checks.schema import JSONSchema
-    from semantix.checks.text import (
+    from semantix.checks._budget import Cost, Tokens
+    from semantix.checks._json import IsJSON, JSONPath
+    from semantix.checks._model import MatchesModel
+    from semantix.checks._schema import JSONSchema
+    from semantix.checks._text import (
         Contains,
         ContainsAll,
         ContainsAny,
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
         Matches,
         StartsWith,
     )
-    from semantix.checks.timing import Latency
-    from semantix.checks.tools import CalledTool, NoToolCalls
+    from semantix.checks._timing import Latency
+    from semantix.checks._tools import CalledTool, NoToolCalls
 
 
 __all__ = [
@@ -73,7 +73,7 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
-        return getattr(_importlib.import_module(f"semantix.checks.{_LAZY[name]}"), name)
+        return getattr(_importlib.import_module(f"semantix.checks._{_LAZY[name]}"), name)
     raise AttributeError(f"module 'semantix.checks' has no attribute {name!r}")
 
 

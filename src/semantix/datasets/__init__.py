@@ -5,7 +5,7 @@ plugin's JSON report), through the one pipeline; embedded by default, on Ray Dat
 
 from __future__ import annotations
 
-from semantix.datasets.rows import Fields, Row
-from semantix.datasets.runner import ENGINES, DatasetResult, evaluate_dataset
+from semantix.datasets._rows import Fields, Row
+from semantix.datasets._runner import ENGINES, DatasetResult, evaluate_dataset
 
 __all__ = ["ENGINES", "DatasetResult", "Fields", "Row", "evaluate_dataset"]

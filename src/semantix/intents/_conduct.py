@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from semantix.intent import Intent
+from semantix._intent import Intent
 
 __all__ = ["Apology", "AsksClarifyingQuestion", "Polite", "Profanity", "Refusal", "Rude"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from semantix.cache import memo
-from semantix.intent import Intent, IntentMeta
+from semantix._cache import memo
+from semantix._intent import Intent, IntentMeta
 
 __all__ = ["MentionIntent", "Mentions", "OnTopic", "TopicIntent", "build_intent"]
 

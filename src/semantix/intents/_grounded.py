@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
-from semantix.cache import memo
-from semantix.intent import Intent, IntentDescription, SupportDescription
+from semantix._cache import memo
+from semantix._intent import Intent, IntentDescription, SupportDescription
 from semantix.intents._factories import build_intent
 from semantix.outputs import encodable
 

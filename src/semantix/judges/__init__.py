@@ -6,19 +6,19 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from semantix import compat
-from semantix.judges.base import Judge, JudgeIdentity, TokenUsage, Verdict
-from semantix.judges.fake import FakeJudge
+from semantix import _compat as compat
+from semantix.judges._base import Judge, JudgeIdentity, TokenUsage, Verdict
+from semantix.judges._fake import FakeJudge
 
 if TYPE_CHECKING:
-    from semantix.judges.embedding import EmbeddingJudge
-    from semantix.judges.embedding_function import EmbeddingFunctionJudge
-    from semantix.judges.escalating import EscalatingJudge
-    from semantix.judges.llm import LLMJudge
-    from semantix.judges.prompted import CallableJudge
-    from semantix.judges.quantized import QuantizedNLIJudge
-    from semantix.judges.similarity import ExampleRule
-    from semantix.judges.transformers import NLIJudge
+    from semantix.judges._embedding import EmbeddingJudge
+    from semantix.judges._embedding_function import EmbeddingFunctionJudge
+    from semantix.judges._escalating import EscalatingJudge
+    from semantix.judges._llm import LLMJudge
+    from semantix.judges._prompted import CallableJudge
+    from semantix.judges._quantized import QuantizedNLIJudge
+    from semantix.judges._similarity import ExampleRule
+    from semantix.judges._transformers import NLIJudge
 
 __all__ = [
     "CallableJudge",
@@ -38,14 +38,14 @@ __all__ = [
 
 # Judge classes whose modules import heavy libraries: loaded on first attribute access.
 _LAZY = {
-    "QuantizedNLIJudge": "semantix.judges.quantized",
-    "NLIJudge": "semantix.judges.transformers",
-    "EmbeddingJudge": "semantix.judges.embedding",
-    "EmbeddingFunctionJudge": "semantix.judges.embedding_function",  # numpy, on first use
-    "ExampleRule": "semantix.judges.similarity",
-    "LLMJudge": "semantix.judges.llm",
-    "CallableJudge": "semantix.judges.prompted",  # light, but lazy like its peers
-    "EscalatingJudge": "semantix.judges.escalating",  # light, but lazy like its peers
+    "QuantizedNLIJudge": "semantix.judges._quantized",
+    "NLIJudge": "semantix.judges._transformers",
+    "EmbeddingJudge": "semantix.judges._embedding",
+    "EmbeddingFunctionJudge": "semantix.judges._embedding_function",  # numpy, on first use
+    "ExampleRule": "semantix.judges._similarity",
+    "LLMJudge": "semantix.judges._llm",
+    "CallableJudge": "semantix.judges._prompted",  # light, but lazy like its peers
+    "EscalatingJudge": "semantix.judges._escalating",  # light, but lazy like its peers
 }
 
 

@@ -26,8 +26,8 @@ rules"). Modules: `base`, `builtin`, `variants`, `freeze`, `results`, `evaluate`
 
 from __future__ import annotations
 
-from semantix.relations.base import NotApplicable, Relation, Variant, check_fields, relation
-from semantix.relations.builtin import (
+from semantix.relations._base import NotApplicable, Relation, Variant, check_fields, relation
+from semantix.relations._builtin import (
     JITTERS,
     Distractor,
     FormatJitter,
@@ -39,15 +39,15 @@ from semantix.relations.builtin import (
     order,
     paraphrase,
 )
-from semantix.relations.decorators import (
+from semantix.relations._decorators import (
     distractor_robust,
     format_invariant,
     invariant,
     order_invariant,
     paraphrase_invariant,
 )
-from semantix.relations.evaluate import RelationViolationError, evaluate_relations
-from semantix.relations.results import (
+from semantix.relations._evaluate import RelationViolationError, evaluate_relations
+from semantix.relations._results import (
     RelationError,
     RelationResult,
     RelationSummary,
@@ -55,7 +55,7 @@ from semantix.relations.results import (
     summarize,
     violation,
 )
-from semantix.relations.variants import VariantsFile, VariantsFileError, read_variants
+from semantix.relations._variants import VariantsFile, VariantsFileError, read_variants
 
 __all__ = [
     "JITTERS",

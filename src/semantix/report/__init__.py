@@ -1,7 +1,7 @@
 """One rendering of a run's semantic assertions: a `Record` per assertion
-(`semantix.report.records`), the terminal table, JSON, JUnit, the HTML page."""
+(`semantix.report._records`), the terminal table, JSON, JUnit, the HTML page."""
 
-from semantix.report.records import (
+from semantix.report._records import (
     REPORT_VERSION,
     Record,
     Summary,
@@ -12,7 +12,7 @@ from semantix.report.records import (
     summarize,
     write_json_report,
 )
-from semantix.report.terminal import header_line, report_lines, summary_line
+from semantix.report._terminal import header_line, report_lines, summary_line
 
 __all__ = [
     "REPORT_VERSION",

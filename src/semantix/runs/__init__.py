@@ -23,7 +23,7 @@ usage, timing), so budgets are leaves: ``Polite & Latency(max_ms=3000)`` with
 
 from __future__ import annotations
 
-from semantix.runs.runner import (
+from semantix.runs._runner import (
     PassRateError,
     RunOptions,
     aassert_pass_rate,
@@ -33,7 +33,7 @@ from semantix.runs.runner import (
     publish,
     raise_for_stats,
 )
-from semantix.runs.stats import (
+from semantix.runs._stats import (
     Z_95,
     RunResult,
     RunStats,

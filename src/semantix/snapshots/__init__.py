@@ -13,16 +13,16 @@ In pytest, use the ``semantic_snapshot`` fixture and ``--semantic-snapshot-updat
 
 from __future__ import annotations
 
-from semantix.snapshots.assertion import SnapshotResult, assert_semantic_snapshot, check_snapshot
-from semantix.snapshots.compare import Equivalence, judge_equivalence
-from semantix.snapshots.diff import WordDiff, word_diff
-from semantix.snapshots.errors import (
+from semantix.snapshots._assertion import SnapshotResult, assert_semantic_snapshot, check_snapshot
+from semantix.snapshots._compare import Equivalence, judge_equivalence
+from semantix.snapshots._diff import WordDiff, word_diff
+from semantix.snapshots._errors import (
     DuplicateSnapshotError,
     SnapshotDriftError,
     SnapshotFileError,
     SnapshotMissingError,
 )
-from semantix.snapshots.files import SnapshotFile, read_snapshot, write_snapshot
+from semantix.snapshots._files import SnapshotFile, read_snapshot, write_snapshot
 
 __all__ = [
     "DuplicateSnapshotError",

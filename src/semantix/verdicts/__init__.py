@@ -23,23 +23,23 @@ from __future__ import annotations
 import importlib as _importlib
 from typing import TYPE_CHECKING
 
-from semantix import compat
+from semantix import _compat as compat
 
 # Eager: the function ``fingerprint`` and its module share a name (a lazy attribute would be
 # shadowed by the module once anything imports it).
-from semantix.verdicts.fingerprint import FORMAT_VERSION, fingerprint, normalise_text
+from semantix.verdicts._fingerprint import FORMAT_VERSION, fingerprint, normalise_text
 
 if TYPE_CHECKING:
-    from semantix.verdicts.judge import (
+    from semantix.verdicts._judge import (
         RecordReplayJudge,
         VerdictStats,
         VerdictUsage,
         wrap_judge,
     )
-    from semantix.verdicts.memo import DEFAULT_MEMO_SIZE
-    from semantix.verdicts.modes import DEFAULT_PATH, MODES, resolve_mode
-    from semantix.verdicts.record import PREVIEW_CHARS, StoredVerdict
-    from semantix.verdicts.store import VerdictStore
+    from semantix.verdicts._memo import DEFAULT_MEMO_SIZE
+    from semantix.verdicts._modes import DEFAULT_PATH, MODES, resolve_mode
+    from semantix.verdicts._record import PREVIEW_CHARS, StoredVerdict
+    from semantix.verdicts._store import VerdictStore
 
 __all__ = [
     "DEFAULT_MEMO_SIZE",
@@ -71,5 +71,5 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
-        return getattr(_importlib.import_module(f"semantix.verdicts.{_LAZY[name]}"), name)
+        return getattr(_importlib.import_module(f"semantix.verdicts._{_LAZY[name]}"), name)
     return compat.resolve(__name__, name)  # CachingJudge (semantix-ai)

@@ -1,0 +1,112 @@
+"""What a check asks a judge: one typed `Request`, and its one `RequestKey`.
+
+A request is the output, what is asked of it — a statement (an intent's description), support
+against sources (``Grounded``/``Contradicts``: a `SupportDescription`) or equivalence to a stored
+text (a snapshot: an `EquivalenceDescription`) — and the threshold. It *is* the
+``(output, intent_description, threshold)`` triple judges take, so a judge's ``evaluate_batch``
+receives it unchanged. What is asked is declared by the description (``asks``), read once here.
+
+`RequestKey` is what a verdict is a verdict *about*, threshold aside: the output normalised by
+`normalise_text` and the intent's fields. It is the one key of a request: the in-run memo holds
+verdicts by it, and the frozen-verdict fingerprint (`semantix.verdicts._fingerprint`) is the
+sha256 of the judge's identity with it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, NamedTuple
+
+__all__ = ["Request", "RequestKey", "intent_fields", "normalise_text", "sources_digest"]
+
+#: What a request asks (`Request.asks`): a statement, support against sources, equivalence.
+ASKS = ("statement", "support", "equivalence")
+
+
+def normalise_text(text: str) -> str:
+    """Text as fingerprinted: NFC, ``\\n`` newlines, no trailing spaces on lines, stripped."""
+    text = unicodedata.normalize("NFC", str(text))
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
+
+
+def sources_digest(sources: tuple[str, ...]) -> str:
+    """sha256 hex of the sources, each normalised (`normalise_text`), in order."""
+    return sha256_json([normalise_text(source) for source in sources])
+
+
+def sha256_json(value: object, **options: Any) -> str:
+    """sha256 hex of ``value`` as JSON (json and hashlib imported on first use)."""
+    import hashlib
+    import json
+
+    canonical = json.dumps(value, ensure_ascii=False, **options)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class RequestKey(NamedTuple):
+    """A request without its threshold, as a verdict is kept: the normalised output and what
+    was asked (`intent_fields` gives the stored form). A tuple: hashed at C speed."""
+
+    output: str
+    description: str
+    hypothesis: str | None
+    examples: tuple[str, ...]
+    counterexamples: tuple[str, ...]
+    asks: str = "statement"
+    relation: str | None = None
+    sources: str | None = None  #: `sources_digest` of a support request's sources
+
+    def intent_fields(self) -> dict[str, Any]:
+        """The parts of the intent a verdict depends on, as stored and fingerprinted."""
+        fields: dict[str, Any] = {
+            "description": self.description,
+            "hypothesis": self.hypothesis,
+            "examples": list(self.examples),
+            "counterexamples": list(self.counterexamples),
+        }
+        if self.asks == "equivalence":
+            fields["kind"] = "equivalence"
+        if self.sources is not None:
+            fields["relation"] = self.relation
+            fields["sources"] = self.sources
+        return fields
+
+
+class Request(NamedTuple):
+    """One question to a judge: ``(output, description, threshold)``, typed."""
+
+    output: str
+    description: str
+    threshold: float
+
+    @property
+    def asks(self) -> str:
+        """``statement``, ``support`` or ``equivalence``, as the description declares."""
+        asks = getattr(self.description, "asks", "statement")
+        return asks if asks in ASKS else "statement"
+
+    def key(self) -> RequestKey:
+        """The one key of this request (module docstring)."""
+        description = self.description
+        hypothesis = getattr(description, "hypothesis", None)
+        sources = getattr(description, "sources", None)
+        if self.asks != "support" or not isinstance(sources, tuple):
+            sources = None
+        return RequestKey(
+            output=normalise_text(self.output),
+            description=normalise_text(description),
+            hypothesis=hypothesis if isinstance(hypothesis, str) else None,
+            examples=tuple(str(e) for e in getattr(description, "examples", ()) or ()),
+            counterexamples=tuple(
+                str(e) for e in getattr(description, "counterexamples", ()) or ()
+            ),
+            asks=self.asks,
+            relation=None if sources is None else str(getattr(description, "relation", "")),
+            sources=None if sources is None else sources_digest(sources),
+        )
+
+
+def intent_fields(intent_description: str) -> dict[str, Any]:
+    """The parts of an intent that a verdict depends on, as stored and fingerprinted."""
+    return Request("", intent_description, 0.0).key().intent_fields()

@@ -1,0 +1,470 @@
+"""The state of one pytest session: `SemanticSession`, the one object the plugin's hooks call.
+Under pytest-xdist a worker sends everything in one `payload`; the controller merges it and
+alone writes the reports."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import _pytest
+import pluggy
+import pytest
+
+import semantix
+from semantix import _context as context
+from semantix._config import in_ci
+from semantix.errors import SemanticAssertionError, SemantixError
+from semantix.pytest._baseline import Baseline
+from semantix.pytest._downloads import DownloadReporter
+from semantix.pytest._markers import marker_settings
+from semantix.pytest._report_files import (
+    mask_report,
+    refuse_writing_over_an_input,
+    run_id,
+    shard_option,
+)
+from semantix.pytest._runs import RepeatedTests
+from semantix.pytest._settings import Settings
+from semantix.pytest._verdicts import VerdictSummary
+
+if TYPE_CHECKING:  # the checks, reports and snapshots are imported when a run uses them
+    from semantix.judges._base import Judge
+    from semantix.report import Record
+    from semantix.snapshots._fixture import SemanticSnapshot
+    from semantix.snapshots._session import SnapshotSession
+
+__all__ = ["JUNIT_PROPERTY", "PAYLOAD_KEY", "RELATIONS_PROPERTY", "SemanticSession"]
+
+#: The JUnit XML properties of a relation's result and of one assertion (their values are JSON).
+RELATIONS_PROPERTY = "semantic_relations"
+JUNIT_PROPERTY = "semantic"
+#: The key of the one payload an xdist worker sends in ``config.workeroutput``.
+PAYLOAD_KEY = "semantix"
+#: Frames hidden when a judge or configuration error is shown: ours, pytest's and pluggy's.
+_HIDDEN_DIRS = tuple(
+    str(Path(module.__file__).parent)
+    for module in (semantix, _pytest, pluggy)
+    if module.__file__ is not None
+)
+
+
+#: The test's outcome so far and its reason (xfail or skip), followed over its phases.
+_OUTCOME = pytest.StashKey[tuple[str | None, str | None]]()
+
+
+def test_outcome(
+    report: pytest.TestReport, before: tuple[str | None, str | None] | None
+) -> tuple[str | None, str | None]:
+    """The test's pytest outcome after this phase's report, and its reason: ``error`` (setup or
+    teardown failed), ``failed``, ``skipped``, ``xfailed`` or ``xpassed`` (strict or not), or
+    ``passed``; None while nothing has decided it. A teardown error does not hide an xfail."""
+    current = before or (None, None)
+    xfail = getattr(report, "wasxfail", None)
+    if report.skipped and (report.when == "call" or current[0] is None):
+        if xfail is not None:
+            return "xfailed", xfail
+        longrepr = report.longrepr
+        reason = str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else None
+        return "skipped", reason
+    if report.when != "call":
+        return ("error", None) if report.failed and current[0] in (None, "passed") else current
+    if report.failed:
+        strict = str(report.longrepr).startswith("[XPASS(strict)]")
+        return ("xpassed", str(report.longrepr)) if strict else ("failed", None)
+    return ("xpassed", xfail) if xfail is not None else ("passed", None)
+
+
+class SemanticSession:
+    """Everything semantix keeps for one pytest session (in ``config.stash``)."""
+
+    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+        self.config = config
+        self.settings = settings
+        self.is_worker = hasattr(config, "workerinput")
+        self.started = time.time()
+        self.records: list[Record] = []
+        #: Metamorphic relations' results (`semantix.relations`), one record per relation and case.
+        self.relations: list[Record] = []
+        self.lock = threading.Lock()
+        #: The test in progress (its protocol, fixtures included); None between tests.
+        self.current_item: pytest.Item | None = None
+        #: The records the test in progress made, with their JUnit property's name (`ended`).
+        self.pending: list[tuple[str, Record]] = []
+        #: pytest's outcome of each test that ran (the JSON report's ``tests``).
+        self.tests: dict[str, Record] = {}
+        self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
+        self.baseline = Baseline(settings.baseline, read=not self.is_worker)
+        #: Every collected test and its file, before ``-k`` and friends deselect any (`snapshots`).
+        self.collected_items: list[tuple[str, Path]] = []
+        self._snapshots: SnapshotSession | None = None
+        self.verdicts = VerdictSummary(prune=settings.verdicts_prune)
+        self.downloads = DownloadReporter(config)
+        self._exit = contextlib.ExitStack()
+        if not self.is_worker:
+            refuse_writing_over_an_input(settings, config)
+        #: This run's id and this machine's shard (``i/N``), so merge can check one run's shards.
+        self.shard = shard_option(config)
+
+    # --- the session's life ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Enter the run's defaults (only the options given) and start listening."""
+        settings = self.settings
+        # Only what was given: a set_default_judge() in conftest.py survives a run naming no judge.
+        defaults = context.run_defaults(
+            judge=settings.judge,
+            verdicts_mode=settings.verdicts_mode,
+            verdicts_path=settings.verdicts_path,
+            verdicts_root=settings.root,
+            timeout=settings.timeout,
+        )
+        self.run = self._exit.enter_context(defaults)
+        context.add_observer(self.observe)
+        self._exit.callback(context.remove_observer, self.observe)
+        self.downloads.start()
+        self._exit.callback(self.downloads.stop)
+
+    def stop(self) -> None:
+        self._exit.close()
+
+    def header(self) -> str | None:
+        """pytest's header line, when a judge or a verdict mode was configured."""
+        judge, mode = self.settings.judge, self.settings.verdicts_mode
+        if judge is None and mode is None:
+            return None
+        return f"semantix: judge={judge or 'default'}" + (
+            "" if mode is None else f", verdicts={mode}"
+        )
+
+    def run_judge(self) -> Judge:
+        """The run's judge: the options', else the process's default — never a test's marker
+        (resolved in an empty context, outside the scope of whichever test asks first)."""
+        from semantix.pipeline._judging import resolve_judge
+
+        return contextvars.Context().run(resolve_judge, None)
+
+    @property
+    def snapshots(self) -> SnapshotSession:
+        """The run's semantic snapshots, made on first use (a snapshot fixture, a worker's
+        snapshots, ``--semantic-snapshot-update``): a run without any never imports them."""
+        with self.lock:
+            if self._snapshots is None:
+                from semantix.snapshots._session import SnapshotSession, narrowed_modules
+
+                snapshots = SnapshotSession(update=self.settings.snapshot_update)
+                narrowed = narrowed_modules(self.config.args, self.config.invocation_params.dir)
+                for nodeid, path in self.collected_items:
+                    snapshots.collected.add(nodeid)
+                    if path.suffix == ".py":
+                        module = path.resolve()
+                        snapshots.collected_module(module, whole=module not in narrowed)
+                self._snapshots = snapshots
+            return self._snapshots
+
+    # --- one test -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def test(self, item: pytest.Item) -> Iterator[None]:
+        """The test's protocol: its records are attributed to it, its marker applies to it."""
+        marked = marker_settings(item)
+        self.current_item = item
+        self.pending = []
+        try:
+            if marked.error is not None:
+                yield  # reported by setup
+                return
+            # From fixtures' setup to teardown, whichever way the assertion is written.
+            with context.scope(
+                judge=marked.judge, threshold=marked.threshold, timeout=marked.timeout
+            ):
+                yield
+        finally:
+            self.current_item = None
+
+    def setup(self, item: pytest.Item) -> None:
+        """Fail the test's setup when its marker (or its repetition) is wrong."""
+        error = marker_settings(item).error or self.runs.setup_error(item)
+        if error is not None:
+            pytest.fail(error, pytrace=False)
+
+    def snapshot(self, request: pytest.FixtureRequest) -> SemanticSnapshot:
+        """The ``semantic_snapshot`` fixture's value for the requesting test."""
+        from semantix.snapshots._fixture import SemanticSnapshot
+
+        node, snapshots = request.node, self.snapshots
+        return SemanticSnapshot(
+            nodeid=node.nodeid,
+            module=node.path.resolve(),
+            session=snapshots,
+            update=snapshots.update,
+        )
+
+    def collected(self, items: list[pytest.Item]) -> None:
+        """Remember every collected test and module, before ``-k`` and friends deselect any."""
+        self.collected_items = [(item.nodeid, item.path) for item in items]
+        if self.settings.snapshot_update:
+            self.snapshots  # noqa: B018 - made now: unused snapshots are looked for at the end
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """A phase of a test ended: a failed one (setup, call or teardown) fails its snapshots'
+        test, the call decides otherwise."""
+        if self._snapshots is not None and (report.when == "call" or report.failed):
+            self._snapshots.test_finished(report.nodeid, passed=report.passed)
+
+    def make_report(
+        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
+    ) -> pytest.TestReport:
+        """Downloads out of the duration; a judge or configuration error in one short entry;
+        the test's outcome followed (`ended`)."""
+        self.downloads.adjust(report)
+        self.ended(item, report)
+        mask_report(report)
+        excinfo = call.excinfo
+        if (
+            excinfo is not None
+            and isinstance(excinfo.value, SemantixError)
+            and not isinstance(excinfo.value, SemanticAssertionError)
+            and not item.config.getoption("fulltrace", False)
+            and item.config.getoption("tbstyle", "auto") in ("auto", "long", "short")
+        ):
+            # The user's line and our one-line message — not the source of semantix's
+            # internals, nor the chain of library errors behind it (the message already says
+            # what to do; --full-trace shows everything).
+            excinfo.traceback = excinfo.traceback.filter(
+                lambda entry: not str(entry.path).startswith(_HIDDEN_DIRS)
+            )
+            report.longrepr = excinfo.getrepr(style="short", chain=False)
+            mask_report(report)
+        return report
+
+    def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
+        """Follow the test's outcome phase by phase (`test_outcome`); at its teardown, give it to
+        every record the test made, added to the JUnit properties of the teardown report."""
+        found = test_outcome(report, item.stash.get(_OUTCOME, None))
+        item.stash[_OUTCOME] = found
+        if report.when != "teardown":
+            return
+        pending, self.pending = self.pending, []
+        final = found[0] or "passed"
+        for name, record in pending:
+            record["test_outcome"] = final
+            value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
+            report.user_properties.append((name, json.dumps(value, sort_keys=True, default=str)))
+        # Every test that ran, whether or not it asserted: one that crashed before its first
+        # assertion is a regression in compare and --semantic-baseline.
+        with self.lock:
+            self.tests[item.nodeid] = {"nodeid": item.nodeid, "outcome": final, "reason": found[1]}
+
+    def attach(self, name: str, record: Record, item: pytest.Item | None) -> None:
+        """A record the test in progress made: it becomes the JUnit property ``name`` when the
+        test ends, with the test's outcome."""
+        if item is not None and item is self.current_item:
+            self.pending.append((name, record))
+
+    # --- recording ------------------------------------------------------------------------------
+
+    def observe(self, event: object) -> None:
+        """The session's one observer: a record per check, and the repeated tests' share."""
+        item = self.current_item
+        self.record(event, item)
+        self.runs.observe(event, item)
+
+    def record(self, event: object, item: pytest.Item | None) -> None:
+        """One report record for a check's result or error (other events are not checks)."""
+        from semantix.pipeline._results import CheckError, SemanticResult  # events: all loaded
+        from semantix.relations._results import RelationResult
+        from semantix.report import error_record, result_record
+        from semantix.report._merge import OUTSIDE_TEST
+
+        nodeid = item.nodeid if item is not None else OUTSIDE_TEST
+        if isinstance(event, RelationResult):
+            relation = {"nodeid": nodeid, **event.to_dict(), "test_outcome": None}
+            with self.lock:
+                self.relations.append(relation)
+            self.attach(RELATIONS_PROPERTY, relation, item)
+            return
+        if isinstance(event, SemanticResult):
+            record = result_record(event, nodeid)
+        elif isinstance(event, CheckError):
+            record = error_record(nodeid, event.error, intent=event.intent, output=event.output)
+        else:
+            return
+        self._add_records([record])
+        self.attach(JUNIT_PROPERTY, record, item)
+
+    def _add_records(self, records: list[Record]) -> None:
+        with self.lock:
+            for record in records:
+                record["seq"] = len(self.records)
+                self.records.append(record)
+
+    # --- xdist ----------------------------------------------------------------------------------
+
+    def payload(self) -> dict[str, Any]:
+        """What a worker sends the controller: everything the reports need, in one dict."""
+        self.verdicts.collect(self.run)
+        with self.lock:
+            records, relations = list(self.records), list(self.relations)
+        return {
+            "records": records,
+            "tests": list(self.tests.values()),
+            "relations": relations,
+            "runs": self.runs.payload(),
+            "snapshots": None if self._snapshots is None else self._snapshots.to_data(),
+            "verdicts": self.verdicts.payload(),
+        }
+
+    def merge(self, payload: dict[str, Any] | None) -> None:
+        """Add a worker's payload (None: the worker sent none, e.g. it crashed)."""
+        if not payload:
+            return
+        self._add_records(payload["records"])
+        with self.lock:
+            self.relations.extend(payload.get("relations", []))
+            self.tests.update((test["nodeid"], test) for test in payload.get("tests", []))
+        self.runs.merge(payload["runs"])
+        if payload["snapshots"] is not None:
+            self.snapshots.merge(payload["snapshots"])
+        self.verdicts.merge(payload["verdicts"])
+
+    # --- the end --------------------------------------------------------------------------------
+
+    def finish(self, exitstatus: int) -> None:
+        """A worker publishes its payload; the controller finishes the features, then writes the
+        reports (so the JSON says what snapshots were deleted)."""
+        if self.is_worker:
+            self.config.workeroutput[PAYLOAD_KEY] = self.payload()  # type: ignore[attr-defined]
+            return
+        self.verdicts.collect(self.run)
+        if self._snapshots is not None and self._snapshots.update and not in_ci():  # never in CI
+            self._snapshots.delete_unused()
+        self.verdicts.finish(exitstatus)
+        self.runs.finish()
+        report_json, report_html = self.settings.report_json, self.settings.report_html
+        if report_json is None and report_html is None and self.baseline.document is None:
+            return
+        document = self.report_document()  # once: the page renders exactly what the JSON holds
+        self.baseline.compare(document)
+        if report_json is not None:
+            from semantix.report import write_json_report
+
+            write_json_report(report_json, document)
+        if report_html is not None:
+            from semantix.report._html import write_html_report
+
+            write_html_report(report_html, document, json_path=report_json)
+
+    def report_document(self) -> dict[str, Any]:
+        """The JSON report of this session (`semantix.report._merge.assemble`)."""
+        from datetime import datetime, timezone
+
+        from semantix.report import sorted_records
+        from semantix.report._costs import judge_cost, record_judge_cost
+        from semantix.report._merge import assemble
+        from semantix.report._snapshots import snapshot_section
+
+        with self.lock:
+            records = sorted_records(self.records)
+            tests = [self.tests[nodeid] for nodeid in sorted(self.tests)]
+            relations = list(self.relations)
+        prices = self.settings.judge_prices
+        for record in records:
+            cost = record_judge_cost(record, prices)
+            if cost is not None:
+                record["judge_cost_usd"] = cost
+        spent = judge_cost(records, prices)
+        meta: dict[str, Any] = {"judge_cost": spent.to_dict()} if spent.verdicts else {}
+        meta |= {
+            "judges": sorted({record["judge"] for record in records if record.get("judge")}),
+            "verdicts_mode": self.settings.verdicts_mode or "off",
+            "started": datetime.fromtimestamp(self.started, timezone.utc).isoformat(
+                timespec="seconds"
+            ),
+            "duration_s": round(time.time() - self.started, 3),
+            "run_id": run_id(self.config),
+            "shard": self.shard,
+        }
+        return assemble(
+            records,
+            meta=meta,
+            tests=tests,
+            runs=self.runs.sorted(),
+            once=self.runs.once_ids(),
+            relations=relations,
+            snapshots=snapshot_section(self.snapshots, self.config.rootpath),
+        )
+
+    def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """The end of the session on the terminal (the controller's; workers print nothing)."""
+        if self.is_worker:
+            return
+        width = self.config.get_terminal_writer().fullwidth
+        if self.settings.report:
+            self._write_report(terminalreporter, width)
+            self.runs.write_summary(terminalreporter, width)
+            self._write_relations(terminalreporter)
+        snapshots = []
+        if self._snapshots is not None:
+            from semantix.report._snapshots import snapshot_lines
+
+            snapshots = snapshot_lines(self._snapshots, relative_to=self.config.rootpath)
+        if snapshots:
+            terminalreporter.write_sep("-", "semantic snapshots")
+            for line in snapshots:
+                terminalreporter.write_line(line)
+        self.verdicts.write_summary(terminalreporter)
+        self.baseline.write_summary(terminalreporter)
+        if self.settings.report_html is not None:
+            terminalreporter.write_line(f"semantic report HTML: {self.settings.report_html}")
+
+    def _write_report(self, terminalreporter: pytest.TerminalReporter, width: int) -> None:
+        with self.lock:
+            records = list(self.records)
+        if not records:
+            return
+        from semantix.report import header_line, report_lines, sorted_records
+        from semantix.report._costs import judge_cost, judge_cost_lines
+
+        records = sorted_records(records)
+        terminalreporter.write_sep("-", "semantic report")
+        judges = [record["judge"] for record in records if record.get("judge")]
+        terminalreporter.write_line(header_line(judges, self.settings.verdicts_mode))
+        for text, markup in report_lines(records, width=width):
+            terminalreporter.write_line(text, **markup)
+        prices = self.settings.judge_prices
+        for text, markup in judge_cost_lines(
+            judge_cost(records, prices), priced=prices is not None
+        ):
+            terminalreporter.write_line(text, **markup)
+        if self.settings.report_json is not None:
+            terminalreporter.write_line(f"semantic report JSON: {self.settings.report_json}")
+
+    def _write_relations(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """Per relation: cases, not applicable, violations over variants judged, mean and worst
+        rate (a relation decides nothing unless its test set a ceiling)."""
+        with self.lock:
+            relations = list(self.relations)
+        if not relations:
+            return
+        from semantix.relations._results import summarize
+
+        terminalreporter.write_sep("-", "semantic relations")
+        terminalreporter.write_line(
+            f"{'relation':<24} {'cases':>5} {'n/a':>4} {'violations':>11} {'mean':>5} "
+            f"{'worst':>5} {'errors':>6}"
+        )
+        for row in summarize(relations):
+            mean, worst = (
+                "-" if r is None else f"{r:.2f}" for r in (row.mean_rate, row.worst_rate)
+            )
+            terminalreporter.write_line(
+                f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
+                f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"
+            )

@@ -1,0 +1,142 @@
+"""The judges' own cost, apart from the system's: token usage of LLM-judged verdicts, priced
+by ``--semantic-judge-prices`` (docs/budgets.md, "The judges' own cost, apart").
+
+An `LLMJudge` verdict given this run (it has a latency) without usage is of **unknown** cost:
+counted and warned about, never priced at zero. A replayed verdict (no latency) spent nothing.
+The run's cost is unknown (``usd`` None, the JSON's null, "unknown" on every page) unless every
+verdict was priced; the priced part is ``known_usd``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from semantix.report._records import format_usd
+
+__all__ = ["JudgeCost", "judge_cost", "judge_cost_lines", "record_judge_cost"]
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeCost:
+    """What the judges spent over a run: tokens, and USD where every model had a price."""
+
+    #: LLM-judged verdicts, those of unknown usage included.
+    verdicts: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    #: The cost of every verdict; None (unknown) when one was unpriced or of unknown usage.
+    usd: float | None = None
+    #: The cost of the verdicts that were priced (all of ``usd`` when it is known).
+    known_usd: float = 0.0
+    #: Models that spent tokens without a price (then ``usd`` leaves them out, and says so).
+    unpriced: tuple[str, ...] = ()
+    #: LLM-judged verdicts that carried no usage: their cost is unknown, not in ``usd``.
+    unknown: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "unpriced": list(self.unpriced)}
+
+
+#: What `_usage` returns for an LLM verdict given this run without usage.
+_UNKNOWN: Mapping[str, Any] = {}
+
+
+def _usage(leaf: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """A leaf's token usage; `_UNKNOWN` for an LLM verdict given this run without any; None when
+    the leaf spent nothing."""
+    usage: Mapping[str, Any] | None = leaf.get("usage")
+    if usage:
+        return usage
+    asked = leaf.get("judged") is not False and leaf.get("latency_ms") is not None
+    return _UNKNOWN if asked and str(leaf.get("judge")).startswith("LLMJudge(") else None
+
+
+def record_judge_cost(
+    record: Mapping[str, Any], prices: Mapping[str, tuple[float, ...]] | None
+) -> float | None:
+    """One assertion's judge cost in USD (None: no usage, a verdict of unknown usage, or no
+    price for a model that spent tokens)."""
+    total = 0.0
+    priced = False
+    for leaf in record.get("leaves") or ():
+        usage, model = _usage(leaf), leaf.get("judge_model")
+        if usage is None:
+            continue
+        if usage is _UNKNOWN or prices is None or model not in prices:
+            return None
+        total += _usd(usage, prices[model])
+        priced = True
+    return total if priced else None
+
+
+def judge_cost(
+    records: Iterable[Mapping[str, Any]], prices: Mapping[str, tuple[float, ...]] | None
+) -> JudgeCost:
+    verdicts = prompt = completion = unknown = 0
+    usd = 0.0
+    unpriced: set[str] = set()
+    for record in records:
+        for leaf in record.get("leaves") or ():
+            usage = _usage(leaf)
+            if usage is None:
+                continue
+            verdicts += 1
+            if usage is _UNKNOWN:
+                unknown += 1
+                continue
+            prompt += int(usage["prompt_tokens"])
+            completion += int(usage["completion_tokens"])
+            model = leaf.get("judge_model") or "?"
+            if prices is not None and model in prices:
+                usd += _usd(usage, prices[model])
+            else:
+                unpriced.add(str(model))
+    complete = prices is not None and not unpriced and not unknown
+    return JudgeCost(
+        verdicts,
+        prompt,
+        completion,
+        usd if complete else None,
+        usd,
+        tuple(sorted(unpriced)),
+        unknown,
+    )
+
+
+def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[str, bool]]]:
+    """The terminal lines: tokens and cost of the judges' verdicts (nothing when none spent any),
+    and a warning for each part the figure leaves out."""
+    if not cost.verdicts:
+        return []
+    some = f" ({cost.unknown} of unknown usage)" if cost.unknown else ""
+    tokens = (
+        f"{cost.verdicts} LLM-judged verdicts{some} spent {cost.prompt_tokens} input and "
+        f"{cost.completion_tokens} output tokens"
+    )
+    if priced:
+        shown = "unknown" if cost.usd is None else format_usd(cost.usd)
+        if cost.usd is None and cost.known_usd:
+            tokens += f"; {format_usd(cost.known_usd)} for those priced"
+        headline = f"judge cost: {shown} ({tokens}; the judges' own, apart from the system's)"
+    else:
+        headline = f"judge cost: {tokens}; give --semantic-judge-prices FILE to see their cost"
+    missing = []
+    if cost.unknown:
+        missing.append(
+            f"{cost.unknown} of them carried no token usage (their server reported none): not in "
+            "the figure, never priced at zero"
+        )
+    if priced and cost.unpriced:
+        missing.append(
+            f"no price for {', '.join(cost.unpriced)} in --semantic-judge-prices; their tokens "
+            "are not in the figure"
+        )
+    warnings = [(f"WARNING judge cost incomplete: {text}", {"yellow": True}) for text in missing]
+    return [(headline, {}), *warnings]
+
+
+def _usd(usage: Mapping[str, Any], price: tuple[float, ...]) -> float:
+    prompt, completion = int(usage["prompt_tokens"]), int(usage["completion_tokens"])
+    return (prompt * price[0] + completion * price[1]) / 1e6
