@@ -59,6 +59,7 @@ DOCSTRING_MODULES = [
     "semantix.report._compare",
     "semantix.report._html",
     "semantix.report._merge",
+    "semantix.report._model",
     "semantix.runs",
     "semantix._text",
     "semantix.snapshots",

@@ -455,13 +455,14 @@ def test_the_fingerprint_and_the_memo_cover_the_sources() -> None:
 
 
 def test_the_json_record_keeps_the_full_reason() -> None:
+    from semantix.report._model import to_json
     from semantix.report._records import result_record
 
     judge = KeywordSupportJudge()
     claims = " ".join(f"The agent offers the invoice number {n}." for n in range(12))
     result = evaluate_semantic(claims, Grounded(FILLER * 3), judge=judge)
     record = result_record(result, "test_x")
-    reason = json.dumps(record)
+    reason = json.dumps(to_json(record))
     assert reason.count("not supported") == 12
 
 

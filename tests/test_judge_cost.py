@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from llm_server import FakeOpenAIServer, Reply, completion, verdict
+from semantix.judges._verdict import TokenUsage
 from semantix.report._costs import judge_cost, judge_cost_lines, record_judge_cost
+from semantix.report._model import CheckRecord, Leaf
 from semantix.report._records import format_usd
 
 pytest.importorskip("openai")
@@ -88,26 +90,24 @@ def test_a_bad_prices_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*prices?'judge-model'? must be*got ?-1, 2?"])
 
 
-def _leaf(usage: dict[str, int] | None, *, latency_ms: float | None = 5.0, **more: Any) -> Any:
-    return {
-        "judge": "LLMJudge(judge-model)",
-        "judge_model": "judge-model",
-        "judged": True,
-        "usage": usage,
-        "latency_ms": latency_ms,
-        **more,
-    }
+def _leaf(usage: TokenUsage | None, *, latency_ms: float | None = 5.0, **more: Any) -> Leaf:
+    fields = {"judge": "LLMJudge(judge-model)", "judge_model": "judge-model", "judged": True}
+    return Leaf(intent="Kind", usage=usage, latency_ms=latency_ms, **fields | more)
 
 
-USED = {"prompt_tokens": 42, "completion_tokens": 7}
+def _record(*leaves: Leaf) -> CheckRecord:
+    return CheckRecord(nodeid="t.py::test_a", outcome="passed", intent="Kind", leaves=leaves)
+
+
+USED = TokenUsage(prompt_tokens=42, completion_tokens=7)
 
 
 def test_an_llm_verdict_without_usage_is_unknown_never_free() -> None:
     records = [
-        {"leaves": [_leaf(USED)]},
-        {"leaves": [_leaf(None), _leaf(USED)]},  # the server reported no usage for one
-        {"leaves": [_leaf(None, latency_ms=None)]},  # a replay: nothing was spent this run
-        {"leaves": [{"judge": "FakeJudge", "judged": True, "usage": None, "latency_ms": 1.0}]},
+        _record(_leaf(USED)),
+        _record(_leaf(None), _leaf(USED)),  # the server reported no usage for one
+        _record(_leaf(None, latency_ms=None)),  # a replay: nothing was spent this run
+        _record(Leaf(intent="Kind", judge="FakeJudge", judged=True, latency_ms=1.0)),
     ]
     prices = {"judge-model": (1.0, 2.0)}
     cost = judge_cost(records, prices)
@@ -133,7 +133,7 @@ def test_an_llm_verdict_without_usage_is_unknown_never_free() -> None:
 
 
 def test_only_unknown_verdicts_are_reported_too() -> None:
-    cost = judge_cost([{"leaves": [_leaf(None)]}], None)
+    cost = judge_cost([_record(_leaf(None))], None)
     assert (cost.verdicts, cost.unknown) == (1, 1)
     assert judge_cost_lines(cost, priced=False)[1][0].startswith("WARNING judge cost incomplete")
 
@@ -168,8 +168,8 @@ def test_verdicts_without_usage_are_counted_in_the_reports(
 def test_an_unpriced_judge_costs_unknown_not_zero() -> None:
     from semantix.report._html_parts import judge_cost as html_judge_cost
 
-    cost = judge_cost([{"leaves": [_leaf(USED)]}], {"other-model": (1.0, 2.0)})
+    cost = judge_cost([_record(_leaf(USED))], {"other-model": (1.0, 2.0)})
     assert (cost.usd, cost.unpriced) == (None, ("judge-model",))
     assert cost.to_dict()["usd"] is None
-    line = html_judge_cost({"judge_cost": cost.to_dict()})
+    line = html_judge_cost(cost)
     assert "unknown" in line and "$0.00" not in line and "no price for judge-model" in line

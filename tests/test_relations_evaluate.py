@@ -26,6 +26,7 @@ from semantix.relations import (
     summarize,
     violation,
 )
+from semantix.report._schema import REPORT_VERSION, check_document
 from semantix.runs import RunResult, RunStats
 from semantix.verdicts import RecordReplayJudge
 
@@ -430,8 +431,10 @@ def test_summaries_per_relation_over_cases() -> None:
         results += evaluate_relations(
             first_document, case, MentionsFirst, relations=[order("documents")], judge=JUDGE
         )
-    records = json.loads(json.dumps([result.to_dict() for result in results]))
-    (summary,) = summarize(records)
+    # a report's records of them, read back from the JSON file
+    cases = [{"nodeid": "t.py::test_r", **result.to_dict()} for result in results]
+    document = {"version": REPORT_VERSION, "assertions": [], "relations": {"results": cases}}
+    (summary,) = summarize(check_document(json.loads(json.dumps(document))).relations)
     assert summary == summarize(results)[0]
     assert (summary.cases, summary.not_applicable) == (3, 1)
     assert (summary.violations, summary.judged) == (3, 4)

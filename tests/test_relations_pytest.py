@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from semantix.report._schema import check_document
+
 PLUGIN_ARGS = [pytest.param([], id="plain"), pytest.param(["-n", "2"], id="xdist-2")]
 
 # Every relation result and every reported check, per process, in a file the test reads back:
@@ -179,7 +181,9 @@ def test_the_plugins_reports_carry_the_relations(
             "paraphrase(question) * 2    1         0/1  0.00  0.00      0",
         ]
     )
-    section = json.loads(report.read_text(encoding="utf-8"))["relations"]
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert check_document(document).to_json() == document  # the typed report reads it back
+    section = document["relations"]
     by_relation = {row["relation"]: row for row in section["summary"]}
     assert by_relation["order(documents)"]["cases"] == 5  # every worker's results, merged once
     assert len(section["results"]) == 7

@@ -16,6 +16,7 @@ from semantix._files import encodable, write_atomic
 from semantix.cli import main
 from semantix.report import error_record, json_document, result_record, write_json_report
 from semantix.report._html import render, write_html_report
+from semantix.report._model import to_json
 from semantix.report._schema import ReportDocumentError, check_document, load_report
 
 KEY = "sk-test-secret-0123456789abcdef"
@@ -31,9 +32,9 @@ def _surrogate_judge() -> FakeJudge:
 
 def _document(**record_changes: Any) -> dict[str, Any]:
     result = evaluate_semantic("Thanks \udfff!", Polite, judge=_surrogate_judge())
-    record = result_record(result, "t.py::test_a")
-    record.update(record_changes)
-    return json_document([record])
+    document = json_document([result_record(result, "t.py::test_a")])
+    document["assertions"][0].update(record_changes)
+    return document
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -166,9 +167,10 @@ def test_cli_on_a_field_of_the_wrong_type_names_the_field(
     assert "report.json" in err and field in err and f"expected {expected}" in err
 
 
-def test_check_document_accepts_what_json_document_writes() -> None:
+def test_check_document_reads_back_what_json_document_writes() -> None:
     document = json.loads(json.dumps(_document()))
-    assert check_document(document) is document
+    # the typed model round-trips (and a report it writes lists its tests, none here)
+    assert check_document(document).to_json() == document | {"tests": []}
     with pytest.raises(ReportDocumentError, match=r"assertions\[0\]\.nodeid is 7"):
         render({"version": 2, "assertions": [{"nodeid": 7}]})
 
@@ -186,11 +188,11 @@ def test_records_mask_the_openai_key(monkeypatch: pytest.MonkeyPatch) -> None:
     judge = FakeJudge(lambda o, d: Verdict(passed=False, score=0.1, reason=f"echo {KEY}"))
     record = result_record(evaluate_semantic(f"my key is {KEY}", Polite, judge=judge), "t::a")
     error = error_record("t::b", JudgeError(f"rejected {KEY}"), output=f"out {KEY}")
-    text = json.dumps([record, error])
+    text = json.dumps(to_json([record, error]))
     assert KEY not in text
-    assert record["output"] == "my key is ********"
-    assert record["leaves"][0]["reason"] == "echo ********"
-    assert error["error"] == "JudgeError: rejected ********" and error["output"] == "out ********"
+    assert record.output == "my key is ********"
+    assert record.leaves[0].reason == "echo ********"
+    assert error.error == "JudgeError: rejected ********" and error.output == "out ********"
 
 
 SUITE = '''

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from dataclasses import replace
 
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.report import json_document, result_record
 from semantix.report._html import render
+from semantix.report._model import CheckRecord
 from test_report_html import Node, parse, rows
 
 
@@ -50,7 +51,7 @@ def _judge(evidence: str | None = None) -> FakeJudge:
     return FakeJudge(verdict, name="QuantizedNLIJudge")
 
 
-def _page(*records: dict[str, Any]) -> Node:
+def _page(*records: CheckRecord) -> Node:
     return parse(render(json.loads(json.dumps(json_document(list(records))))))
 
 
@@ -118,10 +119,12 @@ def test_scores_per_intent_keep_two_intents_of_one_name_apart() -> None:
 
 def test_a_leaf_decided_by_structural_leaves_is_not_judged_not_failed() -> None:
     record = result_record(evaluate_semantic("Thanks", Polite & Kind, judge=_judge()), "t::a")
-    record["leaves"][0].update(judge="structural", reason="contains 'Thanks'")
-    record["leaves"][1].update(
-        judged=False, passed=False, score=None, reason="not judged: decided by Polite"
+    polite, kind = record.leaves
+    polite = replace(polite, judge="structural", reason="contains 'Thanks'")
+    kind = replace(
+        kind, judged=False, passed=False, score=None, reason="not judged: decided by Polite"
     )
+    record = replace(record, leaves=(polite, kind))
     root = _page(record)
     reason = rows(root)[0].find_all("td")[_headers(root).index("reason")]
     kind = reason.find_all("div")[1]
@@ -197,8 +200,6 @@ def test_the_judges_cost_uses_the_one_money_formatter() -> None:
 
 
 def test_relations_have_their_section_as_in_the_terminal_and_the_json() -> None:
-    from semantix.relations._results import summarize as summarize_relations
-
     held = {
         "relation": "paraphrase(question)",
         "case_id": "c1",
@@ -248,18 +249,8 @@ def test_relations_have_their_section_as_in_the_terminal_and_the_json() -> None:
         "rate": None,
         "not_applicable": "the input has no question",
     }
-    results = [held, broke, skipped]
-    import dataclasses
-
-    document = json_document(
-        [],
-        sections={
-            "relations": {
-                "results": results,
-                "summary": [dataclasses.asdict(row) for row in summarize_relations(results)],
-            }
-        },
-    )
+    # the summary row is computed from the results, as the terminal's is
+    document = json_document([], sections={"relations": {"results": [held, broke, skipped]}})
     root = parse(render(json.loads(json.dumps(document))))
     assert root.find("nav").find("a", href="#relations").text() == "Relations"
     section = root.find("section", id="relations")

@@ -126,7 +126,7 @@ def test_assertions_outside_any_test_may_be_in_every_shard() -> None:
             ("b.json", shard_report("(outside a test)")),
         ]
     )
-    assert [r["nodeid"] for r in merged["assertions"]] == [
+    assert [record.nodeid for record in merged.assertions] == [
         "(outside a test)",
         "(outside a test)",
         "t.py::a",
@@ -144,7 +144,7 @@ def test_snapshot_counts_add_up_and_unused_files_join_once() -> None:
 
     a = {**shard_report("t.py::a"), "snapshots": snapshots(2, "s/b.txt", ["s/old.txt"])}
     b = {**shard_report("t.py::b"), "snapshots": snapshots(1, "s/a.txt", ["s/old.txt"])}
-    merged = merge_reports([("a.json", a), ("b.json", b)])["snapshots"]
+    merged = merge_reports([("a.json", a), ("b.json", b)]).to_json()["snapshots"]
     assert merged["counts"] == {"passed": 3, "drifted": 0, "unused": 1}
     assert [entry["path"] for entry in merged["snapshots"]] == ["s/a.txt", "s/b.txt"]
     assert merged["unused"] == [{"path": "s/old.txt", "test": "t.py::gone"}]
@@ -157,7 +157,7 @@ def test_judge_cost_and_timing_combine() -> None:
                      judge_cost={**cost, "unpriced": ["m2"]})  # fmt: skip
     b = shard_report("t.py::b", started="2026-01-02T10:00:01+00:00", duration_s=1.25,
                      judge_cost={**cost, "unpriced": ["m1"]})  # fmt: skip
-    meta = merge_reports([("a.json", a), ("b.json", b)])["meta"]
+    meta = merge_reports([("a.json", a), ("b.json", b)]).to_json()["meta"]
     assert meta["judge_cost"] == {
         "verdicts": 4, "prompt_tokens": 200, "completion_tokens": 20, "usd": 0.5,
         "unpriced": ["m1", "m2"], "unknown": 2,

@@ -9,7 +9,9 @@ import pytest
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.checks import Contains
 from semantix.report import report_lines, result_record, summarize
+from semantix.report._model import CheckRecord
 from semantix.report._records import format_usd, outcome
+from semantix.report._schema import check_document
 
 
 class Polite(Intent):
@@ -40,9 +42,9 @@ def test_a_custom_judges_leaves_name_the_checks_judge_and_count_in_decided_by() 
     result = evaluate_semantic("Thank you!", Polite & Contains("Thank"), judge=KeywordJudge())
     assert result.leaves[0].verdict.judge == result.judge  # the pipeline names the check's judge
     record = result_record(result, "t::a")
-    judged, structural = record["leaves"]
-    assert judged["judge"] == "KeywordJudge" == record["judge"]
-    assert structural["judge"] == "structural"  # a leaf's own identity is kept
+    judged, structural = record.leaves
+    assert judged.judge == "KeywordJudge" == record.judge
+    assert structural.judge == "structural"  # a leaf's own identity is kept
     assert summarize([record]).decided_by == {"KeywordJudge": 1, "structural": 1}
 
 
@@ -57,16 +59,16 @@ def test_a_similarity_verdict_on_a_description_alone_is_marked_topical_when_it_p
     passing = result_record(
         evaluate_semantic("Your invoice is attached.", Polite, judge=judge), "t::a"
     )
-    assert passing["passed"] is True
-    assert passing["leaves"][0]["topical"] is True
+    assert passing.passed is True
+    assert passing.leaves[0].topical is True
     # with examples, the judge compared the output with them: not topical
     with_examples = result_record(evaluate_semantic("Sorry!", Apologizes, judge=judge), "t::b")
-    assert with_examples["leaves"][0]["topical"] is False
+    assert with_examples.leaves[0].topical is False
     # an entailment judge is never topical
     entailment = result_record(
         evaluate_semantic("Thanks", Polite, judge=FakeJudge(lambda o, d: 0.6)), "t::c"
     )
-    assert entailment["leaves"][0]["topical"] is False
+    assert entailment.leaves[0].topical is False
     summary = summarize([passing, with_examples, entailment])
     assert summary.topical == 1
 
@@ -89,11 +91,13 @@ def test_outcome_combines_the_checks_and_the_tests() -> None:
         ("error", None): "error",
     }
     found = {
-        key: outcome({"outcome": key[0], "test_outcome": key[1], "leaves": []}) for key in cases
+        key: outcome(CheckRecord(nodeid="t", outcome=key[0], test_outcome=key[1], intent="I"))
+        for key in cases
     }
     assert found == cases
     # a record of a version-2 report (no outcome field at all) reads from "passed"
-    assert outcome({"passed": False}) == "failed"
+    old = {"version": 2, "assertions": [{"nodeid": "t", "intent": "I", "passed": False}]}
+    assert [outcome(record) for record in check_document(old).assertions] == ["failed"]
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from semantix import FakeJudge, Intent
+from semantix.report._model import RepeatedTest
 from semantix.report._runs import (
     markdown_lines,
     run_lines,
@@ -17,7 +18,7 @@ class Polite(Intent):
     """The text must be polite."""
 
 
-def records() -> list[dict[str, object]]:
+def records() -> list[RepeatedTest]:
     judge = FakeJudge(lambda output, intent: 0.1 if "Stop" in output else 0.9)
     replies = iter(["Thanks", "Stop it"] * 5)
     flaky = evaluate_pass_rate(
@@ -94,7 +95,15 @@ def test_json_section() -> None:
 
 def test_the_stability_line_fits_100_columns() -> None:
     records = [
-        {"nodeid": f"t::test_{n}", "pass_rate": 0.5, "floor_unproven": True, "below_floor": True}
+        RepeatedTest(
+            nodeid=f"t::test_{n}",
+            runs=2,
+            passes=1,
+            pass_rate=0.5,
+            interval=(0.1, 0.9),
+            floor_unproven=True,
+            verdict="failed",
+        )
         for n in range(12)
     ]
     line = stability_line(records)

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from semantix.report._compare import compare
 from semantix.report._compare_views import detail, markdown, text_lines
 from semantix.report._html import render
 from semantix.report._merge import merge_reports
+from semantix.report._model import to_json
 from semantix.report._records import json_document, result_record
 from semantix.report._runs import run_record, runs_section
 from semantix.report._schema import REPORT_VERSION, ReportDocumentError, check_document, load_report
@@ -290,7 +292,7 @@ def test_a_report_claiming_more_passes_than_runs_is_an_error_naming_file_and_fie
 
 def test_older_repeated_tests_without_derived_fields_merge() -> None:
     test = {"nodeid": "t.py::r", "runs": 10, "passes": 9, "verdict": "pass", "min_pass_rate": 0.8}
-    merged = merge_reports([("a.json", report(runs={"tests": [test]}))])
+    merged = merge_reports([("a.json", report(runs={"tests": [test]}))]).to_json()
     assert merged["runs"]["tests"][0]["pass_rate"] == 0.9
     assert merged["runs"]["stability"] == 0.9
 
@@ -340,8 +342,8 @@ def test_one_runs_shards_merge_into_the_whole_run() -> None:
     merged = merge_reports(
         [("a.json", shard("t.py::a")), ("b.json", shard("t.py::b", number="2/2"))]
     )
-    assert (merged["meta"]["run_id"], merged["meta"]["shard"]) == ("r1", None)
-    assert merged["summary"]["total"] == 2
+    assert (merged.meta.run_id, merged.meta.shard) == ("r1", None)
+    assert merged.summary.total == 2
 
 
 # --- a score beside a threshold says why a failure on its passing side failed (issue 45) ------
@@ -361,9 +363,9 @@ def test_a_failure_on_the_passing_side_shows_its_reason_everywhere() -> None:
     assert result.leaves[0].summary == "Polite=0.90/0.50 (close to a counterexample)"
     stats = evaluate_pass_rate(lambda: "hi", Polite, runs=2, judge=CLOSE)
     assert "Polite=0.90/0.50 (close to a counterexample)" in stats.explain()
-    base = {**record("t.py::a", "passed"), "leaves": [result_record(result, "t")["leaves"][0]]}
-    base["leaves"][0] = {**base["leaves"][0], "passed": True}
-    failed = {**record("t.py::a", "failed"), "leaves": [result_record(result, "t")["leaves"][0]]}
+    leaf = to_json(result_record(result, "t").leaves[0])
+    base = {**record("t.py::a", "passed"), "leaves": [{**leaf, "passed": True}]}
+    failed = {**record("t.py::a", "failed"), "leaves": [leaf]}
     (flip,) = compare(report(base), report(failed)).flips
     assert "0.90/0.50 failed (close to a counterexample)" in detail(flip)
     page = render(json_document([result_record(result, "t.py::a")]))
@@ -387,7 +389,7 @@ def test_the_step_summarys_table_escapes_markup_in_names() -> None:
     from semantix.report._runs import markdown_lines
 
     stats = evaluate_pass_rate(lambda: "hello", Contains("hello"), runs=2)
-    record = run_record(stats, "t.py::test_x") | {"name": "Satisfies(<function f at 0x1>)"}
+    record = replace(run_record(stats, "t.py::test_x"), name="Satisfies(<function f at 0x1>)")
     table = "\n".join(markdown_lines([record]))
     assert "<function" not in table and "&lt;function f at 0x1>" in table
 

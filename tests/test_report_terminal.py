@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from semantix import FakeJudge, Intent, JudgeError, evaluate_semantic
 from semantix.report import error_record, report_lines, result_record, sorted_records, summarize
+from semantix.report._model import CheckRecord
 from semantix.report._terminal import header_line, short_judge
 
 LONG_JUDGE = (
@@ -16,11 +19,9 @@ class Polite(Intent):
     """The text is polite."""
 
 
-def _record(score: float, nodeid: str) -> dict[str, object]:
+def _record(score: float, nodeid: str) -> CheckRecord:
     result = evaluate_semantic("Thanks!", Polite, judge=FakeJudge(lambda o, d: score))
-    record = result_record(result, nodeid)
-    record["judge"] = LONG_JUDGE
-    return record
+    return replace(result_record(result, nodeid), judge=LONG_JUDGE)
 
 
 def test_short_judge_keeps_the_class_and_the_model_name() -> None:
@@ -44,8 +45,7 @@ def test_rows_fit_a_120_column_terminal() -> None:
 
 def test_several_judges_get_a_judge_column() -> None:
     nodeid = "tests/test_bot.py::test_polite"
-    other = _record(0.9, nodeid + "2")
-    other["judge"] = "EmbeddingJudge(all-MiniLM-L6-v2@c9745ed)"
+    other = replace(_record(0.9, nodeid + "2"), judge="EmbeddingJudge(all-MiniLM-L6-v2@c9745ed)")
     lines = report_lines([_record(0.9, nodeid), other], width=120, judge_column=None)
     assert lines[0][0].split() == [
         "test",
@@ -130,9 +130,8 @@ def _bot_records() -> list[dict[str, object]]:
             prefix + "test_polite_and_off_topic",
         )
     )
-    for record in records:  # a fixed time: the time column's width does not vary
-        record["duration_ms"] = 12.0
-    return sorted_records(records)
+    # a fixed time: the time column's width does not vary
+    return sorted_records([replace(record, duration_ms=12.0) for record in records])
 
 
 def test_a_100_column_report_keeps_test_names_and_groups_repeated_runs() -> None:
@@ -159,10 +158,12 @@ def test_a_100_column_report_keeps_test_names_and_groups_repeated_runs() -> None
 def test_not_judged_leaves_are_their_own_outcome() -> None:
     judge = FakeJudge(lambda o, d: 0.9)
     record = result_record(evaluate_semantic("Thanks", Polite & Kind, judge=judge), "t::a")
-    record["passed"], record["outcome"] = False, "failed"
-    leaf = record["leaves"][1]
-    leaf.update(judged=False, score=None, passed=False, reason="not judged: decided by Polite")
-    record["leaves"][0].update(judge="structural")
+    polite, kind = record.leaves
+    kind = replace(
+        kind, judged=False, score=None, passed=False, reason="not judged: decided by Polite"
+    )
+    leaves = (replace(polite, judge="structural"), kind)
+    record = replace(record, passed=False, outcome="failed", leaves=leaves)
     texts = [text for text, _ in report_lines([record], width=100)]
     kind_row = next(text for text in texts if text.strip().startswith("Kind"))
     assert kind_row.split()[-2:] == ["not", "judged"]
@@ -187,8 +188,8 @@ def test_at_100_columns_the_intents_and_judges_give_way_before_the_test_names() 
             AnswersTheRefundQuestionWithThePolicy,
             judge=FakeJudge(lambda o, d: 0.9, name=judge),
         )
-        records.append(result_record(result, f"tests/integration/test_usage.py::{name}"))
-        records[-1]["duration_ms"] = 12.0
+        record = result_record(result, f"tests/integration/test_usage.py::{name}")
+        records.append(replace(record, duration_ms=12.0))
     texts = [text for text, _ in report_lines(sorted_records(records), width=100)]
     assert all(len(text) <= 100 for text in texts), max(texts, key=len)
     assert texts[0].split()[:3] == ["test", "intent", "judge"]  # two judges: the column shows

@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from semantix.report._schema import check_document
+
 PLUGIN_ARGS = [
     pytest.param([], id="plain"),
     pytest.param(["-n", "2"], id="xdist-2"),
@@ -115,6 +117,8 @@ def test_marker_repeats_the_body_and_holds_it_to_the_floor(
     assert by_test["test_bot.py::test_below_floor"]["verdict"] == "failed"
     # every run's assertion is in the assertion report too
     assert document["summary"]["total"] == 10 + 10 + 4
+    # the typed report reads back exactly what the session wrote (plain or through xdist)
+    assert check_document(document).to_json() == document
 
     properties = {
         case.get("name"): [

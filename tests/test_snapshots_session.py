@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from semantix import FakeJudge
+from semantix.report._model import to_json
 from semantix.report._snapshots import snapshot_lines, snapshot_section
 from semantix.snapshots import (
     DuplicateSnapshotError,
@@ -206,7 +207,7 @@ def test_json_section_lists_outcomes_and_unused(tmp_path: Path) -> None:
     session = SnapshotSession()
     session.collected_module(module, whole=True)
     session.record("test_bot.py::test_a", folder(tmp_path) / "test_a.txt", "written")
-    section = snapshot_section(session)
+    section = to_json(snapshot_section(session))
     assert section["counts"]["written"] == 1
     assert section["counts"]["unused"] == 1
     assert section["unused"] == [{"path": str(stale), "test": "test_bot.py::test_gone"}]
@@ -220,11 +221,13 @@ def test_json_section_paths_are_relative_to_the_rootdir(tmp_path: Path) -> None:
     session = SnapshotSession()
     session.collected_module(module, whole=True)
     session.record("test_bot.py::test_a", folder(tmp_path) / "test_a.txt", "written")
-    section = snapshot_section(session, tmp_path)
+    section = to_json(snapshot_section(session, tmp_path))
     [entry] = section["snapshots"]
     assert entry["path"] == "__semantic_snapshots__/test_bot/test_a.txt"
     assert section["unused"] == [
         {"path": stale.relative_to(tmp_path).as_posix(), "test": "test_bot.py::test_gone"}
     ]
-    elsewhere = snapshot_section(session, tmp_path / "other")  # not under the root: as it is
+    elsewhere = to_json(
+        snapshot_section(session, tmp_path / "other")
+    )  # not under the root: as it is
     assert elsewhere["snapshots"][0]["path"] == str(folder(tmp_path) / "test_a.txt")

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(
             f"cannot write {str(output)!r} ({exc.strerror or exc}); choose another -o PATH"
         ) from None
-    count = len(document["assertions"])
+    count = len(document.assertions)
     print(f"wrote {output} ({count:,} assertion{'s' if count != 1 else ''})")
     return 0
 
@@ -130,7 +130,7 @@ def _merge(shards: list[Path], output: Path | None) -> int:
             )
     merged = merge_reports([(str(path), load_report(path)) for path in shards])
     write_json_report(output, merged)
-    count = len(merged["assertions"])
+    count = len(merged.assertions)
     print(
         f"merged {len(shards)} report{'s' if len(shards) != 1 else ''} into {output} "
         f"({count:,} assertion{'s' if count != 1 else ''})"

@@ -14,15 +14,20 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import replace as with_fields
 from pathlib import Path
 from typing import Any
 
 from semantix._files import replace
 from semantix.pipeline._results import SemanticResult
-from semantix.report._records import Record, error_record, result_record, summarize
-from semantix.report._schema import REPORT_VERSION
+from semantix.report._model import summarize, to_json
+from semantix.report._records import error_record, result_record
+from semantix.report._schema import REPORT_VERSION, record_from_json
 
 __all__ = ["Record", "RowError", "row_error", "row_record", "write_report"]
+
+#: A record as `semantix eval` passes it around and streams it to disk: its JSON form.
+Record = dict[str, Any]
 
 
 class RowError(ValueError):
@@ -31,14 +36,16 @@ class RowError(ValueError):
 
 def row_record(result: SemanticResult, row_id: str, where: str, expected: bool | None) -> Record:
     """The record of one row's check of one intent."""
-    return result_record(result, row_id) | {"source": where, "expected": expected}
+    record = result_record(result, row_id)
+    return to_json(with_fields(record, source=where, expected=expected))  # type: ignore[no-any-return]
 
 
 def row_error(
     row_id: str, where: str, error: BaseException, *, intent: str | None, output: str | None
 ) -> Record:
     """The record of a row and intent that could not be judged: an error, never a pass."""
-    return error_record(row_id, error, intent=intent, output=output) | {"source": where}
+    record = error_record(row_id, error, intent=intent, output=output)
+    return to_json(with_fields(record, source=where))  # type: ignore[no-any-return]
 
 
 def write_report(path: Path, records: Iterable[Record], meta: Mapping[str, Any]) -> Counter[str]:
@@ -77,10 +84,11 @@ def write_report(path: Path, records: Iterable[Record], meta: Mapping[str, Any])
 def _count(
     chunk: list[Record], counts: Counter[str], deciders: Counter[str], judges: set[str]
 ) -> None:
-    summary = summarize(chunk).to_dict()
+    typed = [record_from_json(record) for record in chunk]
+    summary = summarize(typed).to_dict()
     deciders.update(summary.pop("decided_by"))
     counts.update(summary)
-    judges.update(record["judge"] for record in chunk if record.get("judge"))
+    judges.update(record.judge for record in typed if record.judge)
 
 
 _CHUNK = 1024

@@ -4,14 +4,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:  # the report's modules are imported when a baseline is given
     from semantix.report._compare import Comparison
+    from semantix.report._model import Report
 
 __all__ = ["Baseline"]
 
@@ -21,7 +22,7 @@ class Baseline:
 
     def __init__(self, path: Path | None, *, read: bool) -> None:
         self.path = path
-        self.document: Mapping[str, Any] | None = None
+        self.document: Report | None = None
         self.comparison: Comparison | None = None
         if path is not None and read:
             from semantix.report._compare import load_report
@@ -32,14 +33,14 @@ class Baseline:
             except ReportDocumentError as exc:
                 raise pytest.UsageError(f"--semantic-baseline: {exc}") from None
 
-    def compare(self, document: dict[str, Any]) -> None:
-        """Compare this run's report with the baseline and add the ``baseline`` section."""
+    def compare(self, report: Report) -> Report:
+        """This run's report compared with the baseline, with the ``baseline`` section."""
         if self.document is None or self.path is None:
-            return
+            return report
         from semantix.report._compare import compare
 
-        self.comparison = compare(self.document, document, base_path=str(self.path))
-        document["baseline"] = {"path": str(self.path), **self.comparison.to_dict()}
+        self.comparison = compare(self.document, report, base_path=str(self.path))
+        return replace(report, baseline={"path": str(self.path), **self.comparison.to_dict()})
 
     def write_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         comparison = self.comparison

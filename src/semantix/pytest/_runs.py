@@ -7,9 +7,9 @@ a test becomes a run record (`semantix.report._runs`), also in ``GITHUB_STEP_SUM
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,7 +20,7 @@ from semantix.pytest._markers import marker_settings
 if TYPE_CHECKING:  # imported when a test repeats or a pass rate is asserted, not at start-up
     from semantix._proportions import JudgeAccuracy
     from semantix.pipeline._results import SemanticResult
-    from semantix.report._records import Record
+    from semantix.report._model import RepeatedTest, TestRecord
     from semantix.runs import RunResult, RunStats
 
 __all__ = ["JUNIT_PROPERTY", "RepeatedTests"]
@@ -46,14 +46,18 @@ class RepeatedTests:
     def __init__(
         self,
         option_runs: int | None,
-        attach: Callable[[str, Record, pytest.Item | None], None],
+        attach: Callable[[str, RepeatedTest, pytest.Item | None], None],
         judge_accuracy: JudgeAccuracy | None = None,
+        *,
+        tests: Callable[[], Mapping[str, TestRecord]] = dict,
     ) -> None:
         self.option_runs = option_runs
         #: Gives a run record to the session with its JUnit property's name (`SemanticSession`).
         self.attach = attach
         self.judge_accuracy = judge_accuracy  # for every repeated check without its own
-        self.records: list[Record] = []
+        self.records: list[RepeatedTest] = []
+        #: pytest's outcome of each test that ran (the session's), given to its records.
+        self.tests = tests
         #: The tests ``--semantic-runs`` ran once: every check of their first run was structural.
         self.once: list[str] = []
         self.lock = threading.Lock()
@@ -159,27 +163,32 @@ class RepeatedTests:
             stats = replace(stats, judge_accuracy=self.judge_accuracy)
         record = run_record(stats, item.nodeid if item is not None else OUTSIDE_TEST)
         with self.lock:
-            self.records.append(record)
+            self.records.append(replace(record, seq=len(self.records)))
         self.attach(JUNIT_PROPERTY, record, item)
 
-    def sorted(self) -> list[Record]:
+    def sorted(self) -> list[RepeatedTest]:
+        """The records by test, each with its test's pytest outcome."""
         with self.lock:
             records = list(self.records)
         if not records:
             return []
-        from semantix.report._records import sorted_records
+        from semantix.report._records import sorted_records, with_test_outcomes
 
-        return sorted_records(records)
+        return with_test_outcomes(sorted_records(records), self.tests())
 
     # --- xdist and the end of the session -----------------------------------------------------
 
-    def payload(self) -> dict[str, Any]:
-        return {"records": self.sorted(), "once": self.once_ids()}
-
-    def merge(self, payload: dict[str, Any]) -> None:
+    def parts(self) -> tuple[tuple[RepeatedTest, ...], tuple[str, ...]]:
+        """What a worker sends: its records and the tests it ran once."""
         with self.lock:
-            self.records.extend(payload["records"])
-            self.once.extend(payload["once"])
+            return tuple(self.records), tuple(self.once)
+
+    def merge(self, records: Sequence[RepeatedTest], once: Sequence[str]) -> None:
+        """Add a worker's `parts`."""
+        with self.lock:
+            start = len(self.records)
+            self.records += [replace(r, seq=start + i) for i, r in enumerate(records)]
+            self.once.extend(once)
 
     def once_ids(self) -> list[str]:
         with self.lock:

@@ -9,7 +9,8 @@ import contextvars
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,7 @@ from semantix.pytest._verdicts import VerdictSummary
 
 if TYPE_CHECKING:  # the checks, reports and snapshots are imported when a run uses them
     from semantix.judges._base import Judge
-    from semantix.report import Record
+    from semantix.report._model import CheckRecord, RelationRecord, RepeatedTest, Report, TestRecord
     from semantix.snapshots._fixture import SemanticSnapshot
     from semantix.snapshots._session import SnapshotSession
 
@@ -89,17 +90,20 @@ class SemanticSession:
         self.settings = settings
         self.is_worker = hasattr(config, "workerinput")
         self.started = time.time()
-        self.records: list[Record] = []
+        self.records: list[CheckRecord] = []
         #: Metamorphic relations' results (`semantix.relations`), one record per relation and case.
-        self.relations: list[Record] = []
+        self.relations: list[RelationRecord] = []
         self.lock = threading.Lock()
         #: The test in progress (its protocol, fixtures included); None between tests.
         self.current_item: pytest.Item | None = None
         #: The records the test in progress made, with their JUnit property's name (`ended`).
-        self.pending: list[tuple[str, Record]] = []
-        #: pytest's outcome of each test that ran (the JSON report's ``tests``).
-        self.tests: dict[str, Record] = {}
-        self.runs = RepeatedTests(settings.runs, self.attach, settings.judge_accuracy)
+        self.pending: list[tuple[str, CheckRecord | RelationRecord | RepeatedTest]] = []
+        #: pytest's outcome of each test that ran, and its reason (the JSON report's ``tests``,
+        #: `test_records`): kept plain, so a run that reports nothing imports no report module.
+        self.outcomes: dict[str, tuple[str, str | None]] = {}
+        self.runs = RepeatedTests(
+            settings.runs, self.attach, settings.judge_accuracy, tests=self.test_records
+        )
         self.baseline = Baseline(settings.baseline, read=not self.is_worker)
         #: Every collected test and its file, before ``-k`` and friends deselect any (`snapshots`).
         self.collected_items: list[tuple[str, Path]] = []
@@ -109,7 +113,7 @@ class SemanticSession:
         self._exit = contextlib.ExitStack()
         if not self.is_worker:
             refuse_writing_over_an_input(settings, config)
-        #: This run's id and this machine's shard (``i/N``), so merge can check one run's shards.
+        #: This machine's shard (``i/N``), so merge can check one run's shards.
         self.shard = shard_option(config)
 
     # --- the session's life ---------------------------------------------------------------------
@@ -153,7 +157,8 @@ class SemanticSession:
     @property
     def snapshots(self) -> SnapshotSession:
         """The run's semantic snapshots, made on first use (a snapshot fixture, a worker's
-        snapshots, ``--semantic-snapshot-update``): a run without any never imports them."""
+        snapshots, ``--semantic-snapshot-update``, a report): a run without any never imports
+        them."""
         with self.lock:
             if self._snapshots is None:
                 from semantix.snapshots._session import SnapshotSession, narrowed_modules
@@ -167,6 +172,17 @@ class SemanticSession:
                         snapshots.collected_module(module, whole=module not in narrowed)
                 self._snapshots = snapshots
             return self._snapshots
+
+    def test_records(self) -> dict[str, TestRecord]:
+        """Every test that ran, with its pytest outcome, by node id."""
+        from semantix.report._model import TestRecord
+
+        with self.lock:
+            outcomes = dict(self.outcomes)
+        return {
+            nodeid: TestRecord(nodeid=nodeid, outcome=outcome, reason=reason)  # type: ignore[arg-type]
+            for nodeid, (outcome, reason) in outcomes.items()
+        }
 
     # --- one test -------------------------------------------------------------------------------
 
@@ -245,8 +261,9 @@ class SemanticSession:
         return report
 
     def ended(self, item: pytest.Item, report: pytest.TestReport) -> None:
-        """Follow the test's outcome phase by phase (`test_outcome`); at its teardown, give it to
-        every record the test made, added to the JUnit properties of the teardown report."""
+        """Follow the test's outcome phase by phase (`test_outcome`); at its teardown, add every
+        record the test made, with that outcome, to the JUnit properties of the teardown
+        report."""
         found = test_outcome(report, item.stash.get(_OUTCOME, None))
         item.stash[_OUTCOME] = found
         if report.when != "teardown":
@@ -254,15 +271,22 @@ class SemanticSession:
         pending, self.pending = self.pending, []
         final = found[0] or "passed"
         for name, record in pending:
-            record["test_outcome"] = final
-            value = {key: value for key, value in record.items() if key not in ("nodeid", "seq")}
+            from semantix.report._model import to_json  # a record: the report is loaded
+
+            value = to_json(record) | {"test_outcome": final}
+            del value["nodeid"]
             report.user_properties.append((name, json.dumps(value, sort_keys=True, default=str)))
         # Every test that ran, whether or not it asserted: one that crashed before its first
         # assertion is a regression in compare and --semantic-baseline.
         with self.lock:
-            self.tests[item.nodeid] = {"nodeid": item.nodeid, "outcome": final, "reason": found[1]}
+            self.outcomes[item.nodeid] = (final, found[1])
 
-    def attach(self, name: str, record: Record, item: pytest.Item | None) -> None:
+    def attach(
+        self,
+        name: str,
+        record: CheckRecord | RelationRecord | RepeatedTest,
+        item: pytest.Item | None,
+    ) -> None:
         """A record the test in progress made: it becomes the JUnit property ``name`` when the
         test ends, with the test's outcome."""
         if item is not None and item is self.current_item:
@@ -282,10 +306,11 @@ class SemanticSession:
         from semantix.relations._results import RelationResult
         from semantix.report import error_record, result_record
         from semantix.report._merge import OUTSIDE_TEST
+        from semantix.report._records import relation_record
 
         nodeid = item.nodeid if item is not None else OUTSIDE_TEST
         if isinstance(event, RelationResult):
-            relation = {"nodeid": nodeid, **event.to_dict(), "test_outcome": None}
+            relation = relation_record(event, nodeid)
             with self.lock:
                 self.relations.append(relation)
             self.attach(RELATIONS_PROPERTY, relation, item)
@@ -299,24 +324,28 @@ class SemanticSession:
         self._add_records([record])
         self.attach(JUNIT_PROPERTY, record, item)
 
-    def _add_records(self, records: list[Record]) -> None:
+    def _add_records(self, records: Sequence[CheckRecord]) -> None:
         with self.lock:
             for record in records:
-                record["seq"] = len(self.records)
-                self.records.append(record)
+                self.records.append(replace(record, seq=len(self.records)))
 
     # --- xdist ----------------------------------------------------------------------------------
 
     def payload(self) -> dict[str, Any]:
-        """What a worker sends the controller: everything the reports need, in one dict."""
+        """What a worker sends the controller: everything the reports need, in one dict (its
+        records as a JSON report)."""
+        from semantix.report._model import Report
+
         self.verdicts.collect(self.run)
         with self.lock:
-            records, relations = list(self.records), list(self.relations)
+            records, relations = tuple(self.records), tuple(self.relations)
+        tests = tuple(self.test_records().values())
+        repeated, once = self.runs.parts()
+        report = Report(
+            assertions=records, tests=tests, relations=relations, repeated=repeated, once=once
+        )
         return {
-            "records": records,
-            "tests": list(self.tests.values()),
-            "relations": relations,
-            "runs": self.runs.payload(),
+            "report": report.to_json(),
             "snapshots": None if self._snapshots is None else self._snapshots.to_data(),
             "verdicts": self.verdicts.payload(),
         }
@@ -325,11 +354,16 @@ class SemanticSession:
         """Add a worker's payload (None: the worker sent none, e.g. it crashed)."""
         if not payload:
             return
-        self._add_records(payload["records"])
+        from semantix.report._schema import check_document
+
+        report = check_document(payload["report"])
+        self._add_records(report.assertions)
         with self.lock:
-            self.relations.extend(payload.get("relations", []))
-            self.tests.update((test["nodeid"], test) for test in payload.get("tests", []))
-        self.runs.merge(payload["runs"])
+            self.relations.extend(report.relations)
+            self.outcomes.update(
+                (test.nodeid, (test.outcome, test.reason)) for test in report.tests
+            )
+        self.runs.merge(report.repeated, report.once)
         if payload["snapshots"] is not None:
             self.snapshots.merge(payload["snapshots"])
         self.verdicts.merge(payload["verdicts"])
@@ -351,7 +385,7 @@ class SemanticSession:
         if report_json is None and report_html is None and self.baseline.document is None:
             return
         document = self.report_document()  # once: the page renders exactly what the JSON holds
-        self.baseline.compare(document)
+        document = self.baseline.compare(document)
         if report_json is not None:
             from semantix.report import write_json_report
 
@@ -361,36 +395,40 @@ class SemanticSession:
 
             write_html_report(report_html, document, json_path=report_json)
 
-    def report_document(self) -> dict[str, Any]:
-        """The JSON report of this session (`semantix.report._merge.assemble`)."""
+    def report_document(self) -> Report:
+        """The report of this session (`semantix.report._merge.assemble`)."""
         from datetime import datetime, timezone
 
         from semantix.report import sorted_records
         from semantix.report._costs import judge_cost, record_judge_cost
         from semantix.report._merge import assemble
+        from semantix.report._model import Meta
+        from semantix.report._records import with_test_outcomes
         from semantix.report._snapshots import snapshot_section
 
+        by_test = self.test_records()
         with self.lock:
-            records = sorted_records(self.records)
-            tests = [self.tests[nodeid] for nodeid in sorted(self.tests)]
-            relations = list(self.relations)
+            records = with_test_outcomes(sorted_records(self.records), by_test)
+            relations = with_test_outcomes(self.relations, by_test)
+        tests = [by_test[nodeid] for nodeid in sorted(by_test)]
         prices = self.settings.judge_prices
-        for record in records:
-            cost = record_judge_cost(record, prices)
-            if cost is not None:
-                record["judge_cost_usd"] = cost
+        records = [
+            record if cost is None else replace(record, judge_cost_usd=cost)
+            for record in records
+            for cost in [record_judge_cost(record, prices)]
+        ]
         spent = judge_cost(records, prices)
-        meta: dict[str, Any] = {"judge_cost": spent.to_dict()} if spent.verdicts else {}
-        meta |= {
-            "judges": sorted({record["judge"] for record in records if record.get("judge")}),
-            "verdicts_mode": self.settings.verdicts_mode or "off",
-            "started": datetime.fromtimestamp(self.started, timezone.utc).isoformat(
+        meta = Meta(
+            judge_cost=spent if spent.verdicts else None,
+            judges=tuple(sorted({record.judge for record in records if record.judge})),
+            verdicts_mode=self.settings.verdicts_mode or "off",
+            started=datetime.fromtimestamp(self.started, timezone.utc).isoformat(
                 timespec="seconds"
             ),
-            "duration_s": round(time.time() - self.started, 3),
-            "run_id": run_id(self.config),
-            "shard": self.shard,
-        }
+            duration_s=round(time.time() - self.started, 3),
+            run_id=run_id(self.config),
+            shard=self.shard,
+        )
         return assemble(
             records,
             meta=meta,
@@ -431,10 +469,11 @@ class SemanticSession:
             return
         from semantix.report import header_line, report_lines, sorted_records
         from semantix.report._costs import judge_cost, judge_cost_lines
+        from semantix.report._records import with_test_outcomes
 
-        records = sorted_records(records)
+        records = with_test_outcomes(sorted_records(records), self.test_records())
         terminalreporter.write_sep("-", "semantic report")
-        judges = [record["judge"] for record in records if record.get("judge")]
+        judges = [record.judge for record in records if record.judge]
         terminalreporter.write_line(header_line(judges, self.settings.verdicts_mode))
         for text, markup in report_lines(records, width=width):
             terminalreporter.write_line(text, **markup)

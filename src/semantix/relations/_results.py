@@ -6,9 +6,9 @@ rules")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from semantix._proportions import rate_change
 from semantix._text import preview
@@ -260,26 +260,40 @@ class RelationSummary:
         )
 
 
-def summarize(
-    results: Iterable[RelationResult | Mapping[str, Any]],
-) -> list[RelationSummary]:
-    """One `RelationSummary` per relation, in order of first appearance, from results or their
-    ``to_dict()`` records (the rates: over the cases it applied to and judged)."""
-    rows: dict[str, list[Mapping[str, Any]]] = {}
+class _Case(Protocol):
+    """A relation's result on one case (`RelationResult`, a report's `RelationRecord`)."""
+
+    @property
+    def relation(self) -> str: ...
+    @property
+    def applicable(self) -> bool: ...
+    @property
+    def violations(self) -> int: ...
+    @property
+    def judged(self) -> int: ...
+    @property
+    def errors(self) -> int: ...
+    @property
+    def rate(self) -> float | None: ...
+
+
+def summarize(results: Iterable[_Case]) -> list[RelationSummary]:
+    """One `RelationSummary` per relation, in order of first appearance, from results or a
+    report's records of them (the rates: over the cases it applied to and judged)."""
+    rows: dict[str, list[_Case]] = {}
     for item in results:
-        record = item.to_dict() if isinstance(item, RelationResult) else item
-        rows.setdefault(str(record["relation"]), []).append(record)
+        rows.setdefault(item.relation, []).append(item)
     summaries = []
-    for name, records in rows.items():
-        rates = [float(r["rate"]) for r in records if r["rate"] is not None]
+    for name, cases in rows.items():
+        rates = [case.rate for case in cases if case.rate is not None]
         summaries.append(
             RelationSummary(
                 relation=name,
-                cases=len(records),
-                not_applicable=sum(1 for r in records if not r["applicable"]),
-                violations=sum(int(r["violations"]) for r in records),
-                judged=sum(int(r["judged"]) for r in records),
-                errors=sum(int(r["errors"]) for r in records),
+                cases=len(cases),
+                not_applicable=sum(1 for case in cases if not case.applicable),
+                violations=sum(case.violations for case in cases),
+                judged=sum(case.judged for case in cases),
+                errors=sum(case.errors for case in cases),
                 mean_rate=sum(rates) / len(rates) if rates else None,
                 worst_rate=max(rates) if rates else None,
             )

@@ -1,9 +1,9 @@
-"""One rendering of a run's semantic assertions: a `Record` per assertion
-(`semantix.report._records`), the terminal table, JSON, JUnit, the HTML page."""
+"""One rendering of a run's semantic assertions: the typed report (`semantix.report._model`: a
+`CheckRecord` per assertion), the terminal table, JSON, JUnit, the HTML page."""
 
 from semantix.report._records import (
     REPORT_VERSION,
-    Record,
+    CheckRecord,
     Summary,
     error_record,
     json_document,
@@ -16,7 +16,7 @@ from semantix.report._terminal import header_line, report_lines, summary_line
 
 __all__ = [
     "REPORT_VERSION",
-    "Record",
+    "CheckRecord",
     "Summary",
     "error_record",
     "header_line",

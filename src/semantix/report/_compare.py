@@ -25,19 +25,21 @@ is `semantix.report._schema.load_report`'s; rendering `semantix.report._compare_
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from semantix._proportions import mcnemar_exact, newcombe_interval, rate_change, wilson_interval
-from semantix.report._records import BAD, leaf_outcome, outcome
-from semantix.report._schema import REPORT_VERSION, check_document, load_report
+from semantix.report._model import CheckRecord, Leaf, Report, TestRecord, outcome
+from semantix.report._records import BAD
+from semantix.report._schema import check_document, load_report
 
 __all__ = [
     "FAIL_ON",
     "KINDS",
     "Comparison",
     "Flip",
+    "LeafPair",
     "RateChange",
     "compare",
     "load_report",
@@ -53,14 +55,32 @@ ALPHA = 0.05
 
 
 @dataclass(frozen=True, slots=True)
+class LeafPair:
+    """A leaf of a flipped assertion in each run (None: not in that run)."""
+
+    intent: str
+    base: Leaf | None
+    candidate: Leaf | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"intent": self.intent, "base": _leaf(self.base), "candidate": _leaf(self.candidate)}
+
+
+def _leaf(leaf: Leaf | None) -> dict[str, Any] | None:
+    if leaf is None:
+        return None
+    fields = {"score": leaf.score, "threshold": leaf.threshold, "reason": leaf.reason}
+    return {"outcome": leaf.decided} | fields
+
+
+@dataclass(frozen=True, slots=True)
 class Flip:
     """An assertion whose outcome or judge changed, or that is in one run only.
 
     ``kind`` is ``regression``, ``fix``, ``new``, ``removed`` or ``judge`` (the same outcome
     from another judge: not like for like); ``occurrence`` counts the
     assertions of the same intent in the test from 0; ``base`` / ``candidate`` are the outcomes
-    (None: not in that run); ``leaves`` are the leaves of the pair, each
-    ``{"intent", "base", "candidate"}`` with ``{"outcome", "score", "threshold"}`` or None.
+    (None: not in that run); ``leaves`` are the leaves of the pair (`LeafPair`).
     """
 
     kind: str
@@ -71,7 +91,7 @@ class Flip:
     candidate: str | None
     base_judge: str | None = None
     candidate_judge: str | None = None
-    leaves: tuple[Mapping[str, Any], ...] = ()
+    leaves: tuple[LeafPair, ...] = ()
     error: str | None = None
 
     @property
@@ -87,7 +107,8 @@ class Flip:
         return self.intent if not self.occurrence else f"{self.intent} #{self.occurrence + 1}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "judge_changed": self.judge_changed, "leaves": list(self.leaves)}
+        leaves = [leaf.to_dict() for leaf in self.leaves]
+        return {**asdict(self), "judge_changed": self.judge_changed, "leaves": leaves}
 
     def __repr__(self) -> str:
         return f"<Flip {self.kind} {self.nodeid} {self.label}: {self.base} -> {self.candidate}>"
@@ -260,25 +281,25 @@ def _count(number: int, noun: str, plural: str | None = None) -> str:
 
 
 def compare(
-    base: Mapping[str, Any],
-    candidate: Mapping[str, Any],
+    base: Report | Mapping[str, Any],
+    candidate: Report | Mapping[str, Any],
     *,
     base_path: str | None = None,
     candidate_path: str | None = None,
 ) -> Comparison:
-    """Compare two JSON reports (read by `load_report`, or documents `check_document` upgrades
+    """Compare two reports (read by `load_report`, or JSON documents `check_document` upgrades
     and checks): baseline, then candidate."""
-    base, candidate = _checked(base), _checked(candidate)
+    base, candidate = check_document(base), check_document(candidate)
     # Repeated tests are compared by rate (`_rates`), not by pairs, on either side.
-    repeated = {str(test["nodeid"]) for side in (base, candidate) for test in _run_tests(side)}
+    repeated = {test.nodeid for side in (base, candidate) for test in side.repeated}
     old, new = _assertions(base, repeated), _assertions(candidate, repeated)
     # Tests that failed or raised with no failed check to say why: they crashed (the agent
     # raised) before making the assertions they no longer have.
-    explained = {record["nodeid"] for record in candidate["assertions"] if outcome(record) in BAD}
+    explained = {record.nodeid for record in candidate.assertions if outcome(record) in BAD}
     crashed = {
-        str(test["nodeid"]): str(test["outcome"])
-        for test in candidate.get("tests") or ()
-        if test["outcome"] in BAD and test["nodeid"] not in explained
+        test.nodeid: test.outcome
+        for test in candidate.tests
+        if test.outcome in BAD and test.nodeid not in explained
     }
     flips: list[Flip] = []
     paired = judge_changes = 0
@@ -288,7 +309,7 @@ def compare(
             flips.append(_flip("new", key, None, record))
             continue
         paired += 1
-        judges = (before.get("judge"), record.get("judge"))
+        judges = (before.judge, record.judge)
         changed_judge = None not in judges and judges[0] != judges[1]
         judge_changes += changed_judge
         good_before, good_now = _good(before), _good(record)
@@ -311,13 +332,7 @@ def compare(
     return Comparison(tuple(flips), rates, paired, judge_changes, base_path, candidate_path)
 
 
-def _checked(document: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A document of this version as it is (`load_report` checked it); an older or hand-written
-    one upgraded and checked."""
-    return document if document.get("version") == REPORT_VERSION else check_document(document)
-
-
-def _good(record: Mapping[str, Any]) -> bool | None:
+def _good(record: CheckRecord) -> bool | None:
     """Passed is good, failed and error are bad (`outcome`, the one rule); any other outcome (an
     expected failure, a skip, a check its passing test caught) is neither, so its pair is never
     a regression nor a fix."""
@@ -338,12 +353,12 @@ def pairing_key(intent: str) -> str:
 _Key = tuple[str, str, int]
 
 
-def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, Mapping[str, Any]]:
+def _assertions(report: Report, repeated: set[str]) -> dict[_Key, CheckRecord]:
     """Each assertion of a report under (test id, `pairing_key`, occurrence in the test)."""
-    keyed: dict[_Key, Mapping[str, Any]] = {}
+    keyed: dict[_Key, CheckRecord] = {}
     seen: dict[tuple[str, str], int] = {}
-    for record in document["assertions"]:
-        nodeid, intent = record["nodeid"], pairing_key(record["intent"])
+    for record in report.assertions:
+        nodeid, intent = record.nodeid, pairing_key(record.intent)
         if nodeid in repeated:
             continue
         occurrence = seen.get((nodeid, intent), 0)
@@ -355,12 +370,12 @@ def _assertions(document: Mapping[str, Any], repeated: set[str]) -> dict[_Key, M
 def _flip(
     kind: str,
     key: _Key,
-    base: Mapping[str, Any] | None,
-    candidate: Mapping[str, Any] | None,
+    base: CheckRecord | None,
+    candidate: CheckRecord | None,
     *,
     crashed: str | None = None,
 ) -> Flip:
-    error = (candidate or {}).get("error") or (base or {}).get("error")
+    error = (candidate and candidate.error) or (base and base.error) or None
     if crashed is not None:
         error = (
             f"the test {'raised' if crashed == 'error' else 'failed'} before making this "
@@ -371,91 +386,69 @@ def _flip(
         *key,
         base=None if base is None else outcome(base),
         candidate=crashed if candidate is None else outcome(candidate),
-        base_judge=None if base is None else base.get("judge"),
-        candidate_judge=None if candidate is None else candidate.get("judge"),
+        base_judge=None if base is None else base.judge,
+        candidate_judge=None if candidate is None else candidate.judge,
         leaves=_leaves(base, candidate),
         error=error,
     )
 
 
-def _leaves(
-    base: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None
-) -> tuple[Mapping[str, Any], ...]:
-    """Each leaf of either record, with its outcome, score and threshold in each run."""
-
-    def sides(record: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
-        leaves: Iterable[Mapping[str, Any]] = (record or {}).get("leaves") or ()
-        return {str(leaf.get("intent")): leaf for leaf in leaves}
-
-    before, after = sides(base), sides(candidate)
+def _leaves(base: CheckRecord | None, candidate: CheckRecord | None) -> tuple[LeafPair, ...]:
+    """Each leaf of either record, in each run."""
+    before = {leaf.intent: leaf for leaf in base.leaves} if base else {}
+    after = {leaf.intent: leaf for leaf in candidate.leaves} if candidate else {}
     names = dict.fromkeys([*after, *before])
-    return tuple(
-        {"intent": name, "base": _leaf(before.get(name)), "candidate": _leaf(after.get(name))}
-        for name in names
-    )
-
-
-def _leaf(leaf: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    if leaf is None:
-        return None
-    fields = ("score", "threshold", "reason")
-    return {"outcome": leaf_outcome(leaf)} | {key: leaf.get(key) for key in fields}
-
-
-def _run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return list((document.get("runs") or {}).get("tests") or ())
+    return tuple(LeafPair(name, before.get(name), after.get(name)) for name in names)
 
 
 _RateKey = tuple[str, str | None]
+#: A test's passes and runs, and its verdict.
+_Rate = tuple[int, int, str]
 
 
-def _rates(base: Mapping[str, Any], candidate: Mapping[str, Any]) -> tuple[RateChange, ...]:
+def _rates(base: Report, candidate: Report) -> tuple[RateChange, ...]:
     """Each repeated test's pass rate in both runs. A test repeated in one run only is compared
     with the other run's plain assertions of it, as one run (`_as_one_run`): a branch run once
     against a nightly repeated run still shows its failures."""
 
-    def keyed(document: Mapping[str, Any]) -> dict[_RateKey, Mapping[str, Any]]:
-        return {(str(test["nodeid"]), test.get("name")): test for test in _run_tests(document)}
+    def keyed(report: Report) -> dict[_RateKey, _Rate]:
+        return {(t.nodeid, t.name): (t.passes, t.runs, t.verdict) for t in report.repeated}
 
     before, after = keyed(base), keyed(candidate)
-    for mine, theirs, document in ((before, after, base), (after, before, candidate)):
+    for mine, theirs, report in ((before, after, base), (after, before, candidate)):
         alone = {key for key in theirs if key[0] not in {nodeid for nodeid, _ in mine}}
         if alone:
             outcomes: dict[str, list[str]] = {}
-            for record in document["assertions"]:
-                outcomes.setdefault(record["nodeid"], []).append(outcome(record))
-            tests = {str(test["nodeid"]): test for test in document.get("tests") or ()}
+            for record in report.assertions:
+                outcomes.setdefault(record.nodeid, []).append(outcome(record))
+            tests = {test.nodeid: test for test in report.tests}
             for key in alone:
-                once = _as_one_run(key[0], outcomes.get(key[0], []), tests.get(key[0]))
+                once = _as_one_run(outcomes.get(key[0], []), tests.get(key[0]))
                 if once is not None:
                     mine[key] = once
     keys = sorted(set(before) | set(after), key=lambda key: (key[0], str(key[1])))
     return tuple(
         RateChange(
-            *key, _counts(old), _counts(new), (old or {}).get("verdict"), (new or {}).get("verdict")
+            *key,
+            None if old is None else old[:2],
+            None if new is None else new[:2],
+            None if old is None else old[2],
+            None if new is None else new[2],
         )
         for key in keys
         for old, new in [(before.get(key), after.get(key))]
     )
 
 
-def _as_one_run(
-    nodeid: str, outcomes: list[str], test: Mapping[str, Any] | None
-) -> Mapping[str, Any] | None:
+def _as_one_run(outcomes: list[str], test: TestRecord | None) -> _Rate | None:
     """A test the run did not repeat, as one run of it: passed when every assertion it made
     passed (`outcome`), else failed or error; its pytest outcome when it made none and failed
     or raised; None when the run has no trace of it."""
     if not outcomes:
-        if test is None or test["outcome"] not in BAD:
+        if test is None or test.outcome not in BAD:
             return None
-        outcomes = [str(test["outcome"])]
+        outcomes = [test.outcome]
     verdict = "error" if "error" in outcomes else "failed" if "failed" in outcomes else "passed"
     if verdict == "passed" and not {"passed", "caught"} & set(outcomes):
         return None  # only expected failures and skips: neither way
-    return {"nodeid": nodeid, "runs": 1, "passes": int(verdict == "passed"), "verdict": verdict}
-
-
-def _counts(test: Mapping[str, Any] | None) -> tuple[int, int] | None:
-    if test is None or not test.get("runs"):
-        return None
-    return int(test.get("passes") or 0), int(test["runs"])
+    return int(verdict == "passed"), 1, verdict

@@ -5,13 +5,13 @@ order of `KINDS`, the repeated tests' pass rates after the regressions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from semantix._proportions import wilson_interval
 from semantix._text import preview
 from semantix.report._compare import KINDS, Comparison, Flip, RateChange
 from semantix.report._html_parts import _e, page
+from semantix.report._model import Leaf
 from semantix.report._records import clean
 from semantix.report._terminal import Line, short_judge
 
@@ -56,15 +56,15 @@ def _outcomes(flip: Flip) -> str:
 def detail(flip: Flip) -> str:
     """What changed: the leaves whose outcome moved (score/threshold in each run), the error,
     and a change of judge."""
-    moved = [leaf for leaf in flip.leaves if _side(leaf, "base") != _side(leaf, "candidate")]
+    moved = [pair for pair in flip.leaves if _side(pair.base) != _side(pair.candidate)]
     parts = []
-    for leaf in moved or flip.leaves:
-        base = _score(leaf["base"], flip.base)
-        candidate = _score(leaf["candidate"], flip.candidate)
+    for pair in moved or flip.leaves:
+        base = _score(pair.base, flip.base)
+        candidate = _score(pair.candidate, flip.candidate)
         if flip.kind in ("new", "removed"):
-            parts.append(f"{leaf['intent']} {candidate if flip.kind == 'new' else base}")
+            parts.append(f"{pair.intent} {candidate if flip.kind == 'new' else base}")
         else:
-            parts.append(f"{leaf['intent']} {base} -> {candidate}")
+            parts.append(f"{pair.intent} {base} -> {candidate}")
     if flip.error:
         parts.append(preview(flip.error, 160, quote=False))
     if flip.judge_changed:
@@ -75,23 +75,23 @@ def detail(flip: Flip) -> str:
     return "; ".join(parts)
 
 
-def _side(leaf: Mapping[str, Any], side: str) -> object:
-    return (leaf[side] or {}).get("outcome")
+def _side(leaf: Leaf | None) -> str | None:
+    return None if leaf is None else leaf.decided
 
 
-def _score(leaf: Mapping[str, Any] | None, outcome: str | None) -> str:
+def _score(leaf: Leaf | None, outcome: str | None) -> str:
     if leaf is None:
         return "error" if outcome == "error" else "absent"
-    if leaf.get("outcome") == "not judged":
+    if leaf.decided == "not judged":
         return "not judged"
-    score, threshold = leaf.get("score"), leaf.get("threshold")
+    score, threshold = leaf.score, leaf.threshold
     shown = "n/a" if score is None else f"{score:.2f}"
     if threshold is None:
         return shown
-    text = f"{shown}/{threshold:.2f} {leaf.get('outcome')}"
-    if leaf.get("outcome") == "failed" and (score is None or score >= threshold):
+    text = f"{shown}/{threshold:.2f} {leaf.decided}"
+    if leaf.decided == "failed" and (score is None or score >= threshold):
         # failed on the passing side of its threshold (or with no score): say why
-        text += f" ({preview(str(leaf.get('reason') or 'no reason given'), 120, quote=False)})"
+        text += f" ({preview(leaf.reason or 'no reason given', 120, quote=False)})"
     return text
 
 

@@ -10,61 +10,38 @@ verdict was priced; the priced part is ``known_usd``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
 
+from semantix.judges._verdict import TokenUsage
+from semantix.report._model import CheckRecord, JudgeCost, Leaf
 from semantix.report._records import format_usd
 
 __all__ = ["JudgeCost", "judge_cost", "judge_cost_lines", "record_judge_cost"]
 
-
-@dataclass(frozen=True, slots=True)
-class JudgeCost:
-    """What the judges spent over a run: tokens, and USD where every model had a price."""
-
-    #: LLM-judged verdicts, those of unknown usage included.
-    verdicts: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    #: The cost of every verdict; None (unknown) when one was unpriced or of unknown usage.
-    usd: float | None = None
-    #: The cost of the verdicts that were priced (all of ``usd`` when it is known).
-    known_usd: float = 0.0
-    #: Models that spent tokens without a price (then ``usd`` leaves them out, and says so).
-    unpriced: tuple[str, ...] = ()
-    #: LLM-judged verdicts that carried no usage: their cost is unknown, not in ``usd``.
-    unknown: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "unpriced": list(self.unpriced)}
-
-
 #: What `_usage` returns for an LLM verdict given this run without usage.
-_UNKNOWN: Mapping[str, Any] = {}
+_UNKNOWN = TokenUsage(0, 0)
 
 
-def _usage(leaf: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def _usage(leaf: Leaf) -> TokenUsage | None:
     """A leaf's token usage; `_UNKNOWN` for an LLM verdict given this run without any; None when
     the leaf spent nothing."""
-    usage: Mapping[str, Any] | None = leaf.get("usage")
-    if usage:
-        return usage
-    asked = leaf.get("judged") is not False and leaf.get("latency_ms") is not None
-    return _UNKNOWN if asked and str(leaf.get("judge")).startswith("LLMJudge(") else None
+    if leaf.usage is not None:
+        return leaf.usage
+    asked = leaf.judged is not False and leaf.latency_ms is not None
+    return _UNKNOWN if asked and str(leaf.judge).startswith("LLMJudge(") else None
 
 
 def record_judge_cost(
-    record: Mapping[str, Any], prices: Mapping[str, tuple[float, ...]] | None
+    record: CheckRecord, prices: Mapping[str, tuple[float, ...]] | None
 ) -> float | None:
     """One assertion's judge cost in USD (None: no usage, a verdict of unknown usage, or no
     price for a model that spent tokens)."""
     total = 0.0
     priced = False
-    for leaf in record.get("leaves") or ():
-        usage, model = _usage(leaf), leaf.get("judge_model")
+    for leaf in record.leaves:
+        usage, model = _usage(leaf), leaf.judge_model
         if usage is None:
             continue
-        if usage is _UNKNOWN or prices is None or model not in prices:
+        if usage is _UNKNOWN or prices is None or model is None or model not in prices:
             return None
         total += _usd(usage, prices[model])
         priced = True
@@ -72,13 +49,13 @@ def record_judge_cost(
 
 
 def judge_cost(
-    records: Iterable[Mapping[str, Any]], prices: Mapping[str, tuple[float, ...]] | None
+    records: Iterable[CheckRecord], prices: Mapping[str, tuple[float, ...]] | None
 ) -> JudgeCost:
     verdicts = prompt = completion = unknown = 0
     usd = 0.0
     unpriced: set[str] = set()
     for record in records:
-        for leaf in record.get("leaves") or ():
+        for leaf in record.leaves:
             usage = _usage(leaf)
             if usage is None:
                 continue
@@ -86,22 +63,22 @@ def judge_cost(
             if usage is _UNKNOWN:
                 unknown += 1
                 continue
-            prompt += int(usage["prompt_tokens"])
-            completion += int(usage["completion_tokens"])
-            model = leaf.get("judge_model") or "?"
+            prompt += usage.prompt_tokens
+            completion += usage.completion_tokens
+            model = leaf.judge_model or "?"
             if prices is not None and model in prices:
                 usd += _usd(usage, prices[model])
             else:
                 unpriced.add(str(model))
     complete = prices is not None and not unpriced and not unknown
     return JudgeCost(
-        verdicts,
-        prompt,
-        completion,
-        usd if complete else None,
-        usd,
-        tuple(sorted(unpriced)),
-        unknown,
+        verdicts=verdicts,
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        usd=usd if complete else None,
+        known_usd=usd,
+        unpriced=tuple(sorted(unpriced)),
+        unknown=unknown,
     )
 
 
@@ -137,6 +114,5 @@ def judge_cost_lines(cost: JudgeCost, *, priced: bool) -> list[tuple[str, dict[s
     return [(headline, {}), *warnings]
 
 
-def _usd(usage: Mapping[str, Any], price: tuple[float, ...]) -> float:
-    prompt, completion = int(usage["prompt_tokens"]), int(usage["completion_tokens"])
-    return (prompt * price[0] + completion * price[1]) / 1e6
+def _usd(usage: TokenUsage, price: tuple[float, ...]) -> float:
+    return (usage.prompt_tokens * price[0] + usage.completion_tokens * price[1]) / 1e6

@@ -3,13 +3,13 @@
 ```python
 from semantix.report._html import render
 
-page = render({"version": 2, "meta": {}, "summary": {}, "assertions": []})
+page = render({"version": 2, "meta": {}, "summary": {}, "assertions": []})  # or a loaded Report
 print(page.startswith("<!DOCTYPE html>"))
 #> True
 ```
 
-`render` reads nothing but the JSON report, checked first (`check_document`) and cleaned
-(`semantix.report._records.clean`), so ``--semantic-report-html`` and ``semantix report`` write
+`render` reads nothing but the JSON report, cleaned (`semantix.report._records.clean`), then
+checked into the typed `semantix.report._model.Report` (`check_document`), so ``--semantic-report-html`` and ``semantix report`` write
 byte-identical pages; what the page shows is in docs/html-report.md.
 """
 
@@ -36,27 +36,17 @@ from semantix.report._html_parts import (
     _folded,
     _judge,
     _lines,
-    _mapping,
     _ms,
-    _num,
     _short,
     _split_description,
     judge_cost,
     page,
     plots,
-    run_tests,
     runs,
 )
-from semantix.report._html_sections import relation_data, relations, snapshot_data, snapshots
-from semantix.report._records import (
-    NOT_JUDGED,
-    OUTCOME_WORDS,
-    clean,
-    is_topical,
-    leaf_outcome,
-    outcome,
-    summarize,
-)
+from semantix.report._html_sections import relations, snapshot_data, snapshots
+from semantix.report._model import NOT_JUDGED, CheckRecord, Leaf, Report, outcome
+from semantix.report._records import OUTCOME_WORDS, REPORT_VERSION, clean
 from semantix.report._schema import ReportDocumentError, check_document
 from semantix.report._terminal import short_judge
 
@@ -85,21 +75,23 @@ def json_href(json_path: Path | None, page_path: Path) -> str | None:
 
 
 def write_html_report(
-    path: Path, document: Mapping[str, Any], *, json_path: Path | None = None
+    path: Path, document: Report | Mapping[str, Any], *, json_path: Path | None = None
 ) -> None:
     """Render ``document`` to ``path`` (parents created), whole or not at all; ``json_path`` is
     where the same document was written as JSON, for the header's link."""
     # Rendered from what the JSON file holds (tuples become lists, keys strings), so a page
     # rendered later from that file (semantix report) is byte-identical.
-    plain = json.loads(json.dumps(document, ensure_ascii=False))
+    data = document.to_json() if isinstance(document, Report) else document
+    plain = json.loads(json.dumps(data, ensure_ascii=False))
     write_atomic(path, render(plain, json_href=json_href(json_path, path)))
 
 
-def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
-    """The HTML page of a JSON report; ``json_href`` is the header's link to the JSON file. A
-    document that is not a semantix report is a `ReportDocumentError` naming the field."""
+def render(document: Report | Mapping[str, Any], *, json_href: str | None = None) -> str:
+    """The HTML page of a report (or its JSON); ``json_href`` is the header's link to the JSON
+    file. A document that is not a semantix report is a `ReportDocumentError` naming the field."""
     try:
-        cleaned = clean(check_document(document))
+        data = document.to_json() if isinstance(document, Report) else document
+        cleaned = check_document(clean(data))
     except RecursionError:
         raise ReportDocumentError(
             "the document nests arrays or objects deeper than can be rendered (a semantix report "
@@ -108,11 +100,9 @@ def render(document: Mapping[str, Any], *, json_href: str | None = None) -> str:
     return _Page(cleaned, json_href).render()
 
 
-def _rank(record: Mapping[str, Any]) -> int:
+def _rank(record: CheckRecord) -> int:
     result = outcome(record)
-    return _OUTCOME_ORDER[
-        "borderline" if result == "passed" and record.get("borderline") else result
-    ]
+    return _OUTCOME_ORDER["borderline" if result == "passed" and record.borderline else result]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,11 +135,11 @@ _TOTALS |= {"caught": "xfail", "topical": "tp"}
 
 
 class _Page:
-    def __init__(self, document: Mapping[str, Any], json_href: str | None) -> None:
-        self.document = document
-        self.meta: Mapping[str, Any] = _mapping(document.get("meta"))
-        self.records: list[Mapping[str, Any]] = list(document["assertions"])
-        self.counts = summarize(self.records)  # older reports lack some counts
+    def __init__(self, report: Report, json_href: str | None) -> None:
+        self.report = report
+        self.meta = report.meta
+        self.records = report.assertions
+        self.counts = report.summary
         self.json_href = json_href
         #: Each distinct intent description, numbered: rows show it through CSS classes, so a
         #: description repeated on thousands of rows is in the page once.
@@ -190,12 +180,12 @@ class _Page:
             self._nav(),
             table,
             plots(self.records),
-            runs(self.document),
-            snapshots(self.document),
-            relations(self.document),
+            runs(self.report),
+            snapshots(self.report),
+            relations(self.report),
             (
                 "<footer>Rendered by semantix from the JSON report (version "
-                f"{_e(self.document.get('version'))}); every figure here is in that file. Row ids "
+                f"{REPORT_VERSION}); every figure here is in that file. Row ids "
                 "are JSON Pointers into it: <code>#/assertions/N</code>.</footer>\n"
             ),
             f"<script>{JS}</script>\n",
@@ -218,9 +208,7 @@ class _Page:
 
     def _header(self) -> str:
         counts = self.counts.to_dict()
-        judges = "".join(
-            f"<li><code>{_e(judge)}</code></li>" for judge in self.meta.get("judges") or ()
-        )
+        judges = "".join(f"<li><code>{_e(judge)}</code></li>" for judge in self.meta.judges)
         decided = sorted(self.counts.decided_by.items())
         decided_by = ", ".join(f"<code>{_e(short_judge(j))}</code> {_e(n)}" for j, n in decided)
         totals = "".join(
@@ -231,21 +219,21 @@ class _Page:
         return (
             "<header>\n<h1>Semantic report</h1>\n"
             f'<ul class="totals">{totals}</ul>\n<dl class="meta">'
-            f"<dt>Run</dt><dd>{_e(_date(self.meta.get('started')))}</dd>"
-            f"<dt>Duration</dt><dd>{_e(_duration(self.meta.get('duration_s')))}</dd>"
-            f"<dt>Verdicts</dt><dd>{_e(self.meta.get('verdicts_mode') or 'off')}</dd>"
+            f"<dt>Run</dt><dd>{_e(_date(self.meta.started))}</dd>"
+            f"<dt>Duration</dt><dd>{_e(_duration(self.meta.duration_s))}</dd>"
+            f"<dt>Verdicts</dt><dd>{_e(self.meta.verdicts_mode or 'off')}</dd>"
             f"<dt>Judges</dt><dd><ul>{judges or '<li>—</li>'}</ul></dd>"
-            f"<dt>Decided by</dt><dd>{decided_by or '—'}</dd>{judge_cost(self.meta)}{self._json_link()}"
+            f"<dt>Decided by</dt><dd>{decided_by or '—'}</dd>{judge_cost(self.meta.judge_cost)}{self._json_link()}"
             "</dl>\n</header>\n"
         )
 
     def _nav(self) -> str:
         links = ['<a href="#assertions">Assertions</a>', '<a href="#intents">Scores per intent</a>']
-        optional = [("runs", "Repeated runs", run_tests), ("snapshots", "Snapshots", snapshot_data)]
-        optional += [("relations", "Relations", relation_data)]
-        links += [
-            f'<a href="#{key}">{label}</a>' for key, label, has in optional if has(self.document)
-        ]
+        report = self.report
+        optional = [("runs", "Repeated runs", bool(report.repeated))]
+        optional += [("snapshots", "Snapshots", snapshot_data(report) is not None)]
+        optional += [("relations", "Relations", bool(report.relations))]
+        links += [f'<a href="#{key}">{label}</a>' for key, label, has in optional if has]
         return f"<nav>{' · '.join(links)}</nav>\n"
 
     def _table(self) -> str:
@@ -282,52 +270,50 @@ class _Page:
             f"<tbody>\n{rows}</tbody>\n</table>\n</section>\n"
         )
 
-    def _cells(self, index: int, record: Mapping[str, Any]) -> tuple[dict[str, str], str, set[str]]:
+    def _cells(self, index: int, record: CheckRecord) -> tuple[dict[str, str], str, set[str]]:
         """The cells of one assertion's row by column key, the row's attributes, and the keys of
         the cells that show something (a column none of the rows fills is left out)."""
         pointer = f"/assertions/{index}"
         result = outcome(record)
-        borderline = bool(record.get("borderline"))
-        leaves: list[Mapping[str, Any]] = list(record.get("leaves") or ())
-        known = [value for leaf in leaves if (value := _num(leaf.get("score"))) is not None]
-        topical = is_topical(record)
+        borderline, topical, leaves = record.borderline, record.topical, record.leaves
+        known = [leaf.score for leaf in leaves if leaf.score is not None]
         verdict = (
             OUTCOME_WORDS[result]
             + ' <small class="bl">borderline</small>' * borderline
             + f' <small class="tp" title="{_TOPICAL}">topical</small>' * topical
         )
-        shown_latency = _ms(record.get("duration_ms"))
+        shown_latency = _ms(record.duration_ms)
         if leaves:
             several = len(leaves) > 1
-            if several or leaves[0].get("intent") != record.get("intent"):
-                intent = _breakable(record.get("intent", "?")) + "".join(
-                    f"<div>{self._described(leaf.get('intent', '?'), leaf.get('description'))}</div>"
+            if several or leaves[0].intent != record.intent:
+                intent = _breakable(record.intent) + "".join(
+                    f"<div>{self._described(leaf.intent, leaf.description)}</div>"
                     for leaf in leaves
                 )
             else:
-                intent = self._described(record.get("intent", "?"), leaves[0].get("description"))
-            judged = [leaf.get("judged_as") for leaf in leaves if leaf.get("judged_as")]
+                intent = self._described(record.intent, leaves[0].description)
+            judged = [leaf.judged_as for leaf in leaves if leaf.judged_as]
             intent += "".join(f'<div class="ja">judged as {_e(j)}</div>' for j in judged)
-            score = _lines(_fmt(leaf.get("score")) for leaf in leaves)
+            score = _lines(_fmt(leaf.score) for leaf in leaves)
             threshold = _lines(_threshold(leaf) for leaf in leaves)
             reason = _lines(_reason(leaf, named=several) for leaf in leaves)
-            evidence = _lines(_folded(leaf.get("evidence"), "ev") for leaf in leaves)
-            judge = _lines(_judge(leaf.get("judge") or record.get("judge")) for leaf in leaves)
-            latencies = [_num(leaf.get("latency_ms")) for leaf in leaves]
+            evidence = _lines(_folded(leaf.evidence, "ev") for leaf in leaves)
+            judge = _lines(_judge(leaf.judge or record.judge) for leaf in leaves)
+            latencies = [leaf.latency_ms for leaf in leaves]
             if several and any(value is not None for value in latencies):
                 shown_latency += _lines(f"<small>{_ms(value)}</small>" for value in latencies)
         else:
-            intent = _breakable(record.get("intent", "?"))
+            intent = _breakable(record.intent)
             score = threshold = evidence = _NONE
-            reason = _folded(record.get("error") or NOT_JUDGED, "err")
-            judge = _judge(record.get("judge"))
+            reason = _folded(record.error or NOT_JUDGED, "err")
+            judge = _judge(record.judge)
         # End tags of cells are implied by the next cell (HTML's own rule): a large run's page
         # is a tenth smaller without them.
         cells = {
             "o": f'<td class="v">{verdict}',
-            "id": f'<td class="id"><a href="#{pointer}">{_breakable(record.get("nodeid", "?"))}</a>',
+            "id": f'<td class="id"><a href="#{pointer}">{_breakable(record.nodeid)}</a>',
             "i": f"<td>{intent}",
-            "out": f"<td>{_folded(record.get('output'), 'out')}",
+            "out": f"<td>{_folded(record.output, 'out')}",
             "s": f'<td class="n">{score}',
             "h": f'<td class="n">{threshold}',
             "r": f"<td>{reason}",
@@ -342,41 +328,38 @@ class _Page:
         return cells, f' id="{pointer}" class="{classes}"{data}', _filled(record, leaves)
 
 
-def _filled(record: Mapping[str, Any], leaves: Sequence[Mapping[str, Any]]) -> set[str]:
+def _filled(record: CheckRecord, leaves: Sequence[Leaf]) -> set[str]:
     """The keys of the columns this record has something to show in."""
-    filled = {"r"} if not leaves else set()
-    filled |= {key for key, field in (("out", "output"), ("j", "judge")) if record.get(field)}
-    filled |= {"l"} if _num(record.get("duration_ms")) is not None else set()
+    shown = {"r": not leaves, "out": record.output, "j": record.judge}
+    shown["l"] = record.duration_ms is not None
+    filled = {key for key, value in shown.items() if value}
     for leaf in leaves:
-        numbers = (("s", "score"), ("h", "threshold"), ("l", "latency_ms"))
-        filled |= {key for key, field in numbers if _num(leaf.get(field)) is not None}
-        filled |= {
-            key
-            for key, field in (("r", "reason"), ("e", "evidence"), ("j", "judge"))
-            if leaf.get(field)
-        }
+        numbers = {"s": leaf.score, "h": leaf.threshold, "l": leaf.latency_ms}
+        filled |= {key for key, value in numbers.items() if value is not None}
+        texts = {"r": leaf.reason, "e": leaf.evidence, "j": leaf.judge}
+        filled |= {key for key, value in texts.items() if value}
     return filled
 
 
-def _threshold(leaf: Mapping[str, Any]) -> str:
-    source = leaf.get("threshold_source")
-    return _fmt(leaf.get("threshold")) + (f" <small>{_e(source)}</small>" if source else "")
+def _threshold(leaf: Leaf) -> str:
+    source = leaf.threshold_source
+    return _fmt(leaf.threshold) + (f" <small>{_e(source)}</small>" if source else "")
 
 
-def _reason(leaf: Mapping[str, Any], *, named: bool) -> str:
+def _reason(leaf: Leaf, *, named: bool) -> str:
     """A leaf's reason, marked when it failed, was borderline or was not judged, and named by its
     leaf in a composite's row."""
-    result = leaf_outcome(leaf)
+    result = leaf.decided
     mark = {"failed": '<b class="fail">✗</b> ', NOT_JUDGED: '<b class="nj">not judged</b> '}
-    text = str(leaf.get("reason") or _NONE)
+    text = leaf.reason or _NONE
     if result == NOT_JUDGED and text.startswith(NOT_JUDGED):
         text = text[len(NOT_JUDGED) :].lstrip(" :")
-    name = f'<b class="lf">{_breakable(leaf.get("intent", "?"))}</b>: ' if named else ""
+    name = f'<b class="lf">{_breakable(leaf.intent)}</b>: ' if named else ""
     return (
         name
         + mark.get(result, "")
-        + ('<b class="bl">≈</b> ' if leaf.get("borderline") else "")
-        + (f'<b class="tp" title="{_TOPICAL}">topical</b> ' if leaf.get("topical") else "")
+        + ('<b class="bl">≈</b> ' if leaf.borderline else "")
+        + (f'<b class="tp" title="{_TOPICAL}">topical</b> ' if leaf.topical else "")
         + (_e(text) if len(text) <= PREVIEW_CHARS else _folded(text, "rs"))
     )
 

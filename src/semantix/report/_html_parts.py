@@ -1,24 +1,23 @@
 """Pieces of the HTML report (`semantix.report._html` puts them into the page): value formatting,
 every text HTML-escaped (`_e`), and the sections on scores per intent and repeated runs, each a
-function of the JSON report, checked already (`check_document`).
+function of the typed report (`semantix.report._model.Report`).
 """
 
 from __future__ import annotations
 
 import html
-import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from typing import Any
 
 from semantix import __version__
 from semantix._text import preview
 from semantix.report._html_assets import CSS
-from semantix.report._records import OUTCOME_WORDS, format_usd, leaf_outcome
+from semantix.report._model import CheckRecord, JudgeCost, Leaf, RepeatedTest, Report
+from semantix.report._records import OUTCOME_WORDS, format_usd
 from semantix.report._terminal import short_judge
 
-__all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "run_tests", "runs"]
+__all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "runs"]
 
 #: Characters of an output (or evidence) shown in the table before it is folded into <details>.
 PREVIEW_CHARS = 120
@@ -63,26 +62,17 @@ def _split_description(text: str) -> tuple[str, str]:
     return first.strip(), rest.strip("\n")
 
 
-def _num(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) else None
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
 
 
-def _fmt(value: object, digits: int = 2) -> str:
-    number = _num(value)
-    return "—" if number is None else f"{number:.{digits}f}"
-
-
-def _ms(value: object) -> str:
-    number = _num(value)
-    if number is None:
+def _ms(value: float | None) -> str:
+    if value is None:
         return "—"
-    return f"{number:.1f} ms" if number < 10 else f"{number:,.0f} ms"
+    return f"{value:.1f} ms" if value < 10 else f"{value:,.0f} ms"
 
 
-def _duration(value: object) -> str:
-    seconds = _num(value)
+def _duration(seconds: float | None) -> str:
     if seconds is None:
         return "—"
     if seconds < 60:
@@ -91,8 +81,8 @@ def _duration(value: object) -> str:
     return f"{minutes} min {rest} s"
 
 
-def _date(value: object) -> str:
-    if not isinstance(value, str) or not value:
+def _date(value: str | None) -> str:
+    if not value:
         return "—"
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -138,31 +128,29 @@ def _lines(cells: Iterable[str]) -> str:
     return shown[0] if len(shown) == 1 else "".join(f"<div>{cell}</div>" for cell in shown)
 
 
-def judge_cost(meta: Mapping[str, Any]) -> str:
+def judge_cost(cost: JudgeCost | None) -> str:
     """The header's line on what the LLM judges' verdicts cost (``meta.judge_cost``), when they
     spent tokens (`semantix.report._records.format_usd`, as every report shows money)."""
-    cost = _mapping(meta.get("judge_cost"))
-    verdicts, usd = cost.get("verdicts"), _num(cost.get("usd"))
-    if not verdicts:
+    if cost is None or not cost.verdicts:
         return ""
-    unpriced = ", ".join(str(model) for model in cost.get("unpriced") or ())
+    usd = cost.usd
+    unpriced = ", ".join(cost.unpriced)
     return (
         f"<dt>Judge cost</dt><dd>{_e(format_usd(usd) if usd is not None else 'unknown')} <small>("
-        f"{_e(verdicts)} LLM-judged verdicts, {_e(cost.get('prompt_tokens', '—'))} input and "
-        f"{_e(cost.get('completion_tokens', '—'))} output tokens; the judges' own, apart from "
+        f"{_e(cost.verdicts)} LLM-judged verdicts, {_e(cost.prompt_tokens)} input and "
+        f"{_e(cost.completion_tokens)} output tokens; the judges' own, apart from "
         f"the system's{f'; no price for {_e(unpriced)}' if unpriced else ''})</small></dd>"
     )
 
 
-def plots(records: Sequence[Mapping[str, Any]]) -> str:
+def plots(records: Sequence[CheckRecord]) -> str:
     """The "Scores per intent" section: a strip plot per intent (by qualified name)."""
     # Keyed by the intent's qualified name and its label: two intents of one name from two
     # modules stay apart, and ~X (passes below the line) is not merged into X.
-    groups: dict[tuple[str, str], list[tuple[int, Mapping[str, Any]]]] = {}
+    groups: dict[tuple[str, str], list[tuple[int, Leaf]]] = {}
     for index, record in enumerate(records):
-        for leaf in record.get("leaves") or ():
-            label = str(leaf.get("intent", "?"))
-            key = (label, str(leaf.get("qualname") or label))
+        for leaf in record.leaves:
+            key = (leaf.intent, leaf.qualname or leaf.intent)
             groups.setdefault(key, []).append((index, leaf))
     labels = [label for label, _ in groups]
     figures = "".join(
@@ -182,11 +170,11 @@ def plots(records: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _plot(
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[CheckRecord],
     position: int,
     name: str,
     qualname: str | None,
-    points: list[tuple[int, Mapping[str, Any]]],
+    points: list[tuple[int, Leaf]],
 ) -> str:
     width = _PLOT_W - 2 * _PAD_X
     band = _PLOT_H - _PAD_TOP - _AXIS
@@ -194,18 +182,14 @@ def _plot(
     def x(score: float) -> float:
         return _PAD_X + min(max(score, 0.0), 1.0) * width
 
-    description = next(
-        (str(leaf.get("description")) for _, leaf in points if leaf.get("description")), ""
-    )
-    expected = next((leaf.get("expected") for _, leaf in points), True)
-    thresholds = sorted(
-        {round(t, 4) for _, leaf in points if (t := _num(leaf.get("threshold"))) is not None}
-    )
+    description = next((leaf.description for _, leaf in points if leaf.description), "")
+    expected = next((leaf.expected for _, leaf in points), True)
+    thresholds = sorted({round(t, 4) for _, leaf in points if (t := leaf.threshold) is not None})
     rings: list[str] = []
     passes: list[str] = []
     fails: list[str] = []
     for number, (index, leaf) in enumerate(points):
-        score = _num(leaf.get("score"))
+        score = leaf.score
         if score is None:
             continue
         # A deterministic spread (golden-ratio sequence) keeps equal scores apart.
@@ -213,16 +197,16 @@ def _plot(
         cx = x(score)
         # Every point is a zero-length segment of one path per kind (round caps draw a dot,
         # square caps a square): thousands of points stay a few bytes each.
-        (passes if leaf_outcome(leaf) != "failed" else fails).append(f"M{cx:.1f} {y:.1f}h0")
-        threshold = _num(leaf.get("threshold"))
-        passing_side = threshold is not None and (score >= threshold) is bool(expected)
-        why = leaf_outcome(leaf) == "failed" and passing_side
-        if leaf.get("borderline") or why:
+        lost = leaf.decided == "failed"
+        (fails if lost else passes).append(f"M{cx:.1f} {y:.1f}h0")
+        threshold = leaf.threshold
+        why = lost and threshold is not None and (score >= threshold) is bool(expected)
+        if leaf.borderline or why:
             # Borderline points are few and worth a look: a ring that names its test; a failure
             # on the passing side of its threshold says why (a judge's extra condition).
-            tip = f"{_e(records[index].get('nodeid', '?'))}: {score:.3f}"
+            tip = f"{_e(records[index].nodeid)}: {score:.3f}"
             if why:
-                tip += f" failed: {_e(preview(str(leaf.get('reason') or 'no reason'), 120, quote=False))}"
+                tip += f" failed: {_e(preview(leaf.reason or 'no reason', 120, quote=False))}"
             rings.append(
                 f'<circle class="bl" cx="{cx:.1f}" cy="{y:.1f}" r="5"><title>{tip}</title></circle>'
             )
@@ -262,29 +246,21 @@ def _plot(
 _EXPECTED = {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip"}
 
 
-def run_tests(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The repeated tests of the JSON report's ``runs`` section."""
-    return list(_mapping(document.get("runs")).get("tests") or ())
-
-
-def runs(document: Mapping[str, Any]) -> str:
+def runs(report: Report) -> str:
     """The "Repeated runs" section (empty without repeated tests, or tests run once)."""
-    tests = run_tests(document)
-    runs = _mapping(document.get("runs"))
-    once = [str(nodeid) for nodeid in runs.get("once") or ()]
+    from semantix.runs import suite_stability
+
+    tests, once = report.repeated, report.once
     if not tests and not once:
         return ""
-    ordered = sorted(
-        tests, key=lambda test: (test.get("verdict") == "passed", str(test.get("nodeid")))
-    )
+    ordered = sorted(tests, key=lambda test: (test.verdict == "passed", test.nodeid))
     rows = "".join(_run_row(test) for test in ordered)
-    stability = _num(runs.get("stability"))
-    below = runs.get("below_floor")
-    left_out = runs.get("left_out") or 0
-    counted = len(tests) - left_out if isinstance(left_out, int) else len(tests)
+    counted = [test for test in tests if test.test_outcome not in ("xfailed", "skipped")]
+    stability, below = suite_stability(counted)
+    left_out = len(tests) - len(counted)
     summary = (
-        f"Stability {_fmt(stability)} (mean pass rate) over {counted:,} repeated "
-        f"test{'s' if counted != 1 else ''}; {_e(below if below is not None else '—')} not "
+        f"Stability {_fmt(stability)} (mean pass rate) over {len(counted):,} repeated "
+        f"test{'s' if len(counted) != 1 else ''}; {below} not "
         "proven at their floor (the 95 % interval's lower bound is under it)"
         + (f"; {_e(left_out)} xfailed or skipped left out." if left_out else ".")
     )
@@ -304,25 +280,19 @@ def runs(document: Mapping[str, Any]) -> str:
     )
 
 
-def _run_row(test: Mapping[str, Any]) -> str:
-    rate = _num(test.get("pass_rate"))
-    floor = _num(test.get("min_pass_rate"))
-    interval = test.get("interval")
-    low = high = None
-    if isinstance(interval, list) and len(interval) == 2:
-        low, high = _num(interval[0]), _num(interval[1])
-    verdict = str(test.get("verdict") or "?")
+def _run_row(test: RepeatedTest) -> str:
+    rate, floor = test.pass_rate, test.min_pass_rate
+    low, high = test.interval
+    verdict = test.verdict
     css = "pass" if verdict == "passed" else "fail"
-    if test.get("test_outcome") in _EXPECTED:  # pytest expected the failure, or skipped it
-        verdict = css = _EXPECTED[str(test["test_outcome"])]
-    name = test.get("name")
-    nodeid = str(test.get("nodeid", "?"))
+    if test.test_outcome in _EXPECTED:  # pytest expected the failure, or skipped it
+        verdict = css = _EXPECTED[test.test_outcome]
+    name, nodeid = test.name, test.nodeid
     label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")
     return (
         f'<tr class="{css}"><td class="v {css}">{_e(OUTCOME_WORDS.get(verdict, verdict.upper()))}</td>'
-        f'<td class="id">{label}</td><td class="n">{_e(test.get("runs", "—"))}</td>'
-        f'<td class="n">{_e(test.get("passes", "—"))}</td>'
-        f'<td class="n">{_e(test.get("errors", "—"))}</td>'
+        f'<td class="id">{label}</td><td class="n">{test.runs}</td>'
+        f'<td class="n">{test.passes}</td><td class="n">{test.errors}</td>'
         f'<td class="n">{_fmt(rate)} {_bar(rate, low, high, floor)}</td>'
         f'<td class="n">[{_fmt(low)}, {_fmt(high)}]</td><td class="n">{_fmt(floor)}</td></tr>\n'
     )
@@ -340,10 +310,6 @@ def _css_string(text: str) -> str:
 def _short(number: float) -> str:
     """A sort key: the number to 4 decimals, without trailing zeros."""
     return f"{number:.4f}".rstrip("0").rstrip(".")
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
 
 
 def _bar(rate: float | None, low: float | None, high: float | None, floor: float | None) -> str:

@@ -3,44 +3,39 @@ its word diff) and metamorphic relations, each a function of the JSON report."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from semantix.report._html_parts import _e, _fmt, _mapping, _num
+from semantix.relations._results import summarize as summarize_relations
+from semantix.report._html_parts import _e, _fmt
+from semantix.report._model import RelationRecord, Report, SnapshotEntry, Snapshots
 from semantix.snapshots._diff import word_opcodes
 
-__all__ = ["relation_data", "relations", "snapshot_data", "snapshots"]
+__all__ = ["relations", "snapshot_data", "snapshots"]
 
 
-def snapshot_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The ``snapshots`` section when any snapshot was involved, else empty."""
-    data = _mapping(document.get("snapshots"))
-    counts = _mapping(data.get("counts"))
-    listed = data.get("snapshots") or data.get("unused")
-    if not any(_num(value) for value in counts.values()) and not listed:
-        return {}
+def snapshot_data(report: Report) -> Snapshots | None:
+    """The ``snapshots`` section when any snapshot was involved, else None."""
+    data = report.snapshots
+    if data is None or not (any(data.counts.values()) or data.snapshots or data.unused):
+        return None
     return data
 
 
-def snapshots(document: Mapping[str, Any]) -> str:
+def snapshots(report: Report) -> str:
     """The "Snapshots" section (empty when no snapshot was involved)."""
-    data = snapshot_data(document)
-    if not data:
+    data = snapshot_data(report)
+    if data is None:
         return ""
-    counts = _mapping(data.get("counts")).items()
-    count_text = ", ".join(f"{_e(count)} {_e(name)}" for name, count in counts if _num(count))
+    counts = data.counts.items()
+    count_text = ", ".join(f"{_e(count)} {_e(name)}" for name, count in counts if count)
     order = {"drifted": 0, "missing": 1, "error": 2}
     entries = sorted(
-        data.get("snapshots") or (),
-        key=lambda entry: (order.get(str(entry.get("outcome")), 3), str(entry.get("path"))),
+        data.snapshots,
+        key=lambda entry: (order.get(str(entry.outcome), 3), str(entry.path)),
     )
     items = "".join(_snapshot_item(entry) for entry in entries)
-    unused = data.get("unused") or ()
-    deleted = set(map(str, data.get("deleted") or []))
     unused_items = "".join(
-        f"<li><code>{_e(entry.get('path', '?'))}</code> of {_e(entry.get('test', '?'))}"
-        f"{' (deleted)' if str(entry.get('path')) in deleted else ''}</li>"
-        for entry in unused
+        f"<li><code>{_e(entry.path or '?')}</code> of {_e(entry.test or '?')}"
+        f"{' (deleted)' if entry.path in data.deleted else ''}</li>"
+        for entry in data.unused
     )
     return (
         '<section id="snapshots">\n<h2>Snapshots</h2>\n'
@@ -51,12 +46,12 @@ def snapshots(document: Mapping[str, Any]) -> str:
     )
 
 
-def _snapshot_item(entry: Mapping[str, Any]) -> str:
-    outcome = str(entry.get("outcome", "?"))
+def _snapshot_item(entry: SnapshotEntry) -> str:
+    outcome = entry.outcome or "?"
     css = {"drifted": "fail", "missing": "fail", "error": "error"}.get(outcome, "pass")
-    head = f'<span class="v {css}">{_e(outcome)}</span> <code>{_e(entry.get("path", "?"))}</code>'
-    stored, new = entry.get("stored"), entry.get("output")
-    if outcome != "drifted" or not isinstance(stored, str) or not isinstance(new, str):
+    head = f'<span class="v {css}">{_e(outcome)}</span> <code>{_e(entry.path or "?")}</code>'
+    stored, new = entry.stored, entry.output
+    if outcome != "drifted" or stored is None or new is None:
         return f"<li>{head}</li>"
     return (
         f'<li>{head}<div class="diff" aria-label="word diff">{_diff_html(stored, new)}</div>'
@@ -82,32 +77,25 @@ def _diff_html(stored: str, new: str) -> str:
     return " ".join(out)
 
 
-def relation_data(document: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The ``relations`` section when a relation was checked, else empty."""
-    data = _mapping(document.get("relations"))
-    return data if data.get("summary") or data.get("results") else {}
-
-
-def relations(document: Mapping[str, Any]) -> str:
+def relations(report: Report) -> str:
     """The "Relations" section: per relation the terminal's figures (cases, not applicable,
     violations over variants judged, mean and worst rate, errors), then every case that did not
     simply hold — violated, errored or not applicable — with its variants (empty without
     relations)."""
-    data = relation_data(document)
-    if not data:
+    if not report.relations:
         return ""
     rows = "".join(
-        f'<tr><td>{_e(row.get("relation", "?"))}</td><td class="n">{_e(row.get("cases", "—"))}</td>'
-        f'<td class="n">{_e(row.get("not_applicable", "—"))}</td>'
-        f'<td class="n">{_e(row.get("violations", "—"))}/{_e(row.get("judged", "—"))}</td>'
-        f'<td class="n">{_fmt(row.get("mean_rate"))}</td><td class="n">{_fmt(row.get("worst_rate"))}'
-        f'</td><td class="n">{_e(row.get("errors", "—"))}</td></tr>\n'
-        for row in data.get("summary") or ()
+        f'<tr><td>{_e(row.relation)}</td><td class="n">{row.cases}</td>'
+        f'<td class="n">{row.not_applicable}</td>'
+        f'<td class="n">{row.violations}/{row.judged}</td>'
+        f'<td class="n">{_fmt(row.mean_rate)}</td><td class="n">{_fmt(row.worst_rate)}'
+        f'</td><td class="n">{row.errors}</td></tr>\n'
+        for row in summarize_relations(report.relations)
     )
     cases = "".join(
         _relation_case(case)
-        for case in data.get("results") or ()
-        if (case.get("violations") or case.get("errors") or case.get("applicable") is False)
+        for case in report.relations
+        if case.violations or case.errors or not case.applicable
     )
     return (
         '<section id="relations">\n<h2>Relations</h2>\n'
@@ -122,25 +110,24 @@ def relations(document: Mapping[str, Any]) -> str:
     )
 
 
-def _relation_case(case: Mapping[str, Any]) -> str:
+def _relation_case(case: RelationRecord) -> str:
     what = (
-        f"<code>{_e(case.get('relation', '?'))}</code> case <code>{_e(case.get('case_id'))}</code>"
-        f" in <code>{_e(case.get('nodeid', '?'))}</code>"
+        f"<code>{_e(case.relation)}</code> case <code>{_e(case.case_id)}</code>"
+        f" in <code>{_e(case.nodeid)}</code>"
     )
-    if case.get("applicable") is False:
-        return f'<li><span class="v">n/a</span> {what}: {_e(case.get("not_applicable"))}</li>'
+    if not case.applicable:
+        return f'<li><span class="v">n/a</span> {what}: {_e(case.not_applicable)}</li>'
     variants = "".join(
-        f'<li><span class="v {_VARIANT_CSS.get(str(variant.get("outcome")), "")}">'
-        f"{_e(variant.get('outcome', '?'))}</span> {_e(variant.get('label', '?'))}"
-        + (f" ({_e(variant.get('direction'))})" if variant.get("direction") else "")
-        + (f": {_e(variant.get('error'))}" if variant.get("error") else "")
+        f'<li><span class="v {_VARIANT_CSS.get(str(variant.outcome), "")}">'
+        f"{_e(variant.outcome or '?')}</span> {_e(variant.label or '?')}"
+        + (f" ({_e(variant.direction)})" if variant.direction else "")
+        + (f": {_e(variant.error)}" if variant.error else "")
         + "</li>"
-        for variant in case.get("results") or ()
-        if isinstance(variant, Mapping)
+        for variant in case.results
     )
     return (
-        f'<li><span class="v fail">{_e(case.get("violations", 0))} violated</span> {what}, rate '
-        f"{_fmt(case.get('rate'))}, {_e(case.get('errors', 0))} errors<ul>{variants}</ul></li>"
+        f'<li><span class="v fail">{case.violations} violated</span> {what}, rate '
+        f"{_fmt(case.rate)}, {case.errors} errors<ul>{variants}</ul></li>"
     )
 
 

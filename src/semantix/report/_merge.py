@@ -8,14 +8,14 @@ def shard(nodeid, outcome):
         {"nodeid": nodeid, "outcome": outcome, "intent": "Polite", "judge": "J", "leaves": []}]}
 
 merged = merge_reports([("a.json", shard("t.py::a", "passed")), ("b.json", shard("t.py::b", "failed"))])
-print(merged["summary"]["total"], merged["summary"]["failed"], merged["meta"]["judges"])
-#> 2 1 ['J']
+print(merged.summary.total, merged.summary.failed, merged.meta.judges)
+#> 2 1 ('J',)
 ```
 
-`assemble` builds a JSON report from its parts and is the one function both writers use: the
+`assemble` builds a `semantix.report._model.Report` from its parts and is the one function both writers use: the
 pytest session (xdist workers' payloads merged in) and `merge_reports` (every shard's parts).
 Every derived figure (the summary, "decided by", the stability score, the relations' summary) is
-computed there from the merged parts, so a merge equals the unsharded report by construction;
+computed from the merged parts when it is written (`Report.to_json`), so a merge equals the unsharded report by construction;
 what only a shard knows (snapshot counts, the judges' cost, timing) is combined as
 [Comparing runs](comparing-runs.md#shards-semantix-report-merge) says. A merge is one run's
 shards, each once: the same file twice, the same shard twice, shards of two runs (``meta.run_id``),
@@ -26,14 +26,26 @@ the files.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from semantix.relations._results import summarize as summarize_relations
-from semantix.report._records import Record, json_document, sorted_records
-from semantix.report._runs import runs_section
+from semantix.report._model import (
+    REPORT_VERSION,
+    CheckRecord,
+    JudgeCost,
+    Meta,
+    RelationRecord,
+    RepeatedTest,
+    Report,
+    Shard,
+    SnapshotEntry,
+    Snapshots,
+    TestRecord,
+    build,
+)
+from semantix.report._records import sorted_records
 from semantix.report._schema import ReportDocumentError, check_document
 
 __all__ = ["OUTSIDE_TEST", "assemble", "merge_reports"]
@@ -43,92 +55,83 @@ OUTSIDE_TEST = "(outside a test)"
 
 
 def assemble(
-    records: Sequence[Record],
+    records: Sequence[CheckRecord],
     *,
-    meta: Mapping[str, Any],
-    tests: Sequence[Record] = (),
-    runs: Sequence[Record] = (),
+    meta: Meta | Mapping[str, Any],
+    tests: Sequence[TestRecord] = (),
+    runs: Sequence[RepeatedTest] = (),
     once: Sequence[str] = (),
-    relations: Sequence[Record] = (),
-    snapshots: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The JSON report of these parts, sorted by test id (each test's own in the order it made
-    them), with every summary computed from them."""
-    sections: dict[str, Any] = {"tests": sorted(tests, key=lambda test: str(test["nodeid"]))}
-    if snapshots is not None:
-        sections["snapshots"] = dict(snapshots)
-    if runs or once:
-        sections["runs"] = runs_section(sorted_records(runs), sorted(set(once)))
-    if relations:
-        ordered = sorted_records(relations)
-        sections["relations"] = {
-            "results": ordered,
-            "summary": [dataclasses.asdict(row) for row in summarize_relations(ordered)],
-        }
-    return json_document(sorted_records(records), meta=meta, sections=sections)
+    relations: Sequence[RelationRecord] = (),
+    snapshots: Snapshots | None = None,
+) -> Report:
+    """The report of these parts, sorted by test id (each test's own in the order it made them);
+    every summary is computed from them when it is written (`Report.to_json`)."""
+    return Report(
+        meta=meta if isinstance(meta, Meta) else build(Meta, meta),
+        assertions=tuple(sorted_records(records)),
+        tests=tuple(sorted(tests, key=lambda test: test.nodeid)),
+        snapshots=snapshots,
+        repeated=tuple(sorted_records(runs)),
+        once=tuple(sorted(set(once))),
+        relations=tuple(sorted_records(relations)),
+    )
 
 
-def merge_reports(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
-    """One report from the ``(path, document)`` of every shard (each read by `load_report`, or
-    upgraded and checked here)."""
+def merge_reports(shards: Sequence[tuple[str, Report | Mapping[str, Any]]]) -> Report:
+    """One report from the ``(path, report)`` of every shard (each read by `load_report`, or a
+    JSON document upgraded and checked here)."""
     if not shards:
         raise ReportDocumentError("no reports to merge; pass the shards' JSON reports")
-    _check_compatible(shards)
-    shards = [(path, check_document(document)) for path, document in shards]
-    _check_one_run(shards)
-    documents = [document for _, document in shards]
-
-    def gathered(name: str, key: str) -> list[Any]:
-        return [item for document in documents for item in _section(document, name, key)]
-
-    snapshots = [document["snapshots"] for document in documents if document.get("snapshots")]
+    _check_paths([path for path, _ in shards])
+    reports = [(path, check_document(document)) for path, document in shards]
+    _check_compatible(reports)
+    _check_one_run(reports)
+    parts = [report for _, report in reports]
+    # Each shard's records in its own order, then the shards' order: sorted by test id after.
+    numbered = [
+        replace(record, seq=seq)
+        for seq, record in enumerate(record for report in parts for record in report.assertions)
+    ]
+    snapshots = [report.snapshots for report in parts if report.snapshots is not None]
     return assemble(
-        [record for document in documents for record in document["assertions"]],
-        meta=_meta(shards),
-        tests=[test for document in documents for test in document.get("tests") or ()],
-        runs=gathered("runs", "tests"),
-        once=[str(nodeid) for nodeid in gathered("runs", "once")],
-        relations=gathered("relations", "results"),
+        numbered,
+        meta=_meta(reports),
+        tests=[test for report in parts for test in report.tests],
+        runs=[test for report in parts for test in report.repeated],
+        once=[nodeid for report in parts for nodeid in report.once],
+        relations=[case for report in parts for case in report.relations],
         snapshots=_snapshots(snapshots) if snapshots else None,
     )
 
 
-def _section(document: Mapping[str, Any], name: str, key: str) -> list[Record]:
-    return list((document.get(name) or {}).get(key) or ())
-
-
-def _check_compatible(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
-    paths: dict[str, int] = {}
-    for path, _ in shards:
-        paths[path] = paths.get(path, 0) + 1
-    twice = sorted(path for path, count in paths.items() if count > 1)
+def _check_paths(paths: Sequence[str]) -> None:
+    twice = sorted(path for path, count in Counter(paths).items() if count > 1)
     if twice:
         raise ReportDocumentError(
             f"{', '.join(map(repr, twice))} given more than once: its counts would be added twice; "
             "name each shard's report once (check overlapping globs)"
         )
-    for key, what in (("version", "report version"), ("verdicts_mode", "verdict mode")):
-        values = {
-            path: document.get("upgraded_from", document.get(key))
-            if key == "version"
-            else meta.get(key, "off")
-            for path, document in shards
-            for meta in [document.get("meta") or {}]
-        }
+
+
+def _check_compatible(shards: Sequence[tuple[str, Report]]) -> None:
+    for what, value in (
+        ("report version", lambda report: report.upgraded_from or REPORT_VERSION),
+        ("verdict mode", lambda report: report.meta.verdicts_mode or "off"),
+    ):
+        values = {path: value(report) for path, report in shards}
         if len(set(values.values())) > 1:
             listed = ", ".join(f"{path!r}: {value!r}" for path, value in values.items())
             raise ReportDocumentError(
                 f"these reports have different {what}s ({listed}), so they are not shards of "
                 "one run; write them again with the same semantix and options"
-                + (" (semantix report renders each older one)" if key == "version" else "")
+                + (" (semantix report renders each older one)" if what == "report version" else "")
             )
 
 
-def _check_one_run(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+def _check_one_run(shards: Sequence[tuple[str, Report]]) -> None:
     """One run (``meta.run_id``), each shard ``i/N`` once and none missing, each test in one
     shard (its assertions, its repeated runs, its relations, its pytest outcome)."""
-    metas = {path: document.get("meta") or {} for path, document in shards}
-    runs = {path: meta.get("run_id") for path, meta in metas.items()}
+    runs = {path: report.meta.run_id for path, report in shards}
     if len(set(runs.values())) > 1:
         listed = ", ".join(f"{path!r}: {value!r}" for path, value in runs.items())
         raise ReportDocumentError(
@@ -136,16 +139,19 @@ def _check_one_run(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
             "(set SEMANTIX_RUN_ID to the same value on every shard's machine, or compare two "
             "runs with semantix compare)"
         )
-    numbers = {path: meta.get("shard") for path, meta in metas.items()}
+    numbers = {path: report.meta.shard for path, report in shards}
     if any(value is not None for value in numbers.values()):
         _check_shards(numbers)
     owners: dict[str, str] = {}
-    for path, document in shards:
-        ids = {str(record.get("nodeid")) for record in document["assertions"]}
-        ids |= {str(test.get("nodeid")) for test in _section(document, "runs", "tests")}
-        ids |= {str(test.get("nodeid")) for test in document.get("tests") or ()}
-        ids |= {str(result.get("nodeid")) for result in _section(document, "relations", "results")}
-        for nodeid in sorted(ids - {OUTSIDE_TEST, "None"}):
+    for path, report in shards:
+        parts: Sequence[Sequence[Any]] = (
+            report.assertions,
+            report.repeated,
+            report.tests,
+            report.relations,
+        )
+        ids = {item.nodeid for part in parts for item in part}
+        for nodeid in sorted(ids - {OUTSIDE_TEST}):
             if owners.setdefault(nodeid, path) != path:
                 raise ReportDocumentError(
                     f"test {nodeid!r} is in both {owners[nodeid]!r} and {path!r}: shards of one "
@@ -186,54 +192,55 @@ def _check_shards(numbers: Mapping[str, str | None]) -> None:
         )
 
 
-def _meta(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
-    metas = [dict(document.get("meta") or {}) for _, document in shards]
-    meta: dict[str, Any] = {}
-    costs = [entry["judge_cost"] for entry in metas if entry.get("judge_cost")]
-    if costs:
-        meta["judge_cost"] = {
-            **{
-                key: sum(cost.get(key) or 0 for cost in costs)
-                for key in _COST_SUMS
-                if any(key in cost for cost in costs)  # (older shards have no known_usd)
-            },
-            # unknown in one shard: unknown for the run
-            "usd": None
-            if any(cost.get("usd") is None for cost in costs)
-            else sum(cost["usd"] for cost in costs),
-            "unpriced": sorted({model for cost in costs for model in cost.get("unpriced", ())}),
-        }
-    starts = [entry["started"] for entry in metas if entry.get("started")]
-    durations = [entry["duration_s"] for entry in metas if entry.get("duration_s") is not None]
-    meta |= {
-        "run_id": metas[0].get("run_id"),
-        "shard": None,  # the whole run
-        "judges": sorted({judge for entry in metas for judge in entry.get("judges") or ()}),
-        "verdicts_mode": metas[0].get("verdicts_mode", "off"),
-        "started": min(starts) if starts else None,
-        "duration_s": round(sum(durations), 3) if durations else None,
-        "shards": [
-            {"path": path, "started": entry.get("started"), "duration_s": entry.get("duration_s")}
-            for (path, _), entry in zip(shards, metas, strict=True)
-        ],
-    }
-    return meta
+def _meta(shards: Sequence[tuple[str, Report]]) -> Meta:
+    metas = [report.meta for _, report in shards]
+    costs = [meta.judge_cost for meta in metas if meta.judge_cost is not None]
+    starts = [meta.started for meta in metas if meta.started]
+    durations = [meta.duration_s for meta in metas if meta.duration_s is not None]
+    return Meta(
+        judge_cost=_judge_cost(costs) if costs else None,
+        run_id=metas[0].run_id,
+        shard=None,  # the whole run
+        judges=tuple(sorted({judge for meta in metas for judge in meta.judges})),
+        verdicts_mode=metas[0].verdicts_mode or "off",
+        started=min(starts) if starts else None,
+        duration_s=round(sum(durations), 3) if durations else None,
+        shards=tuple(
+            Shard(path=path, started=meta.started, duration_s=meta.duration_s)
+            for (path, _), meta in zip(shards, metas, strict=True)
+        ),
+    )
 
 
-_COST_SUMS = ("verdicts", "prompt_tokens", "completion_tokens", "known_usd", "unknown")
+def _judge_cost(costs: Sequence[JudgeCost]) -> JudgeCost:
+    """The run's cost: the shards' added up; unknown in one shard, unknown for the run."""
+    usd, known = [cost.usd for cost in costs], [cost.known_usd for cost in costs]
+    return JudgeCost(
+        verdicts=sum(cost.verdicts for cost in costs),
+        prompt_tokens=sum(cost.prompt_tokens for cost in costs),
+        completion_tokens=sum(cost.completion_tokens for cost in costs),
+        usd=None if None in usd else sum(value for value in usd if value is not None),
+        known_usd=None if all(k is None for k in known) else sum(k or 0 for k in known),
+        unpriced=tuple(sorted({model for cost in costs for model in cost.unpriced})),
+        unknown=sum(cost.unknown for cost in costs),
+    )
 
 
-def _snapshots(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _snapshots(sections: Sequence[Snapshots]) -> Snapshots:
     counts: Counter[str] = Counter()
     for section in sections:
-        counts.update({k: v for k, v in (section.get("counts") or {}).items() if k != "unused"})
-    unused = {entry["path"]: entry for s in sections for entry in s.get("unused") or ()}
-    return {
-        "counts": dict(counts) | {"unused": len(unused)},
-        "snapshots": sorted(
-            (entry for s in sections for entry in s.get("snapshots") or ()),
-            key=lambda entry: str(entry.get("path")),
-        ),
-        "unused": [unused[path] for path in sorted(unused)],
-        "deleted": sorted({path for s in sections for path in s.get("deleted") or ()}),
+        counts.update({k: v for k, v in section.counts.items() if k != "unused"})
+    unused: dict[str, SnapshotEntry] = {
+        str(entry.path): entry for section in sections for entry in section.unused
     }
+    return Snapshots(
+        counts=dict(counts) | {"unused": len(unused)},
+        snapshots=tuple(
+            sorted(
+                (entry for section in sections for entry in section.snapshots),
+                key=lambda entry: str(entry.path),
+            )
+        ),
+        unused=tuple(unused[path] for path in sorted(unused)),
+        deleted=tuple(sorted({path for section in sections for path in section.deleted})),
+    )

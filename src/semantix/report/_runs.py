@@ -7,9 +7,9 @@ or skipped is shown with that outcome and left out of the stability score.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from semantix.report._records import OUTCOME_WORDS, Record
+from semantix.report._model import RepeatedTest, build, runs_section
+from semantix.report._records import OUTCOME_WORDS
 from semantix.report._terminal import Line, _render
 from semantix.runs import RunStats, suite_stability
 
@@ -27,12 +27,12 @@ _HEADER = ("test", "runs", "passes", "errors", "pass rate", "95% interval", "flo
 _RIGHT = {1, 2, 3, 4, 6}
 
 
-def run_record(stats: RunStats, nodeid: str) -> Record:
+def run_record(stats: RunStats, nodeid: str) -> RepeatedTest:
     """The record of one repeated test (or one ``assert_pass_rate`` inside a test)."""
-    return {"nodeid": nodeid, **stats.to_dict()}
+    return build(RepeatedTest, stats.to_dict(), nodeid=nodeid)  # type: ignore[no-any-return]
 
 
-def stability_line(records: Sequence[Record]) -> str:
+def stability_line(records: Sequence[RepeatedTest]) -> str:
     """``stability 0.85 (mean pass rate) over 3 repeated tests; 1 not proven at its floor``: the
     tests whose 95 % interval's lower bound is under their floor, xfailed and skipped left out."""
     counted = _counted(records)
@@ -59,51 +59,29 @@ def once_line(once: Sequence[str]) -> str:
     )
 
 
-def _counted(records: Sequence[Record]) -> list[Record]:
+def _counted(records: Sequence[RepeatedTest]) -> list[RepeatedTest]:
     """The records the stability score counts: not those of xfailed or skipped tests."""
-    return [
-        record for record in records if record.get("test_outcome") not in ("xfailed", "skipped")
-    ]
+    return [record for record in records if record.test_outcome not in ("xfailed", "skipped")]
 
 
-def runs_section(records: Sequence[Record], once: Sequence[str] = ()) -> dict[str, Any]:
-    """The JSON report's ``runs`` section: every repeated test, the stability score, how many have
-    not proven their floor, how many were left out, and the tests ``--semantic-runs`` ran once."""
-    counted = _counted(records)
-    score, below = suite_stability(counted)
-    return {
-        "stability": score,
-        "below_floor": below,
-        "left_out": len(records) - len(counted),
-        "tests": [dict(record) for record in records],
-        "once": list(once),
-    }
+def _cells(record: RepeatedTest) -> tuple[str, ...]:
+    low, high = record.interval
+    counts = (str(count) for count in (record.runs, record.passes, record.errors))
+    floor = "-" if record.min_pass_rate is None else f"{record.min_pass_rate:.2f}"
+    rate, interval = f"{record.pass_rate:.2f}", f"[{low:.2f}, {high:.2f}]"
+    return (record.label, *counts, rate, interval, floor, _verdict(record))
 
 
-def _cells(record: Record) -> tuple[str, ...]:
-    low, high = record["interval"]
-    counts = (str(record[key]) for key in ("runs", "passes", "errors"))
-    rate, floor = f"{record['pass_rate']:.2f}", f"{record['min_pass_rate']:.2f}"
-    return (_label(record), *counts, rate, f"[{low:.2f}, {high:.2f}]", floor, _verdict(record))
-
-
-def _verdict(record: Record) -> str:
+def _verdict(record: RepeatedTest) -> str:
     """``PASS``/``FAIL``, or the test's outcome when pytest expected a failure or skipped it."""
-    test = record.get("test_outcome")
+    test = record.test_outcome
     if test in ("xfailed", "xpassed", "skipped"):
         return OUTCOME_WORDS[str(test)]
-    verdict = str(record["verdict"])
-    return OUTCOME_WORDS.get(verdict, verdict.upper())
-
-
-def _label(record: Record) -> str:
-    """The test id, and the check's name when it is not the test (an ``assert_pass_rate``)."""
-    name = record.get("name")
-    return record["nodeid"] if name in (None, record["nodeid"]) else f"{record['nodeid']} ({name})"
+    return OUTCOME_WORDS.get(record.verdict, record.verdict.upper())
 
 
 def run_lines(
-    records: Sequence[Record], *, width: int = 120, once: Sequence[str] = ()
+    records: Sequence[RepeatedTest], *, width: int = 120, once: Sequence[str] = ()
 ) -> list[Line]:
     """The terminal table of repeated tests, then the stability line, then the tests
     ``--semantic-runs`` ran once (`once_line`)."""
@@ -121,7 +99,7 @@ def run_lines(
         ]
         counted = _counted(records)
         _, below = suite_stability(counted)
-        failed = any(record["verdict"] != "passed" for record in counted)
+        failed = any(record.verdict != "passed" for record in counted)
         markup = {"bold": True, "red": failed, "yellow": not failed and below > 0}
         lines.append((stability_line(records), markup))
         lines.extend(corrected_lines(records))
@@ -130,20 +108,20 @@ def run_lines(
     return lines
 
 
-def corrected_lines(records: Sequence[Record]) -> list[Line]:
+def corrected_lines(records: Sequence[RepeatedTest]) -> list[Line]:
     """One line per repeated check given the judge's accuracy: its pass rate corrected for the
     judge's errors (Rogan-Gladen) beside the observed rate, which decides."""
     lines: list[Line] = []
     for record in records:
-        interval = record.get("corrected_interval")
-        if record.get("corrected_pass_rate") is None or interval is None:
+        interval, rate = record.corrected_interval, record.corrected_pass_rate
+        if rate is None or interval is None or record.judge_accuracy is None:
             continue
-        sensitivity, specificity = record["judge_accuracy"][:2]
+        sensitivity, specificity = record.judge_accuracy[:2]
         text = (
-            f"corrected {_label(record)}: {record['corrected_pass_rate']:.2f} "
+            f"corrected {record.label}: {rate:.2f} "
             f"[{interval[0]:.2f}, {interval[1]:.2f}] for a judge of sensitivity "
             f"{sensitivity:.2f}, specificity {specificity:.2f} (observed "
-            f"{record['pass_rate']:.2f}, which decides)"
+            f"{record.pass_rate:.2f}, which decides)"
         )
         lines.append((text, {}))
     return lines
@@ -154,7 +132,7 @@ _MARKUP = {"PASS": {"green": True}} | {
 }
 
 
-def markdown_lines(records: Sequence[Record], once: Sequence[str] = ()) -> list[str]:
+def markdown_lines(records: Sequence[RepeatedTest], once: Sequence[str] = ()) -> list[str]:
     """The same table as GitHub-flavoured Markdown (for ``GITHUB_STEP_SUMMARY``)."""
     lines = ["### semantix: repeated tests", ""]
     if once:

@@ -1,7 +1,8 @@
 """The one reader of report files (`load_report`) and of report documents (`check_document`):
 an older version is upgraded once, then every field the renderers, compare and merge read is
 checked, and every error names the file and the field by its path, what it holds and what was
-expected (docs/html-report.md, "Damaged or foreign files").
+expected (docs/html-report.md, "Damaged or foreign files"); what they return is the typed
+`semantix.report._model.Report`.
 """
 
 from __future__ import annotations
@@ -9,8 +10,28 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
+
+from semantix.judges._verdict import TokenUsage
+from semantix.report._model import (
+    REPORT_VERSION,
+    CheckRecord,
+    JudgeCost,
+    Leaf,
+    Meta,
+    RelationRecord,
+    RepeatedTest,
+    Report,
+    Shard,
+    SnapshotEntry,
+    Snapshots,
+    Summary,
+    TestRecord,
+    Variant,
+    build,
+)
 
 __all__ = [
     "CHECK_OUTCOMES",
@@ -20,13 +41,6 @@ __all__ = [
     "check_document",
     "load_report",
 ]
-
-#: Version of the JSON report's layout (2: outcomes with errors, borderline, outputs, sections;
-#: 3: each record's and each test's pytest outcome, xfailed/xpassed/skipped/topical counts,
-#: topical leaves, the tests and relations sections; 4: every test that ran in ``tests``, the
-#: ``caught`` count, ``meta.run_id`` and ``meta.shard``, an unknown judge cost as null). Every
-#: earlier version is upgraded when it is read.
-REPORT_VERSION = 4
 
 #: The check's own outcomes (a record's ``outcome``).
 CHECK_OUTCOMES = ("passed", "failed", "error")
@@ -42,7 +56,7 @@ class ReportDocumentError(ValueError):
     field, what it holds and what was expected)."""
 
 
-def load_report(path: Path) -> dict[str, Any]:
+def load_report(path: Path) -> Report:
     """The JSON report at ``path``, read, upgraded and checked (`check_document`);
     `ReportDocumentError` naming the file when it cannot be read, is not UTF-8 text or JSON, or
     nests deeper than Python reads. An escaped lone surrogate (``"\\ud800"``) reads as it is."""
@@ -78,12 +92,15 @@ def load_report(path: Path) -> dict[str, Any]:
         raise ReportDocumentError(f"{shown}: {exc}") from None
 
 
-def check_document(document: object) -> dict[str, Any]:
-    """``document`` if it has the shape of a semantix JSON report of this version; an older
-    version upgraded (a copy, with ``upgraded_from`` set to the version it had); else
-    `ReportDocumentError` naming the field. Fields this version does not know are left alone (a
-    newer semantix may add some); a version newer than `REPORT_VERSION` is refused with the
-    upgrade to make."""
+def check_document(document: object) -> Report:
+    """The `Report` of ``document`` when it has the shape of a semantix JSON report (a `Report`
+    as it is); an older version upgraded (``upgraded_from`` set to the version it had); else
+    `ReportDocumentError` naming the field. Each field is checked against the type its model
+    class gives it, as it is built; fields this version does not know are left out (a newer
+    semantix may add some); a version newer than `REPORT_VERSION` is refused with the upgrade to
+    make."""
+    if isinstance(document, Report):
+        return document
     if not isinstance(document, dict):
         raise ReportDocumentError(
             f"a semantix JSON report is a JSON object, got {_kind(document)}; {_WRITTEN_BY}"
@@ -99,8 +116,35 @@ def check_document(document: object) -> dict[str, Any]:
             f"this JSON report has version {version}, newer than this semantix reads "
             f"({REPORT_VERSION}); upgrade semantix (pip install -U semantix-judge)"
         )
-    _check_sections(document)
-    return _upgraded(document) if version < REPORT_VERSION else document
+    current = version == REPORT_VERSION  # older ones may leave out what is derived
+    meta = _meta(document.get("meta"))
+    if document.get("summary") is not None:  # derived: checked, computed again when written
+        summary = _checked(document["summary"], Summary, "summary")
+        if summary.get("decided_by") is not None:
+            _object(summary["decided_by"], {}, "summary.decided_by")
+    assertions = tuple(
+        _record(record, f"assertions[{i}]", current) for i, record in enumerate(records)
+    )
+    tests = document.get("tests")
+    runs = _section(document, "runs", {"stability": OPT_NUMBER, "once": _or_null(STRINGS)})
+    relations = _section(document, "relations", {})
+    return Report(
+        meta=meta,
+        assertions=assertions,
+        tests=() if tests is None else tuple(_many(TestRecord, tests, "tests")),
+        repeated=tuple(
+            _repeated(test, f"runs.tests[{i}]", current)
+            for i, test in enumerate(_list(runs.get("tests") or [], "runs.tests"))
+        ),
+        once=tuple(runs.get("once") or ()),
+        relations=tuple(
+            _relation(case, f"relations.results[{i}]")
+            for i, case in enumerate(_list(relations.get("results") or [], "relations.results"))
+        ),
+        snapshots=_snapshots(document.get("snapshots")),
+        baseline=document.get("baseline"),
+        upgraded_from=None if current else version,
+    )
 
 
 # --- the checks ------------------------------------------------------------------------------
@@ -112,7 +156,7 @@ _NULL = type(None)
 
 
 def _finite(value: Any) -> bool:
-    return value is None or math.isfinite(value)
+    return math.isfinite(value)
 
 
 def _number(value: object) -> bool:
@@ -140,84 +184,50 @@ BOOL: _Expected = ("true or false", frozenset({bool}), None)
 STRINGS: _Expected = ("a list of strings", frozenset({list}), _strings)
 OPT_STR, OPT_NUMBER, OPT_BOOL, OPT_INT = map(_or_null, (STR, NUMBER, BOOL, INT))
 
+#: What a field of a model class must hold, by its annotation (a field of another type, such as
+#: a nested class, is checked where it is read).
+_BY_TYPE: Mapping[str, _Expected] = {
+    "str": STR,
+    "str | None": OPT_STR,
+    "int": INT,
+    "int | None": OPT_INT,
+    "float": NUMBER,
+    "float | None": OPT_NUMBER,
+    "bool": BOOL,
+    "bool | None": OPT_BOOL,
+    "tuple[str, ...]": STRINGS,
+    "CheckOutcome": _words(*CHECK_OUTCOMES),
+    "TestOutcome": _words(*TEST_OUTCOMES),
+    "TestOutcome | None": _words(*TEST_OUTCOMES, None),
+}
+#: Fields that read more than their type in older reports (null, version 2's verdict words).
+_OLDER: Mapping[type, Mapping[str, _Expected]] = {
+    CheckRecord: {"borderline": OPT_BOOL},
+    RepeatedTest: {
+        "verdict": _words(*CHECK_OUTCOMES, "pass", "fail"),
+        "errors": OPT_INT,
+        "pass_rate": OPT_NUMBER,
+    },
+}
+#: The fields each object must have (others have defaults, or are derived when older).
+_REQUIRED: Mapping[type, tuple[str, ...]] = {
+    CheckRecord: ("nodeid", "intent"),
+    Leaf: ("intent",),
+    RepeatedTest: ("nodeid", "verdict", "runs", "passes"),
+    TestRecord: ("nodeid", "outcome"),
+    RelationRecord: ("nodeid", "relation", "applicable", "violations", "judged", "errors", "rate"),
+    Shard: ("path",),
+}
+_SPECS: dict[type, Mapping[str, _Expected]] = {}
+_TOKENS = dict.fromkeys(("prompt_tokens", "completion_tokens"), INT)
 
-def _holds(expected: _Expected, value: object) -> bool:
-    _, types, test = expected
-    return type(value) in types and (test is None or value is None or test(value))
 
-
-_LEAF: Mapping[str, _Expected] = {
-    "intent": STR,
-    **dict.fromkeys(("qualname", "description", "judged_as", "threshold_source"), OPT_STR),
-    **dict.fromkeys(("reason", "evidence", "judge", "judge_model"), OPT_STR),
-    **dict.fromkeys(("expected", "satisfied", "passed", "judged"), OPT_BOOL),
-    **dict.fromkeys(("borderline", "topical"), OPT_BOOL),
-    **dict.fromkeys(("score", "threshold", "latency_ms"), OPT_NUMBER),
-}
-_RECORD: Mapping[str, _Expected] = {
-    "nodeid": STR,
-    "outcome": _words(*CHECK_OUTCOMES),
-    "test_outcome": _words(*TEST_OUTCOMES, None),
-    "intent": STR,
-    **dict.fromkeys(("judge", "output", "error"), OPT_STR),
-    **dict.fromkeys(("passed", "borderline", "empty"), OPT_BOOL),
-    "duration_ms": OPT_NUMBER,
-}
-_RUN: Mapping[str, _Expected] = {
-    "nodeid": STR,
-    "name": OPT_STR,
-    "verdict": _words(*CHECK_OUTCOMES, "pass", "fail"),
-    "runs": INT,
-    "passes": INT,
-    "errors": OPT_INT,
-    "pass_rate": OPT_NUMBER,
-    "min_pass_rate": OPT_NUMBER,
-    "test_outcome": _words(*TEST_OUTCOMES, None),
-}
-_TEST: Mapping[str, _Expected] = {
-    "nodeid": STR,
-    "outcome": _words(*TEST_OUTCOMES),
-    "reason": OPT_STR,
-}
-_RELATION: Mapping[str, _Expected] = {
-    "nodeid": STR,
-    "relation": STR,
-    "case_id": OPT_STR,
-    "applicable": BOOL,
-    **dict.fromkeys(("violations", "judged", "errors"), INT),
-    "rate": OPT_NUMBER,
-}
-_RELATION_ROW: Mapping[str, _Expected] = {
-    "relation": STR,
-    **dict.fromkeys(("cases", "not_applicable", "violations", "judged", "errors"), INT),
-    **dict.fromkeys(("mean_rate", "worst_rate"), OPT_NUMBER),
-}
-_COST: Mapping[str, _Expected] = {
-    **dict.fromkeys(("verdicts", "prompt_tokens", "completion_tokens", "unknown"), INT),
-    **dict.fromkeys(("usd", "known_usd"), OPT_NUMBER),
-    "unpriced": STRINGS,
-}
-_META: Mapping[str, _Expected] = {
-    "judges": STRINGS,
-    "verdicts_mode": OPT_STR,
-    "started": OPT_STR,
-    "duration_s": OPT_NUMBER,
-    "run_id": OPT_STR,
-    "shard": OPT_STR,
-}
-_COUNTS = ("total", "passed", "failed", "errors", "caught", "xfailed", "xpassed", "skipped")
-_SUMMARY: Mapping[str, _Expected] = dict.fromkeys((*_COUNTS, "borderline", "topical"), INT)
-_SNAPSHOT: Mapping[str, _Expected] = dict.fromkeys(
-    ("path", "outcome", "stored", "output", "test"), OPT_STR
-)
-#: The fields a record, a leaf, a repeated test, a test and a relation must have.
-_REQUIRED = {
-    id(_RECORD): ("nodeid", "intent"),
-    id(_LEAF): ("intent",),
-    id(_RUN): ("nodeid", "verdict", "runs", "passes"),
-    id(_TEST): ("nodeid", "outcome"),
-    id(_RELATION): ("nodeid", "relation", "applicable", "violations", "judged", "errors", "rate"),
-}
+def _spec(cls: type) -> Mapping[str, _Expected]:
+    spec = _SPECS.get(cls)
+    if spec is None:
+        found = {f.name: _BY_TYPE[str(f.type)] for f in fields(cls) if str(f.type) in _BY_TYPE}
+        spec = _SPECS[cls] = found | dict(_OLDER.get(cls, {}))
+    return spec
 
 
 def _fail(where: str, value: object, expected: str) -> ReportDocumentError:
@@ -227,18 +237,20 @@ def _fail(where: str, value: object, expected: str) -> ReportDocumentError:
     )
 
 
-def _object(value: object, spec: Mapping[str, _Expected], where: str) -> dict[str, Any]:
+def _object(
+    value: object, spec: Mapping[str, _Expected], where: str, required: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """``value`` checked against ``spec`` (the fields it knows; the others are left alone)."""
     if type(value) is not dict:
         raise _fail(where, value, "an object")
     for name, item in value.items():
         expected = spec.get(name)
-        if expected is not None and (
-            type(item) not in expected[1]
-            or (expected[2] is not None and not _holds(expected, item))
-        ):
-            raise _fail(f"{where}.{name}", item, expected[0])
-    for name in _REQUIRED.get(id(spec), ()):
+        if expected is None:
+            continue
+        words, types, test = expected
+        if type(item) not in types or (test is not None and item is not None and not test(item)):
+            raise _fail(f"{where}.{name}", item, words)
+    for name in required:
         if name not in value:
             raise ReportDocumentError(
                 f"{where}.{name} is missing; expected {spec[name][0]}. The file is not a report "
@@ -247,53 +259,107 @@ def _object(value: object, spec: Mapping[str, _Expected], where: str) -> dict[st
     return value
 
 
+def _checked(value: object, cls: type, where: str) -> dict[str, Any]:
+    """``value`` checked against the fields of the model class ``cls``."""
+    return _object(value, _SPECS.get(cls) or _spec(cls), where, _REQUIRED.get(cls, ()))
+
+
 def _list(value: object, where: str) -> list[Any]:
     if type(value) is not list:
         raise _fail(where, value, "a list of objects")
     return value
 
 
-def _objects(value: object, spec: Mapping[str, _Expected], where: str) -> list[dict[str, Any]]:
-    return [_object(item, spec, f"{where}[{i}]") for i, item in enumerate(_list(value, where))]
+def _many(cls: type, value: object, where: str) -> list[Any]:
+    """The objects of a list, each checked and built as a ``cls``."""
+    return [
+        build(cls, _checked(item, cls, f"{where}[{i}]"))
+        for i, item in enumerate(_list(value, where))
+    ]
 
 
-def _section(document: Mapping[str, Any], name: str) -> dict[str, Any] | None:
+def _section(document: Mapping[str, Any], name: str, spec: Mapping[str, _Expected]) -> Any:
     value = document.get(name)
-    return None if value is None else _object(value, {}, name)
+    return {} if value is None else _object(value, spec, name)
 
 
-def _check_sections(document: Mapping[str, Any]) -> None:
-    current = document["version"] == REPORT_VERSION  # older ones may leave out what is derived
-    if document.get("meta") is not None:
-        meta = _object(document["meta"], _META, "meta")
-        if meta.get("judge_cost") is not None:
-            _object(meta["judge_cost"], _COST, "meta.judge_cost")
-        _check_shard(meta.get("shard"))
-    if document.get("summary") is not None:
-        summary = _object(document["summary"], _SUMMARY, "summary")
-        if summary.get("decided_by") is not None:
-            _object(summary["decided_by"], {}, "summary.decided_by")
-    for index, record in enumerate(_list(document["assertions"], "assertions")):
-        where = f"assertions[{index}]"
-        _object(record, _RECORD, where)
-        if "leaves" in record or current:
-            _objects(record.get("leaves"), _LEAF, f"{where}.leaves")
-    if document.get("tests") is not None:
-        _objects(document["tests"], _TEST, "tests")
-    runs = _section(document, "runs")
-    if runs is not None:
-        _object(runs, {"stability": OPT_NUMBER, "once": _or_null(STRINGS)}, "runs")
-        for index, test in enumerate(_objects(runs.get("tests") or [], _RUN, "runs.tests")):
-            _check_counts(test, f"runs.tests[{index}]", current=current)
-    relations = _section(document, "relations")
-    if relations is not None:
-        _objects(relations.get("results") or [], _RELATION, "relations.results")
-        _objects(relations.get("summary") or [], _RELATION_ROW, "relations.summary")
-    snapshots = _section(document, "snapshots")
-    if snapshots is not None:
-        _object(snapshots, {"deleted": _or_null(STRINGS)}, "snapshots")
-        for name in ("snapshots", "unused"):
-            _objects(snapshots.get(name) or [], _SNAPSHOT, f"snapshots.{name}")
+def record_from_json(value: object, where: str = "record") -> CheckRecord:
+    """One record of the current version from its JSON (a stream of records, `semantix eval`'s),
+    checked like a report's; `ReportDocumentError` naming ``where`` and the field."""
+    return _record(value, where, current=True)
+
+
+def _record(value: object, where: str, current: bool) -> CheckRecord:
+    """A record (of an older version: no check outcome but ``passed``, leaves' ``ok``)."""
+    record = _checked(value, CheckRecord, where)
+    leaves: tuple[Leaf, ...] = ()
+    if "leaves" in record or current:
+        leaves = tuple(
+            _leaf(leaf, f"{where}.leaves[{i}]")
+            for i, leaf in enumerate(_list(record.get("leaves"), f"{where}.leaves"))
+        )
+    found = record.get("outcome")
+    check = found if found is not None else "passed" if record.get("passed") else "failed"
+    borderline = bool(record.get("borderline"))  # null: not borderline
+    return build(  # type: ignore[no-any-return]
+        CheckRecord, record, outcome=check, leaves=leaves, borderline=borderline
+    )
+
+
+def _leaf(value: object, where: str) -> Leaf:
+    """A leaf, its usage checked (a leaf of an older version: ``ok`` for ``passed``)."""
+    leaf = _checked(value, Leaf, where)
+    usage, passed = leaf.get("usage"), leaf.get("passed", leaf.get("ok"))
+    if usage is None and "passed" in leaf:
+        return build(Leaf, leaf)  # type: ignore[no-any-return]
+    if usage is not None:
+        usage = build(TokenUsage, _object(usage, _TOKENS, f"{where}.usage", tuple(_TOKENS)))
+    return build(Leaf, leaf, usage=usage, passed=passed)  # type: ignore[no-any-return]
+
+
+def _meta(value: object) -> Meta:
+    if value is None:
+        return Meta()
+    meta = _checked(value, Meta, "meta")
+    cost, shards = meta.get("judge_cost"), meta.get("shards")
+    _check_shard(meta.get("shard"))
+    return build(  # type: ignore[no-any-return]
+        Meta,
+        meta,
+        judge_cost=None
+        if cost is None
+        else build(JudgeCost, _checked(cost, JudgeCost, "meta.judge_cost")),
+        shards=None if shards is None else tuple(_many(Shard, shards, "meta.shards")),
+    )
+
+
+def _relation(value: object, where: str) -> RelationRecord:
+    case = _checked(value, RelationRecord, where)
+    variants = tuple(_many(Variant, case.get("results") or [], f"{where}.results"))
+    return build(RelationRecord, case, results=variants)  # type: ignore[no-any-return]
+
+
+def _snapshots(value: object) -> Snapshots | None:
+    if value is None:
+        return None
+    data = _checked(value, Snapshots, "snapshots")
+    counts = data.get("counts") or {}
+    _object(counts, dict.fromkeys(counts, INT), "snapshots.counts")
+    entries = {
+        name: tuple(_many(SnapshotEntry, data.get(name) or [], f"snapshots.{name}"))
+        for name in ("snapshots", "unused")
+    }
+    return build(Snapshots, data, counts=dict(counts), **entries)  # type: ignore[no-any-return]
+
+
+def _repeated(value: object, where: str, current: bool) -> RepeatedTest:
+    """A repeated test, its counts checked; of an older version, its verdict in pytest's words
+    and its derived figures (the rate, the interval) added."""
+    test = _checked(value, RepeatedTest, where)
+    _check_counts(test, where, current=current)
+    if not current:
+        test = _upgraded(test)
+    return build(RepeatedTest, test, errors=test.get("errors") or 0)  # type: ignore[no-any-return]
 
 
 def _check_counts(test: Mapping[str, Any], where: str, *, current: bool) -> None:
@@ -329,39 +395,20 @@ def _check_shard(shard: object) -> None:
         raise _fail("meta.shard", shard, "'i/N' with 1 <= i <= N (e.g. '2/8')")
 
 
-# --- upgrades --------------------------------------------------------------------------------
-
-
-def _upgraded(document: Mapping[str, Any]) -> dict[str, Any]:
-    """An older report in this version's layout: every record's check outcome, every repeated
-    test's verdict in pytest's words and its derived figures (the rate, the interval)."""
+def _upgraded(test: Mapping[str, Any]) -> dict[str, Any]:
     from semantix._proportions import wilson_interval
 
-    upgraded = {**document, "upgraded_from": document["version"], "version": REPORT_VERSION}
-    upgraded["assertions"] = [
-        {
-            "outcome": "passed" if record.get("passed") else "failed",
-            "test_outcome": None,
-            "leaves": [],
-            **record,
-        }
-        for record in document["assertions"]
-    ]
-    runs = document.get("runs")
-    if runs is not None:
-        upgraded["runs"] = {**runs, "tests": [dict(test) for test in runs.get("tests") or ()]}
-    for test in (upgraded.get("runs") or {}).get("tests") or ():
-        test["verdict"] = {"pass": "passed", "fail": "failed"}.get(test["verdict"], test["verdict"])
-        test.setdefault("errors", 0)
-        runs, passes = test["runs"], test["passes"]
-        if test.get("pass_rate") is None:
-            test["pass_rate"] = passes / runs
-        if test.get("interval") is None:
-            test["interval"] = list(wilson_interval(passes, runs))
-        if test.get("min_pass_rate") is not None:
-            unproven = test["interval"][0] < test["min_pass_rate"]
-            test.setdefault("floor_unproven", test.get("below_floor", unproven))
-    return upgraded
+    test = dict(test)
+    test["verdict"] = {"pass": "passed", "fail": "failed"}.get(test["verdict"], test["verdict"])
+    runs, passes = test["runs"], test["passes"]
+    if test.get("pass_rate") is None:
+        test["pass_rate"] = passes / runs
+    if test.get("interval") is None:
+        test["interval"] = list(wilson_interval(passes, runs))
+    if test.get("min_pass_rate") is not None:
+        unproven = test["interval"][0] < test["min_pass_rate"]
+        test.setdefault("floor_unproven", test.get("below_floor", unproven))
+    return test
 
 
 def _kind(value: object) -> str:

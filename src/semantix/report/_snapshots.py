@@ -1,11 +1,12 @@
-"""The semantic-snapshot section of the end-of-session report (terminal lines and JSON)."""
+"""The semantic-snapshot section of the end-of-session report (terminal lines and the report's
+`semantix.report._model.Snapshots`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
+from semantix.report._model import SnapshotEntry, Snapshots
 from semantix.snapshots._session import OUTCOMES, SnapshotSession
 
 __all__ = ["UPDATE_FLAG", "snapshot_lines", "snapshot_section"]
@@ -48,22 +49,25 @@ def snapshot_lines(session: SnapshotSession, *, relative_to: Path | None = None)
     return lines
 
 
-def snapshot_section(session: SnapshotSession, relative_to: Path | None = None) -> dict[str, Any]:
-    """The ``snapshots`` section of the JSON report; paths relative to ``relative_to`` (the
-    rootdir: the report reads the same in every checkout) when they lie under it."""
+def snapshot_section(session: SnapshotSession, relative_to: Path | None = None) -> Snapshots:
+    """The ``snapshots`` section of the report; paths relative to ``relative_to`` (the rootdir:
+    the report reads the same in every checkout) when they lie under it."""
     counts = Counter(session.outcomes.values())
     unused = session.unused()
-    return {
-        "counts": {outcome: counts[outcome] for outcome in OUTCOMES} | {"unused": len(unused)},
-        "snapshots": [
+    return Snapshots(
+        counts={outcome: counts[outcome] for outcome in OUTCOMES} | {"unused": len(unused)},
+        snapshots=tuple(
             # A drifted entry also carries both texts (stored, output): the HTML page's word diff.
-            {
-                "path": _relative(path, relative_to),
-                "outcome": outcome,
-                **session.texts.get(path, {}),
-            }
+            SnapshotEntry(
+                path=_relative(path, relative_to),
+                outcome=outcome,
+                stored=session.texts.get(path, {}).get("stored"),
+                output=session.texts.get(path, {}).get("output"),
+            )
             for path, outcome in sorted(session.outcomes.items())
-        ],
-        "unused": [{"path": _relative(path, relative_to), "test": owner} for path, owner in unused],
-        "deleted": [_relative(path, relative_to) for path in session.deleted],
-    }
+        ),
+        unused=tuple(
+            SnapshotEntry(path=_relative(path, relative_to), test=owner) for path, owner in unused
+        ),
+        deleted=tuple(_relative(path, relative_to) for path in session.deleted),
+    )

@@ -6,23 +6,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from itertools import groupby
-from typing import Any
 
 from semantix.pipeline._results import BORDERLINE_MARGIN
-from semantix.report._records import (
-    BAD,
-    NOT_JUDGED,
-    OUTCOME_WORDS,
-    Record,
-    Summary,
-    check_outcome,
-    is_topical,
-    leaf_outcome,
-    outcome,
-    summarize,
-)
+from semantix.report._model import NOT_JUDGED, CheckRecord, Leaf, Summary, outcome, summarize
+from semantix.report._records import BAD, OUTCOME_WORDS
 
 __all__ = ["Line", "cut_test_id", "header_line", "report_lines", "short_judge", "summary_line"]
 
@@ -57,18 +46,18 @@ def header_line(judges: Sequence[str], verdicts_mode: str | None) -> str:
 
 
 def report_lines(
-    records: Sequence[Record], *, width: int = 120, judge_column: bool | None = None
+    records: Sequence[CheckRecord], *, width: int = 120, judge_column: bool | None = None
 ) -> list[Line]:
     """The table for ``records`` (already sorted), fitted to ``width`` columns, and its summary.
 
     The judge column is shown when several judges decided (``judge_column=None``: the caller
     prints `header_line`, which names a single one), always (True) or never (False).
     """
-    judges = {short_judge(record["judge"]) for record in records if record.get("judge")}
+    judges = {short_judge(record.judge) for record in records if record.judge}
     with_judge = len(judges) > 1 if judge_column is None else judge_column
     rows: list[_Row] = []
     # Consecutive records of one test and one intent (the runs of a repeated check) share a row.
-    for _, grouped in groupby(records, key=lambda record: (record["nodeid"], record["intent"])):
+    for _, grouped in groupby(records, key=lambda record: (record.nodeid, record.intent)):
         group = list(grouped)
         rows.extend(_rows(group[0]) if len(group) == 1 else _group_rows(group))
     header = _HEADER if with_judge else _HEADER[:2] + _HEADER[3:]
@@ -148,30 +137,29 @@ _MARKUP |= {word: {"yellow": True} for word in ("xfailed", "xpassed", "skipped")
 _MARKUP["caught"] = {}
 
 
-def _rows(record: Record) -> list[_Row]:
+def _rows(record: CheckRecord) -> list[_Row]:
     result = outcome(record)
-    verdict = OUTCOME_WORDS[result] + _marks(record.get("borderline"), is_topical(record))
+    verdict = OUTCOME_WORDS[result] + _marks(record.borderline, record.topical)
     markup = _MARKUP[result]
-    if record.get("borderline") and result == "passed":
+    if record.borderline and result == "passed":
         markup = {"yellow": True}
-    judge = short_judge(record.get("judge"))
-    head = [record["nodeid"], record["intent"], judge, "", "", verdict]
-    head.append(_format_ms(record.get("duration_ms")))
-    leaves: list[Mapping[str, Any]] = record["leaves"]
-    if check_outcome(record) == "error":
+    judge = short_judge(record.judge)
+    head = [record.nodeid, record.intent, judge, "", "", verdict, _format_ms(record.duration_ms)]
+    leaves = record.leaves
+    if record.outcome == "error":
         # the error on a line of its own, under the row, as wide as the terminal
-        return [(tuple(head), markup), (("    " + str(record.get("error", "")),), markup)]
-    if len(leaves) == 1 and leaves[0]["intent"].lstrip("~") == record["intent"].lstrip("~"):
+        return [(tuple(head), markup), (("    " + (record.error or ""),), markup)]
+    if len(leaves) == 1 and leaves[0].intent.lstrip("~") == record.intent.lstrip("~"):
         head[3:5] = _score_range(leaves), _threshold_range(leaves)
         return [(tuple(head), markup)]
     rows: list[_Row] = [(tuple(head), markup)]
     for leaf in leaves:
-        decided = leaf_outcome(leaf)
-        own = short_judge(leaf["judge"]) if leaf.get("judge") else judge
-        leaf_verdict = _LEAF_WORDS[decided] + _marks(leaf.get("borderline"), leaf.get("topical"))
+        decided = leaf.decided
+        own = short_judge(leaf.judge) if leaf.judge else judge
+        leaf_verdict = _LEAF_WORDS[decided] + _marks(leaf.borderline, leaf.topical)
         cells = (
             "",
-            "  " + leaf["intent"],
+            "  " + leaf.intent,
             "" if own == judge else own,  # a leaf's judge when not the row's (``structural``)
             _score_range([leaf]),
             _threshold_range([leaf]),
@@ -185,11 +173,11 @@ def _rows(record: Record) -> list[_Row]:
 _LEAF_WORDS = {"passed": "ok", "failed": "not ok", NOT_JUDGED: NOT_JUDGED}
 
 
-def _group_rows(group: Sequence[Record]) -> list[_Row]:
+def _group_rows(group: Sequence[CheckRecord]) -> list[_Row]:
     """One row for the runs of a repeated check: pass count, score range, total time; then one
     row per leaf of a composite, with its own count."""
     first = group[0]
-    outcomes = [check_outcome(record) for record in group]
+    outcomes = [record.outcome for record in group]
     passes, errors = outcomes.count("passed"), outcomes.count("error")
     verdict = f"{passes}/{len(group)} passed" + (f", {errors} error" if errors else "")
     verdict += "s" * (errors > 1)
@@ -197,23 +185,22 @@ def _group_rows(group: Sequence[Record]) -> list[_Row]:
     expected = {outcome(record) for record in group} & {"xfailed", "xpassed", "skipped"}
     verdict += "".join(f", {OUTCOME_WORDS[word]}" for word in sorted(expected))
     bad = any(outcome(record) in BAD for record in group)
-    borderline = any(record.get("borderline") for record in group)
-    verdict += _marks(borderline, any(is_topical(record) for record in group))
-    durations = (record.get("duration_ms") for record in group)
-    total = sum(value for value in durations if isinstance(value, (int, float)))
-    judged = [record for record in group if record["leaves"]]
-    intents = [leaf["intent"] for leaf in judged[0]["leaves"]] if judged else []
-    single = len(intents) == 1 and intents[0].lstrip("~") == first["intent"].lstrip("~")
-    leaves = [[record["leaves"][i] for record in judged] for i in range(len(intents))]
+    borderline = any(record.borderline for record in group)
+    verdict += _marks(borderline, any(record.topical for record in group))
+    total = sum(record.duration_ms or 0 for record in group)
+    judged = [record for record in group if record.leaves]
+    intents = [leaf.intent for leaf in judged[0].leaves] if judged else []
+    single = len(intents) == 1 and intents[0].lstrip("~") == first.intent.lstrip("~")
+    leaves = [[record.leaves[i] for record in judged] for i in range(len(intents))]
     ranges = (_score_range(leaves[0]), _threshold_range(leaves[0])) if single else ("", "")
     colour = "red" if bad else "yellow" if borderline or expected else "green"
-    judge = short_judge(first.get("judge"))
-    cells = (first["nodeid"], first["intent"], judge, *ranges, verdict, _format_ms(total))
+    judge = short_judge(first.judge)
+    cells = (first.nodeid, first.intent, judge, *ranges, verdict, _format_ms(total))
     rows: list[_Row] = [(cells, {colour: True})]
     if single:
         return rows
     for name, runs in zip(intents, leaves, strict=True):
-        results = [leaf_outcome(leaf) for leaf in runs]
+        results = [leaf.decided for leaf in runs]
         shown = f"{results.count('passed')}/{len(runs)} ok"
         if results.count(NOT_JUDGED):
             shown += f", {results.count(NOT_JUDGED)} {NOT_JUDGED}"
@@ -222,17 +209,17 @@ def _group_rows(group: Sequence[Record]) -> list[_Row]:
     return rows
 
 
-def _score_range(leaves: Sequence[Mapping[str, Any]]) -> str:
-    scores = [leaf["score"] for leaf in leaves if isinstance(leaf.get("score"), (int, float))]
+def _score_range(leaves: Sequence[Leaf]) -> str:
+    scores = [leaf.score for leaf in leaves if leaf.score is not None]
     if not scores:
         return "n/a"
     low, high = f"{min(scores):.2f}", f"{max(scores):.2f}"
     return low if low == high else f"{low}-{high}"
 
 
-def _threshold_range(leaves: Sequence[Mapping[str, Any]]) -> str:
-    values = (leaf.get("threshold") for leaf in leaves)
-    shown = sorted({f"{v:.2f}" if isinstance(v, (int, float)) else "-" for v in values})
+def _threshold_range(leaves: Sequence[Leaf]) -> str:
+    values = (leaf.threshold for leaf in leaves)
+    shown = sorted({"-" if v is None else f"{v:.2f}" for v in values})
     return shown[0] if len(shown) == 1 else f"{shown[0]}-{shown[-1]}"
 
 

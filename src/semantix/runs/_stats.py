@@ -6,7 +6,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from semantix._config import check_positive_int, check_threshold
 from semantix._proportions import Z_95, JudgeAccuracy, corrected_rate, wilson_interval
@@ -241,15 +241,25 @@ class RunStats:
         }
 
 
+class _Rated(Protocol):
+    """A repeated check's figures (`RunStats`, a report's `RepeatedTest`)."""
+
+    @property
+    def pass_rate(self) -> float: ...
+
+    @property
+    def floor_unproven(self) -> bool: ...
+
+
 def suite_stability(
-    repeated: Iterable[RunStats | Mapping[str, Any]],
+    repeated: Iterable[_Rated | Mapping[str, Any]],
 ) -> tuple[float | None, int]:
     """The mean pass rate of the repeated checks (None when none) and how many have not proven
     their floor (`RunStats.floor_unproven`), from `RunStats` or their ``to_dict()`` records."""
     figures = [
-        (item.pass_rate, item.floor_unproven)
-        if isinstance(item, RunStats)
-        else (float(item["pass_rate"]), bool(item.get("floor_unproven", item.get("below_floor"))))
+        (float(item["pass_rate"]), bool(item.get("floor_unproven", item.get("below_floor"))))
+        if isinstance(item, Mapping)
+        else (item.pass_rate, item.floor_unproven)
         for item in repeated
     ]
     if not figures:
