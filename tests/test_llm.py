@@ -681,28 +681,14 @@ def test_concurrent_fallbacks_remember_one_working_format(serve: Any, make_judge
     assert server.requests[-1].json["response_format"]["type"] == "json_object"
 
 
-def test_backoff_is_accepted_with_a_deprecation_warning() -> None:
-    # semantix 0.1 documented LLMJudge(backoff=...): old code must still run, and be told why.
-    client = object()
-    with pytest.warns(DeprecationWarning, match=r"backoff=\.\.\.\) no longer has an effect"):
-        judge = LLMJudge(client=client, backoff=0.5)
-    assert judge.max_retries == 2
-
-
-def test_timeout_is_request_timeout_now_with_a_deprecation_warning(serve: Any) -> None:
-    """``timeout`` always bounds a whole check in semantix; the judge's per-attempt limit is
-    ``request_timeout`` (the openai SDK's name). ``timeout=`` still works, and says so."""
+def test_request_timeout_bounds_one_attempt(serve: Any) -> None:
+    """``timeout`` bounds a whole check in semantix; the judge's per-attempt limit is
+    ``request_timeout`` (the openai SDK's name), 30 s by default."""
     server = serve(default=completion('{"score": 1, "reason": "late"}', delay=5))
-    with pytest.warns(
-        DeprecationWarning, match=r"LLMJudge\(timeout=\.\.\.\) is now request_timeout="
-    ):
-        judge = LLMJudge(base_url=server.base_url, timeout=0.2, max_retries=0)
+    judge = LLMJudge(base_url=server.base_url, request_timeout=0.2, max_retries=0)
     try:
-        assert judge.request_timeout == 0.2
         with pytest.raises(JudgeTimeoutError, match=r"within 0.2s .*raise request_timeout="):
             judge.evaluate("Thanks.", "polite", 0.5)
     finally:
         judge.close()
     assert LLMJudge(base_url=server.base_url).request_timeout == 30.0
-    with pytest.raises(ConfigurationError, match="both timeout=1 and request_timeout=2"):
-        LLMJudge(base_url=server.base_url, timeout=1, request_timeout=2)

@@ -320,8 +320,6 @@ def test_a_passing_check_can_have_its_floor_unproven_and_the_old_name_warns() ->
         judge=FakeJudge(judge_polite),
     )
     assert (stats.verdict, stats.floor_unproven) == ("passed", True)  # lower bound 0.49 < 0.8
-    with pytest.warns(DeprecationWarning, match="use RunStats.floor_unproven"):
-        assert stats.below_floor is True
     proven = evaluate_pass_rate(
         lambda: POLITE, Polite, runs=20, min_pass_rate=0.8, judge=FakeJudge(judge_polite)
     )

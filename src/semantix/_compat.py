@@ -1,4 +1,4 @@
-"""Names kept for earlier code, in one table: where each lives now, and whether it warns.
+"""Names kept for earlier code, in one table: where each lives now.
 
 Two kinds:
 
@@ -10,7 +10,8 @@ Two kinds:
 - semantix 0.1 was never released: the names it renamed before its first release are gone
   (``semantix.verdicts.identity_of``, ``semantix.judges.JUDGE_NAMES``/``judge_from_spec``/
   ``default_judge``/``build_default_judge``, ``LeafResult.ok``, the ``semantic`` fixture's
-  ``check``/``acheck``). The repeated-run ceilings
+  ``check``/``acheck``, ``LLMJudge(backoff=..., timeout=...)``, ``RunStats.below_floor``).
+  The repeated-run ceilings
   (``max_latency_ms=``, ``max_cost_usd=``, ``prices=``, ``latency_percentile=``) and
   ``max_workers=`` are gone: each is a ``TypeError`` that names the leaf (``Latency``, ``Cost``)
   or option (``concurrency``) to use.
@@ -24,7 +25,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import warnings
 
 __all__ = [
     "OLD_NAMES",
@@ -32,38 +32,26 @@ __all__ = [
     "Description",
     "refuse_a_second_semantix",
     "resolve",
-    "warn_renamed",
 ]
 
 #: Distributions that install a top-level ``semantix`` package of their own.
 OTHER_DISTRIBUTIONS = ("semantix_ai",)
 
-#: (module, old name) -> (module it lives in, its name there, deprecated?)
-OLD_NAMES: dict[tuple[str, str], tuple[str, str, bool]] = {
-    ("semantix", "CachingJudge"): ("semantix.verdicts._judge", "RecordReplayJudge", False),
-    ("semantix.verdicts", "CachingJudge"): ("semantix.verdicts._judge", "RecordReplayJudge", False),
+#: (module, old name) -> (module it lives in, its name there)
+OLD_NAMES: dict[tuple[str, str], tuple[str, str]] = {
+    ("semantix", "CachingJudge"): ("semantix.verdicts._judge", "RecordReplayJudge"),
+    ("semantix.verdicts", "CachingJudge"): ("semantix.verdicts._judge", "RecordReplayJudge"),
 }
 
 
 def resolve(module: str, name: str) -> object:
-    """The object an old ``module.name`` stands for (warning if deprecated); AttributeError
-    when ``name`` is not an old name of ``module``."""
+    """The object an old ``module.name`` stands for; AttributeError when ``name`` is not an
+    old name of ``module``."""
     try:
-        target_module, target, deprecated = OLD_NAMES[(module, name)]
+        target_module, target = OLD_NAMES[(module, name)]
     except KeyError:
         raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
-    if deprecated:
-        warn_renamed(f"{module}.{name}", f"{target_module}.{target}", stacklevel=4)
     return getattr(importlib.import_module(target_module), target)
-
-
-def warn_renamed(old: str, new: str, *, stacklevel: int = 3) -> None:
-    """The one deprecation message: ``old`` is ``new`` now."""
-    warnings.warn(
-        f"{old} is deprecated and will be removed; use {new}",
-        DeprecationWarning,
-        stacklevel=stacklevel,
-    )
 
 
 class Description(str):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import warnings
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -58,8 +57,6 @@ class LLMJudge(PromptedJudge):
         calibrate: False: never calibrate a threshold from an intent's examples (step 3 of the
             threshold order, one request per example and counterexample on first use: 24 for
             the ready-made ``Polite``); the intent's or the judge's threshold applies instead.
-        timeout: deprecated spelling of ``request_timeout`` (passing it warns).
-        backoff: deprecated, no effect (the openai SDK does the backoff); passing it warns.
 
     The key is checked, and the client built, on first use: constructing the judge without
     credentials does not fail, judging does (with a `ConfigurationError`).
@@ -80,32 +77,7 @@ class LLMJudge(PromptedJudge):
         seed: int | None = 0,
         max_concurrency: int = 4,
         calibrate: bool = True,
-        timeout: float | None = None,
-        backoff: float | None = None,
     ) -> None:
-        if backoff is not None:
-            warnings.warn(
-                "LLMJudge(backoff=...) no longer has an effect: the openai SDK retries with its "
-                "own backoff (and honours Retry-After); remove the argument, and tune retries "
-                "with max_retries=",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-        if timeout is not None:  # the earlier name: `timeout` in semantix bounds a whole check
-            if request_timeout is not None:
-                raise ConfigurationError(
-                    f"LLMJudge got both timeout={timeout!r} and request_timeout="
-                    f"{request_timeout!r}; pass request_timeout= only (timeout= is its deprecated "
-                    "name)"
-                )
-            warnings.warn(
-                f"LLMJudge(timeout=...) is now request_timeout=... (the seconds one HTTP attempt "
-                f"may take): write LLMJudge(request_timeout={timeout!r}). In semantix `timeout` "
-                "bounds a whole check: assert_semantic(..., timeout=...), --semantic-timeout",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            request_timeout = timeout
         if request_timeout is None:
             request_timeout = DEFAULT_REQUEST_TIMEOUT
         if not isinstance(model, str) or not model.strip():

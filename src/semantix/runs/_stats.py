@@ -3,7 +3,6 @@ and a suite's stability."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -152,17 +151,6 @@ class RunStats:
         return self.interval[0] < self.min_pass_rate
 
     @property
-    def below_floor(self) -> bool:
-        """Deprecated: the old name of `floor_unproven` (it never meant a failed check)."""
-        warnings.warn(
-            "RunStats.below_floor is deprecated: it is whether the interval's lower bound is "
-            "under the floor, not whether the pass rate is; use RunStats.floor_unproven",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.floor_unproven
-
-    @property
     def verdict(self) -> Outcome:
         """``error`` when no run could be judged, else whether the rate reaches the floor."""
         if self.errors == self.runs:
@@ -221,7 +209,7 @@ class RunStats:
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as JSON-able data (JSON report, JUnit properties, step summary);
-        ``below_floor``, deprecated, repeats ``floor_unproven`` for readers of older reports."""
+        ``below_floor`` repeats ``floor_unproven`` for readers of older reports."""
         low, high = self.interval
         return {
             "name": self.name,
