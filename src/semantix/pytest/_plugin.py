@@ -12,7 +12,7 @@ by every pytest run where semantix is installed, so it imports nothing heavy.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the checks are imported when a test first uses a fixture, n
     from typing_extensions import Unpack
 
     from semantix._intent import IntentLike
+    from semantix.agents._capture import CapturedSpans
     from semantix.judges._base import Judge
     from semantix.pipeline import CheckOptions
     from semantix.pipeline._results import SemanticResult
@@ -43,12 +44,6 @@ def _session(config: pytest.Config) -> SemanticSession:
 
 
 # --- the session's life ----------------------------------------------------------------------
-
-
-pytest_plugins = [
-    "semantix.pytest._traces",  # the semantic_trace fixture (OpenTelemetry spans)
-    "semantix.pytest._shard",  # --semantic-shard i/N
-]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -109,9 +104,15 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return _session(config).header()
 
 
-@pytest.hookimpl(tryfirst=True)  # snapshots collected before -k and friends deselect any
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    _session(config).collected(items)
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> Generator[None, None, None]:
+    session = _session(config)
+    session.collected(items)  # every test, for snapshots, before -k and friends deselect any
+    result = yield
+    session.select_shard(items)  # --semantic-shard: this machine's share, after every selection
+    return result
 
 
 # --- one test --------------------------------------------------------------------------------
@@ -203,6 +204,17 @@ def semantic_snapshot(request: pytest.FixtureRequest) -> SemanticSnapshot:
     """Semantic snapshots of this test: ``assert semantic_snapshot == output``, or
     ``semantic_snapshot(output, name=...)``. Judged with this test's judge and threshold."""
     return _session(request.config).snapshot(request)
+
+
+@pytest.fixture
+def semantic_trace() -> Iterator[CapturedSpans]:
+    """The OpenTelemetry spans that end during the test, on the global tracer provider (an SDK
+    one is set when none is): pass it to ``assert_semantic`` as the output. opentelemetry-sdk is
+    imported only by a test that asks for it (`semantix.agents.capture_spans`)."""
+    from semantix.agents._capture import capture_spans
+
+    with capture_spans() as captured:
+        yield captured
 
 
 @pytest.fixture

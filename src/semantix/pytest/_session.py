@@ -228,6 +228,26 @@ class SemanticSession:
         if self.settings.snapshot_update:
             self.snapshots  # noqa: B018 - made now: unused snapshots are looked for at the end
 
+    def select_shard(self, items: list[pytest.Item]) -> None:
+        """``--semantic-shard i/N``: keep shard ``i`` of ``N`` of the selected tests, chosen by a
+        stable hash of each test's node id (`semantix._shards`), so N CI machines split one run
+        (docs/ci.md); the others are reported deselected."""
+        given = self.config.getoption("semantic_shard", None)
+        if given is None:
+            return
+        from semantix._shards import parse_shard
+        from semantix.errors import ConfigurationError
+
+        try:
+            shard = parse_shard(given, source="--semantic-shard")
+        except ConfigurationError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        chosen = [shard.selects(item.nodeid) for item in items]
+        if not all(chosen):
+            left = [item for item, keep in zip(items, chosen, strict=True) if not keep]
+            self.config.hook.pytest_deselected(items=left)
+            items[:] = [item for item, keep in zip(items, chosen, strict=True) if keep]
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """A phase of a test ended: a failed one (setup, call or teardown) fails its snapshots'
         test, the call decides otherwise."""

@@ -136,6 +136,12 @@ OPTIONS = (
         metavar="PATH",
         ini="write the semantic report as an HTML page to this path",
     ),
+    Option(
+        "semantic-shard",
+        "run only shard I of N of the collected tests (a stable hash of each test id), e.g. 2/8 "
+        "on the second of 8 CI machines",
+        metavar="I/N",
+    ),
     # pytest-semantic's ini keys, read by the semantic_matcher fixture (no command-line form).
     Option(
         "semantic-threshold",
