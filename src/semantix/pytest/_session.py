@@ -173,6 +173,11 @@ class SemanticSession:
                 self._snapshots = snapshots
             return self._snapshots
 
+    @property
+    def used_snapshots(self) -> SnapshotSession | None:
+        """The run's semantic snapshots if anything used them, else None (nothing made)."""
+        return self._snapshots
+
     def test_records(self) -> dict[str, TestRecord]:
         """Every test that ran, with its pytest outcome, by node id."""
         from semantix.report._model import TestRecord
@@ -461,69 +466,7 @@ class SemanticSession:
 
     def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """The end of the session on the terminal (the controller's; workers print nothing)."""
-        if self.is_worker:
-            return
-        width = self.config.get_terminal_writer().fullwidth
-        if self.settings.report:
-            self._write_report(terminalreporter, width)
-            self.runs.write_summary(terminalreporter, width)
-            self._write_relations(terminalreporter)
-        snapshots = []
-        if self._snapshots is not None:
-            from semantix.report._snapshots import snapshot_lines
+        if not self.is_worker:
+            from semantix.pytest._summary import write_summary
 
-            snapshots = snapshot_lines(self._snapshots, relative_to=self.config.rootpath)
-        if snapshots:
-            terminalreporter.write_sep("-", "semantic snapshots")
-            for line in snapshots:
-                terminalreporter.write_line(line)
-        self.verdicts.write_summary(terminalreporter)
-        self.baseline.write_summary(terminalreporter)
-        if self.settings.report_html is not None:
-            terminalreporter.write_line(f"semantic report HTML: {self.settings.report_html}")
-
-    def _write_report(self, terminalreporter: pytest.TerminalReporter, width: int) -> None:
-        with self.lock:
-            records = list(self.records)
-        if not records:
-            return
-        from semantix.report import header_line, report_lines, sorted_records
-        from semantix.report._costs import judge_cost, judge_cost_lines
-        from semantix.report._records import with_test_outcomes
-
-        records = with_test_outcomes(sorted_records(records), self.test_records())
-        terminalreporter.write_sep("-", "semantic report")
-        judges = [record.judge for record in records if record.judge]
-        terminalreporter.write_line(header_line(judges, self.settings.verdicts_mode))
-        for text, markup in report_lines(records, width=width):
-            terminalreporter.write_line(text, **markup)
-        prices = self.settings.judge_prices
-        for text, markup in judge_cost_lines(
-            judge_cost(records, prices), priced=prices is not None
-        ):
-            terminalreporter.write_line(text, **markup)
-        if self.settings.report_json is not None:
-            terminalreporter.write_line(f"semantic report JSON: {self.settings.report_json}")
-
-    def _write_relations(self, terminalreporter: pytest.TerminalReporter) -> None:
-        """Per relation: cases, not applicable, violations over variants judged, mean and worst
-        rate (a relation decides nothing unless its test set a ceiling)."""
-        with self.lock:
-            relations = list(self.relations)
-        if not relations:
-            return
-        from semantix.relations._results import summarize
-
-        terminalreporter.write_sep("-", "semantic relations")
-        terminalreporter.write_line(
-            f"{'relation':<24} {'cases':>5} {'n/a':>4} {'violations':>11} {'mean':>5} "
-            f"{'worst':>5} {'errors':>6}"
-        )
-        for row in summarize(relations):
-            mean, worst = (
-                "-" if r is None else f"{r:.2f}" for r in (row.mean_rate, row.worst_rate)
-            )
-            terminalreporter.write_line(
-                f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
-                f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"
-            )
+            write_summary(self, terminalreporter)
