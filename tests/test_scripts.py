@@ -118,3 +118,25 @@ def test_bench_runs_end_to_end_and_prints_every_figure(entailing_model: Path) ->
     assert "x bare (goal <= 1.1x)" in text
     assert "semantix-ai  not measured" in text
     assert text.count("compare_facts on a ") == 3 and "ms per KB" in text
+
+
+def test_other_exceptions_keep_every_frame_after_a_semantix_error(tmp_path: Path) -> None:
+    script = tmp_path / "other_error.py"
+    script.write_text(
+        "from semantix import FakeJudge\n"
+        "from semantix.testing import assert_semantic\n"
+        "try:\n"
+        "    assert_semantic('Hi.', 'a greeting', judge=FakeJudge(lambda o, d: 0.1))\n"
+        "except AssertionError:\n"
+        "    print('caught')\n"
+        "def inner():\n"
+        "    raise ValueError('mine')\n"
+        "inner()\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 1 and completed.stdout == "caught\n"
+    assert 'other_error.py", line 9, in <module>' in completed.stderr
+    assert 'other_error.py", line 8, in inner' in completed.stderr
+    assert completed.stderr.rstrip().endswith("ValueError: mine")
