@@ -340,3 +340,12 @@ def test_a_fix_shows_no_outputs() -> None:
         report(_with_output("t.py::a", "passed", "Thank you!")),
     )
     assert "baseline output" not in html_page(comparison)
+
+
+def test_names_defined_inside_a_test_read_without_locals_on_the_page() -> None:
+    def named(outcome: str) -> dict[str, Any]:
+        return record("t.py::a", outcome, intent="CalledTool('refund', args=test_x.<locals>.f)")
+
+    html = html_page(compare(report(named("passed")), report(named("failed"))))
+    assert "&lt;locals&gt;" not in html
+    assert "args=f)</td>" in html

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from semantix._proportions import wilson_interval
 from semantix._text import preview
 from semantix.report._compare import KINDS, Comparison, Flip, RateChange
-from semantix.report._html_parts import _breakable, _e, _folded, page
+from semantix.report._html_parts import _breakable, _e, _folded, page, readable
 from semantix.report._model import Leaf
 from semantix.report._records import clean
 from semantix.report._terminal import Line, short_judge
@@ -189,7 +189,7 @@ def html_page(comparison: Comparison) -> str:
             body = "".join(
                 f'<tr class="{css}"><td class="id">{_breakable(flip.nodeid)}</td>'
                 f'<td>{_breakable(flip.label)}</td><td class="v">{_e(_outcomes(flip))}</td>'
-                f"<td>{_e(clean(detail(flip)))}{_outputs(flip)}</td></tr>"
+                f"<td>{_e(clean(readable(detail(flip))))}{_outputs(flip)}</td></tr>"
                 for flip in flips
             )
             sections.append(
