@@ -187,7 +187,9 @@ def test_html_page_in_the_reports_style(
     html = page.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and "--pass:#1a7f37" in html  # the report's CSS
     assert "<h2>Regressions (3)</h2>" in html and "<h2>Repeated tests (1)</h2>" in html
-    assert '<tr class="fail"><td class="id">test_app.py::test_sorry</td>' in html
+    assert (
+        '<tr class="fail"><td class="id">test_<wbr>app.<wbr>py::<wbr>test_<wbr>sorry</td>' in html
+    )
     missing = tmp_path / "no" / "such" / "page.html"
     status, out, err = run(capsys, "compare", *map(str, reports), "--html", str(missing))
     assert (status, out) == (2, "")
@@ -299,3 +301,51 @@ def test_text_in_markdown_cannot_break_the_table() -> None:
         report(record("t.py::a|b", "passed")), report(record("t.py::a|b", "failed"))
     )
     assert "| `t.py::a\\|b` |" in markdown(comparison)
+
+
+# --- the HTML page reads on a 1,400 px screen (issue 45, item 11) ------------------------------
+
+
+def _with_output(nodeid: str, outcome: str, output: str) -> dict[str, Any]:
+    leaf = {"intent": "Polite", "score": 0.9 if outcome == "passed" else 0.1, "threshold": 0.5}
+    leaf |= {"passed": outcome == "passed", "reason": "because " * 60}
+    return {**record(nodeid, outcome), "output": output, "leaves": [leaf]}
+
+
+def test_a_regression_shows_both_outputs_and_every_cell_wraps() -> None:
+    nodeid = "tests/integration/agents/test_support_agent.py::test_refund_round_happy_path[gpt]"
+    long_reply = "I am sorry, but refunds are not possible. " * 10
+    comparison = compare(
+        report(_with_output(nodeid, "passed", "Refunds take 5 days, thank you.")),
+        report(_with_output(nodeid, "failed", long_reply)),
+    )
+    html = html_page(comparison)
+    row = html[
+        html.index('<tr class="fail">') : html.index("</tr>", html.index('<tr class="fail">'))
+    ]
+    assert '<dt>baseline output</dt><dd><span class="out">Refunds take 5 days, thank you.' in row
+    assert '<dt>candidate output</dt><dd><details class="out">' in row  # long: folded
+    assert "I am sorry, but refunds are not possible." in row
+    # fixed column shares, long cells wrap anywhere, the test id between its parts
+    assert '<table class="cmp"><colgroup>' in html
+    assert "table.cmp{table-layout:fixed}table.cmp td{overflow-wrap:anywhere}" in html
+    assert "agent.<wbr>py::<wbr>test_<wbr>refund_<wbr>round_" in row
+    # the JSON stays the size of its flips: no outputs in it
+    assert "base_output" not in json.dumps(comparison.to_dict())
+
+
+def test_a_fix_shows_no_outputs() -> None:
+    comparison = compare(
+        report(_with_output("t.py::a", "failed", "Go away.")),
+        report(_with_output("t.py::a", "passed", "Thank you!")),
+    )
+    assert "baseline output" not in html_page(comparison)
+
+
+def test_names_defined_inside_a_test_read_without_locals_on_the_page() -> None:
+    def named(outcome: str) -> dict[str, Any]:
+        return record("t.py::a", outcome, intent="CalledTool('refund', args=test_x.<locals>.f)")
+
+    html = html_page(compare(report(named("passed")), report(named("failed"))))
+    assert "&lt;locals&gt;" not in html
+    assert "args=f)</td>" in html

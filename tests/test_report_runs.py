@@ -66,10 +66,15 @@ def test_terminal_table_and_stability_line() -> None:
     assert lines[1][1] == {"green": True}
 
 
-def test_narrow_terminal_keeps_the_end_of_the_test_id() -> None:
-    first_row = run_lines(records(), width=60)[1][0]
-    assert first_row.startswith("…")
-    assert "test_flaky[a|b]" in first_row
+def test_narrow_terminal_wraps_the_test_id_and_keeps_its_name_whole() -> None:
+    texts = [text for text, _ in run_lines(records(), width=60)]
+    assert [text.split()[0] for text in texts[1:6]] == [
+        "test_bot.py::",
+        "test_flaky[a|b]",
+        "test_bot.py::",
+        "test_rate",
+        "(Polite)",
+    ]
 
 
 def test_markdown_escapes_pipes_and_says_the_stability() -> None:

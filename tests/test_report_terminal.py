@@ -149,9 +149,12 @@ def test_a_100_column_report_keeps_test_names_and_groups_repeated_runs() -> None
     ]
     repeated = rows[0]
     assert "0.30-0.90" in repeated and "7/10 passed" in repeated
-    # the long intent name gives way (cut at its end), not the test ids
-    long_row = rows[2]
-    assert "  AnswersTheR… " in long_row
+    # the long intent name gives way, wrapped onto the next lines, never cut
+    start = texts.index(rows[2])
+    intent_column = texts[0].index("intent")
+    wrapped = [text[intent_column:].split(" ")[0] for text in texts[start : start + 4]]
+    assert "".join(wrapped) == "AnswersTheRefundQuestionWithThePolicy"
+    assert not any("…" in text[intent_column:] for text in texts)
     assert texts[-1] == "12 semantic assertions: 8 passed, 4 failed, 0 errors"
 
 
@@ -193,7 +196,7 @@ def test_at_100_columns_the_intents_and_judges_give_way_before_the_test_names() 
     texts = [text for text, _ in report_lines(sorted_records(records), width=100)]
     assert all(len(text) <= 100 for text in texts), max(texts, key=len)
     assert texts[0].split()[:3] == ["test", "intent", "judge"]  # two judges: the column shows
-    ids = [text.split()[0] for text in texts[1:3]]
+    ids = [text.split()[0] for text in texts[1:] if text.startswith(("…", "tests"))]
     assert ids[0].endswith("::test_anthropic_tokens_and_cost")
     assert ids[1] == "…::test_openai_tokens_and_cost_cached2"
     # the summary's "decided by" goes on a line of its own rather than past the edge
@@ -201,3 +204,73 @@ def test_at_100_columns_the_intents_and_judges_give_way_before_the_test_names() 
         "2 semantic assertions: 2 passed, 0 failed, 0 errors",
         "leaf verdicts decided by: EmbeddingJudge 1, QuantizedNLIJudge 1",
     ]
+
+
+# --- names kept whole, wrapped rather than cut (issue 45, item 12) ------------------------------
+
+AGENT_TEST = "tests/agents/test_support_agent.py::test_refund_round_happy_path_exact_trajectory"
+
+
+def _agent_records() -> list[CheckRecord]:
+    judge = FakeJudge(lambda o, d: 0.9)
+    result = evaluate_semantic("Thanks", AnswersTheRefundQuestionWithThePolicy, judge=judge)
+    composite = evaluate_semantic(
+        "Thanks", Polite & ~AnswersTheRefundQuestionWithThePolicy, judge=judge
+    )
+    records = [result_record(result, AGENT_TEST), result_record(composite, AGENT_TEST + "2")]
+    return [replace(record, duration_ms=12.0) for record in records]
+
+
+def _column(texts: list[str], start: int, column: int, rows: int) -> list[str]:
+    return [text[column:].split("  ")[0].strip() for text in texts[start : start + rows]]
+
+
+def _wrapped_leaf(texts: list[str], column: int) -> str:
+    """The composite's negated leaf, read back from its wrapped lines (indented by two)."""
+    start = next(i for i, text in enumerate(texts) if text[column:].startswith("  ~"))
+    parts = [texts[start][column:].split()[0]]
+    for text in texts[start + 1 :]:
+        if not text[column:].startswith("  ") or not text[column:].strip():
+            break
+        parts.append(text[column:].split()[0])
+    return "".join(parts)
+
+
+def test_at_80_columns_a_long_test_name_and_intent_wrap_rather_than_being_cut() -> None:
+    texts = [text for text, _ in report_lines(_agent_records(), width=80)]
+    assert all(len(text) <= 80 for text in texts), max(texts, key=len)
+    assert not any("…" in text for text in texts), texts  # nothing cut
+    intent_at = texts[0].index("intent")
+    # the test's file on its own line, then the test's name, wrapped at an underscore
+    ids = [text[:intent_at].strip() for text in texts[1:4]]
+    assert ids == ["test_support_agent.py::", "test_refund_round_happy_path_", "exact_trajectory"]
+    intents = [text[intent_at:].split()[0] for text in texts[1:5]]
+    assert "".join(intents) == "AnswersTheRefundQuestionWithThePolicy"
+    assert _wrapped_leaf(texts, intent_at) == "~AnswersTheRefundQuestionWithThePolicy"
+
+
+def test_at_100_columns_the_path_gives_way_and_the_test_name_stays_whole() -> None:
+    texts = [text for text, _ in report_lines(_agent_records(), width=100)]
+    assert all(len(text) <= 100 for text in texts), max(texts, key=len)
+    assert texts[1].split()[0] == "…t.py::test_refund_round_happy_path_exact_trajectory"
+    intent_at = texts[0].index("intent")
+    intents = [text[intent_at:].split()[0] for text in texts[1:5]]
+    assert "".join(intents) == "AnswersTheRefundQuestionWithThePolicy"
+    assert _wrapped_leaf(texts, intent_at) == "~AnswersTheRefundQuestionWithThePolicy"
+
+
+def test_at_200_columns_every_id_and_intent_is_on_one_line() -> None:
+    texts = [text for text, _ in report_lines(_agent_records(), width=200)]
+    assert texts[1].split()[:2] == [AGENT_TEST, "AnswersTheRefundQuestionWithThePolicy"]
+    assert texts[2].split()[:2] == [AGENT_TEST + "2", "Polite"]
+    assert "Polite & ~AnswersTheRefundQuestionWithThePolicy" in texts[2]
+    assert len(texts) == 1 + 4 + 1  # header, 2 rows and 2 leaves, summary
+
+
+def test_an_error_wraps_onto_indented_lines_rather_than_being_cut() -> None:
+    message = "model missing: the directory models/minilm does not exist; " * 3
+    record = error_record("tests/test_x.py::test_err", JudgeError(message), intent="Polite")
+    texts = [text for text, _ in report_lines([record], width=80)]
+    error_lines = [text for text in texts if text.startswith("    ")]
+    assert len(error_lines) > 1 and all(len(text) <= 80 for text in error_lines)
+    assert " ".join(text.strip() for text in error_lines) == "JudgeError: " + message.strip()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -103,7 +104,7 @@ def _all(outcomes: list[Outcome]) -> list[SemanticResult]:
 def _raise_failed(result: SemanticResult) -> SemanticResult:
     __tracebackhide__ = True
     if not result.passed:
-        raise SemanticAssertionError(result.explain(), result)
+        raise without_our_frames(SemanticAssertionError(result.explain(), result))
     return result
 
 
@@ -201,7 +202,13 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 def without_our_frames(exc: _E) -> _E:
     """``exc`` without semantix's own frames in its traceback (chained causes keep theirs): a
-    script or ``python -m unittest`` shows the user's line and one message."""
+    script or ``python -m unittest`` shows the user's line and one message.
+
+    Python adds each frame the exception leaves on its way up, so the public function's own
+    frames come back; a script's uncaught semantix error is shortened again when it is printed
+    (`_print_without_our_frames`, installed here unless something else owns ``sys.excepthook``)."""
+    if sys.excepthook is sys.__excepthook__:
+        sys.excepthook = _print_without_our_frames
     kept, entry = [], exc.__traceback__
     while entry is not None:
         if not entry.tb_frame.f_code.co_filename.startswith(_PACKAGE):
@@ -211,3 +218,13 @@ def without_our_frames(exc: _E) -> _E:
     for entry in reversed(kept):
         shortened = types.TracebackType(shortened, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
     return exc.with_traceback(shortened)
+
+
+def _print_without_our_frames(
+    kind: type[BaseException], exc: BaseException, trace: types.TracebackType | None
+) -> None:
+    """``sys.excepthook`` for a script: an uncaught semantix error is printed from the user's
+    line; anything else exactly as Python prints it."""
+    if isinstance(exc, SemantixError):
+        trace = without_our_frames(exc).__traceback__
+    sys.__excepthook__(kind, exc, trace)

@@ -22,6 +22,9 @@ class Baseline:
 
     def __init__(self, path: Path | None, *, read: bool) -> None:
         self.path = path
+        #: The path as the header shows it: as given, relative to the directory pytest started
+        #: in, when it is under it; else whole.
+        self.shown = None if path is None else _shown(path)
         self.document: Report | None = None
         self.comparison: Comparison | None = None
         if path is not None and read:
@@ -48,7 +51,7 @@ class Baseline:
             return
         from semantix.report._compare_views import detail
 
-        terminalreporter.write_sep("-", f"semantic baseline: {self.path}")
+        terminalreporter.write_sep("-", f"semantic baseline: {self.shown}")
         for flip in comparison.regressions:
             terminalreporter.write_line(
                 f"REGRESSION {flip.nodeid}  {flip.label}  {flip.base} -> {flip.candidate}  "
@@ -68,3 +71,10 @@ class Baseline:
         terminalreporter.write_line(
             comparison.summary_line(), bold=True, red=bool(comparison.regressions)
         )
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

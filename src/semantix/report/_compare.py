@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from semantix._proportions import mcnemar_exact, newcombe_interval, rate_change, wilson_interval
@@ -93,6 +93,11 @@ class Flip:
     candidate_judge: str | None = None
     leaves: tuple[LeafPair, ...] = ()
     error: str | None = None
+    #: The outputs each run's record carries (masked as recorded; None: none recorded), shown
+    #: beside a regression's scores on the HTML page; left out of `to_dict`, so a comparison's
+    #: JSON stays the size of its flips.
+    base_output: str | None = field(default=None, repr=False)
+    candidate_output: str | None = field(default=None, repr=False)
 
     @property
     def judge_changed(self) -> bool:
@@ -108,7 +113,9 @@ class Flip:
 
     def to_dict(self) -> dict[str, Any]:
         leaves = [leaf.to_dict() for leaf in self.leaves]
-        return {**asdict(self), "judge_changed": self.judge_changed, "leaves": leaves}
+        data = {**asdict(self), "judge_changed": self.judge_changed, "leaves": leaves}
+        del data["base_output"], data["candidate_output"]
+        return data
 
     def __repr__(self) -> str:
         return f"<Flip {self.kind} {self.nodeid} {self.label}: {self.base} -> {self.candidate}>"
@@ -390,6 +397,8 @@ def _flip(
         candidate_judge=None if candidate is None else candidate.judge,
         leaves=_leaves(base, candidate),
         error=error,
+        base_output=None if base is None else base.output,
+        candidate_output=None if candidate is None else candidate.output,
     )
 
 

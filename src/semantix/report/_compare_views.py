@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from semantix._proportions import wilson_interval
 from semantix._text import preview
 from semantix.report._compare import KINDS, Comparison, Flip, RateChange
-from semantix.report._html_parts import _e, page
+from semantix.report._html_parts import _breakable, _e, _folded, page, readable
 from semantix.report._model import Leaf
 from semantix.report._records import clean
 from semantix.report._terminal import Line, short_judge
@@ -187,13 +187,15 @@ def html_page(comparison: Comparison) -> str:
         if flips:
             css = {"regression": "fail", "fix": "pass"}.get(kind, "")
             body = "".join(
-                f'<tr class="{css}"><td class="id">{_e(flip.nodeid)}</td><td>{_e(flip.label)}</td>'
-                f'<td class="v">{_e(_outcomes(flip))}</td><td>{_e(clean(detail(flip)))}</td></tr>'
+                f'<tr class="{css}"><td class="id">{_breakable(flip.nodeid)}</td>'
+                f'<td>{_breakable(flip.label)}</td><td class="v">{_e(_outcomes(flip))}</td>'
+                f"<td>{_e(clean(readable(detail(flip))))}{_outputs(flip)}</td></tr>"
                 for flip in flips
             )
             sections.append(
-                f"<h2>{_e(_TITLES[kind].capitalize())} ({len(flips)})</h2><table><thead><tr>"
-                "<th>test</th><th>intent</th><th>outcome</th><th>what changed</th></tr></thead>"
+                f"<h2>{_e(_TITLES[kind].capitalize())} ({len(flips)})</h2>"
+                f'<table class="cmp">{_COLUMNS}<thead><tr><th>test</th><th>intent</th>'
+                "<th>outcome</th><th>what changed</th></tr></thead>"
                 f"<tbody>{body}</tbody></table>"
             )
     title = _title(comparison)
@@ -204,6 +206,30 @@ def html_page(comparison: Comparison) -> str:
         + "\n<footer>Rendered by semantix compare. Pairs are matched by test id and intent; "
         "McNemar's exact test counts the paired flips; a repeated test's difference has "
         "Newcombe's 95 % interval.</footer>\n",
+        style=_STYLE,
+    )
+
+
+#: The flip tables fit the page: fixed column shares, and the long cells wrap (a test id between
+#: its parts, the change and the outputs anywhere) rather than running off the screen.
+_COLUMNS = (
+    '<colgroup><col style="width:26%"><col style="width:16%"><col style="width:12%">'
+    '<col style="width:46%"></colgroup>'
+)
+_STYLE = (
+    "table.cmp{table-layout:fixed}table.cmp td{overflow-wrap:anywhere}"
+    "table.cmp .v{white-space:normal}dl.outs{margin:4px 0 0}dl.outs dt{font-weight:600}"
+    "dl.outs dd{margin:0 0 4px 12px}"
+)
+
+
+def _outputs(flip: Flip) -> str:
+    """A regression's output in each run, folded when long: what changed, not just scores."""
+    if flip.kind != "regression" or (flip.base_output is None and flip.candidate_output is None):
+        return ""
+    return (
+        f'<dl class="outs"><dt>baseline output</dt><dd>{_folded(flip.base_output, "out")}</dd>'
+        f"<dt>candidate output</dt><dd>{_folded(flip.candidate_output, 'out')}</dd></dl>"
     )
 
 

@@ -13,11 +13,18 @@ from datetime import datetime, timezone
 from semantix import __version__
 from semantix._text import preview
 from semantix.report._html_assets import CSS
-from semantix.report._model import CheckRecord, JudgeCost, Leaf, RepeatedTest, Report
+from semantix.report._model import (
+    NOT_JUDGED,
+    CheckRecord,
+    JudgeCost,
+    Leaf,
+    RepeatedTest,
+    Report,
+)
 from semantix.report._records import OUTCOME_WORDS, format_usd
 from semantix.report._terminal import short_judge
 
-__all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "runs"]
+__all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "readable", "runs"]
 
 #: Characters of an output (or evidence) shown in the table before it is folded into <details>.
 PREVIEW_CHARS = 120
@@ -51,8 +58,9 @@ _BREAK_BEFORE = re.compile(r"(?=[\[(])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z]
 
 
 def _breakable(value: object) -> str:
-    """``value`` escaped, with a line-break opportunity (``<wbr>``) between its parts."""
-    parts = _BREAK_AFTER.sub("\\1\0", _BREAK_BEFORE.sub("\0", str(value))).split("\0")
+    """``value`` escaped (`readable`), with a line-break opportunity (``<wbr>``) between its
+    parts."""
+    parts = _BREAK_AFTER.sub("\\1\0", _BREAK_BEFORE.sub("\0", readable(str(value)))).split("\0")
     return "<wbr>".join(_e(part) for part in parts if part)
 
 
@@ -118,7 +126,7 @@ def _judge(identity: object) -> str:
     if not identity:
         return "—"
     full = str(identity)
-    title = "" if short_judge(full) == full else f' title="{_e(full)}"'
+    title = "" if readable(short_judge(full)) == full else f' title="{_e(full)}"'
     return f'<span class="j"{title}>{_breakable(short_judge(full))}</span>'
 
 
@@ -148,8 +156,12 @@ def plots(records: Sequence[CheckRecord]) -> str:
     # Keyed by the intent's qualified name and its label: two intents of one name from two
     # modules stay apart, and ~X (passes below the line) is not merged into X.
     groups: dict[tuple[str, str], list[tuple[int, Leaf]]] = {}
+    exact: dict[str, list[tuple[int, Leaf]]] = {}  # structural leaves: 1 or 0, never plotted
     for index, record in enumerate(records):
         for leaf in record.leaves:
+            if leaf.threshold_source == "structural":
+                exact.setdefault(leaf.intent, []).append((index, leaf))
+                continue
             key = (leaf.intent, leaf.qualname or leaf.intent)
             groups.setdefault(key, []).append((index, leaf))
     labels = [label for label, _ in groups]
@@ -158,15 +170,54 @@ def plots(records: Sequence[CheckRecord]) -> str:
         for position, ((label, qualname), points) in enumerate(sorted(groups.items()))
     )
     if not figures:
-        figures = '<p class="empty">No scores to plot.</p>\n'
+        figures = '<p class="empty">No judged scores to plot.</p>\n'
     return (
         '<section id="intents">\n<h2>Scores per intent</h2>\n'
         '<p class="hint">Every score of each intent against its threshold (dashed): '
         '<span class="k pass">●</span> passed, <span class="k fail">■</span> failed, '
         '<span class="k bl">○</span> borderline. A well-placed threshold separates the '
         "two colours with room to spare.</p>\n"
-        f"{figures}</section>\n"
+        f"{figures}{_structural(records, exact)}</section>\n"
     )
+
+
+def _structural(records: Sequence[CheckRecord], exact: dict[str, list[tuple[int, Leaf]]]) -> str:
+    """The structural checks as one compact table: each check's passes and failures (exact 1
+    or 0, nothing to plot) and its first failure's test and reason."""
+    if not exact:
+        return ""
+    rows = []
+    for name, points in sorted(exact.items()):
+        decided = [leaf.decided for _, leaf in points]
+        failed = [(index, leaf) for index, leaf in points if leaf.decided == "failed"]
+        first = ""
+        if failed:
+            index, leaf = failed[0]
+            reason = preview(leaf.reason or "no reason given", 160, quote=False)
+            first = f'<span class="id">{_e(records[index].nodeid)}</span>: {_e(reason)}'
+        skipped = decided.count(NOT_JUDGED)
+        rows.append(
+            f'<tr class="{"fail" if failed else "pass"}"><td><code>{_e(readable(name))}</code>'
+            f'</td><td class="n">{decided.count("passed")}</td><td class="n">{len(failed)}</td>'
+            f'<td class="n">{skipped}</td><td>{first}</td></tr>'
+        )
+    return (
+        f'<h3 id="structural">Structural checks ({len(exact)})</h3>\n'
+        '<p class="hint">Decided exactly by semantix (1 or 0, no threshold to tune): counted '
+        "here, not plotted.</p>\n"
+        '<table class="structural"><thead><tr><th>check</th><th>passed</th><th>failed</th>'
+        f"<th>not judged</th><th>first failure</th></tr></thead><tbody>{''.join(rows)}"
+        "</tbody></table>\n"
+    )
+
+
+_LOCALS = re.compile(r"[\w.]*<locals>\.")
+
+
+def readable(name: str) -> str:
+    """``name`` without Python's ``<locals>`` qualifiers: ``test_x.<locals>.<lambda>`` reads
+    ``<lambda>``, ``tests.test_bot.test_x.<locals>.Polite`` reads ``Polite``."""
+    return _LOCALS.sub("", name)
 
 
 def _plot(
@@ -227,8 +278,8 @@ def _plot(
     direction = "at or above" if expected is not False else "below"
     shown = ", ".join(f"{t:g}" for t in thresholds) or "—"
     caption = (
-        f"<b>{_e(name)}</b>"
-        + (f" <code>{_e(qualname)}</code>" if qualname else "")
+        f"<b>{_e(readable(name))}</b>"
+        + (f" <code>{_e(qualname.replace('.<locals>.', '.'))}</code>" if qualname else "")
         + f" <small>{_e(_split_description(description)[0])}</small><br>{scored:,} score"
         f"{'s' if scored != 1 else ''}, {failed:,} failed, {borderline:,} borderline; "
         f"threshold {_e(shown)} (passes {direction} the line)"

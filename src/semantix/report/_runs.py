@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from semantix.report._model import RepeatedTest, build, runs_section
 from semantix.report._records import OUTCOME_WORDS
-from semantix.report._terminal import Line, _render
+from semantix.report._terminal import Line, render_row
 from semantix.runs import RunStats, suite_stability
 
 __all__ = [
@@ -92,10 +92,11 @@ def run_lines(
         overflow = sum(widths) + 2 * (len(widths) - 1) - width
         if overflow > 0:
             widths[0] = max(16, widths[0] - overflow)
-        lines.append((_render(_HEADER, widths, _RIGHT), {"bold": True}))
+        lines += [(text, {"bold": True}) for text in render_row(_HEADER, widths, _RIGHT)]
         lines += [
-            (_render(cells, widths, _RIGHT), _MARKUP.get(cells[-1], {"red": True}))
+            (text, _MARKUP.get(cells[-1], {"red": True}))
             for cells in rows
+            for text in render_row(cells, widths, _RIGHT)
         ]
         counted = _counted(records)
         _, below = suite_stability(counted)

@@ -13,7 +13,15 @@ from semantix.pipeline._results import BORDERLINE_MARGIN
 from semantix.report._model import NOT_JUDGED, CheckRecord, Leaf, Summary, outcome, summarize
 from semantix.report._records import BAD, OUTCOME_WORDS
 
-__all__ = ["Line", "cut_test_id", "header_line", "report_lines", "short_judge", "summary_line"]
+__all__ = [
+    "Line",
+    "header_line",
+    "render_row",
+    "report_lines",
+    "short_judge",
+    "summary_line",
+    "test_id_lines",
+]
 
 #: A line of text and the markup to write it with (e.g. ``{"red": True}``).
 Line = tuple[str, dict[str, bool]]
@@ -66,8 +74,10 @@ def report_lines(
     right = _RIGHT if with_judge else {index - 1 for index in _RIGHT}
     table = [cells for cells, _ in rows if len(cells) > 1]
     widths = _fit([header, *table], width, with_judge=with_judge)
-    lines: list[Line] = [(_render(header, widths, right), {"bold": True})]
-    lines.extend((_render(cells, widths, right), markup) for cells, markup in rows)
+    lines: list[Line] = [(text, {"bold": True}) for text in render_row(header, widths, right)]
+    lines.extend(
+        (text, markup) for cells, markup in rows for text in render_row(cells, widths, right)
+    )
     marks = {mark for cells in table for mark in cells[len(header) - 2].rpartition(" ")[2]}
     lines.extend((text, {}) for mark, text in _LEGENDS.items() if mark in marks)
     if any(outcome(record) == "caught" for record in records):
@@ -244,18 +254,24 @@ def _fit(table: Sequence[tuple[str, ...]], width: int, *, with_judge: bool) -> l
     return widths
 
 
-def _render(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> str:
-    """A table row: cells padded to ``widths`` (those in ``right`` aligned right)."""
+def render_row(cells: tuple[str, ...], widths: Sequence[int], right: set[int]) -> list[str]:
+    """A table row as one or more lines: cells padded to ``widths`` (those in ``right`` aligned
+    right); a cell wider than its column is wrapped onto the next lines, never cut."""
     if len(cells) == 1:  # a line of its own (an error), as wide as the table
         total = sum(widths) + 2 * (len(widths) - 1)
-        return cells[0] if len(cells[0]) <= total else cells[0][: total - 1] + "…"
-    out = []
-    for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
-        if len(cell) > width:
-            # a test id keeps its end (the test name), anything else its start
-            cell = cut_test_id(cell, width) if index == 0 else cell[: width - 1] + "…"
-        out.append(cell.rjust(width) if index in right else cell.ljust(width))
-    return "  ".join(out).rstrip()
+        return _wrap(cells[0], total)
+    columns = [
+        test_id_lines(cell, width) if index == 0 else _wrap(cell, width)
+        for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
+    ]
+    lines = []
+    for row in range(max(len(column) for column in columns)):
+        out = []
+        for index, (column, width) in enumerate(zip(columns, widths, strict=True)):
+            cell = column[row] if row < len(column) else ""
+            out.append(cell.rjust(width) if index in right else cell.ljust(width))
+        lines.append("  ".join(out).rstrip())
+    return lines
 
 
 def _without_directories(nodeid: str) -> str:
@@ -264,14 +280,57 @@ def _without_directories(nodeid: str) -> str:
     return "…/" + path.rsplit("/", 1)[1] + separator + name if "/" in path else nodeid
 
 
-def cut_test_id(nodeid: str, width: int) -> str:
-    """A test id cut to ``width``: its directories go first (``…/test_bot.py::test_x``), then
-    its start; the test's name stays while it fits."""
+def test_id_lines(nodeid: str, width: int) -> list[str]:
+    """A test id in a column ``width`` wide: whole when it fits; else its directories go
+    (``…/test_bot.py::test_x``), then the start of its path (``…bot.py::test_x``) while the
+    test's name stays whole; a name longer than the column is wrapped (the file on a line,
+    then the name), never cut."""
     short = _without_directories(nodeid)
+    if len(nodeid) <= width:
+        return [nodeid]
     if len(short) <= width:
-        return short
-    tail = nodeid[-(width - 1) :]
-    return "…" + (tail[1:] if tail.startswith(":") and not tail.startswith("::") else tail)
+        return [short]
+    path, separator, name = nodeid.rpartition("::")
+    if separator and len(name) + 3 <= width:
+        tail = nodeid[-(width - 1) :]
+        return ["…" + (tail[1:] if tail.startswith(":") and not tail.startswith("::") else tail)]
+    if not separator:
+        return _wrap(short, width)
+    return _wrap(path.rsplit("/", 1)[-1] + "::", width) + _wrap(name, width)
+
+
+#: Where a long cell may be broken: after these characters (``::`` as a whole), and between a
+#: lowercase letter and a capital (``AnswersThe|Refund``).
+_BREAK_AFTER = frozenset(" _/-,.&|")
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` on lines of at most ``width`` characters, broken where a reader expects it
+    (`_BREAK_AFTER`), mid-word only when there is no such place; continuation lines keep the
+    first line's indent."""
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    if len(indent) * 2 >= width:
+        indent = ""
+    lines: list[str] = []
+    rest, prefix = text, ""  # the first line's indent is part of ``text``
+    while len(prefix) + len(rest) > width:
+        window = width - len(prefix)
+        cut = max(
+            (i for i in range(1, window + 1) if _breaks(rest, i) and rest[:i].strip()),
+            default=window,
+        )
+        lines.append(prefix + rest[:cut].rstrip())
+        rest, prefix = rest[cut:].lstrip(" "), indent
+    lines.append(prefix + rest)
+    return lines
+
+
+def _breaks(text: str, index: int) -> bool:
+    """Whether ``text`` may be broken before ``text[index]``."""
+    before, after = text[index - 1], text[index] if index < len(text) else ""
+    if before == ":":
+        return after != ":"
+    return before in _BREAK_AFTER or (before.islower() and after.isupper())
 
 
 def _format_ms(value: float | None) -> str:
