@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -139,7 +138,10 @@ def assert_semantic(
     """
     __tracebackhide__ = True
     checked = read_options(options, what="assert_semantic")
-    return _raise_failed(_one(check([output], intent, checked, report=True)))
+    try:
+        return _raise_failed(_one(check([output], intent, checked, report=True)))
+    except SemantixError as exc:  # raised here: a script shows its line and this one frame
+        raise without_our_frames(exc) from exc.__cause__
 
 
 def evaluate_semantic(
@@ -170,7 +172,10 @@ async def aassert_semantic(
     """
     __tracebackhide__ = True
     checked = read_options(options, what="aassert_semantic")
-    return _raise_failed(_one(await acheck([output], intent, checked, report=True)))
+    try:
+        return _raise_failed(_one(await acheck([output], intent, checked, report=True)))
+    except SemantixError as exc:  # raised here: a script shows its line and this one frame
+        raise without_our_frames(exc) from exc.__cause__
 
 
 async def aevaluate_semantic(
@@ -202,13 +207,9 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 def without_our_frames(exc: _E) -> _E:
     """``exc`` without semantix's own frames in its traceback (chained causes keep theirs): a
-    script or ``python -m unittest`` shows the user's line and one message.
-
-    Python adds each frame the exception leaves on its way up, so the public function's own
-    frames come back; a script's uncaught semantix error is shortened again when it is printed
-    (`_print_without_our_frames`, installed here unless something else owns ``sys.excepthook``)."""
-    if sys.excepthook is sys.__excepthook__:
-        sys.excepthook = _print_without_our_frames
+    script or ``python -m unittest`` shows the user's line, the one public function that raised
+    (Python adds the frame an exception leaves; semantix installs no ``sys.excepthook`` to hide
+    it: nothing behind the user's back) and one message."""
     kept, entry = [], exc.__traceback__
     while entry is not None:
         if not entry.tb_frame.f_code.co_filename.startswith(_PACKAGE):
@@ -218,13 +219,3 @@ def without_our_frames(exc: _E) -> _E:
     for entry in reversed(kept):
         shortened = types.TracebackType(shortened, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
     return exc.with_traceback(shortened)
-
-
-def _print_without_our_frames(
-    kind: type[BaseException], exc: BaseException, trace: types.TracebackType | None
-) -> None:
-    """``sys.excepthook`` for a script: an uncaught semantix error is printed from the user's
-    line; anything else exactly as Python prints it."""
-    if isinstance(exc, SemantixError):
-        trace = without_our_frames(exc).__traceback__
-    sys.__excepthook__(kind, exc, trace)
