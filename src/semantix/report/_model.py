@@ -478,8 +478,8 @@ def to_json(value: Any) -> Any:
         return value.to_json()
     optional: frozenset[str] = getattr(kind, "_OPTIONAL", frozenset())
     return {
-        name: to_json(item)
-        for name in _fields(kind)[0]
+        name: item if type(item) in _SCALARS else to_json(item)
+        for name in (_NAMES.get(kind) or _fields(kind))[0]
         if (item := getattr(value, name)) is not None or name not in optional
     }
 

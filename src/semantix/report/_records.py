@@ -102,7 +102,15 @@ def clean(value: Any) -> Any:
     return _clean(value, known_secrets())
 
 
+_PLAIN = frozenset((int, float, bool, type(None)))
+
+
 def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
+    kind = type(value)
+    if kind is str:  # the common case first: an ASCII string and no secret is as it is
+        return value if not secrets and value.isascii() else mask_secrets(encodable(value), secrets)
+    if kind in _PLAIN:
+        return value
     if isinstance(value, str):
         return mask_secrets(encodable(value), secrets)
     if isinstance(value, Mapping):
@@ -112,20 +120,26 @@ def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
     return value
 
 
-def result_record(result: SemanticResult, nodeid: str) -> CheckRecord:
+def result_record(
+    result: SemanticResult,
+    nodeid: str,
+    *,
+    source: str | None = None,
+    expected: bool | None = None,
+    secrets: tuple[str, ...] | None = None,
+) -> CheckRecord:
     """The record of one finished assertion (passed or failed); each leaf is
-    `semantix.pipeline._results.LeafResult.to_dict`'s, with the intent's qualified name."""
-    secrets = known_secrets()
-    leaves = tuple(
-        build(
-            Leaf,
-            _clean(found.to_dict(), secrets),
-            qualname=_clean(qualname, secrets),
-            usage=found.verdict.usage,
-        )
-        for found in result.leaves
-        for qualname in [f"{found.intent.__module__}.{found.intent.__qualname__}"]
-    )
+    `semantix.pipeline._results.LeafResult.to_dict`'s, with the intent's qualified name.
+    ``source`` and ``expected``: a dataset row's place and label; ``secrets``: the known secrets
+    (`known_secrets`, read once by a caller making many records)."""
+    if secrets is None:
+        secrets = known_secrets()
+    leaves = []
+    for found in result.leaves:
+        data = {name: _clean(value, secrets) for name, value in found.to_dict().items()}
+        data["usage"] = found.verdict.usage
+        qualname = f"{found.intent.__module__}.{found.intent.__qualname__}"
+        leaves.append(Leaf(**data, qualname=_clean(qualname, secrets)))
     return CheckRecord(
         nodeid=_clean(nodeid, secrets),
         outcome="passed" if result.passed else "failed",
@@ -136,14 +150,22 @@ def result_record(result: SemanticResult, nodeid: str) -> CheckRecord:
         empty=result.empty,
         duration_ms=result.duration_ms,
         output=_clean(result.output, secrets),
-        leaves=leaves,
+        leaves=tuple(leaves),
+        source=source,
+        expected=expected,
     )
 
 
 def error_record(
-    nodeid: str, error: BaseException, *, intent: str | None = None, output: str | None = None
+    nodeid: str,
+    error: BaseException,
+    *,
+    intent: str | None = None,
+    output: str | None = None,
+    source: str | None = None,
 ) -> CheckRecord:
-    """The record of an assertion that could not be judged (a judge or configuration error)."""
+    """The record of an assertion that could not be judged (a judge or configuration error);
+    ``source``: a dataset row's place."""
     error_text = f"{type(error).__name__}: {preview(str(error), 400, quote=False)}"
     return CheckRecord(
         nodeid=clean(nodeid),
@@ -153,6 +175,7 @@ def error_record(
         empty=False,
         output=clean(output),
         error=clean(error_text),
+        source=source,
     )
 
 
