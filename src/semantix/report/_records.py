@@ -136,7 +136,12 @@ def result_record(
         secrets = known_secrets()
     leaves = []
     for found in result.leaves:
-        data = {name: _clean(value, secrets) for name, value in found.to_dict().items()}
+        data = {
+            name: value
+            if type(value) in _PLAIN or (type(value) is str and value.isascii() and not secrets)
+            else _clean(value, secrets)
+            for name, value in found.to_dict().items()
+        }
         data["usage"] = found.verdict.usage
         qualname = f"{found.intent.__module__}.{found.intent.__qualname__}"
         leaves.append(Leaf(**data, qualname=_clean(qualname, secrets)))
