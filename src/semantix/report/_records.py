@@ -38,6 +38,7 @@ from semantix.report._model import (
     build,
     outcome,
     summarize,
+    to_json,
 )
 
 if TYPE_CHECKING:
@@ -225,6 +226,28 @@ def json_document(
 
 def write_json_report(path: Path, document: Report | Mapping[str, Any]) -> None:
     """Write ``document`` (a `Report`, or its JSON) to ``path`` (parents created), as indented
-    UTF-8 JSON, whole or not at all (`semantix._files.write_atomic`)."""
-    plain = document.to_json() if isinstance(document, Report) else document
-    write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
+    UTF-8 JSON with each assertion on one line (encoded by the C encoder: a merged report of a
+    million records is written in seconds), whole or not at all (`semantix._files.write_atomic`)."""
+    if isinstance(document, Report):  # the records encoded one by one, not held twice as JSON
+        plain = replace(document, assertions=()).to_json()
+        plain["summary"] = to_json(document.summary)
+        records: Sequence[Any] = [to_json(record) for record in document.assertions]
+    else:
+        plain = dict(document)
+        records = plain.get("assertions") or []
+    if type(records) is not list or not records:
+        write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
+        return
+    plain["assertions"] = []
+    head, marker, tail = json.dumps(plain, indent=2, ensure_ascii=False).partition(_EMPTY)
+    if not marker:  # not a report's layout: as it is
+        plain["assertions"] = records
+        write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
+        return
+    body = ",\n    ".join(map(_encode, records))
+    write_atomic(path, f"{head}{marker[:-1]}\n    {body}\n  ]{tail}\n")
+
+
+#: The top-level ``assertions`` of an indented report before its records are put in.
+_EMPTY = '\n  "assertions": []'
+_encode = json.JSONEncoder(ensure_ascii=False).encode
