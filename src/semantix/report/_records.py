@@ -40,6 +40,7 @@ from semantix.report._model import (
     summarize,
     to_json,
 )
+from semantix.report._schema import paused_gc
 
 if TYPE_CHECKING:
     from semantix.relations._results import RelationResult
@@ -231,20 +232,23 @@ def write_json_report(path: Path, document: Report | Mapping[str, Any]) -> None:
     if isinstance(document, Report):  # the records encoded one by one, not held twice as JSON
         plain = replace(document, assertions=()).to_json()
         plain["summary"] = to_json(document.summary)
-        records: Sequence[Any] = [to_json(record) for record in document.assertions]
+        records: Sequence[Any] = document.assertions
     else:
         plain = dict(document)
         records = plain.get("assertions") or []
-    if type(records) is not list or not records:
+    if type(records) not in (list, tuple) or not records:
         write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
         return
     plain["assertions"] = []
     head, marker, tail = json.dumps(plain, indent=2, ensure_ascii=False).partition(_EMPTY)
     if not marker:  # not a report's layout: as it is
-        plain["assertions"] = records
+        plain["assertions"] = records if type(records) is list else to_json(records)
         write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
         return
-    body = ",\n    ".join(map(_encode, records))
+    with paused_gc():
+        body = ",\n    ".join(
+            _encode(record if type(record) is dict else to_json(record)) for record in records
+        )
     write_atomic(path, f"{head}{marker[:-1]}\n    {body}\n  ]{tail}\n")
 
 
