@@ -23,7 +23,7 @@ from semantix._files import replace
 from semantix.pipeline._results import SemanticResult
 from semantix.report._model import CheckRecord, summarize, to_json
 from semantix.report._records import error_record, known_secrets, result_record
-from semantix.report._schema import REPORT_VERSION, record_from_json
+from semantix.report._schema import REPORT_VERSION, paused_gc, record_from_json
 
 __all__ = [
     "CheckRecord",
@@ -34,6 +34,7 @@ __all__ = [
     "as_json",
     "encode",
     "known_secrets",
+    "paused_gc",
     "row_error",
     "row_record",
     "write_report",

@@ -25,6 +25,7 @@ from semantix.datasets._records import (
     Tally,
     as_json,
     encode,
+    paused_gc,
     write_report,
 )
 from semantix.datasets._rows import Fields, Row, count_rows, data_files, read_rows
@@ -147,9 +148,10 @@ def evaluate_dataset(
         if side.done:  # an interrupted run's records, counted as they are read back
             out.write([encode(record) for record in tally.add_json(side.records())])
         for batch in _batches(_selected(read_rows(data, fields), shard, side, seen), batch_size):
-            decided = judging.judge(batch)
-            tally.add([record for records in decided for record in records])
-            texts = [[encode(record) for record in as_json(got)] for got in decided]
+            with paused_gc():  # a batch's many objects, none in a cycle that outlives it
+                decided = judging.judge(batch)
+                tally.add([record for records in decided for record in records])
+                texts = [[encode(record) for record in as_json(got)] for got in decided]
             side.write([(row.index, row.id, got) for row, got in zip(batch, texts, strict=True)])
             out.write([text for got in texts for text in got])
             rows += len(batch)
