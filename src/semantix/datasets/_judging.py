@@ -15,7 +15,7 @@ from typing import Any
 
 from semantix._intent import Intent, as_intent
 from semantix._text import preview
-from semantix.datasets._records import RowError, row_error, row_record
+from semantix.datasets._records import CheckRecord, RowError, known_secrets, row_error, row_record
 from semantix.datasets._rows import Row
 from semantix.outputs import OutputView, output_view
 from semantix.pipeline import check
@@ -25,7 +25,7 @@ from semantix.pipeline._options import Options
 __all__ = ["Judging"]
 
 #: Records of one row, in the order of its intents.
-Records = list[dict[str, Any]]
+Records = list[CheckRecord]
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Judging:
     def judge(self, rows: Sequence[Row]) -> list[Records]:
         """The records of each row (one per row and intent), in row order."""
         out: list[Records] = [[] for _ in rows]
-        slots: list[list[dict[str, Any] | None]] = [[] for _ in rows]
+        slots: list[list[CheckRecord | None]] = [[] for _ in rows]
         groups: dict[type[Intent], list[tuple[int, int, OutputView]]] = {}
         for position, row in enumerate(rows):
             specs = (*self.specs, *row.intents)
@@ -105,8 +105,9 @@ class Judging:
                     )
                 else:
                     groups.setdefault(intent, []).append((position, slot, view))
+        secrets = known_secrets()  # read once a batch, not once a record
         for intent, members in groups.items():
-            self._check(rows, intent, members, slots)
+            self._check(rows, intent, members, slots, secrets)
         for position, filled in enumerate(slots):
             if filled:
                 out[position] = [record for record in filled if record is not None]
@@ -117,7 +118,8 @@ class Judging:
         rows: Sequence[Row],
         intent: type[Intent],
         members: list[tuple[int, int, OutputView]],
-        slots: list[list[dict[str, Any] | None]],
+        slots: list[list[CheckRecord | None]],
+        secrets: tuple[str, ...],
     ) -> None:
         views = [view for _, _, view in members]
         try:
@@ -131,4 +133,6 @@ class Judging:
                     row.id, row.where, outcome, intent=intent.__name__, output=view.text
                 )
             else:
-                slots[position][slot] = row_record(outcome, row.id, row.where, row.expected)
+                slots[position][slot] = row_record(
+                    outcome, row.id, row.where, row.expected, secrets
+                )

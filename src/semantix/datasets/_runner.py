@@ -19,7 +19,15 @@ from semantix import _config as config
 from semantix._shards import Shard, parse_shard
 from semantix.datasets._judging import Judging
 from semantix.datasets._progress import Progress
-from semantix.datasets._records import write_report
+from semantix.datasets._records import (
+    CheckRecord,
+    ReportFile,
+    Tally,
+    as_json,
+    encode,
+    paused_gc,
+    write_report,
+)
 from semantix.datasets._rows import Fields, Row, count_rows, data_files, read_rows
 from semantix.datasets._sidefile import SideFile, side_path
 from semantix.errors import ConfigurationError
@@ -124,26 +132,41 @@ def evaluate_dataset(
         )
         if ray_run.seen == 0:
             raise ConfigurationError(f"the dataset {str(data)!r} holds no rows; nothing was judged")
-        counts = write_report(report_path, ray_run.records(), _meta(header, started))
+        tally = Tally()
+        counts = write_report(
+            report_path, tally.add_json(ray_run.records()), _meta(header, started), tally
+        )
         ray_run.close()
         return _result(report_path, counts, rows=ray_run.rows, resumed=0)
     side = SideFile(side_path(report_path), header, resume=resume)
     total = count_rows(data) if progress else None
     bar = Progress(total, shown=progress, done=side.last_row + 1)
     rows, seen = 0, [0]
+    tally = Tally()
+    out = ReportFile(report_path)  # streamed as rows are decided; in place at the end
     try:
+        if side.done:  # an interrupted run's records, counted as they are read back
+            out.write([encode(record) for record in tally.add_json(side.records())])
         for batch in _batches(_selected(read_rows(data, fields), shard, side, seen), batch_size):
-            decided = judging.judge(batch)
-            side.write([(row.index, row.id, got) for row, got in zip(batch, decided, strict=True)])
+            with paused_gc():  # a batch's many objects, none in a cycle that outlives it
+                decided = judging.judge(batch)
+                tally.add([record for records in decided for record in records])
+                texts = [[encode(record) for record in as_json(got)] for got in decided]
+            side.write([(row.index, row.id, got) for row, got in zip(batch, texts, strict=True)])
+            out.write([text for got in texts for text in got])
             rows += len(batch)
             bar.update(batch[-1].index + 1, _failures(decided))
+    except BaseException:
+        out.discard()
+        raise
     finally:
         bar.close()
         side.close()
     if seen[0] == 0:
+        out.discard()
         side.path.unlink()
         raise ConfigurationError(f"the dataset {str(data)!r} holds no rows; nothing was judged")
-    counts = write_report(report_path, side.records(), _meta(side.header, started))
+    counts = out.finish(_meta(side.header, started), tally)
     side.path.unlink()
     return _result(report_path, counts, rows=rows + side.done, resumed=side.done)
 
@@ -177,8 +200,8 @@ def _batches(rows: Iterator[Row], size: int) -> Iterator[list[Row]]:
         yield batch
 
 
-def _failures(decided: list[list[dict[str, Any]]]) -> int:
-    return sum(1 for records in decided for record in records if record["outcome"] != "passed")
+def _failures(decided: list[list[CheckRecord]]) -> int:
+    return sum(1 for records in decided for record in records if record.outcome != "passed")
 
 
 def _meta(header: dict[str, Any], started: float) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from semantix.errors import ConfigurationError
 
 __all__ = ["SideFile", "side_path"]
 
+_string = json.JSONEncoder(ensure_ascii=False).encode
 #: What must be equal for a run to resume another.
 _SAME_RUN = ("data", "intents", "fields", "shard")
 
@@ -80,12 +81,12 @@ class SideFile:
         stored.pop("semantix_eval")
         return stored
 
-    def write(self, rows: Sequence[tuple[int, str, list[dict[str, Any]]]]) -> None:
-        """Append ``(index, id, records)`` of finished rows, flushed (kept if the run stops)."""
+    def write(self, rows: Sequence[tuple[int, str, Sequence[str]]]) -> None:
+        """Append ``(index, id, records)`` of finished rows, each record as its JSON text,
+        flushed (kept if the run stops)."""
         self._file.write(
             "".join(
-                json.dumps({"row": index, "id": row_id, "records": records}, ensure_ascii=False)
-                + "\n"
+                f'{{"row": {index}, "id": {_string(row_id)}, "records": [{", ".join(records)}]}}\n'
                 for index, row_id, records in rows
             )
         )

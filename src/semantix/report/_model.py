@@ -15,8 +15,9 @@ print(record, outcome(record))
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, ClassVar, Literal
 
 from semantix.judges._verdict import TokenUsage
@@ -476,12 +477,35 @@ def to_json(value: Any) -> Any:
         return {key: to_json(item) for key, item in value.items()}
     if kind is Report:
         return value.to_json()
-    optional: frozenset[str] = getattr(kind, "_OPTIONAL", frozenset())
-    return {
-        name: to_json(item)
-        for name in _fields(kind)[0]
-        if (item := getattr(value, name)) is not None or name not in optional
-    }
+    names, values, nested, optional = _PLANS.get(kind) or _plan(kind)
+    data = dict(zip(names, values(value), strict=True))
+    for name in nested:
+        item = data[name]
+        if type(item) not in _SCALARS:
+            data[name] = to_json(item)
+    for name in optional:
+        if data[name] is None:
+            del data[name]
+    return data
+
+
+#: Each model class's JSON fields, a getter of their values, those that may hold more than a
+#: scalar (by their annotation), and those left out when None (``_OPTIONAL``).
+_Plan = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], tuple[str, ...], tuple[str, ...]]
+_PLANS: dict[type, _Plan] = {}
+_SCALAR_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "CheckOutcome", "TestOutcome")
+_SCALAR_TYPES += tuple(f"{name} | None" for name in _SCALAR_TYPES)
+
+
+def _plan(cls: type) -> _Plan:
+    every = [f for f in fields(cls) if f.metadata.get("json", True)]
+    names = tuple(f.name for f in every)
+    getter = attrgetter(*names)
+    values = getter if len(names) > 1 else lambda value: (getter(value),)
+    nested = tuple(f.name for f in every if str(f.type) not in _SCALAR_TYPES)
+    optional = tuple(name for name in names if name in getattr(cls, "_OPTIONAL", ()))
+    found = _PLANS[cls] = (names, values, nested, optional)
+    return found
 
 
 def build(cls: type[Any], data: Mapping[str, Any], **nested: Any) -> Any:

@@ -38,7 +38,9 @@ from semantix.report._model import (
     build,
     outcome,
     summarize,
+    to_json,
 )
+from semantix.report._schema import paused_gc
 
 if TYPE_CHECKING:
     from semantix.relations._results import RelationResult
@@ -102,7 +104,15 @@ def clean(value: Any) -> Any:
     return _clean(value, known_secrets())
 
 
+_PLAIN = frozenset((int, float, bool, type(None)))
+
+
 def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
+    kind = type(value)
+    if kind is str:  # the common case first: an ASCII string and no secret is as it is
+        return value if not secrets and value.isascii() else mask_secrets(encodable(value), secrets)
+    if kind in _PLAIN:
+        return value
     if isinstance(value, str):
         return mask_secrets(encodable(value), secrets)
     if isinstance(value, Mapping):
@@ -112,20 +122,31 @@ def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
     return value
 
 
-def result_record(result: SemanticResult, nodeid: str) -> CheckRecord:
+def result_record(
+    result: SemanticResult,
+    nodeid: str,
+    *,
+    source: str | None = None,
+    expected: bool | None = None,
+    secrets: tuple[str, ...] | None = None,
+) -> CheckRecord:
     """The record of one finished assertion (passed or failed); each leaf is
-    `semantix.pipeline._results.LeafResult.to_dict`'s, with the intent's qualified name."""
-    secrets = known_secrets()
-    leaves = tuple(
-        build(
-            Leaf,
-            _clean(found.to_dict(), secrets),
-            qualname=_clean(qualname, secrets),
-            usage=found.verdict.usage,
-        )
-        for found in result.leaves
-        for qualname in [f"{found.intent.__module__}.{found.intent.__qualname__}"]
-    )
+    `semantix.pipeline._results.LeafResult.to_dict`'s, with the intent's qualified name.
+    ``source`` and ``expected``: a dataset row's place and label; ``secrets``: the known secrets
+    (`known_secrets`, read once by a caller making many records)."""
+    if secrets is None:
+        secrets = known_secrets()
+    leaves = []
+    for found in result.leaves:
+        data = {
+            name: value
+            if type(value) in _PLAIN or (type(value) is str and value.isascii() and not secrets)
+            else _clean(value, secrets)
+            for name, value in found.to_dict().items()
+        }
+        data["usage"] = found.verdict.usage
+        qualname = f"{found.intent.__module__}.{found.intent.__qualname__}"
+        leaves.append(Leaf(**data, qualname=_clean(qualname, secrets)))
     return CheckRecord(
         nodeid=_clean(nodeid, secrets),
         outcome="passed" if result.passed else "failed",
@@ -136,14 +157,22 @@ def result_record(result: SemanticResult, nodeid: str) -> CheckRecord:
         empty=result.empty,
         duration_ms=result.duration_ms,
         output=_clean(result.output, secrets),
-        leaves=leaves,
+        leaves=tuple(leaves),
+        source=source,
+        expected=expected,
     )
 
 
 def error_record(
-    nodeid: str, error: BaseException, *, intent: str | None = None, output: str | None = None
+    nodeid: str,
+    error: BaseException,
+    *,
+    intent: str | None = None,
+    output: str | None = None,
+    source: str | None = None,
 ) -> CheckRecord:
-    """The record of an assertion that could not be judged (a judge or configuration error)."""
+    """The record of an assertion that could not be judged (a judge or configuration error);
+    ``source``: a dataset row's place."""
     error_text = f"{type(error).__name__}: {preview(str(error), 400, quote=False)}"
     return CheckRecord(
         nodeid=clean(nodeid),
@@ -153,6 +182,7 @@ def error_record(
         empty=False,
         output=clean(output),
         error=clean(error_text),
+        source=source,
     )
 
 
@@ -197,6 +227,31 @@ def json_document(
 
 def write_json_report(path: Path, document: Report | Mapping[str, Any]) -> None:
     """Write ``document`` (a `Report`, or its JSON) to ``path`` (parents created), as indented
-    UTF-8 JSON, whole or not at all (`semantix._files.write_atomic`)."""
-    plain = document.to_json() if isinstance(document, Report) else document
-    write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
+    UTF-8 JSON with each assertion on one line (encoded by the C encoder: a merged report of a
+    million records is written in seconds), whole or not at all (`semantix._files.write_atomic`)."""
+    if isinstance(document, Report):  # the records encoded one by one, not held twice as JSON
+        plain = replace(document, assertions=()).to_json()
+        plain["summary"] = to_json(document.summary)
+        records: Sequence[Any] = document.assertions
+    else:
+        plain = dict(document)
+        records = plain.get("assertions") or []
+    if type(records) not in (list, tuple) or not records:
+        write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
+        return
+    plain["assertions"] = []
+    head, marker, tail = json.dumps(plain, indent=2, ensure_ascii=False).partition(_EMPTY)
+    if not marker:  # not a report's layout: as it is
+        plain["assertions"] = records if type(records) is list else to_json(records)
+        write_atomic(path, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
+        return
+    with paused_gc():
+        body = ",\n    ".join(
+            _encode(record if type(record) is dict else to_json(record)) for record in records
+        )
+    write_atomic(path, f"{head}{marker[:-1]}\n    {body}\n  ]{tail}\n")
+
+
+#: The top-level ``assertions`` of an indented report before its records are put in.
+_EMPTY = '\n  "assertions": []'
+_encode = json.JSONEncoder(ensure_ascii=False).encode
