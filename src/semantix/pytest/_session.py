@@ -173,11 +173,6 @@ class SemanticSession:
                 self._snapshots = snapshots
             return self._snapshots
 
-    @property
-    def used_snapshots(self) -> SnapshotSession | None:
-        """The run's semantic snapshots if anything used them, else None (nothing made)."""
-        return self._snapshots
-
     def test_records(self) -> dict[str, TestRecord]:
         """Every test that ran, with its pytest outcome, by node id."""
         from semantix.report._model import TestRecord
@@ -465,8 +460,23 @@ class SemanticSession:
         )
 
     def summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        """The end of the session on the terminal (the controller's; workers print nothing)."""
-        if not self.is_worker:
-            from semantix.pytest._summary import write_summary
+        """The end of the session on the terminal (the controller's; workers print nothing):
+        the semantic report, repeated runs, relations, snapshots, verdicts and the baseline,
+        each where the run has some."""
+        if self.is_worker:
+            return
+        from semantix.pytest._summary import write_relations, write_report, write_snapshots
 
-            write_summary(self, terminalreporter)
+        width = self.config.get_terminal_writer().fullwidth
+        with self.lock:
+            records, relations = list(self.records), list(self.relations)
+        if self.settings.report:
+            write_report(terminalreporter, records, self.test_records(), self.settings, width)
+            self.runs.write_summary(terminalreporter, width)
+            write_relations(terminalreporter, relations)
+        if self._snapshots is not None:
+            write_snapshots(terminalreporter, self._snapshots, self.config.rootpath)
+        self.verdicts.write_summary(terminalreporter)
+        self.baseline.write_summary(terminalreporter)
+        if self.settings.report_html is not None:
+            terminalreporter.write_line(f"semantic report HTML: {self.settings.report_html}")

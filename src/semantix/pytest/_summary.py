@@ -1,71 +1,54 @@
-"""The end of a pytest session on the terminal (`SemanticSession.summary`): imported only when
-the session ends, with the report modules it renders through."""
+"""The end of a pytest session on the terminal (`SemanticSession.summary`): the renderers of
+its sections, imported only when the session ends, with the report modules they use."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
-    from semantix.pytest._session import SemanticSession
+    from semantix.pytest._settings import Settings
+    from semantix.report._model import CheckRecord, RelationRecord, TestRecord
+    from semantix.snapshots._session import SnapshotSession
 
-__all__ = ["write_summary"]
-
-
-def write_summary(session: SemanticSession, terminalreporter: pytest.TerminalReporter) -> None:
-    """The end of the session on the terminal: the semantic report, repeated runs, relations,
-    snapshots, frozen verdicts and the baseline, each where the run has some."""
-    width = session.config.get_terminal_writer().fullwidth
-    if session.settings.report:
-        _write_report(session, terminalreporter, width)
-        session.runs.write_summary(terminalreporter, width)
-        _write_relations(session, terminalreporter)
-    snapshots = []
-    used = session.used_snapshots
-    if used is not None:
-        from semantix.report._snapshots import snapshot_lines
-
-        snapshots = snapshot_lines(used, relative_to=session.config.rootpath)
-    if snapshots:
-        terminalreporter.write_sep("-", "semantic snapshots")
-        for line in snapshots:
-            terminalreporter.write_line(line)
-    session.verdicts.write_summary(terminalreporter)
-    session.baseline.write_summary(terminalreporter)
-    if session.settings.report_html is not None:
-        terminalreporter.write_line(f"semantic report HTML: {session.settings.report_html}")
+__all__ = ["write_relations", "write_report", "write_snapshots"]
 
 
-def _write_report(
-    session: SemanticSession, terminalreporter: pytest.TerminalReporter, width: int
+def write_report(
+    terminalreporter: pytest.TerminalReporter,
+    records: Sequence[CheckRecord],
+    tests: Mapping[str, TestRecord],
+    settings: Settings,
+    width: int,
 ) -> None:
-    with session.lock:
-        records = list(session.records)
+    """The semantic report: every assertion with its test's outcome, and what judging cost."""
     if not records:
         return
     from semantix.report import header_line, report_lines, sorted_records
     from semantix.report._costs import judge_cost, judge_cost_lines
     from semantix.report._records import with_test_outcomes
 
-    records = with_test_outcomes(sorted_records(records), session.test_records())
+    shown = with_test_outcomes(sorted_records(records), tests)
     terminalreporter.write_sep("-", "semantic report")
-    judges = [record.judge for record in records if record.judge]
-    terminalreporter.write_line(header_line(judges, session.settings.verdicts_mode))
-    for text, markup in report_lines(records, width=width):
+    judges = [record.judge for record in shown if record.judge]
+    terminalreporter.write_line(header_line(judges, settings.verdicts_mode))
+    for text, markup in report_lines(shown, width=width):
         terminalreporter.write_line(text, **markup)
-    prices = session.settings.judge_prices
-    for text, markup in judge_cost_lines(judge_cost(records, prices), priced=prices is not None):
+    prices = settings.judge_prices
+    for text, markup in judge_cost_lines(judge_cost(shown, prices), priced=prices is not None):
         terminalreporter.write_line(text, **markup)
-    if session.settings.report_json is not None:
-        terminalreporter.write_line(f"semantic report JSON: {session.settings.report_json}")
+    if settings.report_json is not None:
+        terminalreporter.write_line(f"semantic report JSON: {settings.report_json}")
 
 
-def _write_relations(session: SemanticSession, terminalreporter: pytest.TerminalReporter) -> None:
+def write_relations(
+    terminalreporter: pytest.TerminalReporter, relations: Sequence[RelationRecord]
+) -> None:
     """Per relation: cases, not applicable, violations over variants judged, mean and worst
     rate (a relation decides nothing unless its test set a ceiling)."""
-    with session.lock:
-        relations = list(session.relations)
     if not relations:
         return
     from semantix.relations._results import summarize
@@ -81,3 +64,16 @@ def _write_relations(session: SemanticSession, terminalreporter: pytest.Terminal
             f"{row.relation:<24.24} {row.cases:>5} {row.not_applicable:>4} "
             f"{f'{row.violations}/{row.judged}':>11} {mean:>5} {worst:>5} {row.errors:>6}"
         )
+
+
+def write_snapshots(
+    terminalreporter: pytest.TerminalReporter, snapshots: SnapshotSession, rootpath: Path
+) -> None:
+    """What happened to the run's semantic snapshots (written, drifted, unused, ...)."""
+    from semantix.report._snapshots import snapshot_lines
+
+    lines = snapshot_lines(snapshots, relative_to=rootpath)
+    if lines:
+        terminalreporter.write_sep("-", "semantic snapshots")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from semantix.report._json import build
 from semantix.report._model import (
     REPORT_VERSION,
     CheckRecord,
@@ -43,7 +44,6 @@ from semantix.report._model import (
     SnapshotEntry,
     Snapshots,
     TestRecord,
-    build,
 )
 from semantix.report._records import sorted_records
 from semantix.report._schema import ReportDocumentError, check_document

@@ -15,12 +15,12 @@ print(record, outcome(record))
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from semantix.judges._verdict import TokenUsage
+from semantix.report._json import to_json
 
 __all__ = [
     "CheckOutcome",
@@ -446,76 +446,3 @@ def runs_section(tests: Sequence[RepeatedTest], once: Sequence[str] = ()) -> dic
         "tests": to_json(tuple(tests)),
         "once": list(once),
     }
-
-
-# --- JSON both ways ----------------------------------------------------------------------------
-
-_SCALARS = frozenset((str, int, float, bool, type(None)))
-#: Each model class's fields in the JSON, every field, and those that hold a tuple.
-_NAMES: dict[type, tuple[tuple[str, ...], frozenset[str], frozenset[str]]] = {}
-
-
-def _fields(cls: type) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
-    found = _NAMES.get(cls)
-    if found is None:
-        every = fields(cls)
-        json = tuple(f.name for f in every if f.metadata.get("json", True))
-        tuples = frozenset(f.name for f in every if str(f.type).startswith("tuple"))
-        found = _NAMES[cls] = (json, frozenset(f.name for f in every), tuples)
-    return found
-
-
-def to_json(value: Any) -> Any:
-    """``value`` (a model object, or tuples and mappings of them) as JSON data: lists, dicts,
-    strings and numbers; a field in a class's ``_OPTIONAL`` is left out when it is None."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is tuple or kind is list:
-        return [to_json(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: to_json(item) for key, item in value.items()}
-    if kind is Report:
-        return value.to_json()
-    names, values, nested, optional = _PLANS.get(kind) or _plan(kind)
-    data = dict(zip(names, values(value), strict=True))
-    for name in nested:
-        item = data[name]
-        if type(item) not in _SCALARS:
-            data[name] = to_json(item)
-    for name in optional:
-        if data[name] is None:
-            del data[name]
-    return data
-
-
-#: Each model class's JSON fields, a getter of their values, those that may hold more than a
-#: scalar (by their annotation), and those left out when None (``_OPTIONAL``).
-_Plan = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], tuple[str, ...], tuple[str, ...]]
-_PLANS: dict[type, _Plan] = {}
-_SCALAR_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "CheckOutcome", "TestOutcome")
-_SCALAR_TYPES += tuple(f"{name} | None" for name in _SCALAR_TYPES)
-
-
-def _plan(cls: type) -> _Plan:
-    every = [f for f in fields(cls) if f.metadata.get("json", True)]
-    names = tuple(f.name for f in every)
-    getter = attrgetter(*names)
-    values = getter if len(names) > 1 else lambda value: (getter(value),)
-    nested = tuple(f.name for f in every if str(f.type) not in _SCALAR_TYPES)
-    optional = tuple(name for name in names if name in getattr(cls, "_OPTIONAL", ()))
-    found = _PLANS[cls] = (names, values, nested, optional)
-    return found
-
-
-def build(cls: type[Any], data: Mapping[str, Any], **nested: Any) -> Any:
-    """An instance of the model class ``cls`` from its JSON object (checked already): the fields
-    it knows (lists as tuples), ``nested`` in place of theirs."""
-    _, names, tuples = _NAMES.get(cls) or _fields(cls)
-    known: Mapping[str, Any] = {**data, **nested} if nested else data
-    if not names.issuperset(known):  # a field a newer semantix added: left out
-        known = {key: value for key, value in known.items() if key in names}
-    if tuples:
-        lists = {name: tuple(value) for name in tuples if type(value := known.get(name)) is list}
-        known = {**known, **lists} if lists else known
-    return cls(**known)

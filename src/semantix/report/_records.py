@@ -21,6 +21,7 @@ from semantix._files import encodable, write_atomic
 from semantix._text import mask_secrets, preview, usable_secrets
 from semantix.pipeline._results import OUTCOME_WORDS as CHECK_WORDS
 from semantix.pipeline._results import SemanticResult
+from semantix.report._json import build, to_json
 from semantix.report._model import (
     NOT_JUDGED,
     REPORT_VERSION,
@@ -35,10 +36,8 @@ from semantix.report._model import (
     TestOutcome,
     TestRecord,
     Variant,
-    build,
     outcome,
     summarize,
-    to_json,
 )
 from semantix.report._schema import paused_gc
 

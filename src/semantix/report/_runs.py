@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from semantix.report._model import RepeatedTest, build, runs_section
+from semantix.report._json import build
+from semantix.report._model import RepeatedTest, runs_section
 from semantix.report._records import OUTCOME_WORDS
 from semantix.report._terminal import Line, render_row
 from semantix.runs import RunStats, suite_stability

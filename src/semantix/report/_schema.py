@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from semantix.judges._verdict import TokenUsage
+from semantix.report._json import build, model_fields
 from semantix.report._model import (
     REPORT_VERSION,
     CheckRecord,
@@ -32,7 +33,6 @@ from semantix.report._model import (
     Summary,
     TestRecord,
     Variant,
-    build,
 )
 
 __all__ = [
@@ -341,7 +341,7 @@ def _known(value: object, cls: type, where: str) -> dict[str, Any]:
     if type(value) is not dict:
         raise _fail(where, value, "an object")
     spec = _SPECS.get(cls) or _spec(cls)
-    names = _NAMES.get(cls) or _names(cls)
+    names = model_fields(cls)[0]
     known = {}
     for name, item in value.items():
         expected = spec.get(name)
@@ -358,14 +358,6 @@ def _known(value: object, cls: type, where: str) -> dict[str, Any]:
         if name not in value:
             _object(value, spec, where, (name,))  # its error
     return known
-
-
-_NAMES: dict[type, frozenset[str]] = {}
-
-
-def _names(cls: type) -> frozenset[str]:
-    found = _NAMES[cls] = frozenset(f.name for f in fields(cls))
-    return found
 
 
 def _meta(value: object) -> Meta:
