@@ -103,7 +103,7 @@ def _all(outcomes: list[Outcome]) -> list[SemanticResult]:
 def _raise_failed(result: SemanticResult) -> SemanticResult:
     __tracebackhide__ = True
     if not result.passed:
-        raise without_our_frames(SemanticAssertionError(result.explain(), result))
+        raise SemanticAssertionError(result.explain(), result)  # no frames yet: raised fresh
     return result
 
 
