@@ -14,22 +14,6 @@ from semantix._config import ModelKind
 from semantix.errors import ModelNotFoundError, UnknownModelError
 from semantix.models._downloads import Hub
 
-__all__ = [
-    "ModelInfo",
-    "ResolvedModel",
-    "choose_onnx_file",
-    "cpu_flags",
-    "cpu_kind",
-    "default_model",
-    "download_model",
-    "hf_cache_dir",
-    "list_supported_models",
-    "local_directory",
-    "lookup_model",
-    "path_reason",
-    "resolve_model",
-]
-
 #: Files an NLI judge on onnxruntime needs besides its ONNX file; the first two are required,
 #: the others are fetched when the repository has them.
 NLI_SUPPORT_FILES: tuple[str, ...] = (

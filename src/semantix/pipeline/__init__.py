@@ -12,10 +12,6 @@ not ...") is judged. The options (``judge``, ``threshold``, ``timeout``: the who
 from __future__ import annotations
 
 from semantix.pipeline._api import (
-    CheckOptions,
-    LeafResult,
-    Outcome,
-    SemanticResult,
     aassert_semantic,
     acheck,
     aevaluate_many,
@@ -26,6 +22,9 @@ from semantix.pipeline._api import (
     evaluate_semantic,
     judged,
 )
+from semantix.pipeline._options import CheckOptions
+from semantix.pipeline._results import LeafResult, SemanticResult
+from semantix.pipeline._steps import Outcome
 
 __all__ = [
     "CheckOptions",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 from semantix._intent import IntentLike
 from semantix.errors import SemanticAssertionError, SemantixError
 from semantix.pipeline._options import CheckOptions, Options, read_options
-from semantix.pipeline._results import LeafResult, SemanticResult
+from semantix.pipeline._results import SemanticResult
 from semantix.pipeline._steps import (
     REPORTED,
     Outcome,
@@ -22,22 +22,6 @@ from semantix.pipeline._steps import (
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
-
-__all__ = [
-    "CheckOptions",
-    "LeafResult",
-    "Outcome",
-    "SemanticResult",
-    "aassert_semantic",
-    "acheck",
-    "aevaluate_many",
-    "aevaluate_semantic",
-    "assert_semantic",
-    "check",
-    "evaluate_many",
-    "evaluate_semantic",
-    "judged",
-]
 
 
 def check(

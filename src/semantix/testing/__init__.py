@@ -5,21 +5,12 @@ pytest-semantic's matcher on semantix's embedding judge."""
 
 from __future__ import annotations
 
-from semantix.testing._api import (
-    CasesFileError,
-    FakeJudge,
-    PassRateError,
-    RunStats,
-    Satisfies,
-    SemanticAssertionError,
-    SemanticMatcher,
-    SemanticResult,
-    assert_pass_rate,
-    assert_semantic,
-    cases,
-    evaluate_pass_rate,
-    evaluate_semantic,
-)
+from semantix.errors import SemanticAssertionError
+from semantix.judges._fake import FakeJudge
+from semantix.pipeline import SemanticResult, assert_semantic, evaluate_semantic
+from semantix.runs import PassRateError, RunStats, assert_pass_rate, evaluate_pass_rate
+from semantix.testing._api import Satisfies, SemanticMatcher
+from semantix.testing._casefiles import CasesFileError, cases
 
 __all__ = [
     "CasesFileError",
