@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import types
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from semantix._intent import IntentLike
 from semantix.errors import SemanticAssertionError, SemantixError
@@ -39,11 +39,7 @@ def check(
         setup = begin(outputs, intent, options)
         return finish(setup, ask_within_limit(setup), report)
     except REPORTED as exc:
-        if report:
-            report_error(outputs, intent, exc)
-        if isinstance(exc, SemantixError):  # a script shows its own line and the message
-            raise without_our_frames(exc) from exc.__cause__
-        raise
+        _stopped(outputs, intent, exc, report)
 
 
 async def acheck(
@@ -61,19 +57,25 @@ async def acheck(
         setup, answers = await aask(outputs, intent, options)
         return finish(setup, answers, report)
     except REPORTED as exc:
-        if report:
-            report_error(outputs, intent, exc)
-        if isinstance(exc, SemantixError):  # a script shows its own line and the message
-            raise without_our_frames(exc) from exc.__cause__
-        raise
+        _stopped(outputs, intent, exc, report)
+
+
+def _stopped(
+    outputs: Sequence[object], intent: IntentLike, exc: Exception, report: bool
+) -> NoReturn:
+    """Raise ``exc``, which stopped the whole check (recorded first with ``report``)."""
+    __tracebackhide__ = True
+    if report:
+        report_error(outputs, intent, exc)
+    if isinstance(exc, SemantixError):  # a script shows its own line and the message
+        raise without_our_frames(exc) from exc.__cause__
+    raise exc
 
 
 def _one(outcomes: list[Outcome]) -> SemanticResult:
     __tracebackhide__ = True
-    (outcome,) = outcomes
-    if isinstance(outcome, BaseException):
-        raise outcome
-    return outcome
+    (result,) = _all(outcomes)
+    return result
 
 
 def _all(outcomes: list[Outcome]) -> list[SemanticResult]:

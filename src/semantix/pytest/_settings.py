@@ -257,6 +257,15 @@ class _Given:
             self.base(config), Path(self.text if text is None else text).expanduser()
         ).resolve()
 
+    def local_model(self, config: pytest.Config, model: str) -> Path | None:
+        """``model`` as an absolute directory when it is one, or reads as a path
+        (`semantix.models.path_reason`: the judge then says it is missing); else None."""
+        from semantix.models import path_reason  # a model option given
+
+        directory = self.path(config, model)
+        local = directory.is_dir() or path_reason(model, self.base(config)) is not None
+        return directory if local else None
+
 
 def _ini_base(config: pytest.Config) -> Path:
     return config.inipath.parent if config.inipath is not None else config.rootpath
@@ -285,7 +294,9 @@ def read_settings(config: pytest.Config) -> Settings:
         return Settings(
             judge=_judge(config, _given(config, "semantic_judge")),
             verdicts_mode=_verdicts_mode(_given(config, "semantic_verdicts")),
-            verdicts_path=_verdicts_path(config, _given(config, "semantic_verdicts_path")),
+            # None: SEMANTIX_VERDICTS_PATH, else .semantix/verdicts in the rootdir (`root`), so
+            # ``cd tests && pytest`` finds the same store.
+            verdicts_path=_path(config, "semantic_verdicts_path"),
             root=_ini_base(config),
             timeout=_number(
                 _given(config, "semantic_timeout"),
@@ -325,25 +336,14 @@ def _judge(config: pytest.Config, given: _Given | None) -> str | None:
     parsed = parse_spec(spec, source=given.source)
     if parsed.name is None or parsed.model is None:
         return spec
-    directory = given.path(config, parsed.model)
-    from semantix.models import path_reason  # a model option given
-
-    local = directory.is_dir() or path_reason(parsed.model, given.base(config)) is not None
-    return f"{parsed.name}:{directory}" if local else spec
+    directory = given.local_model(config, parsed.model)
+    return spec if directory is None else f"{parsed.name}:{directory}"
 
 
 def _verdicts_mode(given: _Given | None) -> str | None:
     if given is None:
         return semantix_config.verdicts_mode()  # SEMANTIX_VERDICTS, checked there
     return semantix_config.check_verdict_mode(given.text, source=given.source)
-
-
-def _verdicts_path(config: pytest.Config, given: _Given | None) -> Path | None:
-    """The store the option (against the current directory) or the ini key (against the ini
-    file) names; None: ``SEMANTIX_VERDICTS_PATH`` (against the current directory), else
-    ``.semantix/verdicts`` in the rootdir (`Settings.root`), so ``cd tests && pytest`` finds
-    the same store."""
-    return None if given is None else given.path(config)
 
 
 def _number(
@@ -395,11 +395,8 @@ def _model(config: pytest.Config, given: _Given | None) -> str | None:
     judge then says so)."""
     if given is None:
         return None
-    directory = given.path(config)
-    from semantix.models import path_reason  # a model option given
-
-    local = directory.is_dir() or path_reason(given.text, given.base(config)) is not None
-    return str(directory) if local else given.text
+    directory = given.local_model(config, given.text)
+    return given.text if directory is None else str(directory)
 
 
 def _flag(config: pytest.Config, dest: str) -> bool:
