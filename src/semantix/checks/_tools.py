@@ -369,36 +369,10 @@ def CalledTool(
     server: str | None = None,
     result: ResultCheck = None,
 ) -> type[Intent]:
-    """The check "the model called the tool ``name``", optionally with arguments.
-
-    Args:
-        name: the tool's name, exactly as the model calls it, or a glob pattern
-            (``"search_*"``: any tool whose name matches; ``*``, ``?``, ``[...]``).
-        args: a mapping the arguments must contain (other keys are allowed, at every level of
-            nesting, and the reason names them), or a callable that gets the parsed arguments
-            and returns True or False. Values compare as JSON (``1 == 1.0``, ``True != 1``);
-            any other object compares with ``==`` (dirty-equals matchers work), and a function
-            is called with the value and must return True or False. One matching call among
-            several passes.
-        exact: with a mapping, the arguments must be exactly ``args`` (no other keys, at any
-            level).
-        ignore: with ``exact=True``, argument names left out of the comparison (a request id,
-            a timestamp).
-        kind: only calls of this kind count: ``"function"``, ``"mcp"`` or ``"provider"``
-            (`semantix.outputs.ToolCall.kind`); ``server``: with ``kind="mcp"``, only calls
-            to this MCP server.
-        result: what the call's result must hold: a str it contains, a dict its JSON object
-            contains, a function that gets its text (True or False), or an object compared
-            with ``==`` (a dirty-equals matcher). A call with no result recorded never matches.
-
-    Raises:
-        TypeError: ``name`` is not a str, or ``args`` is neither a mapping nor a callable.
-        ValueError: ``name`` is empty, ``exact=True`` without a mapping, ``ignore=`` without
-            ``exact=True``, an unknown ``kind``, ``server=`` without ``kind="mcp"``.
-        ValueError, TypeError (when the check is decided): a matcher raised, or answered
-            something else than True or False; the message names the check, the call and the
-            matcher.
-    """
+    """The check "the model called the tool ``name``" (a name or a glob pattern), optionally
+    with its arguments (``args``: a dict they contain, ``exact=True`` for exactly that dict
+    less ``ignore``, or a callable that accepts them), its kind of call and MCP server, and
+    its result. The rules and the errors: docs/agents.md ("Tool calls")."""
     return called_tool(
         CalledToolCheck,
         "CalledTool",
