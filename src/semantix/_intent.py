@@ -163,9 +163,6 @@ class IntentMeta(type):
             f"intents are used as classes, not instances: pass {cls.__name__}, not {cls.__name__}()"
         )
 
-    def __bool__(cls) -> bool:
-        return True
-
 
 class Intent(metaclass=IntentMeta):
     """Base class of every intent. Write the requirement as the docstring.

@@ -39,9 +39,15 @@ class MentionIntent(Intent, abstract=True):
 
 def OnTopic(topic: str) -> type[Intent]:
     """The intent "the text is about ``topic``" as a whole (not merely in passing), named
-    ``OnTopic('cooking')`` in messages; ``topic`` is a short phrase (whitespace normalised, a
-    final period dropped; a TypeError or ValueError if it is no str, empty or over 200
-    characters). The same argument returns the same class.
+    ``OnTopic('cooking')`` in messages; the same argument returns the same class.
+
+    Args:
+        topic: a short phrase such as ``"our refund policy"`` (whitespace is normalised, a final
+            period dropped).
+
+    Raises:
+        TypeError: ``topic`` is not a str.
+        ValueError: ``topic`` is empty or longer than 200 characters.
     """
     topic = _check_argument(topic, factory="OnTopic", what="topic", example="cooking")
     return _cached_intent(
@@ -51,8 +57,16 @@ def OnTopic(topic: str) -> type[Intent]:
 
 def Mentions(thing: str) -> type[Intent]:
     """The intent "the text mentions ``thing``" explicitly or by a clear paraphrase (the same
-    subject is not enough), named ``Mentions('a refund')`` in messages; ``thing`` is checked as
-    `OnTopic`'s topic. The same argument returns the same class.
+    subject is not enough), named ``Mentions('a refund')`` in messages; the same argument returns
+    the same class.
+
+    Args:
+        thing: a short phrase such as ``"the return deadline"`` (whitespace is normalised, a
+            final period dropped).
+
+    Raises:
+        TypeError: ``thing`` is not a str.
+        ValueError: ``thing`` is empty or longer than 200 characters.
     """
     thing = _check_argument(thing, factory="Mentions", what="thing", example="the oven temperature")
     return _cached_intent(
