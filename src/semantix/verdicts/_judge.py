@@ -35,7 +35,7 @@ from semantix.judges._request import Request, RequestKey
 from semantix.verdicts._fingerprint import fingerprint_of
 from semantix.verdicts._memo import DEFAULT_MEMO_SIZE, Latch, Memo
 from semantix.verdicts._modes import RECORD_HINT, policy, resolve_mode
-from semantix.verdicts._record import StoredVerdict, answered, replay_at, replayable
+from semantix.verdicts._record import StoredVerdict, replay_at, replayable
 from semantix.verdicts._store import VerdictStore
 
 #: How a `VerdictCache` asks the judge for its misses (checked verdicts, one per request).
@@ -252,7 +252,7 @@ class VerdictCache:
             else:
                 remembered = replayable(verdict, self.judge, threshold)
             self.memo.put(found.keys[index], remembered)
-            found.results[index] = answered(verdict, self.judge, threshold)  # its cost kept
+            found.results[index] = replayable(verdict, self.judge, threshold, cost=True)
 
     def _secrets(self) -> tuple[object, ...]:
         """What must never reach a stored file: ``OPENAI_API_KEY`` and the judge's ``secrets``

@@ -84,8 +84,13 @@ class Memo:
 
     def put(self, key: Hashable, verdict: Verdict) -> None:
         """Remember ``verdict`` for ``key``, dropping the least recently used beyond ``size``."""
+        if self.size <= 0:
+            return
         with self._lock:
-            self._remember(key, verdict)
+            self._entries[key] = verdict
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
 
     def release(self, keys: Iterable[Hashable]) -> None:
         """End the claims on ``keys`` and wake whoever waits for them."""
@@ -93,15 +98,6 @@ class Memo:
             events = [self._claims.pop(key) for key in keys if key in self._claims]
         for event in events:
             event.set()
-
-    def _remember(self, key: Hashable, verdict: Verdict) -> None:
-        """`put`'s work, under the lock the caller holds."""
-        if self.size <= 0:
-            return
-        self._entries[key] = verdict
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
 
     def clear(self) -> None:
         """Forget every remembered verdict."""

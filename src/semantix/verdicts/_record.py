@@ -25,7 +25,7 @@ from semantix.verdicts._fingerprint import (
 )
 from semantix.verdicts._modes import RECORD_HINT
 
-__all__ = ["PREVIEW_CHARS", "StoredVerdict", "answered", "decision_at", "replayable"]
+__all__ = ["PREVIEW_CHARS", "StoredVerdict", "decision_at", "replayable"]
 
 #: How much of the output a stored file shows (the fingerprint covers all of it).
 PREVIEW_CHARS = 500
@@ -57,7 +57,8 @@ def same_threshold(recorded: float | None, current: float) -> bool:
 def replayable(verdict: Verdict, judge: object, threshold: float, *, cost: bool = False) -> Verdict:
     """``verdict`` as a replay keeps it: decided at its threshold (else ``threshold``, the one it
     was asked at), named, without the latency and token usage that only the first answer cost
-    (``cost=True`` keeps them: `answered`). A plain verdict that already is that form is
+    (``cost=True`` keeps them: the first answer, so a later memo hit is ``==`` to it, as
+    semantix-ai's ``CachingJudge`` promised). A plain verdict that already is that form is
     returned as it is."""
     if (
         type(verdict) is Verdict
@@ -77,12 +78,6 @@ def replayable(verdict: Verdict, judge: object, threshold: float, *, cost: bool 
         latency_ms=verdict.latency_ms if cost else None,
         usage=verdict.usage if cost else None,
     )
-
-
-def answered(verdict: Verdict, judge: object, threshold: float) -> Verdict:
-    """``verdict`` as the recording judge hands it on the first time: `replayable` (so a later
-    memo hit is ``==`` to it, as semantix-ai's ``CachingJudge`` promised) plus what it cost."""
-    return replayable(verdict, judge, threshold, cost=True)
 
 
 def replay_at(verdict: Verdict, threshold: float, *, exact: bool = False) -> Verdict | None:
