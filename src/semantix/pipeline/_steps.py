@@ -188,9 +188,11 @@ def plan_requests(setup: Setup) -> Asked:
             plan = plans.get(leaf)
             if plan is None or leaf not in needed:
                 deciders = ", ".join(k.__name__ for k, v in known.items() if v is not _NO_TEXT)
-                mine[leaf] = (plan, _not_judged(deciders), False)
+                reason = f"not judged: decided by {deciders}"
+                mine[leaf] = (plan, Verdict(passed=False, score=None, reason=reason), False)
             elif blank and leaf.needs == "text":
-                mine[leaf] = (plan, _nothing(plan.threshold), True)
+                nothing = Verdict(False, None, EMPTY_REASON, threshold=plan.threshold)
+                mine[leaf] = (plan, nothing, True)
             elif issubclass(leaf, Scoped):
                 assert declared is not None
                 try:
@@ -217,7 +219,7 @@ def _needed(
     reads the text and is still needed on an output without text is the ``TypeError`` of the
     module docstring."""
     exact = {leaf: verdict.passed for leaf, verdict in known.items() if verdict is not _NO_TEXT}
-    needed = _undecided(setup.intent, exact)
+    needed = _partial(setup.intent, exact)[1]
     if view.text is None:
         blind = [leaf for leaf in needed if leaf.needs == "text"]
         if blind:
@@ -302,15 +304,11 @@ def expired(declared: Capabilities | None, limit: float, intent: type[Intent]) -
     )
 
 
-def _undecided(node: type[Intent], known: dict[type[Intent], bool]) -> frozenset[type[Intent]]:
-    """The leaves whose verdict can still change ``node``'s outcome, given the ``known`` ones."""
-    return _partial(node, known)[1]
-
-
 def _partial(
     node: type[Intent], known: dict[type[Intent], bool]
 ) -> tuple[bool | None, frozenset[type[Intent]]]:
-    """``node`` evaluated with only ``known`` leaves: (its value or None, the leaves it needs)."""
+    """``node`` evaluated with only ``known`` leaves: (its value or None, the leaves whose
+    verdict can still change it)."""
     if issubclass(node, Negation):
         value, needed = _partial(node.operand, known)
         return (None if value is None else not value), needed
@@ -329,14 +327,6 @@ def _partial(
     if node in known:
         return known[node], frozenset()
     return None, frozenset({node})
-
-
-def _nothing(threshold: float) -> Verdict:
-    return Verdict(passed=False, score=None, reason=EMPTY_REASON, threshold=threshold)
-
-
-def _not_judged(deciders: str) -> Verdict:
-    return Verdict(passed=False, score=None, reason=f"not judged: decided by {deciders}")
 
 
 def _held(view: OutputView) -> str:
