@@ -13,9 +13,7 @@ replay = RecordReplayJudge(FakeJudge(lambda o, i: 0.0), mode="replay", store=sto
 assert_semantic("Thank you!", "polite", judge=replay)  # read from `store`; judge not called
 ```
 
-Its modules, bottom to top: ``modes``, ``fingerprint``, ``record`` (one stored verdict, its
-schema), ``store``, ``memo`` and ``judge`` (``VerdictCache``: memo, store and mode, the lookup and
-record step of a check; ``RecordReplayJudge``, the adapter users build; ``wrap_judge()``).
+Its modules, bottom to top: docs/frozen-verdicts.md, "API".
 """
 
 from __future__ import annotations

@@ -306,22 +306,15 @@ class RecordReplayJudge(WrappingJudge):
     """Any judge, recording its verdicts to a store and replaying them (``CachingJudge`` is the
     same class under its former name): the judge and its `VerdictCache`. A check unwraps it
     (`semantix.pipeline._judging`) and asks the judge through the cache itself; asked directly
-    (``evaluate``, ``evaluate_batch``), it does the same.
+    (``evaluate``, ``evaluate_batch``), it does the same (docs/frozen-verdicts.md).
 
     Args:
-        judge: the judge to wrap (anything with ``evaluate``; ``evaluate_batch`` is used when
-            present). Everything it declares (``recommended_threshold``, ``identity``,
-            ``prompt_version``, ``secrets``, ...) is forwarded by `WrappingJudge`, so thresholds,
-            fingerprints and messages are the same as without the wrapper.
+        judge: the judge to wrap; everything it declares is forwarded (`WrappingJudge`).
         store: a ``VerdictStore`` or its directory; default: see ``VerdictStore``.
         mode: ``off``, ``replay``, ``update`` or ``strict``; default ``SEMANTIX_VERDICTS``, else
-            ``off`` (see ``semantix.verdicts._modes``).
-        memo: remember verdicts in memory, so each (output, intent) is judged — or read from
-            disk — once per instance. Thread-safe: concurrent requests for the same check wait
-            for one answer.
-        memo_size: how many checks the memo keeps, least recently used dropped first
-            (default 1024).
-        maxsize: semantix-ai's name for ``memo_size`` (``CachingJudge(judge, maxsize=256)``).
+            ``off``.
+        memo: remember verdicts in memory, ``memo_size`` of them, least recently used dropped
+            first (``maxsize``: semantix-ai's name for ``memo_size``).
     """
 
     def __init__(
@@ -410,25 +403,8 @@ def wrap_judge(
     path: VerdictStore | str | os.PathLike[str] | None = None,
     memo: bool = True,
 ) -> Judge:
-    """``judge`` behind the frozen-verdict store, as configured.
-
-    ``mode`` (default ``SEMANTIX_VERDICTS``, else ``off``) and ``path`` (default
-    ``SEMANTIX_VERDICTS_PATH``, else ``.semantix/verdicts`` in the current directory) are those
-    of ``RecordReplayJudge``. Returns:
-
-    - ``judge`` itself, unchanged, when the mode resolves to ``off`` and ``memo`` is False, or
-      when ``judge`` already is a ``RecordReplayJudge`` and neither ``mode``, ``path`` nor
-      ``memo`` asks for something else (so wrapping twice is harmless);
-    - the judge inside a ``RecordReplayJudge``, wrapped afresh, when ``mode``, ``path`` or
-      ``memo`` differ from its own (an explicit ``--semantic-verdicts`` wins over an earlier
-      wrapping);
-    - otherwise ``RecordReplayJudge(judge, mode=..., store=path, memo=memo)`` — with mode ``off``
-      that is the memo alone: nothing is read or written on disk.
-
-    Raises:
-        ConfigurationError: the mode (argument or ``SEMANTIX_VERDICTS``) is not one of
-            ``off``, ``replay``, ``update``, ``strict``.
-    """
+    """``judge`` behind the frozen-verdict store, as configured (what it returns when:
+    docs/frozen-verdicts.md, "API"); a `ConfigurationError` for a mode not in ``MODES``."""
     if isinstance(judge, RecordReplayJudge):
         if _same_settings(judge, mode, path, memo):
             return judge
