@@ -79,69 +79,35 @@ __all__ = [
 ]
 
 # Names loaded on first attribute access, so that ``import semantix`` (and so the pytest plugin,
-# in every pytest run) loads nothing it does not use: intents and errors, the pipeline (``assert_semantic`` and friends, on first use), the judges (their
-# modules import heavy libraries on use) and the names that moved off the top level into the
-# module that owns them.
+# in every pytest run) loads nothing it does not use: intents and errors, the pipeline, the
+# judges (their modules import heavy libraries on use) and the names that moved off the top
+# level into the module that owns them.
 _LAZY = {
-    **dict.fromkeys(
-        (
-            "aassert_semantic",
-            "aevaluate_many",
-            "aevaluate_semantic",
-            "assert_semantic",
-            "evaluate_many",
-            "evaluate_semantic",
-        ),
-        "semantix.pipeline",
-    ),
-    "SemanticResult": "semantix.pipeline._results",
-    "Intent": "semantix._intent",
-    "clear_cache": "semantix._cache",
-    **dict.fromkeys(("Judge", "Verdict"), "semantix.judges._base"),
-    "FakeJudge": "semantix.judges._fake",
-    "QuantizedNLIJudge": "semantix.judges._quantized",
-    "NLIJudge": "semantix.judges._transformers",
-    "EmbeddingJudge": "semantix.judges._embedding",
-    "LLMJudge": "semantix.judges._llm",
-    "EscalatingJudge": "semantix.judges._escalating",
-    "cases": "semantix.testing._casefiles",
-    **dict.fromkeys(
-        (
-            "ConfigurationError",
-            "CorruptVerdictError",
-            "JudgeError",
-            "SemanticAssertionError",
-            "SemantixError",
-            "IntentCalibrationError",
-            "JudgeTimeoutError",
-            "JudgeUnavailableError",
-            "ModelNotFoundError",
-            "PatternTimeoutError",
-            "UnenforceableCheckError",
-            "UnknownModelError",
-            "VerdictNotRecordedError",
-            "VerdictStoreError",
-        ),
-        "semantix.errors",
-    ),
-    **dict.fromkeys(("DEFAULT_THRESHOLD", "IntentDescription"), "semantix._intent"),
-    **dict.fromkeys(("JudgeIdentity", "TokenUsage"), "semantix.judges._base"),
-    "LeafResult": "semantix.pipeline._results",
-    **dict.fromkeys(
-        ("PassRateError", "RunResult", "RunStats", "assert_pass_rate", "evaluate_pass_rate"),
-        "semantix.runs",
-    ),
-    **dict.fromkeys(
-        (
-            "DuplicateSnapshotError",
-            "SnapshotDriftError",
-            "SnapshotFileError",
-            "SnapshotMissingError",
-            "assert_semantic_snapshot",
-        ),
-        "semantix.snapshots",
-    ),
-    **dict.fromkeys(("RecordReplayJudge", "VerdictStore"), "semantix.verdicts"),
+    name: module
+    for module, names in {
+        "semantix.pipeline": "aassert_semantic aevaluate_many aevaluate_semantic assert_semantic "
+        "evaluate_many evaluate_semantic",
+        "semantix.pipeline._results": "LeafResult SemanticResult",
+        "semantix._intent": "DEFAULT_THRESHOLD Intent IntentDescription",
+        "semantix._cache": "clear_cache",
+        "semantix.judges._base": "Judge JudgeIdentity TokenUsage Verdict",
+        "semantix.judges._fake": "FakeJudge",
+        "semantix.judges._quantized": "QuantizedNLIJudge",
+        "semantix.judges._transformers": "NLIJudge",
+        "semantix.judges._embedding": "EmbeddingJudge",
+        "semantix.judges._llm": "LLMJudge",
+        "semantix.judges._escalating": "EscalatingJudge",
+        "semantix.testing._casefiles": "cases",
+        "semantix.errors": "ConfigurationError CorruptVerdictError IntentCalibrationError "
+        "JudgeError JudgeTimeoutError JudgeUnavailableError ModelNotFoundError "
+        "PatternTimeoutError SemanticAssertionError SemantixError UnenforceableCheckError "
+        "UnknownModelError VerdictNotRecordedError VerdictStoreError",
+        "semantix.runs": "PassRateError RunResult RunStats assert_pass_rate evaluate_pass_rate",
+        "semantix.snapshots": "DuplicateSnapshotError SnapshotDriftError SnapshotFileError "
+        "SnapshotMissingError assert_semantic_snapshot",
+        "semantix.verdicts": "RecordReplayJudge VerdictStore",
+    }.items()
+    for name in names.split()
 }
 
 
