@@ -1,12 +1,8 @@
 """The one check pipeline: every runner judges outputs against an intent through `check`.
 
-Each output becomes one `semantix.outputs.OutputView`; structural leaves are decided by semantix,
-semantic leaves get their thresholds and go to the judge in one batch; ``~ & |`` combine the
-verdicts into one `SemanticResult` (or the error that stopped that output) and, for asserting
-runners, one report record. The steps are `semantix.pipeline._steps`; docs/architecture.md
-draws the whole path, and docs/verdicts.md says how a negatively phrased requirement ("must
-not ...") is judged. The options (``judge``, ``threshold``, ``timeout``: the whole check) are
-`semantix.pipeline._options`, the same for every entry point.
+Its steps are `semantix.pipeline._steps`, its options (``judge``, ``threshold``, ``timeout``)
+`semantix.pipeline._options`; docs/architecture.md draws the whole path, and docs/verdicts.md
+says how a negatively phrased requirement ("must not ...") is judged.
 """
 
 from __future__ import annotations

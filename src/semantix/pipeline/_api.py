@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def check(
     outputs: Sequence[object], intent: IntentLike, options: Options, *, report: bool = False
 ) -> list[Outcome]:
-    """The pipeline (module docstring): one outcome per output, in order — its result, or the
+    """The pipeline (docs/architecture.md): one outcome per output, in order — its result, or the
     error that stopped its check (a budget that cannot be checked, no text to judge). An error
     that stops the whole check (the judge's, a bad intent) is raised.
 

@@ -1,12 +1,7 @@
-"""The steps of the one check, shared by `check` and `acheck` (see `semantix.pipeline`):
-``begin`` (views, structural leaves, the judge), ``plan_requests`` (thresholds, which semantic
-leaves to send and what to ask), the judge's one batch, ``finish`` (combine, results, records).
-
-**Nothing to judge** is decided here, once, for every leaf and runner: a leaf that reads the
-text (``needs == "text"``), on an output that holds none, is a ``TypeError`` naming what the
-output holds, unless the other leaves decide the check (``CalledTool("x") | Polite`` on a
-tools-only reply passes, "not judged"); a semantic leaf on an empty or blank text is not sent
-and FAILS whichever way it is wanted (neither ``X`` nor ``~X`` passes on nothing).
+"""The steps of the one check, shared by `check` and `acheck`: ``begin``, ``plan_requests``,
+the judge's one batch, ``finish`` (docs/architecture.md says what each does). **Nothing to
+judge** is decided here, once, for every leaf and runner (`_needed`, the ``blank`` case of
+`plan_requests`).
 """
 
 from __future__ import annotations
@@ -216,8 +211,8 @@ def _needed(
 ) -> frozenset[type[Intent]]:
     """The semantic leaves to ask on an output without text, or beside decided structural
     leaves with a costly judge: only those that can still change the outcome. A leaf that
-    reads the text and is still needed on an output without text is the ``TypeError`` of the
-    module docstring."""
+    reads the text and is still needed on an output without text is a ``TypeError`` naming
+    what the output holds."""
     exact = {leaf: verdict.passed for leaf, verdict in known.items() if verdict is not _NO_TEXT}
     needed = _partial(setup.intent, exact)[1]
     if view.text is None:
