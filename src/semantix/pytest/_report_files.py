@@ -25,11 +25,7 @@ def run_id(pytest_config: pytest.Config) -> str:
 def shard_option(config: pytest.Config) -> str | None:
     """``i/N`` when this session is shard i of N (``--semantic-shard``), else None."""
     value = config.getoption("semantic_shard", None)
-    if value is None:
-        return None
-    if isinstance(value, tuple):
-        return f"{value[0]}/{value[1]}"
-    return str(value)
+    return None if value is None else str(value)
 
 
 def refuse_writing_over_an_input(settings: Settings, config: pytest.Config) -> None:
