@@ -1,12 +1,7 @@
-"""The recording judge's in-process memo: bounded, least recently used first out, thread-safe.
-
-Each entry maps a request's one key (`semantix.judges._request.RequestKey`, the key the
-frozen-verdict fingerprint is made from) to the verdict to replay. At most ``size``
-entries are kept; the least recently used is dropped first. Concurrent requests for the same
-check are answered once: the first thread *claims* the key, the others wait for it and then
-look again. Claims live only while a check is being answered, so nothing grows with the number
-of checks a process has seen.
-"""
+"""The recording judge's in-process memo: bounded, least recently used first out, thread-safe
+(docs/frozen-verdicts.md). Concurrent requests for the same check are answered once: the first
+thread *claims* the key, the others wait for it and then look again; claims live only while a
+check is being answered."""
 
 from __future__ import annotations
 
