@@ -19,7 +19,7 @@ from semantix.cli import (
     _freeze_variants,
     _report,
 )
-from semantix.cli._common import PROG
+from semantix.cli._common import PROG, Formatter
 from semantix.cli._errors import report_error
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         sub = command.add_parser(commands)
+        sub.formatter_class = Formatter  # example epilogs as written
         # Also after the command (semantix check ... --traceback); SUPPRESS keeps a --traceback
         # given before the command.
         sub.add_argument(

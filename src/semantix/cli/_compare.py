@@ -14,7 +14,7 @@ from pathlib import Path
 
 from semantix import _config as config
 from semantix._files import write_atomic
-from semantix.cli._common import CommandError, Commands, Formatter
+from semantix.cli._common import CommandError, Commands
 from semantix.report._compare import FAIL_ON, compare, load_report
 from semantix.report._compare_views import html_page, markdown, text_lines
 
@@ -39,7 +39,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix compare main.json branch.json\n"
         "  semantix compare main.json branch.json --format markdown > comment.md\n"
         "  semantix compare main.json branch.json --fail-on significant --html compare.html\n",
-        formatter_class=Formatter,
     )
     parser.add_argument("base", metavar="BASE", type=Path, help="the baseline's JSON report")
     parser.add_argument("candidate", metavar="CAND", type=Path, help="the candidate's JSON report")

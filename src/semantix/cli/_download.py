@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from semantix import _config as config
-from semantix.cli._common import Commands, Formatter
+from semantix.cli._common import Commands
 from semantix.cli._errors import report_error
 from semantix.judges._calls import judge_identity
 from semantix.models import download_model, lookup_model
@@ -41,7 +41,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix download\n"
         "  semantix download --judge quantized --judge embedding\n"
         "  HF_HOME=./hf semantix download --model cross-encoder/nli-deberta-v3-small\n",
-        formatter_class=Formatter,
     )
     parser.add_argument(
         "--judge",

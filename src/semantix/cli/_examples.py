@@ -13,7 +13,7 @@ from typing import Any
 from semantix._config import check_positive_int
 from semantix._files import write_atomic
 from semantix._intent import Intent, examples_path
-from semantix.cli._common import CommandError, Commands, Formatter, load_intent
+from semantix.cli._common import CommandError, Commands, load_intent
 from semantix.judges._llm import LLMJudge
 from semantix.pipeline._specs import parse_spec
 from semantix.relations._freeze import ask_texts, provenance, refuse_in_ci
@@ -47,7 +47,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix examples myapp.intents:Polite --judge llm:qwen2.5 --base-url "
         "http://localhost:8000/v1 --count 16\n"
         "then: semantix calibrate labels.csv --judge embedding  (do the examples separate?)\n",
-        formatter_class=Formatter,
     )
     parser.add_argument("intent", metavar="INTENT", help="module:Name of an Intent class")
     parser.add_argument(

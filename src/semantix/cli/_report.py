@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from semantix._files import write_atomic
-from semantix.cli._common import CommandError, Commands, Formatter
+from semantix.cli._common import CommandError, Commands
 from semantix.report._html import render, write_html_report
 from semantix.report._merge import merge_reports
 from semantix.report._records import write_json_report
@@ -38,7 +38,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix report out/report.json -o out/report.html\n"
         "\nmerge the JSON reports of a suite's shards (CI jobs) into one:\n"
         f"  {MERGE_USAGE}\n  semantix report ALL.json -o report.html\n",
-        formatter_class=Formatter,
     )
     parser.add_argument("json", metavar="JSON", type=Path, help="the JSON report to render")
     parser.add_argument(
