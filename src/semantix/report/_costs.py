@@ -35,17 +35,8 @@ def record_judge_cost(
 ) -> float | None:
     """One assertion's judge cost in USD (None: no usage, a verdict of unknown usage, or no
     price for a model that spent tokens)."""
-    total = 0.0
-    priced = False
-    for leaf in record.leaves:
-        usage, model = _usage(leaf), leaf.judge_model
-        if usage is None:
-            continue
-        if usage is _UNKNOWN or prices is None or model is None or model not in prices:
-            return None
-        total += _usd(usage, prices[model])
-        priced = True
-    return total if priced else None
+    cost = judge_cost([record], prices)
+    return cost.usd if cost.verdicts else None
 
 
 def judge_cost(
