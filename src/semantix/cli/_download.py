@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{name}: {_fetch_model(name, args.revision, args.cache_dir)}")
         except Exception as exc:  # noqa: BLE001 - shown; the other downloads still run
             failed.append(name)
-            report_error(f"{NAME} {name}", exc, show_traceback=args.traceback, stream=sys.stderr)
+            report_error(f"{NAME} {name}", exc, show_traceback=args.traceback)
     done = len(jobs) - len(failed)
     if failed:
         print(

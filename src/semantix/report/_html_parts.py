@@ -70,8 +70,8 @@ def _split_description(text: str) -> tuple[str, str]:
     return first.strip(), rest.strip("\n")
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
 
 
 def _ms(value: float | None) -> str:
