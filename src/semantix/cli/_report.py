@@ -13,7 +13,7 @@ from pathlib import Path
 
 from semantix._files import write_atomic
 from semantix.cli._common import CommandError, Commands
-from semantix.report._html import render, write_html_report
+from semantix.report._html import json_href, render
 from semantix.report._merge import merge_reports
 from semantix.report._records import write_json_report
 from semantix.report._schema import ReportDocumentError, load_report
@@ -91,11 +91,9 @@ def run(args: argparse.Namespace) -> int:
             f"{str(output)!r} exists (the page pytest --semantic-report-html wrote, perhaps); "
             "pass --force to replace it, or choose another -o PATH"
         )
+    href = json_href(source, output) if args.json_href is None else args.json_href
     try:
-        if args.json_href is None:
-            write_html_report(output, document, json_path=source)
-        else:
-            write_atomic(output, render(document, json_href=args.json_href))
+        write_atomic(output, render(document, json_href=href))
     except ReportDocumentError as exc:
         raise CommandError(f"{str(source)!r}: {exc}") from None
     except OSError as exc:
