@@ -1,10 +1,5 @@
 """``semantix compare BASE.json CAND.json``: what got worse between two runs' JSON reports
-(`semantix.report._compare`); exit status 1 when ``--fail-on`` says so, 2 when a file is not a
-report. On GitHub Actions the Markdown view also goes to the job summary
-(``$GITHUB_STEP_SUMMARY``); ``--comment PATH`` writes it as a pull-request comment body with a
-hidden marker, so a workflow updates one comment in place (docs/ci.md). Both open with the
-result the exit status gives.
-"""
+(`semantix.report._compare`); exit status, job summary and ``--comment``: docs/cli.md."""
 
 from __future__ import annotations
 

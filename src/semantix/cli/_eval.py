@@ -1,8 +1,5 @@
 """``semantix eval DATA --intent SPEC -o REPORT``: judge every row of a dataset and write the
-JSON report (`semantix.datasets`; docs/evaluating-datasets.md). Exit status 0 when every record
-passed, 1 when one failed or errored, 2 when the run could not start, 130 when interrupted (the
-finished rows are kept for ``--resume``).
-"""
+JSON report (`semantix.datasets`); exit status and ``--resume``: docs/cli.md."""
 
 from __future__ import annotations
 

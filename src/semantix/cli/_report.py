@@ -1,10 +1,6 @@
-"""``semantix report``: render a saved JSON report as the self-contained HTML page, and
-``semantix report merge A.json B.json ... -o ALL.json``: the shards of one suite's run merged into
-the JSON report an unsharded run would have written (`semantix.report._merge`).
-
-The page is the one ``pytest --semantic-report-html`` writes, byte for byte, when it sits at the
-same place relative to the JSON; docs/cli.md says what each refuses.
-"""
+"""``semantix report JSON``: the saved JSON report as its HTML page (byte for byte the page pytest
+writes), and ``semantix report merge``: shards' reports merged (`semantix.report._merge`);
+docs/cli.md says what each refuses."""
 
 from __future__ import annotations
 
