@@ -1,11 +1,6 @@
 """The judges' own cost, apart from the system's: token usage of LLM-judged verdicts, priced
-by ``--semantic-judge-prices`` (docs/budgets.md, "The judges' own cost, apart").
-
-An `LLMJudge` verdict given this run (it has a latency) without usage is of **unknown** cost:
-counted and warned about, never priced at zero. A replayed verdict (no latency) spent nothing.
-The run's cost is unknown (``usd`` None, the JSON's null, "unknown" on every page) unless every
-verdict was priced; the priced part is ``known_usd``.
-"""
+by ``--semantic-judge-prices``. An LLM verdict given this run without usage is of unknown cost,
+never free (docs/budgets.md, "The judges' own cost, apart", has the rules)."""
 
 from __future__ import annotations
 
