@@ -9,40 +9,24 @@ from collections.abc import Callable, Sequence
 
 from semantix import __version__
 from semantix.cli import (
-    _calibrate as calibrate,
+    _calibrate,
+    _check,
+    _compare,
+    _download,
+    _eval,
+    _examples,
+    _export,
+    _freeze_variants,
+    _report,
 )
-from semantix.cli import (
-    _check as check,
-)
-from semantix.cli import (
-    _compare as compare,
-)
-from semantix.cli import (
-    _download as download,
-)
-from semantix.cli import (
-    _eval as eval,
-)
-from semantix.cli import (
-    _examples as examples,
-)
-from semantix.cli import (
-    _export as export,
-)
-from semantix.cli import (
-    _freeze_variants as freeze_variants,
-)
-from semantix.cli import (
-    _report as report,
-)
-from semantix.cli._common import PROG
+from semantix.cli._common import PROG, Formatter
 from semantix.cli._errors import report_error
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The commands, in the order ``semantix --help`` lists them.
 COMMANDS = (
-    check, eval, download, export, calibrate, report, compare, freeze_variants, examples,
+    _check, _eval, _download, _export, _calibrate, _report, _compare, _freeze_variants, _examples,
 )  # fmt: skip
 
 _TRACEBACK_HELP = "on an error, print the whole chain of exceptions (for bug reports)"
@@ -89,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         sub = command.add_parser(commands)
+        sub.formatter_class = Formatter  # example epilogs as written
         # Also after the command (semantix check ... --traceback); SUPPRESS keeps a --traceback
         # given before the command.
         sub.add_argument(

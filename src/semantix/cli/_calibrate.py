@@ -22,7 +22,6 @@ from semantix.calibration import Calibration, calibrate, evaluate_threshold
 from semantix.cli._common import (
     CommandError,
     Commands,
-    Formatter,
     add_judge_options,
     cli_judge,
     load_intent,
@@ -60,7 +59,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "there (each with its Wilson 95% interval); then print the thresholds as lines to paste "
         "and the judge_accuracy=... that corrects repeated runs' pass rates.",
         epilog="example:\n  semantix calibrate labels.csv --judge quantized --intent myapp:Polite\n",
-        formatter_class=Formatter,
     )
     parser.add_argument(
         "labels", metavar="LABELS", help="CSV (output,intent,expected) or JSON Lines file"

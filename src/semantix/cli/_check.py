@@ -8,7 +8,7 @@ import sys
 
 from semantix._intent import as_intent, iter_leaves
 from semantix.checks._base import Structural
-from semantix.cli._common import Commands, Formatter, add_judge_options, cli_judge, load_intent
+from semantix.cli._common import Commands, add_judge_options, cli_judge, load_intent
 from semantix.pipeline import evaluate_semantic
 from semantix.pipeline._results import SemanticResult
 
@@ -28,7 +28,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         '  semantix check "$REPLY" "The text is polite." --judge llm:gpt-4o-mini  # OPENAI_API_KEY\n'
         "  llm-app | semantix check - myapp.intents:Polite --judge embedding --json\n"
         '  semantix check "$REPLY" "The text is polite." --judge judges:KeywordJudge  # ./judges.py\n',
-        formatter_class=Formatter,
     )
     parser.add_argument("text", metavar="TEXT", help="the output to judge; '-' reads stdin")
     parser.add_argument(

@@ -1,10 +1,5 @@
 """``semantix compare BASE.json CAND.json``: what got worse between two runs' JSON reports
-(`semantix.report._compare`); exit status 1 when ``--fail-on`` says so, 2 when a file is not a
-report. On GitHub Actions the Markdown view also goes to the job summary
-(``$GITHUB_STEP_SUMMARY``); ``--comment PATH`` writes it as a pull-request comment body with a
-hidden marker, so a workflow updates one comment in place (docs/ci.md). Both open with the
-result the exit status gives.
-"""
+(`semantix.report._compare`); exit status, job summary and ``--comment``: docs/cli.md."""
 
 from __future__ import annotations
 
@@ -14,7 +9,7 @@ from pathlib import Path
 
 from semantix import _config as config
 from semantix._files import write_atomic
-from semantix.cli._common import CommandError, Commands, Formatter
+from semantix.cli._common import CommandError, Commands
 from semantix.report._compare import FAIL_ON, compare, load_report
 from semantix.report._compare_views import html_page, markdown, text_lines
 
@@ -39,7 +34,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix compare main.json branch.json\n"
         "  semantix compare main.json branch.json --format markdown > comment.md\n"
         "  semantix compare main.json branch.json --fail-on significant --html compare.html\n",
-        formatter_class=Formatter,
     )
     parser.add_argument("base", metavar="BASE", type=Path, help="the baseline's JSON report")
     parser.add_argument("candidate", metavar="CAND", type=Path, help="the candidate's JSON report")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from semantix import _config as config
-from semantix.cli._common import Commands, Formatter
+from semantix.cli._common import Commands
 from semantix.cli._errors import report_error
 from semantix.judges._calls import judge_identity
 from semantix.models import download_model, lookup_model
@@ -41,7 +41,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix download\n"
         "  semantix download --judge quantized --judge embedding\n"
         "  HF_HOME=./hf semantix download --model cross-encoder/nli-deberta-v3-small\n",
-        formatter_class=Formatter,
     )
     parser.add_argument(
         "--judge",
@@ -100,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{name}: {_fetch_model(name, args.revision, args.cache_dir)}")
         except Exception as exc:  # noqa: BLE001 - shown; the other downloads still run
             failed.append(name)
-            report_error(f"{NAME} {name}", exc, show_traceback=args.traceback, stream=sys.stderr)
+            report_error(f"{NAME} {name}", exc, show_traceback=args.traceback)
     done = len(jobs) - len(failed)
     if failed:
         print(

@@ -12,7 +12,6 @@ import sysconfig
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
 
 from semantix.cli._common import PROG, CommandError
 from semantix.errors import SemantixError
@@ -38,15 +37,12 @@ _FOR_THE_COMMAND_LINE = (
 )
 
 
-def report_error(
-    command: str, exc: BaseException, *, show_traceback: bool = False, stream: TextIO | None = None
-) -> None:
-    """Print why ``command`` could not run to ``stream`` (stderr)."""
-    out = stream if stream is not None else sys.stderr
+def report_error(command: str, exc: BaseException, *, show_traceback: bool = False) -> None:
+    """Print why ``command`` could not run to stderr."""
     if show_traceback:
-        traceback.print_exception(exc, file=out)
+        traceback.print_exception(exc, file=sys.stderr)
     for line in error_lines(command, exc, show_traceback=show_traceback):
-        print(line, file=out)
+        print(line, file=sys.stderr)
 
 
 def error_lines(command: str, exc: BaseException, *, show_traceback: bool = False) -> list[str]:

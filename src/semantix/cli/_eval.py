@@ -1,8 +1,5 @@
 """``semantix eval DATA --intent SPEC -o REPORT``: judge every row of a dataset and write the
-JSON report (`semantix.datasets`; docs/evaluating-datasets.md). Exit status 0 when every record
-passed, 1 when one failed or errored, 2 when the run could not start, 130 when interrupted (the
-finished rows are kept for ``--resume``).
-"""
+JSON report (`semantix.datasets`); exit status and ``--resume``: docs/cli.md."""
 
 from __future__ import annotations
 
@@ -11,7 +8,7 @@ import sys
 from pathlib import Path
 
 from semantix import _config as config
-from semantix.cli._common import Commands, Formatter, add_judge_options, cli_judge
+from semantix.cli._common import Commands, add_judge_options, cli_judge
 from semantix.datasets import ENGINES, Fields, evaluate_dataset
 from semantix.datasets._sidefile import side_path
 from semantix.judges._base import Judge
@@ -39,7 +36,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "reply -o out.json\n"
         "  semantix eval export/ --intent app.intents:Polite --shard 2/8 -o shard-2.json\n"
         "  semantix eval export/ --intent app.intents:Polite --engine ray -o today.json\n",
-        formatter_class=Formatter,
     )
     parser.add_argument(
         "data", metavar="DATA", help="a .jsonl/.ndjson, .csv or .parquet file, a directory of "

@@ -5,21 +5,18 @@ LLM through `semantix.judges._llm.LLMJudge`'s client, for a person to review (do
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from semantix import _config as config
 from semantix._config import check_positive_int
 from semantix._files import write_atomic
 from semantix._intent import Intent, examples_path
-from semantix._text import mask_url, preview
-from semantix.cli._common import CommandError, Commands, Formatter, load_intent
-from semantix.errors import ConfigurationError, JudgeError
+from semantix.cli._common import CommandError, Commands, load_intent
 from semantix.judges._llm import LLMJudge
 from semantix.pipeline._specs import parse_spec
+from semantix.relations._freeze import ask_texts, provenance, refuse_in_ci
 
 __all__ = ["NAME", "PROMPT", "add_parser", "ask_examples", "default_path", "run", "write_file"]
 
@@ -36,18 +33,6 @@ PROMPT = (
     '{{"examples": ["..."], "counterexamples": ["..."]}}.'
 )
 
-_LIST = {"type": "array", "items": {"type": "string"}}
-_SCHEMA: dict[str, Any] = {
-    "name": "intent_examples",
-    "strict": True,
-    "schema": {
-        "type": "object",
-        "properties": {"examples": _LIST, "counterexamples": _LIST},
-        "required": ["examples", "counterexamples"],
-        "additionalProperties": False,
-    },
-}
-
 
 def add_parser(commands: Commands) -> argparse.ArgumentParser:
     parser = commands.add_parser(
@@ -62,7 +47,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix examples myapp.intents:Polite --judge llm:qwen2.5 --base-url "
         "http://localhost:8000/v1 --count 16\n"
         "then: semantix calibrate labels.csv --judge embedding  (do the examples separate?)\n",
-        formatter_class=Formatter,
     )
     parser.add_argument("intent", metavar="INTENT", help="module:Name of an Intent class")
     parser.add_argument(
@@ -93,27 +77,14 @@ def _module_dir(intent: type[Intent]) -> Path:
 def ask_examples(judge: LLMJudge, description: str, count: int) -> tuple[list[str], list[str]]:
     """Up to ``count`` distinct examples and counterexamples of ``description`` (a text on
     both sides, and blanks, dropped)."""
-    messages = [
-        {"role": "system", "content": PROMPT.format(count=count)},
-        {"role": "user", "content": description},
-    ]
-    # The judge's own request path: client, timeouts, retries, format fallback, error mapping.
-    data, content = judge.ask_json(messages, _SCHEMA)
-    lists = [
-        data.get(key) if isinstance(data, dict) else None for key in _SCHEMA["schema"]["required"]
-    ]
-    if not all(
-        isinstance(items, list) and all(isinstance(i, str) for i in items) for items in lists
-    ):
-        shown = preview(content, 200) if isinstance(content, str) else repr(content)
-        raise JudgeError(
-            f"LLMJudge({judge.model}) returned no example lists: {shown}; expected JSON "
-            '{"examples": [...], "counterexamples": [...]}. Try another model, or one with '
-            "structured output"
-        )
-    examples, counterexamples = (
-        list(dict.fromkeys(item.strip() for item in items if item.strip()))  # type: ignore[union-attr]
-        for items in lists
+    examples, counterexamples = ask_texts(
+        judge,
+        PROMPT.format(count=count),
+        description,
+        "intent_examples",
+        ["examples", "counterexamples"],
+        what="example lists",
+        shape='{"examples": [...], "counterexamples": [...]}',
     )
     both = set(examples) & set(counterexamples)
     return (
@@ -137,11 +108,7 @@ def _refuse_to_overwrite(path: Path, force: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if config.in_ci():
-        raise ConfigurationError(
-            "semantix examples does not run in CI (CI is set): examples are written on a "
-            "developer's machine, reviewed by a person and committed; unset CI to run it there"
-        )
+    refuse_in_ci(NAME, "examples")
     check_positive_int(args.count, what="--count", example=12)
     spec = parse_spec(args.judge, source="--judge")
     if spec.name != "llm":
@@ -159,17 +126,11 @@ def run(args: argparse.Namespace) -> int:
     _refuse_to_overwrite(path, args.force)  # before the LLM is asked
     with LLMJudge(model=spec.model or "gpt-4o-mini", base_url=args.base_url) as judge:
         examples, counterexamples = ask_examples(judge, intent.description, args.count)
-        model, server = judge.model, mask_url(judge.base_url) or "https://api.openai.com/v1"
+        written = provenance(judge, PROMPT.format(count=args.count), NAME)
     data = {
         "intent": f"{intent.__module__}:{intent.__qualname__}",
         "description": intent.description,
-        "provenance": {
-            "model": model,
-            "server": server,
-            "prompt": PROMPT.format(count=args.count),
-            "date": datetime.date.today().isoformat(),
-            "written_by": "semantix examples",
-        },
+        "provenance": written,
         "examples": examples,
         "counterexamples": counterexamples,
     }

@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from semantix.cli._common import CommandError, Commands, Formatter
+from semantix.cli._common import CommandError, Commands
 from semantix.judges._export import export_model
 from semantix.judges._model_dir import embedding_marks
 from semantix.models._deps import ensure_installed
@@ -34,7 +34,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  semantix export cross-encoder/nli-deberta-v3-small ./models/nli-small\n"
         "  semantix export ./models/all-MiniLM-L6-v2     # adds onnx/model.onnx to it\n",
-        formatter_class=Formatter,
     )
     parser.add_argument("model", metavar="MODEL", help="Hugging Face repo id or local directory")
     parser.add_argument(

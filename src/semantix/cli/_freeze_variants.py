@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from semantix._files import read_text
-from semantix.cli._common import CommandError, Commands, Formatter
+from semantix.cli._common import CommandError, Commands
 from semantix.judges._llm import LLMJudge
 from semantix.pipeline._specs import import_object
 from semantix.relations._freeze import freeze_variants
@@ -35,7 +35,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix freeze-variants tests.test_answers:CASES --field question --count 8\n"
         "  semantix freeze-variants cases.yaml --field question --base-url "
         "http://localhost:8000/v1 --model qwen2.5\n",
-        formatter_class=Formatter,
     )
     parser.add_argument(
         "cases",

@@ -1,10 +1,6 @@
-"""``semantix report``: render a saved JSON report as the self-contained HTML page, and
-``semantix report merge A.json B.json ... -o ALL.json``: the shards of one suite's run merged into
-the JSON report an unsharded run would have written (`semantix.report._merge`).
-
-The page is the one ``pytest --semantic-report-html`` writes, byte for byte, when it sits at the
-same place relative to the JSON; docs/cli.md says what each refuses.
-"""
+"""``semantix report JSON``: the saved JSON report as its HTML page (byte for byte the page pytest
+writes), and ``semantix report merge``: shards' reports merged (`semantix.report._merge`);
+docs/cli.md says what each refuses."""
 
 from __future__ import annotations
 
@@ -12,8 +8,8 @@ import argparse
 from pathlib import Path
 
 from semantix._files import write_atomic
-from semantix.cli._common import CommandError, Commands, Formatter
-from semantix.report._html import render, write_html_report
+from semantix.cli._common import CommandError, Commands
+from semantix.report._html import json_href, render
 from semantix.report._merge import merge_reports
 from semantix.report._records import write_json_report
 from semantix.report._schema import ReportDocumentError, load_report
@@ -38,7 +34,6 @@ def add_parser(commands: Commands) -> argparse.ArgumentParser:
         "  semantix report out/report.json -o out/report.html\n"
         "\nmerge the JSON reports of a suite's shards (CI jobs) into one:\n"
         f"  {MERGE_USAGE}\n  semantix report ALL.json -o report.html\n",
-        formatter_class=Formatter,
     )
     parser.add_argument("json", metavar="JSON", type=Path, help="the JSON report to render")
     parser.add_argument(
@@ -92,11 +87,9 @@ def run(args: argparse.Namespace) -> int:
             f"{str(output)!r} exists (the page pytest --semantic-report-html wrote, perhaps); "
             "pass --force to replace it, or choose another -o PATH"
         )
+    href = json_href(source, output) if args.json_href is None else args.json_href
     try:
-        if args.json_href is None:
-            write_html_report(output, document, json_path=source)
-        else:
-            write_atomic(output, render(document, json_href=args.json_href))
+        write_atomic(output, render(document, json_href=href))
     except ReportDocumentError as exc:
         raise CommandError(f"{str(source)!r}: {exc}") from None
     except OSError as exc:

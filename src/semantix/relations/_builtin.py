@@ -66,8 +66,10 @@ def _list_field(relation: Order | Distractor, case: Case) -> list[Any] | NotAppl
     return list(value)
 
 
-def _rebuilt(case: Case, path: str, original: Any, items: list[Any]) -> Any:
-    return with_field(case, path, tuple(items) if isinstance(original, tuple) else items)
+def _rebuilt(case: Case, path: str, items: list[Any]) -> Any:
+    """``case`` with the list at ``path`` replaced by ``items`` (a tuple stays a tuple)."""
+    rebuild = tuple if isinstance(get_field(case, path), tuple) else list
+    return with_field(case, path, rebuild(items))
 
 
 class Order(Relation):
@@ -103,13 +105,9 @@ class Order(Relation):
                 permutation = tuple(rng.sample(identity, n))
                 if permutation != identity and permutation not in chosen:
                     chosen.append(permutation)
-        original = get_field(case, self.field)
         return tuple(
-            Variant(
-                _rebuilt(case, self.field, original, [items[i] for i in permutation]),
-                f"order {list(permutation)}",
-            )
-            for permutation in chosen[: self.count]
+            Variant(_rebuilt(case, self.field, [items[i] for i in order]), f"order {list(order)}")
+            for order in chosen[: self.count]
         )
 
 
@@ -140,13 +138,12 @@ class Distractor(Relation):
             return NotApplicable(f"every document of the pool is already in {self.field!r}")
         rng = random.Random(self.seed)
         picked = rng.sample(candidates, min(self.count, len(candidates)))
-        original = get_field(case, self.field)
         variants = []
         for document in picked:
             position = rng.randint(0, len(items))
             changed = [*items[:position], document, *items[position:]]
             label = f"distractor {preview(str(document), 40)} at {position}"
-            variants.append(Variant(_rebuilt(case, self.field, original, changed), label))
+            variants.append(Variant(_rebuilt(case, self.field, changed), label))
         return tuple(variants)
 
 

@@ -95,12 +95,9 @@ def judge_relation(
     """One relation on one case: make its variants, run each (``run_variant``), compare with
     the original by `semantix.relations._results.violation`."""
     made = relation.variants(case, case_id=case_id)
-    if isinstance(made, NotApplicable):
-        return RelationResult(
-            relation.label, case_id, original, (), made.reason, max_violation_rate
-        )
+    reason = made.reason if isinstance(made, NotApplicable) else None
     results = []
-    for variant in made:
+    for variant in () if isinstance(made, NotApplicable) else made:
         value = get_field(variant.case, relation.field) if relation.field else variant.case
         try:
             stats = run_variant(variant)
@@ -111,7 +108,7 @@ def judge_relation(
         direction = None if stats.errors else violation(original, stats)
         results.append(VariantResult(variant.label, value, stats, error, direction))
     return RelationResult(
-        relation.label, case_id, original, tuple(results), None, max_violation_rate
+        relation.label, case_id, original, tuple(results), reason, max_violation_rate
     )
 
 

@@ -9,7 +9,6 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from semantix import _config as config
 from semantix._config import check_positive_int
@@ -19,8 +18,17 @@ from semantix.judges._llm import LLMJudge
 from semantix.relations._base import MISSING, Case, check_case, check_field_path, get_field
 from semantix.relations._variants import VariantsFile, check_case_id, variants_path, write_variants
 
-__all__ = ["PROMPT", "FreezeOutcome", "freeze_variants", "paraphrases"]
+__all__ = [
+    "PROMPT",
+    "FreezeOutcome",
+    "ask_texts",
+    "freeze_variants",
+    "paraphrases",
+    "provenance",
+    "refuse_in_ci",
+]
 
+_SHAPE = '{"paraphrases": ["...", ...]}'
 #: The instruction sent with every text; stored in each file's provenance.
 PROMPT = (
     "Rewrite the user's text {count} times. Every rewrite must keep its exact meaning, facts, "
@@ -28,38 +36,65 @@ PROMPT = (
     'structure. Reply with JSON only: {{"paraphrases": ["...", "..."]}}.'
 )
 
-_SCHEMA: dict[str, Any] = {
-    "name": "paraphrases",
-    "strict": True,
-    "schema": {
-        "type": "object",
-        "properties": {"paraphrases": {"type": "array", "items": {"type": "string"}}},
-        "required": ["paraphrases"],
-        "additionalProperties": False,
-    },
-}
+
+def refuse_in_ci(command: str, what: str) -> None:
+    """Raise where ``CI`` is set: ``what`` an LLM writes is for a person to review first."""
+    if config.in_ci():
+        raise ConfigurationError(
+            f"semantix {command} does not run in CI (CI is set): {what} are written on a "
+            "developer's machine, reviewed by a person and committed; unset CI to run it there"
+        )
+
+
+def ask_texts(
+    judge: LLMJudge,
+    instruction: str,
+    text: str,
+    schema: str,
+    keys: Sequence[str],
+    *,
+    what: str,
+    shape: str,
+) -> list[list[str]]:
+    """The LLM's lists of texts under ``keys`` (stripped; blanks and repeats dropped), asked
+    through the judge's own request path (client, timeouts, retries, error mapping); a reply
+    without them is a `JudgeError` showing it, ``what`` was expected and its JSON ``shape``."""
+    items = {"type": "array", "items": {"type": "string"}}
+    body = {"type": "object", "properties": dict.fromkeys(keys, items), "required": list(keys)}
+    request = {"name": schema, "strict": True, "schema": body | {"additionalProperties": False}}
+    messages = [{"role": "system", "content": instruction}, {"role": "user", "content": text}]
+    data, content = judge.ask_json(messages, request)
+    lists = [data.get(key) if isinstance(data, dict) else None for key in keys]
+    texts = [got for got in lists if isinstance(got, list) and all(isinstance(i, str) for i in got)]
+    if len(texts) < len(keys):
+        shown = preview(content, 200) if isinstance(content, str) else repr(content)
+        raise JudgeError(
+            f"LLMJudge({judge.model}) returned no {what}: {shown}; expected JSON {shape}. "
+            "Try another model, or one with structured output"
+        )
+    return [list(dict.fromkeys(i.strip() for i in got if i.strip())) for got in texts]
+
+
+def provenance(
+    judge: LLMJudge, instruction: str, command: str, today: datetime.date | None = None
+) -> dict[str, str]:
+    """Where a reviewed file's texts came from: model, server, prompt, date, command."""
+    return {
+        "model": judge.model,
+        "server": mask_url(judge.base_url) or "https://api.openai.com/v1",
+        "prompt": instruction,
+        "date": (today or datetime.date.today()).isoformat(),
+        "written_by": f"semantix {command}",
+    }
 
 
 def paraphrases(judge: LLMJudge, text: str, count: int) -> list[str]:
     """Up to ``count`` distinct paraphrases of ``text`` (the text itself and blanks dropped)."""
-    messages = [
-        {"role": "system", "content": PROMPT.format(count=count)},
-        {"role": "user", "content": text},
-    ]
-    data, content = judge.ask_json(messages, _SCHEMA)
-    items = data.get("paraphrases") if isinstance(data, dict) else None
-    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
-        shown = preview(content, 200) if isinstance(content, str) else repr(content)
-        raise JudgeError(
-            f"LLMJudge({judge.model}) returned no paraphrase list: {shown}; expected JSON "
-            '{"paraphrases": ["...", ...]}. Try another model, or one with structured output'
-        )
-    kept: list[str] = []
-    for item in items:
-        cleaned = item.strip()
-        if cleaned and cleaned != text.strip() and cleaned not in kept:
-            kept.append(cleaned)
-    return kept[:count]
+    prompt, keys = PROMPT.format(count=count), ["paraphrases"]
+    (found,) = ask_texts(
+        judge, prompt, text, "paraphrases", keys, what="paraphrase list", shape=_SHAPE
+    )
+    return [item for item in found if item != text.strip()][:count]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +124,7 @@ def freeze_variants(
 ) -> list[FreezeOutcome]:
     """Write ``directory/<case id>.yaml`` with ``count`` paraphrases of each of ``fields`` for
     every case; an existing file is kept unless ``force``. Refuses to run in CI."""
-    if config.in_ci():
-        raise ConfigurationError(
-            "semantix freeze-variants does not run in CI (CI is set): variants are written on a "
-            "developer's machine, reviewed by a person and committed; unset CI to run it there"
-        )
+    refuse_in_ci("freeze-variants", "variants")
     check_positive_int(count, what="count", example=5)
     names = [check_field_path(name) for name in fields]
     if not names:
@@ -108,13 +139,7 @@ def freeze_variants(
                 "variants file"
             )
         prepared.append((check_case_id(str(case_id)), case))
-    provenance = {
-        "model": judge.model,
-        "server": mask_url(judge.base_url) or "https://api.openai.com/v1",
-        "prompt": PROMPT.format(count=count),
-        "date": (today or datetime.date.today()).isoformat(),
-        "written_by": "semantix freeze-variants",
-    }
+    written = provenance(judge, PROMPT.format(count=count), "freeze-variants", today)
     outcomes = []
     for case_id, case in prepared:
         texts = {name: get_field(case, name) for name in names}
@@ -133,6 +158,6 @@ def freeze_variants(
             outcomes.append(FreezeOutcome(case_id, "kept", existing, "exists (--force rewrites)"))
             continue
         made = {name: (text, paraphrases(judge, text, count)) for name, text in present.items()}
-        path = write_variants(directory, VariantsFile(case_id, made, provenance), force=True)
+        path = write_variants(directory, VariantsFile(case_id, made, written), force=True)
         outcomes.append(FreezeOutcome(case_id, "written", path))
     return outcomes

@@ -25,6 +25,8 @@ __all__ = [
     "yaml_available",
 ]
 
+#: A variants file's suffixes, in the order they are looked for.
+_SUFFIXES = (".yaml", ".yml", ".json")
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
@@ -69,12 +71,8 @@ def check_case_id(case_id: object) -> str:
 
 def variants_path(directory: Path, case_id: str) -> Path | None:
     """The case's variants file in ``directory`` (``.yaml``, else ``.json``), or None."""
-    check_case_id(case_id)
-    for suffix in (".yaml", ".yml", ".json"):
-        path = directory / f"{case_id}{suffix}"
-        if path.is_file():
-            return path
-    return None
+    paths = (directory / f"{check_case_id(case_id)}{suffix}" for suffix in _SUFFIXES)
+    return next((path for path in paths if path.is_file()), None)
 
 
 def read_variants(path: Path) -> VariantsFile:
@@ -158,7 +156,7 @@ def write_variants(directory: Path, variants: VariantsFile, *, force: bool = Fal
         path = directory / f"{case_id}.json"
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     write_atomic(path, text)
-    for other in (".yaml", ".yml", ".json"):  # --force: one file per case, the new one
+    for other in _SUFFIXES:  # --force: one file per case, the new one
         stale = directory / f"{case_id}{other}"
         if stale != path:
             stale.unlink(missing_ok=True)

@@ -25,6 +25,7 @@ is `semantix.report._schema.load_report`'s; rendering `semantix.report._compare_
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -213,14 +214,6 @@ class Comparison:
         return self.of_kind("fix")
 
     @property
-    def new(self) -> tuple[Flip, ...]:
-        return self.of_kind("new")
-
-    @property
-    def removed(self) -> tuple[Flip, ...]:
-        return self.of_kind("removed")
-
-    @property
     def p_value(self) -> float:
         """McNemar's exact two-sided p-value on the regressions and fixes of the pairs."""
         return mcnemar_exact(len(self.regressions), len(self.fixes))
@@ -242,12 +235,9 @@ class Comparison:
 
     def summary_line(self) -> str:
         """``2 regressions, 1 fix, 0 new, 0 removed over 40 paired assertions; McNemar ...``."""
-        counts = [
-            _count(len(self.regressions), "regression"),
-            _count(len(self.fixes), "fix", "fixes"),
-            f"{len(self.new)} new",
-            f"{len(self.removed)} removed",
-        ]
+        kinds = Counter(flip.kind for flip in self.flips)
+        counts = [_count(kinds["regression"], "regression"), _count(kinds["fix"], "fix", "fixes")]
+        counts += [f"{kinds['new']} new", f"{kinds['removed']} removed"]
         line = (
             f"{', '.join(counts)} over {_count(self.paired, 'paired assertion')}; McNemar exact "
             f"p = {self.p_value:.3f} ({counts[0]} vs {counts[1]})"

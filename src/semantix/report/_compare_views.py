@@ -173,8 +173,7 @@ def _code(text: str) -> str:
 def _md(text: str) -> str:
     """Text in a Markdown table cell: no row break, no code span, and no HTML (an unclosed
     ``<!--`` in a model's words would hide every later row of a GitHub comment)."""
-    escaped = str(clean(text)).replace("<", "&lt;")  # no tag, no comment can open
-    return escaped.replace("|", "\\|").replace("\n", " ").replace("`", "'")
+    return _code(text).replace("<", "&lt;")  # no tag, no comment can open
 
 
 def html_page(comparison: Comparison) -> str:

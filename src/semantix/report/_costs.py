@@ -1,11 +1,6 @@
 """The judges' own cost, apart from the system's: token usage of LLM-judged verdicts, priced
-by ``--semantic-judge-prices`` (docs/budgets.md, "The judges' own cost, apart").
-
-An `LLMJudge` verdict given this run (it has a latency) without usage is of **unknown** cost:
-counted and warned about, never priced at zero. A replayed verdict (no latency) spent nothing.
-The run's cost is unknown (``usd`` None, the JSON's null, "unknown" on every page) unless every
-verdict was priced; the priced part is ``known_usd``.
-"""
+by ``--semantic-judge-prices``. An LLM verdict given this run without usage is of unknown cost,
+never free (docs/budgets.md, "The judges' own cost, apart", has the rules)."""
 
 from __future__ import annotations
 
@@ -35,17 +30,8 @@ def record_judge_cost(
 ) -> float | None:
     """One assertion's judge cost in USD (None: no usage, a verdict of unknown usage, or no
     price for a model that spent tokens)."""
-    total = 0.0
-    priced = False
-    for leaf in record.leaves:
-        usage, model = _usage(leaf), leaf.judge_model
-        if usage is None:
-            continue
-        if usage is _UNKNOWN or prices is None or model is None or model not in prices:
-            return None
-        total += _usd(usage, prices[model])
-        priced = True
-    return total if priced else None
+    cost = judge_cost([record], prices)
+    return cost.usd if cost.verdicts else None
 
 
 def judge_cost(

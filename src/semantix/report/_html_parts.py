@@ -21,8 +21,10 @@ from semantix.report._model import (
     RepeatedTest,
     Report,
 )
-from semantix.report._records import OUTCOME_WORDS, format_usd
+from semantix.report._records import format_usd
+from semantix.report._runs import _counted, _verdict
 from semantix.report._terminal import short_judge
+from semantix.runs import suite_stability
 
 __all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "readable", "runs"]
 
@@ -70,8 +72,8 @@ def _split_description(text: str) -> tuple[str, str]:
     return first.strip(), rest.strip("\n")
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
 
 
 def _ms(value: float | None) -> str:
@@ -293,20 +295,18 @@ def _plot(
     )
 
 
-#: A repeated test's pytest outcome that replaces its own verdict, as its word and CSS class.
+#: A repeated test's pytest outcome that replaces its own verdict, as its CSS class.
 _EXPECTED = {"xfailed": "xfail", "xpassed": "xpass", "skipped": "skip"}
 
 
 def runs(report: Report) -> str:
     """The "Repeated runs" section (empty without repeated tests, or tests run once)."""
-    from semantix.runs import suite_stability
-
     tests, once = report.repeated, report.once
     if not tests and not once:
         return ""
     ordered = sorted(tests, key=lambda test: (test.verdict == "passed", test.nodeid))
     rows = "".join(_run_row(test) for test in ordered)
-    counted = [test for test in tests if test.test_outcome not in ("xfailed", "skipped")]
+    counted = _counted(tests)
     stability, below = suite_stability(counted)
     left_out = len(tests) - len(counted)
     summary = (
@@ -334,14 +334,12 @@ def runs(report: Report) -> str:
 def _run_row(test: RepeatedTest) -> str:
     rate, floor = test.pass_rate, test.min_pass_rate
     low, high = test.interval
-    verdict = test.verdict
-    css = "pass" if verdict == "passed" else "fail"
-    if test.test_outcome in _EXPECTED:  # pytest expected the failure, or skipped it
-        verdict = css = _EXPECTED[test.test_outcome]
+    # pytest's outcome when it expected the failure or skipped the test, else the verdict
+    css = _EXPECTED.get(str(test.test_outcome), "pass" if test.verdict == "passed" else "fail")
     name, nodeid = test.name, test.nodeid
     label = _e(nodeid) + (f" <small>({_e(name)})</small>" if name not in (None, nodeid) else "")
     return (
-        f'<tr class="{css}"><td class="v {css}">{_e(OUTCOME_WORDS.get(verdict, verdict.upper()))}</td>'
+        f'<tr class="{css}"><td class="v {css}">{_e(_verdict(test))}</td>'
         f'<td class="id">{label}</td><td class="n">{test.runs}</td>'
         f'<td class="n">{test.passes}</td><td class="n">{test.errors}</td>'
         f'<td class="n">{_fmt(rate)} {_bar(rate, low, high, floor)}</td>'

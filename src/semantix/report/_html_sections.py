@@ -6,7 +6,7 @@ from __future__ import annotations
 from semantix.relations._results import summarize as summarize_relations
 from semantix.report._html_parts import _e, _fmt
 from semantix.report._model import RelationRecord, Report, SnapshotEntry, Snapshots
-from semantix.snapshots._diff import word_opcodes
+from semantix.snapshots._diff import word_runs
 
 __all__ = ["relations", "snapshot_data", "snapshots"]
 
@@ -62,19 +62,10 @@ def _snapshot_item(entry: SnapshotEntry) -> str:
 
 def _diff_html(stored: str, new: str) -> str:
     """The word diff of a drifted snapshot with <del>/<ins> (escaped)."""
-    # The words and matching of semantix.snapshots._diff.word_diff (its rendered form mixes
-    # markers into the text, so the opcodes are walked here to mark up escaped words).
-    out: list[str] = []
-    old_words, new_words = stored.split(), new.split()
-    for tag, i1, i2, j1, j2 in word_opcodes(old_words, new_words):
-        if tag == "equal":
-            out.append(_e(" ".join(old_words[i1:i2])))
-            continue
-        if i2 > i1:
-            out.append(f"<del>{_e(' '.join(old_words[i1:i2]))}</del>")
-        if j2 > j1:
-            out.append(f"<ins>{_e(' '.join(new_words[j1:j2]))}</ins>")
-    return " ".join(out)
+    return " ".join(_TAGS[kind].format(_e(words)) for kind, words in word_runs(stored, new))
+
+
+_TAGS = {"equal": "{}", "removed": "<del>{}</del>", "added": "<ins>{}</ins>"}
 
 
 def relations(report: Report) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-__all__ = ["WordDiff", "word_diff", "word_opcodes"]
+__all__ = ["WordDiff", "word_diff", "word_opcodes", "word_runs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,23 +59,29 @@ def word_opcodes(old_words: list[str], new_words: list[str]) -> list[Opcode]:
     return opcodes
 
 
-def word_diff(stored: str, new: str) -> WordDiff:
-    """Compare ``stored`` with ``new`` word by word (`word_opcodes`)."""
-    old_words = stored.split()
-    new_words = new.split()
-    removed: list[str] = []
-    added: list[str] = []
-    pieces: list[str] = []
+def word_runs(stored: str, new: str) -> list[tuple[str, str]]:
+    """Both texts as runs of words, in order: ``("equal" | "removed" | "added", words)``."""
+    old_words, new_words = stored.split(), new.split()
+    runs = []
     for tag, i1, i2, j1, j2 in word_opcodes(old_words, new_words):
         if tag == "equal":
-            pieces.append(" ".join(old_words[i1:i2]))
+            runs.append(("equal", " ".join(old_words[i1:i2])))
             continue
         if i2 > i1:
-            run = " ".join(old_words[i1:i2])
-            removed.append(run)
-            pieces.append(f"[-{run}-]")
+            runs.append(("removed", " ".join(old_words[i1:i2])))
         if j2 > j1:
-            run = " ".join(new_words[j1:j2])
-            added.append(run)
-            pieces.append(f"{{+{run}+}}")
-    return WordDiff(tuple(removed), tuple(added), " ".join(pieces))
+            runs.append(("added", " ".join(new_words[j1:j2])))
+    return runs
+
+
+_MARKS = {"equal": "{}", "removed": "[-{}-]", "added": "{{+{}+}}"}
+
+
+def word_diff(stored: str, new: str) -> WordDiff:
+    """Compare ``stored`` with ``new`` word by word (`word_runs`)."""
+    runs = word_runs(stored, new)
+    return WordDiff(
+        tuple(words for kind, words in runs if kind == "removed"),
+        tuple(words for kind, words in runs if kind == "added"),
+        " ".join(_MARKS[kind].format(words) for kind, words in runs),
+    )
