@@ -558,6 +558,28 @@ def test_a_tool_message_without_an_id_and_no_open_call_is_an_error() -> None:
         output_view(messages)
 
 
+def test_nothing_expected_in_any_order_fails_on_a_call_instead_of_crashing() -> None:
+    """promptfoo's tool-call-f1 with no expected tool: any-order matching of nothing against a
+    call raised IndexError (the table of expected kinds took its first slot)."""
+    from semantix.agents import ToolCallScore
+
+    made = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"function": {"name": "gw", "arguments": "{}"}}],
+        }
+    ]
+    for check in (
+        ToolCalls(order="any_order"),
+        ToolCalls(mode="unordered"),
+        ToolCalls(mode="subset"),
+    ):
+        assert not evaluate_semantic(made, check).passed
+    verdict = evaluate_semantic(made, ToolCallScore(threshold=0.5)).leaves[0].verdict
+    assert (verdict.passed, verdict.score) == (False, 0.0)
+
+
 # --- issue 43: counting calls, picking calls, partial credit -------------------------------------
 
 
