@@ -673,10 +673,10 @@ def test_partial_credit_f1_and_order_scores() -> None:
     strict = ToolCallScore(LOOKUP_CALL, REFUND_CALL, email, threshold=0.7).decide(view)
     assert (strict.passed, round(strict.score, 4)) == (False, 0.6667)
     ordered = ToolCallScore(REFUND_CALL, LOOKUP_CALL, metric="order", threshold=0.5).decide(view)
-    assert (ordered.passed, round(ordered.score, 4)) == (False, 0.3333)
-    assert ordered.reason.startswith(
-        "order score 0.33 (at least 0.50): the longest run of expected calls made in their order "
-        "is 1, of 2 expected and 3 made"
+    assert (ordered.passed, round(ordered.score, 4)) == (False, 0.4)  # pydantic-evals' F1 of LCS
+    assert ordered.reason == (
+        "order score 0.40 (at least 0.50): the longest run of expected calls made in their order "
+        "is 1, of 3 made (precision 0.33) and 2 expected (recall 0.50), F1 of the two"
     )
     perfect = ToolCallScore(LOOKUP_CALL, CalledTool("escalate"), REFUND_CALL, metric="order")
     assert perfect.decide(view).score == 1.0
