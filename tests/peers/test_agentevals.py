@@ -18,9 +18,10 @@ from semantix import evaluate_semantic
 from semantix.agents import AnyOrder, ToolCalls
 from semantix.checks import CalledTool
 
-CASES: list[dict[str, Any]] = json.loads(
+DATA = json.loads(
     (Path(__file__).parent / "data" / "agentevals_trajectory.json").read_text("utf-8")
 )
+CASES: list[dict[str, Any]] = DATA["cases"]
 
 Args = dict[str, Any]
 

@@ -113,4 +113,11 @@ def _record(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     target = Path(os.environ.get("AGENTEVALS_CASES", "agentevals_trajectory.json"))
-    target.write_text(json.dumps(CASES, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    data = {
+        "source": "https://github.com/langchain-ai/agentevals/blob/<commit>/python/tests/test_trajectory.py",
+        "note": "recorded by refresh/agentevals_recorder.py running that file unchanged against "
+        "agentevals <version>: each case's options, messages as written, agentevals' score and "
+        "the score the test expects",
+        "cases": CASES,
+    }
+    target.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")

@@ -145,5 +145,11 @@ for c in CASES:
         _show_indicator=False,
     )
     c["deepeval"] = {"score": metric.score, "success": metric.success}
+SOURCE = "https://github.com/confident-ai/deepeval/blob/main/tests/test_metrics/"
+NOTE = (
+    "expected_score: what the test asserts; deepeval: what this deepeval release measures (null: "
+    "it lacks an option the test uses). The mixed-mapping cases run sync and async in deepeval "
+    "(8 runs, 4 cases); their integer key 1 is the JSON key '1' here."
+)
 with open(sys.argv[1], "w") as out:
-    json.dump(CASES, out, indent=1)
+    json.dump({"source": SOURCE, "note": NOTE, "cases": CASES}, out, indent=1)
