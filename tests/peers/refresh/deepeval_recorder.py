@@ -61,7 +61,7 @@ def case(
     )
 
 
-T = "test_tool_correctness_metric.py::TestToolCorrectnessMetricType::"
+T = "test_tool_correctness_metric.py > TestToolCorrectnessMetricType > "
 MCP, FN = (
     call("ask_question", "MCP", input_parameters=REPO),
     call("ask_question", input_parameters=REPO),
@@ -99,7 +99,7 @@ case(
     0.5,
     evaluation_params=["TYPE"],
 )
-M = "test_tool_correctness_mixed_mapping_keys.py::test_tool_correctness_measures_mixed_mapping_keys"
+M = "test_tool_correctness_mixed_mapping_keys.py > test_tool_correctness_measures_mixed_mapping_keys"
 for field in ("input_parameters", "output"):
     for matches in (True, False):
         wrap = (lambda m: {"lookup": m}) if field == "input_parameters" else (lambda m: m)
