@@ -1,8 +1,9 @@
 """deepeval's ToolCorrectnessMetric cases (its ``tests/test_metrics/test_tool_correctness_*``),
 run through semantix: the called tools become a Responses run (function calls, and MCP calls as
 ``mcp_call`` items), the expected tools ``CalledTool`` leaves with the rules deepeval's
-``evaluation_params`` name, and semantix's score and verdict must equal what the test expects.
-Sources: tests/peers/README.md.
+``evaluation_params`` name, and semantix's score and verdict must equal what the test expects
+(deepeval's own score where the test asserts none), except for the differences docs/agents.md
+states ("Compared with other tools"). Sources: tests/peers/README.md.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ CASES: list[dict[str, Any]] = DATA["cases"]
 
 def run(called: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The called tools as a Responses run: each call and its output as the items that say it."""
-    items: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = [{"type": "message", "role": "user", "content": "Look it up."}]
     for i, tool in enumerate(called):
         arguments = json.dumps(tool.get("input_parameters") or {})
         output = json.dumps(tool["output"]) if "output" in tool else "ok"
@@ -78,12 +79,34 @@ def translate(case: dict[str, Any]) -> Any:
     return ToolCallScore(*calls, metric=metric, threshold=0.5)
 
 
+PARTIAL = "a call fits its expected call or not: deepeval credits each matching argument"
+RECALL = "extra calls lower the F1; deepeval's default score is the share of expected tools called"
+
+#: Cases where semantix decides otherwise, by choice (docs/agents.md, "Compared with other
+#: tools"): the test checks that they still differ.
+DIFFERENCES: dict[str, str] = {
+    "test_tool_correctness.py > exact_match": PARTIAL,
+    "test_tool_correctness.py > input_parameter_mismatch": PARTIAL,
+    "test_tool_correctness.py > extra_tools_called": RECALL,
+    "test_tool_correctness.py > missing_and_out_of_order": RECALL,
+}
+
+
+def wanted(case: dict[str, Any]) -> tuple[float, bool]:
+    """The score the test asserts, or deepeval's own where the test asserts none."""
+    if case["expected_score"] is None:
+        return case["deepeval"]["score"], case["deepeval"]["success"]
+    return case["expected_score"], case["expected_score"] >= 0.5
+
+
 def test_the_cases_are_deepevals() -> None:
-    assert len(CASES) == 11
-    assert [case["expected_score"] for case in CASES].count(1.0) == 5
-    measured = [case for case in CASES if case["deepeval"] is not None]
+    assert len(CASES) == 20
+    asserted = [case for case in CASES if case["expected_score"] is not None]
+    assert [case["expected_score"] for case in asserted].count(1.0) == 5
+    measured = [case for case in asserted if case["deepeval"] is not None]
     # deepeval 4.3.1 itself: it compares the call type by default, which its newer test says not
     assert [c["deepeval"]["score"] == c["expected_score"] for c in measured] == [False] + [True] * 4
+    assert set(DIFFERENCES) <= {case["id"] for case in CASES}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
@@ -92,5 +115,9 @@ def test_semantix_agrees_with_deepeval(case: dict[str, Any]) -> None:
     score = result.leaves[0].verdict.score
     if case["options"].get("should_exact_match"):
         score = 1.0 if result.passed else 0.0
-    assert score == pytest.approx(case["expected_score"])
-    assert result.passed is (case["expected_score"] >= 0.5)
+    want_score, want_passed = wanted(case)
+    same = score == pytest.approx(want_score) and result.passed is want_passed
+    if case["id"] in DIFFERENCES:
+        assert not same, f"no longer differs: {DIFFERENCES[case['id']]}"
+    else:
+        assert same, (score, result.passed)

@@ -1,9 +1,10 @@
 """Records deepeval's ToolCorrectnessMetric cases as data (see tests/peers/README.md).
 
 Run in a virtual environment with ``deepeval``: ``python deepeval_recorder.py OUT.json``. The
-cases are those of deepeval's ``tests/test_metrics/test_tool_correctness_metric.py`` and
-``test_tool_correctness_mixed_mapping_keys.py`` (their runs and options, written out here as
-data); each is measured with deepeval's own metric (a model that must never be asked: tool
+cases are those of deepeval's ``tests/test_metrics/test_tool_correctness_metric.py``, of
+``test_tool_correctness_measures_mixed_mapping_keys`` and of ``tests/test_tool_correctness.py``
+(their runs and options, written out here as data; the last asserts nothing, so deepeval's
+own score is the expected one there); each is measured with deepeval's own metric (a model that must never be asked: tool
 correctness is decided without one), and its score and success are recorded beside the score
 the test expects.
 """
@@ -99,7 +100,7 @@ case(
     0.5,
     evaluation_params=["TYPE"],
 )
-M = "test_tool_correctness_mixed_mapping_keys.py > test_tool_correctness_measures_mixed_mapping_keys"
+M = "test_tool_correctness_measures_mixed_mapping_keys"
 for field in ("input_parameters", "output"):
     for matches in (True, False):
         wrap = (lambda m: {"lookup": m}) if field == "input_parameters" else (lambda m: m)
@@ -119,6 +120,32 @@ for field in ("input_parameters", "output"):
             1.0 if matches else 0.0,
             evaluation_params=["INPUT_PARAMETERS", "OUTPUT"],
         )
+
+# tests/test_tool_correctness.py: no assertion, deepeval's own score is the expected one
+# (its ToolCallParams.TOOL is the default comparison of names in this release)
+E = "test_tool_correctness.py > "
+T1 = call("tool1", input_parameters={"a": 1, "b": 2}, output="x")
+T2 = call("tool2", input_parameters={"c": 3}, output="y")
+for name, called, expected in [
+    (
+        "exact_match",
+        [call("tool1", input_parameters={"a": 1, "b": 2, "c": 2}, output="x")],
+        [call("tool1", input_parameters={"a": 1, "b": 4, "c": 2}, output="x")],
+    ),
+    ("tool_name_mismatch", [call("tool2", input_parameters={"a": 1, "b": 2}, output="x")], [T1]),
+    (
+        "input_parameter_mismatch",
+        [call("tool1", input_parameters={"a": 2, "b": 2}, output="x")],
+        [T1],
+    ),
+    ("output_mismatch", [call("tool1", input_parameters={"a": 1, "b": 2}, output="y")], [T1]),
+    ("extra_tools_called", [T1, T2], [T1]),
+    ("missing_tools", [], [T1]),
+    ("correct_ordering", [T1, T2], [T1, T2]),
+    ("out_of_order_tools", [T2, T1], [T1, T2]),
+    ("missing_and_out_of_order", [T2], [T1, T2]),
+]:
+    case(E + name, called, expected, None, evaluation_params=["INPUT_PARAMETERS", "OUTPUT"])
 
 
 def tool(data: dict[str, Any]) -> ToolCall:
