@@ -18,7 +18,7 @@ from agent_runs import (
     responses_run,
 )
 from semantix import evaluate_semantic
-from semantix.agents import AnyOrder, ToolCalls, ToolSucceeded
+from semantix.agents import AnyOrder, ToolCalls, ToolFailed, ToolSucceeded
 from semantix.checks import CalledTool, Contains
 from semantix.outputs import output_view
 
@@ -526,19 +526,58 @@ def test_a_tool_message_without_an_id_answers_the_one_open_call() -> None:
         assert decide(ToolCalls(CalledTool("lookup", result="delivered")), messages)[0]
 
 
-def test_a_tool_message_without_an_id_and_two_open_calls_is_an_error() -> None:
-    """Ambiguous: two calls wait for a result, so which one this answers cannot be known."""
+def test_tool_messages_without_ids_answer_the_open_calls_in_order() -> None:
+    """agentevals' fixtures answer two parallel calls with two id-less tool messages: they
+    answer the calls in the order made, as providers send results (an error before)."""
     calls = [
-        {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}},
-        {"id": "c2", "type": "function", "function": {"name": "refund", "arguments": "{}"}},
+        {"function": {"name": "get_weather", "arguments": '{"city": "SF"}'}},
+        {"function": {"name": "get_weather", "arguments": '{"city": "London"}'}},
     ]
     messages = [
-        {"role": "user", "content": "Refund A17"},
+        {"role": "user", "content": "Weather in SF and London?"},
         {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "content": "80 and sunny in SF"},
+        {"role": "tool", "content": "Error: London is down"},
+        {"role": "assistant", "content": "SF is sunny."},
+    ]
+    view = output_view(messages)
+    first, second = view.tool_calls
+    assert [r.call for r in view.steps[2].tool_results] == [first]
+    assert [r.call for r in view.steps[3].tool_results] == [second]
+    assert decide(ToolFailed("get_weather", args={"city": "London"}), messages)[0]
+    assert not decide(ToolFailed("get_weather", args={"city": "SF"}), messages)[0]
+
+
+def test_a_tool_message_without_an_id_and_no_open_call_is_an_error() -> None:
+    messages = [
+        {"role": "user", "content": "Refund A17"},
+        {"role": "assistant", "content": "On it."},
         {"role": "tool", "content": "done"},
     ]
-    with pytest.raises(ValueError, match=r"messages\[2\] .*tool_call_id|messages\[2\] .*id of the"):
+    with pytest.raises(ValueError, match=r"messages\[2\] .*id of the.*no call waits"):
         output_view(messages)
+
+
+def test_nothing_expected_in_any_order_fails_on_a_call_instead_of_crashing() -> None:
+    """promptfoo's tool-call-f1 with no expected tool: any-order matching of nothing against a
+    call raised IndexError (the table of expected kinds took its first slot)."""
+    from semantix.agents import ToolCallScore
+
+    made = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"function": {"name": "gw", "arguments": "{}"}}],
+        }
+    ]
+    for check in (
+        ToolCalls(order="any_order"),
+        ToolCalls(mode="unordered"),
+        ToolCalls(mode="subset"),
+    ):
+        assert not evaluate_semantic(made, check).passed
+    verdict = evaluate_semantic(made, ToolCallScore(threshold=0.5)).leaves[0].verdict
+    assert (verdict.passed, verdict.score) == (False, 0.0)
 
 
 # --- issue 43: counting calls, picking calls, partial credit -------------------------------------
@@ -634,10 +673,10 @@ def test_partial_credit_f1_and_order_scores() -> None:
     strict = ToolCallScore(LOOKUP_CALL, REFUND_CALL, email, threshold=0.7).decide(view)
     assert (strict.passed, round(strict.score, 4)) == (False, 0.6667)
     ordered = ToolCallScore(REFUND_CALL, LOOKUP_CALL, metric="order", threshold=0.5).decide(view)
-    assert (ordered.passed, round(ordered.score, 4)) == (False, 0.3333)
-    assert ordered.reason.startswith(
-        "order score 0.33 (at least 0.50): the longest run of expected calls made in their order "
-        "is 1, of 2 expected and 3 made"
+    assert (ordered.passed, round(ordered.score, 4)) == (False, 0.4)  # pydantic-evals' F1 of LCS
+    assert ordered.reason == (
+        "order score 0.40 (at least 0.50): the longest run of expected calls made in their order "
+        "is 1, of 3 made (precision 0.33) and 2 expected (recall 0.50), F1 of the two"
     )
     perfect = ToolCallScore(LOOKUP_CALL, CalledTool("escalate"), REFUND_CALL, metric="order")
     assert perfect.decide(view).score == 1.0

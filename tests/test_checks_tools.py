@@ -177,8 +177,12 @@ def test_bad_json_arguments_never_match_and_are_quoted() -> None:
     [{"arguments": "{}"}, {"name": None, "arguments": "{}"}, {"name": "", "arguments": "{}"}],
     ids=["missing", "null", "empty"],
 )
-def test_a_call_without_a_name_is_matched_by_no_name(function: dict[str, Any]) -> None:
-    """Issue 33 item 8: a missing name was read as the string "None"."""
+def test_a_call_without_a_name_is_an_error(function: dict[str, Any]) -> None:
+    """Issue 33 item 8: a missing name was read as the string "None". Issue 43: read as a call
+    of no name, ``~CalledTool("delete_database")`` passed on a call that may have been it, so a
+    call without a name (OpenAI's, Anthropic's, pydantic-ai's 123) is a TypeError."""
+    from pydantic_ai.messages import ModelResponse, ToolCallPart
+
     output = {
         "choices": [
             {
@@ -190,18 +194,15 @@ def test_a_call_without_a_name_is_matched_by_no_name(function: dict[str, Any]) -
             }
         ]
     }
-    view = output_view(output)
-    assert view.tool_calls[0].name is None
-    assert str(view.tool_calls[0]) == "<no name>({})"
-    assert decide(CalledTool("None"), output) == (
-        False,
-        "None was not called; calls made: <no name>({})",
-    )
     anthropic_block = {
         "role": "assistant",
         "content": [{"type": "tool_use", "id": "t", "input": {}}],
     }
-    assert not decide(CalledTool("None"), anthropic_block)[0]
+    pydantic_ai = [ModelResponse(parts=[ToolCallPart(123, None, "c1")])]  # type: ignore[arg-type]
+    for run in (output, anthropic_block, pydantic_ai):
+        for check in (CalledTool("None"), ~CalledTool("delete_database")):
+            with pytest.raises(TypeError, match=r"tool call without a tool name \(got "):
+                evaluate_semantic(run, check)
 
 
 def test_argument_values_compare_as_json_or_with_their_own_eq() -> None:

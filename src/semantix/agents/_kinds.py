@@ -29,9 +29,8 @@ class FitTable:
         self.slots, self.calls, self.results = slots, calls, results
         kinds: dict[object, int] = {}
         self.kind_of_slot = [kinds.setdefault(_rule(slot), len(kinds)) for slot in slots]
-        self.rules = [slots[0]] * len(kinds)
-        for slot, kind in zip(slots, self.kind_of_slot, strict=True):
-            self.rules[kind] = slot
+        rule_of: dict[int, Expected] = dict(zip(self.kind_of_slot, slots, strict=True))
+        self.rules = [rule_of[kind] for kind in range(len(kinds))]  # none when nothing expected
         found: dict[object, int] = {}
         self.kind_of_call = [
             found.setdefault(_call_key(call, results), len(found)) for call in calls

@@ -4,8 +4,8 @@ where ``ToolCalls`` is all or nothing).
 ``metric="f1"`` (promptfoo's tool-call-f1, by the same one-to-one matching as ``ToolCalls``):
 precision is the share of the calls made that an expected call took, recall the share of the
 expected calls that took a call, F1 their harmonic mean. ``metric="order"`` (order-aware, as
-pydantic-evals' trajectory scores): the longest common subsequence of the expected calls and the
-calls made, over the longer of the two (1.0: the same calls in the same order). Both are 1.0
+pydantic-evals' ``TrajectoryMatch(order="in_order")``): the F1 of the longest common subsequence
+of the expected calls and the calls made, over each (1.0: the same calls in the same order). Both are 1.0
 when nothing is expected and nothing was made.
 """
 
@@ -76,12 +76,13 @@ class ToolCallScoreCheck(Structural, abstract=True):
                 for c in fitting:
                     masks[d] |= masks_of_calls[c]
             common = common_run([masks[d] for d in table.kind_of_slot], len(calls))
-            longest = max(len(slots), len(calls))
-            score = common / longest if longest else 1.0
+            both = len(slots) + len(calls)  # F1 of LCS/made and LCS/expected: 2 LCS / both
+            score = 2 * common / both if both else 1.0
             reason = (
                 f"order score {score:.2f} (at least {cls.floor:.2f}): the longest run of expected "
-                f"calls made in their order is {common}, of {len(slots)} expected and "
-                f"{len(calls)} made"
+                f"calls made in their order is {common}, of {len(calls)} made (precision "
+                f"{common / len(calls) if calls else 0:.2f}) and {len(slots)} expected (recall "
+                f"{common / len(slots) if slots else 0:.2f}), F1 of the two"
             )
         return Verdict(
             passed=score >= cls.floor,

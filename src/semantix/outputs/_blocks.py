@@ -77,9 +77,17 @@ OTHER = frozenset(
 # --- calls ---------------------------------------------------------------------------------------
 
 
-def name_of(name: object) -> str | None:
-    """A tool's name as sent, or None when the provider sent none (never the string "None")."""
-    return name if isinstance(name, str) and name else None
+def name_of(name: object, where: str = "a tool call") -> str:
+    """A tool's name as sent. A call without one (missing, empty, not a string) is a
+    ``TypeError``: which tool it called is unknown, so ``~CalledTool("delete_database")`` would
+    pass on a run that may have called it."""
+    if isinstance(name, str) and name:
+        return name
+    raise TypeError(
+        f"{where} is a tool call without a tool name (got {name!r}): which tool it called is "
+        "unknown, so no check of the run's calls could be trusted (~CalledTool(...) would pass "
+        "on it); pass the call as the provider sent it, with its name"
+    )
 
 
 def json_call(
@@ -101,7 +109,7 @@ def json_call(
         except ValueError:
             parsed = None
         mapping = dict(parsed) if isinstance(parsed, dict) else None
-        return ToolCall(name_of(name), mapping, arguments, identity, kind, label)
+        return ToolCall(name_of(name, where), mapping, arguments, identity, kind, label)
     arguments = plain(arguments)
     if isinstance(arguments, Mapping):
         if too_deep(arguments):
@@ -109,9 +117,9 @@ def json_call(
                 f"{where}: the arguments of tool call {name!r} nest more than {MAX_DEPTH} levels "
                 "deep, past what semantix reads"
             )
-        return ToolCall(name_of(name), dict(arguments), None, identity, kind, label)
+        return ToolCall(name_of(name, where), dict(arguments), None, identity, kind, label)
     raw = None if arguments is None else preview(repr(arguments), 200, quote=False)
-    return ToolCall(name_of(name), None, raw, identity, kind, label)
+    return ToolCall(name_of(name, where), None, raw, identity, kind, label)
 
 
 def plain(value: object) -> object:
@@ -321,9 +329,9 @@ def _gemini_call(value: Any, block: Any, where: str, read: Read) -> None:
 
 
 def _gemini_result(value: Any, block: Any, where: str, read: Read) -> None:
-    read.pending.append(
-        Pending(get(value, "id"), name_of(get(value, "name")), get(value, "response"), False, where)
-    )
+    name = get(value, "name")  # a result without one answers the earliest open call
+    named = name if isinstance(name, str) and name else None
+    read.pending.append(Pending(get(value, "id"), named, get(value, "response"), False, where))
 
 
 def _gemini_code(value: Any, block: Any, where: str, read: Read) -> None:

@@ -50,7 +50,7 @@ def read_item(item: Any, where: str, read: Read) -> bool:
     elif kind == "custom_tool_call":  # custom tools take free text, not JSON
         text = get(item, "input")
         raw = text if isinstance(text, str) else None
-        read.calls.append(ToolCall(name_of(get(item, "name")), None, raw, call_id))
+        read.calls.append(ToolCall(name_of(get(item, "name"), where), None, raw, call_id))
     elif kind == "mcp_call":
         call = json_call(
             get(item, "name"), get(item, "arguments"), get(item, "id"), where,

@@ -233,7 +233,7 @@ def openai_calls(message: object, where: str) -> list[ToolCall]:
             custom = get(call, "custom")
             raw = get(custom, "input")
             raw = raw if isinstance(raw, str) else None
-            calls.append(ToolCall(name_of(get(custom, "name")), None, raw, get(call, "id")))
+            calls.append(ToolCall(name_of(get(custom, "name"), place), None, raw, get(call, "id")))
         elif get(call, "args") is not None or get(call, "name") is not None:  # LangChain
             calls.append(json_call(get(call, "name"), get(call, "args"), get(call, "id"), place))
         else:
