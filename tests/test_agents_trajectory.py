@@ -18,7 +18,7 @@ from agent_runs import (
     responses_run,
 )
 from semantix import evaluate_semantic
-from semantix.agents import AnyOrder, ToolCalls, ToolFailed, ToolSucceeded
+from semantix.agents import AnyOrder, ToolCalls, ToolSucceeded
 from semantix.checks import CalledTool, Contains
 from semantix.outputs import output_view
 
@@ -526,26 +526,21 @@ def test_a_tool_message_without_an_id_answers_the_one_open_call() -> None:
         assert decide(ToolCalls(CalledTool("lookup", result="delivered")), messages)[0]
 
 
-def test_tool_messages_without_ids_answer_the_open_calls_in_order() -> None:
-    """agentevals' fixtures answer two parallel calls with two id-less tool messages: they
-    answer the calls in the order made, as providers send results (an error before)."""
+def test_a_tool_message_without_an_id_and_two_open_calls_is_an_error() -> None:
+    """Ambiguous: two calls wait for a result, so which one this answers cannot be known (results
+    need not come in the order of the calls: pairing them by guess could pin an error or a
+    result on the wrong call)."""
     calls = [
-        {"function": {"name": "get_weather", "arguments": '{"city": "SF"}'}},
-        {"function": {"name": "get_weather", "arguments": '{"city": "London"}'}},
+        {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}},
+        {"id": "c2", "type": "function", "function": {"name": "refund", "arguments": "{}"}},
     ]
     messages = [
-        {"role": "user", "content": "Weather in SF and London?"},
+        {"role": "user", "content": "Refund A17"},
         {"role": "assistant", "content": None, "tool_calls": calls},
-        {"role": "tool", "content": "80 and sunny in SF"},
-        {"role": "tool", "content": "Error: London is down"},
-        {"role": "assistant", "content": "SF is sunny."},
+        {"role": "tool", "content": "done"},
     ]
-    view = output_view(messages)
-    first, second = view.tool_calls
-    assert [r.call for r in view.steps[2].tool_results] == [first]
-    assert [r.call for r in view.steps[3].tool_results] == [second]
-    assert decide(ToolFailed("get_weather", args={"city": "London"}), messages)[0]
-    assert not decide(ToolFailed("get_weather", args={"city": "SF"}), messages)[0]
+    with pytest.raises(ValueError, match=r"messages\[2\] .*2 calls wait.*which one it answers"):
+        output_view(messages)
 
 
 def test_a_tool_message_without_an_id_and_no_open_call_is_an_error() -> None:
@@ -554,7 +549,7 @@ def test_a_tool_message_without_an_id_and_no_open_call_is_an_error() -> None:
         {"role": "assistant", "content": "On it."},
         {"role": "tool", "content": "done"},
     ]
-    with pytest.raises(ValueError, match=r"messages\[2\] .*id of the.*no call waits"):
+    with pytest.raises(ValueError, match=r"messages\[2\] .*id of the call it answers"):
         output_view(messages)
 
 

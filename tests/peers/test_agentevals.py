@@ -49,7 +49,21 @@ MATCHERS: dict[str, Callable[[Args, Args], bool]] = {
 
 #: Cases where semantix decides otherwise, by choice: each is a row of docs/agents.md's
 #: "Compared with other tools". The test checks they still differ, so the list stays true.
-DIFFERENCES: dict[str, str] = {}
+#: All are one choice: two parallel calls answered by two tool messages without
+#: ``tool_call_id`` cannot be paired with their results, so the run is not read.
+_UNPAIRED = "results without tool_call_id while two calls wait are a ValueError, not a guess"
+DIFFERENCES: dict[str, str] = {
+    f"{test}[trajectory_{mode}_match-{mode}{suffix}]": _UNPAIRED
+    for test, suffixes in (
+        ("test_trajectory_with_different_tool_message_order", {}),
+        (
+            "test_trajectory_with_extra_tool_calls_and_override",
+            {"strict": "-0.0", "unordered": "-0.0", "subset": "-0.0", "superset": "-1.0"},
+        ),
+    )
+    for mode in ("strict", "unordered", "subset", "superset")
+    for suffix in [suffixes.get(mode, "")]
+}
 
 
 def _nested(args: Args, path: str) -> Any:
@@ -117,8 +131,8 @@ def test_the_cases_are_agentevals_own() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_semantix_agrees_with_agentevals(case: dict[str, Any]) -> None:
-    passed = evaluate_semantic(case["outputs"], translate(case)).passed
     if case["id"] in DIFFERENCES:
-        assert passed is not case["expected"], f"no longer differs: {DIFFERENCES[case['id']]}"
+        with pytest.raises(ValueError, match="so which one it answers is unknown"):
+            evaluate_semantic(case["outputs"], translate(case))
     else:
-        assert passed is case["expected"]
+        assert evaluate_semantic(case["outputs"], translate(case)).passed is case["expected"]

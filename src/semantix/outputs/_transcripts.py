@@ -38,6 +38,7 @@ from semantix.outputs._view import (
     ToolCall,
     ToolResult,
     Usage,
+    describe_calls,
     ended_on_calls,
 )
 
@@ -99,19 +100,23 @@ class _Calls:
         return ToolResult(call, text, is_tool_error(text, call, pending.flagged, where))
 
     def _by_name(self, pending: Pending) -> ToolCall:
-        """A result without its call's id answers the earliest open call (of its tool, when it
-        names one): Gemini's name their tool, and a tool message without ``tool_call_id``
-        (hand-written runs, agentevals' fixtures) comes, as every provider sends results, in
-        the order of the calls."""
+        """A result without its call's id: Gemini's name their tool and come in the order of
+        the calls (the earliest open call of that tool); a tool message without
+        ``tool_call_id`` (hand-written runs, agentevals' fixtures) answers the one open call."""
         waiting = list(self.open.values())
         if pending.name is not None:
-            waiting = [made for made in waiting if made.name == pending.name]
-        if not waiting:
-            named = f" of {pending.name!r}" if pending.name else ""
+            waiting = [made for made in waiting if made.name == pending.name][:1]
+        if len(waiting) != 1:
+            named = f", and no open call of {pending.name!r}" if pending.name else ""
+            if len(waiting) > 1:
+                named = (
+                    f", and {len(waiting)} calls wait for a result "
+                    f"({describe_calls(waiting)}), so which one it answers is unknown"
+                )
             raise ValueError(
                 f"{pending.where} is a tool result without the id of the call it answers (got "
-                f"{pending.call_id!r}), and no call{named} waits for a result; give it the "
-                "tool_call_id of its call, or pass the messages as the provider gave them"
+                f"{pending.call_id!r}{named}); give it the tool_call_id of its call, or pass the "
+                "messages as the provider gave them"
             )
         call = waiting[0]
         if call.id is not None:
