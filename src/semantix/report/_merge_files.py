@@ -80,7 +80,7 @@ class _Shard:
 
     path: str
     report: Any
-    #: The file's size when it was read (its records' texts are taken from it).
+    #: The file's size when it was read, when its records' texts are taken from it (else 0).
     size: int = 0
     nodeids: list[str] = field(default_factory=list)
     pieces: list[tuple[int, int] | bytes] = field(default_factory=list)
@@ -122,23 +122,24 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 def _read_shard(path: str) -> _Shard:
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        data = Path(path).read_bytes()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return _whole(path)  # the reader's error
     try:
         with paused_gc():
-            return _taken_apart(path, text)
+            return _taken_apart(path, text, len(data))
     except ReportDocumentError as exc:
         raise ReportDocumentError(f"{path!r}: {exc}") from None
     except (ValueError, IndexError, RecursionError, StopIteration):
         return _whole(path)  # not JSON (the reader's error), or a layout the reader reads
 
 
-def _taken_apart(path: str, text: str) -> _Shard:
+def _taken_apart(path: str, text: str, size: int) -> _Shard:
     """The shard of ``text``: each record counted as it is scanned (and dropped: bounded
     memory), those not in the writer's form kept to be read by the one reader."""
-    shard = _Shard(path, None, len(text))
-    ascii_ = text.isascii()
+    ascii_ = text.isascii()  # then the text's places are the file's
+    shard = _Shard(path, None, size if ascii_ else 0)
     others: list[tuple[int, Any]] = []
 
     def take(index: int, record: Any, start: int, end: int) -> None:
