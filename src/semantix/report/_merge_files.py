@@ -15,13 +15,11 @@ its summary counted from them, every section), which the tests check.
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import make_scanner
@@ -123,12 +121,13 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 def _read_shard(path: str) -> _Shard:
     try:
         data = Path(path).read_bytes()
-        text = data.decode("utf-8")
+        size, text = len(data), data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return _whole(path)  # the reader's error
+    del data  # the text is what is read from here
     try:
         with paused_gc():
-            return _taken_apart(path, text, len(data))
+            return _taken_apart(path, text, size)
     except ReportDocumentError as exc:
         raise ReportDocumentError(f"{path!r}: {exc}") from None
     except (ValueError, IndexError, RecursionError, StopIteration):
@@ -147,7 +146,7 @@ def _taken_apart(path: str, text: str, size: int) -> _Shard:
             others.append((index, record))
             shard.nodeids.append("")  # its place, filled once it is read
             shard.pieces.append(b"")
-        elif ascii_ and "\n" not in text[start:end]:
+        elif ascii_ and text.find("\n", start, end) < 0:
             shard.add(record, (start, end))  # its text as it is
         else:
             shard.add(record, _ENCODE(record).encode("utf-8"))
@@ -327,17 +326,12 @@ def _write(output: Path, shards: Sequence[_Shard]) -> int:
         return 0
     head, marker, tail = json.dumps(plain, indent=2, ensure_ascii=False).partition(_EMPTY)
     pieces: list[bytes | memoryview] = []
-    with ExitStack() as files:
-        for shard in shards:  # the texts taken as they are: views of the shard's file
-            data = memoryview(_mapped(shard, files)) if shard.size else memoryview(b"")
-            pieces += [p if type(p) is bytes else data[p[0] : p[1]] for p in shard.pieces]
-            del data
-        order = sorted(range(len(pieces)), key=nodeids.__getitem__)
-        ends = (f"{head}{marker[:-1]}\n    ".encode(), f"\n  ]{tail}\n".encode())
-        try:
-            _write_whole(output, ends, pieces, order)
-        finally:
-            pieces.clear()  # no view of a file left when it is closed
+    for shard in shards:  # the texts taken as they are: views of the shard's file
+        data = memoryview(_file(shard))
+        pieces += [p if type(p) is bytes else data[p[0] : p[1]] for p in shard.pieces]
+    order = sorted(range(len(pieces)), key=nodeids.__getitem__)
+    ends = (f"{head}{marker[:-1]}\n    ".encode(), f"\n  ]{tail}\n".encode())
+    _write_whole(output, ends, pieces, order)
     return len(nodeids)
 
 
@@ -345,16 +339,17 @@ def _ids(shards: Sequence[_Shard]) -> list[set[str]]:
     return [set(shard.nodeids) for shard in shards]
 
 
-def _mapped(shard: _Shard, files: ExitStack) -> mmap.mmap:
+def _file(shard: _Shard) -> bytes:
     """The shard's file, as it was read (`ReportDocumentError` when it changed since)."""
-    with open(shard.path, "rb") as file:
-        mapped = files.enter_context(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
-    if len(mapped) != shard.size:
+    if not shard.size:
+        return b""
+    data = Path(shard.path).read_bytes()
+    if len(data) != shard.size:
         raise ReportDocumentError(
             f"{shard.path!r} changed while it was merged ({shard.size:,} bytes when read, "
-            f"{len(mapped):,} now); merge the shards again once their runs are done"
+            f"{len(data):,} now); merge the shards again once their runs are done"
         )
-    return mapped
+    return data
 
 
 def _write_whole(
@@ -366,11 +361,11 @@ def _write_whole(
     try:
         with temporary.open("xb") as file:
             file.write(ends[0])
-            write, separator = file.write, b",\n    "
-            write(pieces[order[0]])
-            for index in order[1:]:
-                write(separator)
-                write(pieces[index])
+            for first in range(0, len(order), _BLOCK):  # joined a block at a time
+                block = order[first : first + _BLOCK]
+                file.write((b"" if first == 0 else _SEPARATOR) + _SEPARATOR.join(
+                    [pieces[index] for index in block]
+                ))  # fmt: skip
             file.write(ends[1])
             file.flush()
             os.fsync(file.fileno())
@@ -378,6 +373,10 @@ def _write_whole(
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+_BLOCK = 4096
+_SEPARATOR = b",\n    "
 
 
 def _summary(shards: Sequence[_Shard]) -> Summary:
