@@ -202,9 +202,9 @@ class _Bad(str):
 
 def to_row(index: int, where: str, value: object, fields: Fields) -> Row:
     """The `Row` of a raw row read at ``where`` (its error, if it cannot be judged)."""
-    if isinstance(value, _Bad):
+    if type(value) is not dict and isinstance(value, _Bad):
         return Row(index, where, f"{where}", error=f"{where}: {value}")
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         return Row(
             index, where, where,
             error=f"{where}: a row is an object of named fields, got {type(value).__name__}",
@@ -223,7 +223,8 @@ def to_row(index: int, where: str, value: object, fields: Fields) -> Row:
             "name it with --output-field",
         )  # fmt: skip
     try:
-        intents = _intents(value, fields)
+        own = fields.intent in value or fields.intents in value
+        intents = _intents(value, fields) if own else ()
         expected = _label(value.get(fields.expected), fields.expected)
     except ValueError as exc:
         return Row(index, where, row_id, error=f"{where}: {exc}")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -29,9 +28,10 @@ from typing import Any
 from semantix._files import replace as replace_file
 from semantix._files import write_atomic
 from semantix.judges._verdict import TokenUsage
+from semantix.report._counts import Counts
 from semantix.report._json import _plan
 from semantix.report._merge import _check_paths, merged_parts
-from semantix.report._model import CheckRecord, Leaf, Summary, outcome, to_json
+from semantix.report._model import CheckRecord, Leaf, Summary, to_json
 from semantix.report._records import _EMPTY
 from semantix.report._schema import (
     _BY_TYPE,
@@ -82,27 +82,17 @@ class _Shard:
     size: int = 0
     nodeids: list[str] = field(default_factory=list)
     pieces: list[tuple[int, int] | bytes] = field(default_factory=list)
-    outcomes: Counter[tuple[str, str | None]] = field(default_factory=Counter)
-    deciders: Counter[str] = field(default_factory=Counter)
-    borderline: int = 0
-    topical: int = 0
+    counts: Counts = field(default_factory=Counts)
 
     def add(self, record: dict[str, Any], piece: tuple[int, int] | bytes, at: int = -1) -> None:
-        """Count ``record`` (its JSON as the writer gives it) as `summarize` does; ``at``: the
-        place kept for it (default: after those added)."""
+        """Count ``record`` (its JSON as the writer gives it); ``at``: the place kept for it
+        (default: after those added)."""
         if at < 0:
             self.nodeids.append(record["nodeid"])
             self.pieces.append(piece)
         else:
             self.nodeids[at], self.pieces[at] = record["nodeid"], piece
-        self.outcomes[record["outcome"], record["test_outcome"]] += 1
-        self.borderline += record["borderline"] is True
-        topical = False
-        for leaf in record["leaves"]:
-            topical = topical or leaf["topical"] is True
-            if leaf["judge"] and leaf["judged"] is not False:
-                self.deciders[leaf["judge"]] += 1
-        self.topical += topical
+        self.counts.add(record)
 
 
 class _Unusual(ValueError):
@@ -380,25 +370,7 @@ _SEPARATOR = b",\n    "
 
 
 def _summary(shards: Sequence[_Shard]) -> Summary:
-    """The merged records' summary, from each shard's counts (`summarize`'s rules)."""
-    outcomes: Counter[str] = Counter()
+    counts = Counts()
     for shard in shards:
-        for (check, test), count in shard.outcomes.items():
-            record = CheckRecord(nodeid="", intent="", outcome=check, test_outcome=test)  # type: ignore[arg-type]
-            outcomes[outcome(record)] += count
-    deciders: Counter[str] = Counter()
-    for shard in shards:
-        deciders.update(shard.deciders)
-    return Summary(
-        total=sum(len(shard.nodeids) for shard in shards),
-        passed=outcomes["passed"],
-        failed=outcomes["failed"],
-        errors=outcomes["error"],
-        xfailed=outcomes["xfailed"],
-        xpassed=outcomes["xpassed"],
-        skipped=outcomes["skipped"],
-        caught=outcomes["caught"],
-        borderline=sum(shard.borderline for shard in shards),
-        topical=sum(shard.topical for shard in shards),
-        decided_by=dict(deciders),
-    )
+        counts.update(shard.counts)
+    return counts.summary()
