@@ -15,7 +15,7 @@ from typing import Any
 
 from semantix._intent import Intent, as_intent
 from semantix._text import preview
-from semantix.datasets._records import CheckRecord, RowError, known_secrets, row_error, row_record
+from semantix.datasets._records import Record, RowError, known_secrets, row_error, row_record
 from semantix.datasets._rows import Row
 from semantix.outputs import OutputView, output_view
 from semantix.pipeline import check
@@ -25,7 +25,7 @@ from semantix.pipeline._options import Options
 __all__ = ["Judging"]
 
 #: Records of one row, in the order of its intents.
-Records = list[CheckRecord]
+Records = list[Record]
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Judging:
     def judge(self, rows: Sequence[Row]) -> list[Records]:
         """The records of each row (one per row and intent), in row order."""
         out: list[Records] = [[] for _ in rows]
-        slots: list[list[CheckRecord | None]] = [[] for _ in rows]
+        slots: list[list[Record | None]] = [[] for _ in rows]
         groups: dict[type[Intent], list[tuple[int, int, OutputView]]] = {}
         for position, row in enumerate(rows):
             specs = (*self.specs, *row.intents)
@@ -118,7 +118,7 @@ class Judging:
         rows: Sequence[Row],
         intent: type[Intent],
         members: list[tuple[int, int, OutputView]],
-        slots: list[list[CheckRecord | None]],
+        slots: list[list[Record | None]],
         secrets: tuple[str, ...],
     ) -> None:
         views = [view for _, _, view in members]

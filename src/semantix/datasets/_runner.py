@@ -19,15 +19,7 @@ from semantix import _config as config
 from semantix._shards import Shard, parse_shard
 from semantix.datasets._judging import Judging
 from semantix.datasets._progress import Progress
-from semantix.datasets._records import (
-    CheckRecord,
-    ReportFile,
-    Tally,
-    as_json,
-    encode,
-    paused_gc,
-    write_report,
-)
+from semantix.datasets._records import Record, ReportFile, Tally, encode, paused_gc, write_report
 from semantix.datasets._rows import Fields, Row, count_rows, data_files, read_rows
 from semantix.datasets._sidefile import SideFile, side_path
 from semantix.errors import ConfigurationError
@@ -151,7 +143,7 @@ def evaluate_dataset(
             with paused_gc():  # a batch's many objects, none in a cycle that outlives it
                 decided = judging.judge(batch)
                 tally.add([record for records in decided for record in records])
-                texts = [[encode(record) for record in as_json(got)] for got in decided]
+                texts = [[encode(record) for record in got] for got in decided]
             side.write([(row.index, row.id, got) for row, got in zip(batch, texts, strict=True)])
             out.write([text for got in texts for text in got])
             rows += len(batch)
@@ -200,8 +192,8 @@ def _batches(rows: Iterator[Row], size: int) -> Iterator[list[Row]]:
         yield batch
 
 
-def _failures(decided: list[list[CheckRecord]]) -> int:
-    return sum(1 for records in decided for record in records if record.outcome != "passed")
+def _failures(decided: list[list[Record]]) -> int:
+    return sum(1 for records in decided for record in records if record["outcome"] != "passed")
 
 
 def _meta(header: dict[str, Any], started: float) -> dict[str, Any]:
