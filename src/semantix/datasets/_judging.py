@@ -71,7 +71,7 @@ class Judging:
         slots: list[list[Record | None]] = [[] for _ in rows]
         groups: dict[type[Intent], list[tuple[int, int, OutputView]]] = {}
         for position, row in enumerate(rows):
-            specs = (*self.specs, *row.intents)
+            specs = (*self.specs, *row.intents) if row.intents else self.specs
             if row.error is not None:
                 error = RowError(row.error)
                 out[position] = [
@@ -96,9 +96,9 @@ class Judging:
                     for spec in specs
                 ]
                 continue
+            slots[position] = [None] * len(specs)
             for slot, spec in enumerate(specs):
-                intent = self.intent(spec, negated)
-                slots[position].append(None)
+                intent = self._intents.get((spec, negated)) or self.intent(spec, negated)
                 if isinstance(intent, Exception):
                     slots[position][slot] = row_error(
                         row.id, row.where, intent, intent=spec, output=view.text
@@ -110,7 +110,7 @@ class Judging:
             self._check(rows, intent, members, slots, secrets)
         for position, filled in enumerate(slots):
             if filled:
-                out[position] = [record for record in filled if record is not None]
+                out[position] = filled  # type: ignore[assignment]  # every slot filled by now
         return out
 
     def _check(

@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,9 @@ def row_record(
     leaves = []
     for found in result.leaves:
         leaf = found.to_dict()
-        for name, value in leaf.items():
-            if type(value) not in _PLAIN and (
-                secrets or type(value) is not str or not value.isascii()
-            ):
+        for name, value in leaf.items():  # only what `_clean` may change (the common case: none)
+            kind = type(value)
+            if (kind is not str or secrets or not value.isascii()) and kind not in _PLAIN:
                 leaf[name] = _clean(value, secrets)
         leaf["qualname"] = _clean(f"{found.intent.__module__}.{found.intent.__qualname__}", secrets)
         leaves.append(leaf)
@@ -176,7 +176,19 @@ def write_report(
         raise
 
 
-#: A record's JSON text, as the report and the side file hold it.
-encode = json.JSONEncoder(ensure_ascii=False).encode
+def _encoder() -> Callable[[Any], str]:
+    """A record's JSON text, as the report and the side file hold it: by the C encoder made once
+    (not once a record, as `json.JSONEncoder.encode` makes it), where Python has one."""
+    encoder = json.JSONEncoder(ensure_ascii=False)
+    if c_make_encoder is None:  # pragma: no cover - CPython has it
+        return encoder.encode
+    made = c_make_encoder(
+        None, encoder.default, encode_basestring, None, ": ", ", ", False, False, True
+    )
+    return lambda record: "".join(made(record, 0))
+
+
+#: A record's JSON text, as the report and the side file hold it (`_encoder`).
+encode = _encoder()
 _SUMMARY_KEYS: tuple[str, ...] = ("total", "passed", "failed", "errors", "xfailed", "xpassed")
 _SUMMARY_KEYS += ("skipped", "borderline", "topical")
