@@ -147,7 +147,7 @@ def evaluate_dataset(
             side.write([(row.index, row.id, got) for row, got in zip(batch, texts, strict=True)])
             out.write([text for got in texts for text in got])
             rows += len(batch)
-            bar.update(batch[-1].index + 1, _failures(decided))
+            bar.update(batch[-1].index + 1, _failures(decided) if progress else 0)
     except BaseException:
         out.discard()
         raise
