@@ -15,6 +15,7 @@ import pytest
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.checks import Contains
 from semantix.judges._verdict import TokenUsage
+from semantix.report import _merge_files as merge_module
 from semantix.report._merge import merge_reports
 from semantix.report._merge_files import merge_files
 from semantix.report._records import error_record, json_document, result_record, write_json_report
@@ -180,3 +181,14 @@ def test_every_damaged_field_of_a_record_merges_or_is_refused_as_the_reader_does
             assert streamed([file], tmp_path) == expected, (path, value)
             merged += 1
     assert refused > 200 and merged > 200  # both ways taken, many times
+
+
+def test_where_no_process_can_start_the_shards_are_read_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(workers: int) -> None:
+        raise PermissionError("no semaphores in this sandbox")
+
+    monkeypatch.setattr(merge_module, "ProcessPoolExecutor", refused)
+    paths = [write(tmp_path / f"s{n}.json", shard(f"{n}/2", f"t{n}.py")) for n in (1, 2)]
+    assert streamed(paths, tmp_path, workers=2) == typed(paths, tmp_path)

@@ -61,13 +61,22 @@ def merge_files(paths: Sequence[Path], output: Path, *, workers: int | None = No
     if workers is None:
         large = sum(Path(path).stat().st_size for path in names if Path(path).is_file())
         workers = min(len(names), os.cpu_count() or 1) if large > POOL_BYTES else 0
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            shards = list(pool.map(_read_shard, names))
-    else:
+    shards = _in_pool(names, workers) if workers > 1 else None
+    if shards is None:
         shards = [_read_shard(name) for name in names]
     with paused_gc():
         return _write(output, shards)
+
+
+def _in_pool(names: list[str], workers: int) -> list[_Shard] | None:
+    """Each shard read in a pool of ``workers`` processes (None where this system cannot start
+    one: then they are read here)."""
+    try:
+        pool = ProcessPoolExecutor(workers)
+    except (OSError, NotImplementedError):  # no process semaphores (some sandboxes)
+        return None
+    with pool:
+        return list(pool.map(_read_shard, names))
 
 
 @dataclass
@@ -136,10 +145,12 @@ def _taken_apart(path: str, text: str, size: int) -> _Shard:
             others.append((index, record))
             shard.nodeids.append("")  # its place, filled once it is read
             shard.pieces.append(b"")
-        elif ascii_ and text.find("\n", start, end) < 0:
-            shard.add(record, (start, end))  # its text as it is
-        else:
+        elif text.find("\n", start, end) >= 0:  # over many lines: written again on one
             shard.add(record, _ENCODE(record).encode("utf-8"))
+        elif ascii_:
+            shard.add(record, (start, end))  # its text as it is, taken from the file
+        else:
+            shard.add(record, text[start:end].encode("utf-8"))  # its text as it is
 
     rest = _split(text, take)
     shard.report = check_document(rest)
