@@ -71,25 +71,30 @@ def row_record(
             kind = type(value)
             if (kind is not str or secrets or not value.isascii()) and kind not in _PLAIN:
                 leaf[name] = _clean(value, secrets)
-        leaf["qualname"] = _clean(f"{found.intent.__module__}.{found.intent.__qualname__}", secrets)
+        leaf["qualname"] = _text(f"{found.intent.__module__}.{found.intent.__qualname__}", secrets)
         leaves.append(leaf)
     record = {
-        "nodeid": _clean(row_id, secrets),
+        "nodeid": _text(row_id, secrets),
         "outcome": "passed" if result.passed else "failed",
         "test_outcome": None,
-        "intent": _clean(result.intent.__name__, secrets),
-        "judge": _clean(str(result.judge), secrets),
+        "intent": _text(result.intent.__name__, secrets),
+        "judge": _text(str(result.judge), secrets),
         "passed": result.passed,
         "borderline": result.borderline,
         "empty": result.empty,
         "duration_ms": result.duration_ms,
-        "output": _clean(result.output, secrets),
+        "output": _text(result.output, secrets),
         "leaves": leaves,
         "source": where,
     }
     if expected is not None:
         record["expected"] = expected
     return record
+
+
+def _text(value: str, secrets: tuple[str, ...]) -> str:
+    """``value`` as `_clean` gives it (as it is: ASCII, no secrets known)."""
+    return value if not secrets and value.isascii() else _clean(value, secrets)
 
 
 def row_error(

@@ -133,7 +133,7 @@ def file_rows(file: Path, data: bytes | None = None) -> Iterator[tuple[str, obje
 
 def _json_lines(handle: BinaryIO, name: str) -> Iterator[tuple[str, object]]:
     for number, line in enumerate(handle, start=1):
-        if not line.strip():
+        if line.isspace():
             continue
         where = f"{name}:{number}"
         try:
@@ -205,7 +205,18 @@ class _Bad(str):
 
 def to_row(index: int, where: str, value: object, fields: Fields) -> Row:
     """The `Row` of a raw row read at ``where`` (its error, if it cannot be judged)."""
-    if type(value) is not dict and isinstance(value, _Bad):
+    if type(value) is dict:  # the common row: a text id, its output, no intents, no label
+        row_id = value.get(fields.id)
+        if (
+            type(row_id) is str
+            and row_id
+            and fields.output in value
+            and fields.intent not in value
+            and fields.intents not in value
+            and value.get(fields.expected) is None
+        ):
+            return Row(index, where, row_id, value[fields.output])
+    elif isinstance(value, _Bad):
         return Row(index, where, f"{where}", error=f"{where}: {value}")
     if type(value) is not dict and not isinstance(value, Mapping):
         return Row(
@@ -226,8 +237,7 @@ def to_row(index: int, where: str, value: object, fields: Fields) -> Row:
             "name it with --output-field",
         )  # fmt: skip
     try:
-        own = fields.intent in value or fields.intents in value
-        intents = _intents(value, fields) if own else ()
+        intents = _intents(value, fields)
         expected = _label(value.get(fields.expected), fields.expected)
     except ValueError as exc:
         return Row(index, where, row_id, error=f"{where}: {exc}")
