@@ -186,7 +186,7 @@ def test_every_damaged_field_of_a_record_merges_or_is_refused_as_the_reader_does
 def test_where_no_process_can_start_the_shards_are_read_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refused(workers: int) -> None:
+    def refused(workers: int) -> None:  # what ProcessPoolExecutor raises there
         raise PermissionError("no semaphores in this sandbox")
 
     monkeypatch.setattr(merge_module, "ProcessPoolExecutor", refused)

@@ -14,10 +14,11 @@ its summary counted from them, every section), which the tests check.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from json.decoder import scanstring  # type: ignore[attr-defined]
@@ -61,22 +62,31 @@ def merge_files(paths: Sequence[Path], output: Path, *, workers: int | None = No
     if workers is None:
         large = sum(Path(path).stat().st_size for path in names if Path(path).is_file())
         workers = min(len(names), os.cpu_count() or 1) if large > POOL_BYTES else 0
-    shards = _in_pool(names, workers) if workers > 1 else None
-    if shards is None:
-        shards = [_read_shard(name) for name in names]
+    shards: list[_Shard] = []
+    texts: list[bytes | memoryview] = []
     with paused_gc():
-        return _write(output, shards)
+        for shard in _read_shards(names, workers):  # each one's texts taken as it comes
+            data = memoryview(_file(shard))
+            texts += [p if type(p) is bytes else data[p[0] : p[1]] for p in shard.pieces]
+            shard.pieces = []
+            shards.append(shard)
+        return _write(output, shards, texts)
 
 
-def _in_pool(names: list[str], workers: int) -> list[_Shard] | None:
-    """Each shard read in a pool of ``workers`` processes (None where this system cannot start
-    one: then they are read here)."""
+def _read_shards(names: list[str], workers: int) -> Iterator[_Shard]:
+    """Each shard read (`_read_shard`), in a pool of ``workers`` processes where there are more
+    than one and this system can start them (some sandboxes cannot)."""
+    pool = None
+    if workers > 1:
+        with contextlib.suppress(OSError, NotImplementedError):  # no process semaphores
+            pool = ProcessPoolExecutor(workers)
+    if pool is None:
+        yield from map(_read_shard, names)
+        return
     try:
-        pool = ProcessPoolExecutor(workers)
-    except (OSError, NotImplementedError):  # no process semaphores (some sandboxes)
-        return None
-    with pool:
-        return list(pool.map(_read_shard, names))
+        yield from pool.map(_read_shard, names)
+    finally:  # a shard refused: the others are not read
+        pool.shutdown(cancel_futures=True)
 
 
 @dataclass
@@ -315,9 +325,10 @@ def _annotations(cls: type) -> dict[str, Any]:
 # --- the merged file --------------------------------------------------------------------------
 
 
-def _write(output: Path, shards: Sequence[_Shard]) -> int:
+def _write(output: Path, shards: Sequence[_Shard], texts: list[bytes | memoryview]) -> int:
     """The merged report: its parts (`merged_parts`: the shards checked to be one run's) with
-    every record's text, sorted by test id (each shard's in its order, in the shards' order)."""
+    every record's text (``texts``, in the shards' order), sorted by test id (each shard's in
+    its order, in the shards' order)."""
     merged = merged_parts([(shard.path, shard.report) for shard in shards], _ids(shards))
     plain = merged.to_json()
     plain["summary"] = to_json(_summary(shards))
@@ -326,13 +337,9 @@ def _write(output: Path, shards: Sequence[_Shard]) -> int:
         write_atomic(output, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
         return 0
     head, marker, tail = json.dumps(plain, indent=2, ensure_ascii=False).partition(_EMPTY)
-    pieces: list[bytes | memoryview] = []
-    for shard in shards:  # the texts taken as they are: views of the shard's file
-        data = memoryview(_file(shard))
-        pieces += [p if type(p) is bytes else data[p[0] : p[1]] for p in shard.pieces]
-    order = sorted(range(len(pieces)), key=nodeids.__getitem__)
+    order = sorted(range(len(texts)), key=nodeids.__getitem__)
     ends = (f"{head}{marker[:-1]}\n    ".encode(), f"\n  ]{tail}\n".encode())
-    _write_whole(output, ends, pieces, order)
+    _write_whole(output, ends, texts, order)
     return len(nodeids)
 
 
