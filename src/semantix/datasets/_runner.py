@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -182,13 +183,7 @@ def _selected(
 
 
 def _batches(rows: Iterator[Row], size: int) -> Iterator[list[Row]]:
-    batch: list[Row] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
+    while batch := list(islice(rows, size)):
         yield batch
 
 
