@@ -67,8 +67,8 @@ class Judging:
 
     def judge(self, rows: Sequence[Row]) -> list[Records]:
         """The records of each row (one per row and intent), in row order."""
-        out: list[Records] = [[] for _ in rows]
-        slots: list[list[Record | None]] = [[] for _ in rows]
+        # Each row's records, in its intents' order: its slots filled as each group is checked.
+        out: list[list[Record | None]] = [[] for _ in rows]
         groups: dict[type[Intent], list[tuple[int, int, OutputView]]] = {}
         for position, row in enumerate(rows):
             specs = (*self.specs, *row.intents) if row.intents else self.specs
@@ -96,22 +96,19 @@ class Judging:
                     for spec in specs
                 ]
                 continue
-            slots[position] = [None] * len(specs)
+            slots = out[position] = [None] * len(specs)
             for slot, spec in enumerate(specs):
                 intent = self._intents.get((spec, negated)) or self.intent(spec, negated)
                 if isinstance(intent, Exception):
-                    slots[position][slot] = row_error(
+                    slots[slot] = row_error(
                         row.id, row.where, intent, intent=spec, output=view.text
                     )
                 else:
                     groups.setdefault(intent, []).append((position, slot, view))
         secrets = known_secrets()  # read once a batch, not once a record
         for intent, members in groups.items():
-            self._check(rows, intent, members, slots, secrets)
-        for position, filled in enumerate(slots):
-            if filled:
-                out[position] = filled  # type: ignore[assignment]  # every slot filled by now
-        return out
+            self._check(rows, intent, members, out, secrets)
+        return out  # type: ignore[return-value]  # every slot filled by now
 
     def _check(
         self,
