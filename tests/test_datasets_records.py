@@ -4,11 +4,18 @@ then turned into JSON was most of a structural row's cost): it equals the pytest
 
 from __future__ import annotations
 
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.checks import Contains
-from semantix.datasets._records import Tally, row_error, row_record
+from semantix.datasets import _runner as runner
+from semantix.datasets import evaluate_dataset
+from semantix.datasets._records import Tally, encoder, row_error, row_record
 from semantix.judges._verdict import TokenUsage
 from semantix.report._model import summarize, to_json
 from semantix.report._records import error_record, result_record
@@ -72,3 +79,58 @@ def test_the_tally_counts_as_summarize_counts() -> None:
     assert tally.summary.summary().decided_by == {"FakeJudge": 5, "structural": 2}
     assert tally.summary.summary().borderline == 2  # polite at 0.9 against 0.88
     assert tally.judges == {"FakeJudge"}
+
+
+RECORD = {"nodeid": "r1", "output": "déjà vu ✓", "score": 0.1, "leaves": [{"n": None}], "big": 1}
+
+
+def test_without_orjson_records_are_written_by_the_json_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = importlib.import_module
+
+    def no_orjson(name: str, *args: Any) -> Any:
+        if name == "orjson":
+            raise ImportError("No module named 'orjson'")
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", no_orjson)
+    text = json.JSONEncoder(ensure_ascii=False).encode(RECORD)
+    assert encoder()(RECORD) == encoder(fast=False)(RECORD) == text
+    with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
+        encoder()({"a": {1}})
+
+
+def test_with_orjson_records_read_back_the_same(tmp_path: Path) -> None:
+    pytest.importorskip("orjson")  # the 'fast' extra
+    fast, plain = encoder(), encoder(fast=False)
+    for record in (RECORD, {**RECORD, "big": 2**70}):  # over 64 bits: the json module writes it
+        assert json.loads(fast(record)) == json.loads(plain(record)) == record
+    assert fast(RECORD) != plain(RECORD)  # orjson's own text, no spaces
+    with pytest.raises(TypeError):
+        fast({"a": {1}})
+
+
+def test_a_run_writes_the_same_report_with_orjson_and_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("orjson")  # the 'fast' extra
+    data = tmp_path / "rows.jsonl"
+    rows = [{"id": f"r{n}", "output": f"thank you ✓ {n}", "expected": n % 2 == 0} for n in range(9)]
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    spec = "semantix.checks:Contains('thank')"
+    evaluate_dataset(data, [spec], report=tmp_path / "fast.json")
+    monkeypatch.setattr(runner, "encode", encoder(fast=False))
+    evaluate_dataset(data, [spec], report=tmp_path / "plain.json")
+    fast, plain = (_timeless(tmp_path / name) for name in ("fast.json", "plain.json"))
+    assert fast == plain and len(fast["assertions"]) == 9
+    assert '{"nodeid":"r0",' in (tmp_path / "fast.json").read_text(encoding="utf-8")  # orjson's
+
+
+def _timeless(path: Path) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    for key in ("started", "duration_s", "run_id"):
+        del document["meta"][key]
+    for record in document["assertions"]:
+        del record["duration_ms"]
+    return document

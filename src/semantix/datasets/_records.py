@@ -16,6 +16,7 @@ structural check is mostly that (issue 46).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections import Counter
@@ -181,19 +182,38 @@ def write_report(
         raise
 
 
-def _encoder() -> Callable[[Any], str]:
-    """A record's JSON text, as the report and the side file hold it: by the C encoder made once
-    (not once a record, as `json.JSONEncoder.encode` makes it), where Python has one."""
-    encoder = json.JSONEncoder(ensure_ascii=False)
-    if c_make_encoder is None:  # pragma: no cover - CPython has it
-        return encoder.encode
-    made = c_make_encoder(
-        None, encoder.default, encode_basestring, None, ": ", ", ", False, False, True
-    )
-    return lambda record: "".join(made(record, 0))
+def encoder(*, fast: bool = True) -> Callable[[Any], str]:
+    """A record's JSON text, as the report and the side file hold it: by orjson where it is
+    installed and ``fast`` (``pip install 'semantix-judge[fast]'``: ten times quicker, the most
+    of a structural row's cost), else by the C encoder made once (not once a record, as
+    `json.JSONEncoder.encode` makes it). orjson writes it without spaces; what orjson does not
+    write (an integer over 64 bits) is written by the C encoder."""
+    plain = json.JSONEncoder(ensure_ascii=False)
+    stdlib: Callable[[Any], str] = plain.encode
+    if c_make_encoder is not None:  # CPython
+        made = c_make_encoder(
+            None, plain.default, encode_basestring, None, ": ", ", ", False, False, True
+        )
+        stdlib = lambda record: "".join(made(record, 0))
+    try:
+        dumps = importlib.import_module("orjson").dumps if fast else None
+    except ImportError:
+        dumps = None
+    if dumps is None:
+        return stdlib
+
+    def encode(record: Any) -> str:
+        try:
+            return dumps(record).decode()  # type: ignore[no-any-return]
+        except TypeError:  # orjson.JSONEncodeError: what it does not write
+            return stdlib(record)
+
+    return encode
 
 
-#: A record's JSON text, as the report and the side file hold it (`_encoder`).
-encode = _encoder()
+#: A record's JSON text, as the report and the side file hold it (`encoder`).
+encode = encoder()
+
+
 _SUMMARY_KEYS: tuple[str, ...] = ("total", "passed", "failed", "errors", "xfailed", "xpassed")
 _SUMMARY_KEYS += ("skipped", "borderline", "topical")
