@@ -22,6 +22,17 @@ from semantix.report._records import error_record, json_document, result_record,
 from semantix.report._schema import REPORT_VERSION, ReportDocumentError, load_report
 
 
+@pytest.fixture(autouse=True, params=["json", "orjson"])
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test both ways: records read by the json module's scanner, and by orjson where the
+    'fast' extra installed it (skipped where it did not)."""
+    if request.param == "orjson":
+        monkeypatch.setattr(merge_module, "_LOADS", pytest.importorskip("orjson").loads)
+    else:
+        monkeypatch.setattr(merge_module, "_LOADS", None)
+    return str(request.param)
+
+
 class Polite(Intent):
     """The text is polite."""
 

@@ -15,6 +15,7 @@ its summary counted from them, every section), which the tests check.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import re
@@ -219,12 +220,12 @@ def _split(text: str, take: Callable[[int, Any, int, int], None]) -> dict[str, A
 def _items(text: str, at: int, take: Callable[[int, Any, int, int], None]) -> int:
     """Each item of the list at ``text[at]`` (``[``) given to ``take``; where the list ends."""
     at = _SPACE(text, at + 1).end()
-    scan, space = _SCAN, _SPACE
+    space = _SPACE
     if text[at] == "]":
         return at + 1
     index = 0
     while True:
-        value, end = scan(text, at)
+        value, end = _line(text, at)
         take(index, value, at, end)
         index += 1
         at = space(text, end).end()
@@ -233,6 +234,36 @@ def _items(text: str, at: int, take: Callable[[int, Any, int, int], None]) -> in
         if text[at] != ",":
             raise _Unusual(at)
         at = space(text, at + 1).end()
+
+
+def _line(text: str, at: int) -> tuple[Any, int]:
+    """The item at ``text[at]`` and where it ends: by orjson when it is the rest of its line
+    (less a comma: a report's layout, one record a line), else by the scanner. orjson reads
+    only strict JSON (no NaN, no integer over 64 bits, no lone surrogate, ...): what it refuses
+    the scanner reads, so the value is the one `json` gives."""
+    loads = _LOADS
+    if loads is None:
+        return _SCAN(text, at)  # type: ignore[no-any-return]
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    while end > at and text[end - 1] in _TRAILING:
+        end -= 1
+    try:
+        return loads(text[at:end]), end
+    except ValueError:  # orjson.JSONDecodeError
+        return _SCAN(text, at)  # type: ignore[no-any-return]
+
+
+def _orjson_loads() -> Callable[[str], Any] | None:
+    """orjson's reader where the 'fast' extra installed it (about 3 times quicker)."""
+    try:
+        return importlib.import_module("orjson").loads  # type: ignore[no-any-return]
+    except ImportError:
+        return None
+
+
+_LOADS = _orjson_loads()
+_TRAILING = frozenset(" \t\r,")
 
 
 # --- a record's shape -------------------------------------------------------------------------
