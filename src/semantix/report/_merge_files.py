@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import make_scanner
 from pathlib import Path
@@ -311,7 +311,7 @@ def _plain(value: Any, form: _Form) -> bool:
             for one in item:
                 if not _plain(one, test):
                     return False
-        elif item is not None and not _plain(item, test):
+        elif not _plain(item, test):
             return False
     return True
 
@@ -332,7 +332,8 @@ def _shape(cls: type, keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Checks
             many = annotation.startswith("tuple")
             if kind is not (list if many else dict) and not (kind is type(None) and not many):
                 return None
-            checks.append((_MANY if many else _ONE, name, _NESTED[annotation]))
+            if kind is not type(None):  # null: nothing more to check
+                checks.append((_MANY if many else _ONE, name, _NESTED[annotation]))
             continue
         expected = _BY_TYPE.get(annotation)
         if expected is None or kind not in expected[1]:
@@ -348,8 +349,6 @@ def _shape(cls: type, keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Checks
 
 
 def _annotations(cls: type) -> dict[str, Any]:
-    from dataclasses import fields
-
     return {f.name: f.type for f in fields(cls)}
 
 
