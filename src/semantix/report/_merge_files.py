@@ -367,6 +367,7 @@ def _write(output: Path, shards: Sequence[_Shard], texts: list[bytes | memoryvie
         write_atomic(output, json.dumps(plain, indent=2, ensure_ascii=False) + "\n")
         return 0
     head, marker, tail = json.dumps(plain, indent=2, ensure_ascii=False).partition(_EMPTY)
+    assert marker, "Report.to_json puts the assertions after the summary"
     order = sorted(range(len(texts)), key=nodeids.__getitem__)
     ends = (f"{head}{marker[:-1]}\n    ".encode(), f"\n  ]{tail}\n".encode())
     _write_whole(output, ends, texts, order)
