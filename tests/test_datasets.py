@@ -337,7 +337,7 @@ def test_judging_keeps_row_order_across_intent_groups() -> None:
     )
     judging = Judging((CONTAINS,), read_options({}, what="test"))
     decided = judging.judge(rows)
-    assert [[r.intent for r in got] for got in decided] == [
+    assert [[r["intent"] for r in got] for got in decided] == [
         ["Contains('refund')", "Contains('x')"],
         ["Contains('refund')"],
     ]

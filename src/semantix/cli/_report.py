@@ -10,8 +10,7 @@ from pathlib import Path
 from semantix._files import write_atomic
 from semantix.cli._common import CommandError, Commands
 from semantix.report._html import json_href, render
-from semantix.report._merge import merge_reports
-from semantix.report._records import write_json_report
+from semantix.report._merge_files import merge_files
 from semantix.report._schema import ReportDocumentError, load_report
 
 __all__ = ["NAME", "add_parser", "run"]
@@ -121,9 +120,7 @@ def _merge(shards: list[Path], output: Path | None) -> int:
                 f"{str(first)!r} and {str(shard)!r} are the same file: its counts would be added "
                 "twice; name each shard's report once (check overlapping globs)"
             )
-    merged = merge_reports([(str(path), load_report(path)) for path in shards])
-    write_json_report(output, merged)
-    count = len(merged.assertions)
+    count = merge_files(shards, output)
     print(
         f"merged {len(shards)} report{'s' if len(shards) != 1 else ''} into {output} "
         f"({count:,} assertion{'s' if count != 1 else ''})"

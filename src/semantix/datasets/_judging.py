@@ -15,7 +15,7 @@ from typing import Any
 
 from semantix._intent import Intent, as_intent
 from semantix._text import preview
-from semantix.datasets._records import CheckRecord, RowError, known_secrets, row_error, row_record
+from semantix.datasets._records import Record, RowError, known_secrets, row_error, row_record
 from semantix.datasets._rows import Row
 from semantix.outputs import OutputView, output_view
 from semantix.pipeline import check
@@ -25,7 +25,7 @@ from semantix.pipeline._options import Options
 __all__ = ["Judging"]
 
 #: Records of one row, in the order of its intents.
-Records = list[CheckRecord]
+Records = list[Record]
 
 
 @dataclass
@@ -67,11 +67,11 @@ class Judging:
 
     def judge(self, rows: Sequence[Row]) -> list[Records]:
         """The records of each row (one per row and intent), in row order."""
-        out: list[Records] = [[] for _ in rows]
-        slots: list[list[CheckRecord | None]] = [[] for _ in rows]
+        # Each row's records, in its intents' order: its slots filled as each group is checked.
+        out: list[list[Record | None]] = [[] for _ in rows]
         groups: dict[type[Intent], list[tuple[int, int, OutputView]]] = {}
         for position, row in enumerate(rows):
-            specs = (*self.specs, *row.intents)
+            specs = (*self.specs, *row.intents) if row.intents else self.specs
             if row.error is not None:
                 error = RowError(row.error)
                 out[position] = [
@@ -96,29 +96,26 @@ class Judging:
                     for spec in specs
                 ]
                 continue
+            slots = out[position] = [None] * len(specs)
             for slot, spec in enumerate(specs):
-                intent = self.intent(spec, negated)
-                slots[position].append(None)
+                intent = self._intents.get((spec, negated)) or self.intent(spec, negated)
                 if isinstance(intent, Exception):
-                    slots[position][slot] = row_error(
+                    slots[slot] = row_error(
                         row.id, row.where, intent, intent=spec, output=view.text
                     )
                 else:
                     groups.setdefault(intent, []).append((position, slot, view))
         secrets = known_secrets()  # read once a batch, not once a record
         for intent, members in groups.items():
-            self._check(rows, intent, members, slots, secrets)
-        for position, filled in enumerate(slots):
-            if filled:
-                out[position] = [record for record in filled if record is not None]
-        return out
+            self._check(rows, intent, members, out, secrets)
+        return out  # type: ignore[return-value]  # every slot filled by now
 
     def _check(
         self,
         rows: Sequence[Row],
         intent: type[Intent],
         members: list[tuple[int, int, OutputView]],
-        slots: list[list[CheckRecord | None]],
+        slots: list[list[Record | None]],
         secrets: tuple[str, ...],
     ) -> None:
         views = [view for _, _, view in members]

@@ -24,7 +24,6 @@ from typing import Any
 from semantix import _config as config
 from semantix._shards import Shard
 from semantix.datasets._judging import Judging
-from semantix.datasets._records import as_json
 from semantix.datasets._rows import Fields, count_rows, data_files, file_rows, to_row
 from semantix.errors import ConfigurationError
 
@@ -95,7 +94,7 @@ class _Judge:
         return {
             "file": list(batch["file"]),
             "number": list(batch["number"]),
-            "records": [json.dumps(as_json(records), ensure_ascii=False) for records in decided],
+            "records": [json.dumps(records, ensure_ascii=False) for records in decided],
         }
 
 

@@ -1,37 +1,43 @@
 """The one place where `semantix eval` meets the report module: a row's records, and the JSON
 report written from a stream of them. Everything else in `semantix.datasets` passes records on
-(typed until they are counted, `Tally`, then as JSON, `as_json`), so a change of the report's
-record types is a change of this module.
+as the report's JSON (`Record`), so a change of the report's record types is a change of this
+module.
 
 The report is the pytest plugin's versioned JSON report (`semantix.report._records`): one record
 per row and intent, its ``nodeid`` the row's id, plus the row's place (``source``) and label
 (``expected``). It is written as a stream, record by record (bounded memory), with the summary
-counted from the typed records as they are decided.
+counted from the records as they are decided (`Tally`).
+
+A row's record is made as its JSON at once (`row_record`: what
+`semantix.report._records.result_record` gives, as `semantix.report._model.to_json` writes it;
+a test keeps the two equal), not as a typed record turned into JSON: the per-row cost of a
+structural check is mostly that (issue 46).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
 from semantix._files import replace
 from semantix.pipeline._results import SemanticResult
-from semantix.report._model import CheckRecord, summarize, to_json
-from semantix.report._records import error_record, known_secrets, result_record
+from semantix.report._counts import Counts
+from semantix.report._model import to_json
+from semantix.report._records import _PLAIN, _clean, error_record, known_secrets
 from semantix.report._schema import REPORT_VERSION, paused_gc, record_from_json
 
 __all__ = [
-    "CheckRecord",
     "Record",
     "ReportFile",
     "RowError",
     "Tally",
-    "as_json",
     "encode",
     "known_secrets",
     "paused_gc",
@@ -40,7 +46,7 @@ __all__ = [
     "write_report",
 ]
 
-#: A record as `semantix eval` streams it to disk: its JSON form.
+#: A record as `semantix eval` passes it on and streams it to disk: its JSON form.
 Record = dict[str, Any]
 
 
@@ -54,49 +60,72 @@ def row_record(
     where: str,
     expected: bool | None,
     secrets: tuple[str, ...] | None = None,
-) -> CheckRecord:
-    """The record of one row's check of one intent (``secrets``: `known_secrets`, read once)."""
-    return result_record(result, row_id, source=where, expected=expected, secrets=secrets)
+) -> Record:
+    """The record of one row's check of one intent, as its JSON (``secrets``: `known_secrets`,
+    read once)."""
+    if secrets is None:
+        secrets = known_secrets()
+    leaves = []
+    for found in result.leaves:
+        leaf = found.to_dict()
+        for name, value in leaf.items():  # only what `_clean` may change (the common case: none)
+            kind = type(value)
+            if (kind is not str or secrets or not value.isascii()) and kind not in _PLAIN:
+                leaf[name] = _clean(value, secrets)
+        leaf["qualname"] = _text(f"{found.intent.__module__}.{found.intent.__qualname__}", secrets)
+        leaves.append(leaf)
+    record = {
+        "nodeid": _text(row_id, secrets),
+        "outcome": "passed" if result.passed else "failed",
+        "test_outcome": None,
+        "intent": _text(result.intent.__name__, secrets),
+        "judge": _text(str(result.judge), secrets),
+        "passed": result.passed,
+        "borderline": result.borderline,
+        "empty": result.empty,
+        "duration_ms": result.duration_ms,
+        "output": _text(result.output, secrets),
+        "leaves": leaves,
+        "source": where,
+    }
+    if expected is not None:
+        record["expected"] = expected
+    return record
+
+
+def _text(value: str, secrets: tuple[str, ...]) -> str:
+    """``value`` as `_clean` gives it (as it is: ASCII, no secrets known)."""
+    return value if not secrets and value.isascii() else _clean(value, secrets)
 
 
 def row_error(
     row_id: str, where: str, error: BaseException, *, intent: str | None, output: str | None
-) -> CheckRecord:
+) -> Record:
     """The record of a row and intent that could not be judged: an error, never a pass."""
-    return error_record(row_id, error, intent=intent, output=output, source=where)
-
-
-def as_json(records: Sequence[CheckRecord]) -> list[Record]:
-    """``records`` as the report's JSON (what the side file and Ray's workers write)."""
-    return to_json(records)  # type: ignore[no-any-return]
+    record = error_record(row_id, error, intent=intent, output=output, source=where)
+    return to_json(record)  # type: ignore[no-any-return]
 
 
 @dataclass
 class Tally:
-    """The report's summary, counted as records are decided (typed, before they are JSON), and
-    every judge that decided one."""
+    """The report's summary, counted as records are decided, and every judge that decided one."""
 
-    counts: Counter[str] = field(default_factory=Counter)
-    deciders: Counter[str] = field(default_factory=Counter)
+    summary: Counts = field(default_factory=Counts)
     judges: set[str] = field(default_factory=set)
 
-    def add(self, records: Sequence[CheckRecord]) -> None:
-        summary = summarize(records).to_dict()
-        self.deciders.update(summary.pop("decided_by"))
-        self.counts.update(summary)
-        self.judges.update(record.judge for record in records if record.judge)
+    def add(self, records: Iterable[Record]) -> None:
+        for record in records:
+            self.summary.add(record)
+            if record["judge"]:
+                self.judges.add(record["judge"])
 
     def add_json(self, records: Iterable[Record]) -> Iterator[Record]:
         """``records`` as they are, each counted as it passes (read back from JSON, checked
         like a report's record: a worker's or an interrupted run's)."""
-        chunk: list[CheckRecord] = []  # counted a chunk at a time (bounded)
         for record in records:
-            chunk.append(record_from_json(record))
-            if len(chunk) == _CHUNK:
-                self.add(chunk)
-                chunk = []
+            record_from_json(record)
+            self.add((record,))
             yield record
-        self.add(chunk)
 
 
 class ReportFile:
@@ -123,13 +152,14 @@ class ReportFile:
         summary ``tally`` counted; put the report in place; return the summary's counts
         (``total``, ``passed``, ``failed``, ``errors``, ...)."""
         shown = {**meta, "judges": sorted(tally.judges)}
-        totals = {key: tally.counts[key] for key in _SUMMARY_KEYS}
+        summary = to_json(tally.summary.summary())
+        totals = {key: summary[key] for key in _SUMMARY_KEYS}
         self._file.write(f'\n],\n"meta": {json.dumps(shown, ensure_ascii=False)},\n')
-        summary_text = json.dumps({**totals, "decided_by": dict(tally.deciders)})
+        summary_text = json.dumps({**totals, "decided_by": summary["decided_by"]})
         self._file.write(f'"summary": {summary_text}\n}}\n')
         self._file.close()
         replace(self.temporary, self.path)
-        return tally.counts
+        return Counter(totals)
 
     def discard(self) -> None:
         self._file.close()
@@ -152,8 +182,38 @@ def write_report(
         raise
 
 
-#: A record's JSON text, as the report and the side file hold it.
-encode = json.JSONEncoder(ensure_ascii=False).encode
-_CHUNK = 1024
+def encoder(*, fast: bool = True) -> Callable[[Any], str]:
+    """A record's JSON text, as the report and the side file hold it: by orjson where it is
+    installed and ``fast`` (``pip install 'semantix-judge[fast]'``: ten times quicker, the most
+    of a structural row's cost), else by the C encoder made once (not once a record, as
+    `json.JSONEncoder.encode` makes it). orjson writes it without spaces; what orjson does not
+    write (an integer over 64 bits) is written by the C encoder."""
+    plain = json.JSONEncoder(ensure_ascii=False)
+    stdlib: Callable[[Any], str] = plain.encode
+    if c_make_encoder is not None:  # CPython
+        made = c_make_encoder(
+            None, plain.default, encode_basestring, None, ": ", ", ", False, False, True
+        )
+        stdlib = lambda record: "".join(made(record, 0))
+    try:
+        dumps = importlib.import_module("orjson").dumps if fast else None
+    except ImportError:
+        dumps = None
+    if dumps is None:
+        return stdlib
+
+    def encode(record: Any) -> str:
+        try:
+            return dumps(record).decode()  # type: ignore[no-any-return]
+        except TypeError:  # orjson.JSONEncodeError: what it does not write
+            return stdlib(record)
+
+    return encode
+
+
+#: A record's JSON text, as the report and the side file hold it (`encoder`).
+encode = encoder()
+
+
 _SUMMARY_KEYS: tuple[str, ...] = ("total", "passed", "failed", "errors", "xfailed", "xpassed")
 _SUMMARY_KEYS += ("skipped", "borderline", "topical")

@@ -133,17 +133,20 @@ def file_rows(file: Path, data: bytes | None = None) -> Iterator[tuple[str, obje
 
 def _json_lines(handle: BinaryIO, name: str) -> Iterator[tuple[str, object]]:
     for number, line in enumerate(handle, start=1):
-        if not line.strip():
+        if line.isspace():
             continue
         where = f"{name}:{number}"
         try:
-            yield where, json.loads(line.decode("utf-8-sig" if number == 1 else "utf-8"))
+            yield where, _decode(line.decode("utf-8-sig" if number == 1 else "utf-8"))
         except UnicodeDecodeError as exc:
             yield where, _Bad(f"not UTF-8 text (byte 0x{line[exc.start]:02x})")
         except ValueError as exc:
             yield where, _Bad(f"not JSON ({exc})")
         except RecursionError:
             yield where, _Bad("JSON nested deeper than Python reads")
+
+
+_decode = json.JSONDecoder().decode  # `json.loads` less its checks of what it is given
 
 
 def _csv_rows(handle: BinaryIO, name: str) -> Iterator[tuple[str, object]]:
@@ -202,9 +205,20 @@ class _Bad(str):
 
 def to_row(index: int, where: str, value: object, fields: Fields) -> Row:
     """The `Row` of a raw row read at ``where`` (its error, if it cannot be judged)."""
-    if isinstance(value, _Bad):
+    if type(value) is dict:  # the common row: a text id, its output, no intents, no label
+        row_id = value.get(fields.id)
+        if (
+            type(row_id) is str
+            and row_id
+            and fields.output in value
+            and fields.intent not in value
+            and fields.intents not in value
+            and value.get(fields.expected) is None
+        ):
+            return Row(index, where, row_id, value[fields.output])
+    elif isinstance(value, _Bad):
         return Row(index, where, f"{where}", error=f"{where}: {value}")
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         return Row(
             index, where, where,
             error=f"{where}: a row is an object of named fields, got {type(value).__name__}",

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +20,7 @@ from semantix import _config as config
 from semantix._shards import Shard, parse_shard
 from semantix.datasets._judging import Judging
 from semantix.datasets._progress import Progress
-from semantix.datasets._records import (
-    CheckRecord,
-    ReportFile,
-    Tally,
-    as_json,
-    encode,
-    paused_gc,
-    write_report,
-)
+from semantix.datasets._records import Record, ReportFile, Tally, encode, paused_gc, write_report
 from semantix.datasets._rows import Fields, Row, count_rows, data_files, read_rows
 from semantix.datasets._sidefile import SideFile, side_path
 from semantix.errors import ConfigurationError
@@ -151,11 +144,11 @@ def evaluate_dataset(
             with paused_gc():  # a batch's many objects, none in a cycle that outlives it
                 decided = judging.judge(batch)
                 tally.add([record for records in decided for record in records])
-                texts = [[encode(record) for record in as_json(got)] for got in decided]
+                texts = [[encode(record) for record in got] for got in decided]
             side.write([(row.index, row.id, got) for row, got in zip(batch, texts, strict=True)])
             out.write([text for got in texts for text in got])
             rows += len(batch)
-            bar.update(batch[-1].index + 1, _failures(decided))
+            bar.update(batch[-1].index + 1, _failures(decided) if progress else 0)
     except BaseException:
         out.discard()
         raise
@@ -190,18 +183,12 @@ def _selected(
 
 
 def _batches(rows: Iterator[Row], size: int) -> Iterator[list[Row]]:
-    batch: list[Row] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
+    while batch := list(islice(rows, size)):
         yield batch
 
 
-def _failures(decided: list[list[CheckRecord]]) -> int:
-    return sum(1 for records in decided for record in records if record.outcome != "passed")
+def _failures(decided: list[list[Record]]) -> int:
+    return sum(1 for records in decided for record in records if record["outcome"] != "passed")
 
 
 def _meta(header: dict[str, Any], started: float) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import IO, Any
 
@@ -18,7 +19,7 @@ from semantix.errors import ConfigurationError
 
 __all__ = ["SideFile", "side_path"]
 
-_string = json.JSONEncoder(ensure_ascii=False).encode
+_string = encode_basestring  # a JSON string, as the C encoder writes it (no ASCII escapes)
 #: What must be equal for a run to resume another.
 _SAME_RUN = ("data", "intents", "fields", "shard")
 

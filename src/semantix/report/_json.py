@@ -28,17 +28,22 @@ def to_json(value: Any) -> Any:
     kind: type = type(value)
     if kind in _SCALARS:
         return value
-    if kind is tuple or kind is list:
-        return [to_json(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: to_json(item) for key, item in value.items()}
-    if kind.__dict__.get("to_json") is not None:  # a whole report: its file
-        return value.to_json()
-    names, values, nested, optional = _plan(kind)
+    plan = _PLANS.get(kind)  # a model class seen before: the common case, one look-up
+    if plan is None:
+        if kind is tuple or kind is list:
+            return [to_json(item) for item in value]
+        if isinstance(value, Mapping):
+            return {key: to_json(item) for key, item in value.items()}
+        if kind.__dict__.get("to_json") is not None:  # a whole report: its file
+            return value.to_json()
+        plan = _PLANS[kind] = _plan(kind)
+    names, values, nested, optional = plan
     data = dict(zip(names, values(value), strict=True))
     for name in nested:
         item = data[name]
-        if type(item) not in _SCALARS:
+        if type(item) is tuple:  # a tuple of model objects (or of numbers)
+            data[name] = [to_json(one) for one in item]
+        elif type(item) not in _SCALARS:
             data[name] = to_json(item)
     for name in optional:
         if data[name] is None:
@@ -49,6 +54,10 @@ def to_json(value: Any) -> Any:
 _Plan = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], tuple[str, ...], tuple[str, ...]]
 _SCALAR_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "CheckOutcome", "TestOutcome")
 _SCALAR_TYPES += tuple(f"{name} | None" for name in _SCALAR_TYPES)
+
+
+#: The plan of each model class `to_json` has met (`_plan`).
+_PLANS: dict[type, _Plan] = {}
 
 
 @functools.cache  # one entry per model class

@@ -27,7 +27,7 @@ the files.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -48,7 +48,7 @@ from semantix.report._model import (
 from semantix.report._records import sorted_records
 from semantix.report._schema import ReportDocumentError, check_document
 
-__all__ = ["OUTSIDE_TEST", "assemble", "merge_reports"]
+__all__ = ["OUTSIDE_TEST", "assemble", "merge_reports", "merged_parts"]
 
 #: The test id of assertions made outside any test (they may be in every shard).
 OUTSIDE_TEST = "(outside a test)"
@@ -84,17 +84,25 @@ def merge_reports(shards: Sequence[tuple[str, Report | Mapping[str, Any]]]) -> R
         raise ReportDocumentError("no reports to merge; pass the shards' JSON reports")
     _check_paths([path for path, _ in shards])
     reports = [(path, check_document(document)) for path, document in shards]
-    _check_compatible(reports)
-    _check_one_run(reports)
-    parts = [report for _, report in reports]
+    merged = merged_parts(reports, [report.assertions for _, report in reports])
     # Each shard's records in its own order, then the shards' order: sorted by test id after.
-    numbered = [record for report in parts for record in report.assertions]
+    numbered = [record for _, report in reports for record in report.assertions]
     if any(record.seq for record in numbered):  # all 0 (as read): the sort keeps this order
         numbered = [replace(record, seq=seq) for seq, record in enumerate(numbered)]
+    return replace(merged, assertions=tuple(sorted_records(numbered)))
+
+
+def merged_parts(shards: Sequence[tuple[str, Report]], records: Sequence[Iterable[Any]]) -> Report:
+    """The merged report of the shards (checked to be one run's, each once) but their records:
+    ``records`` holds each shard's (its records, or the set of their node ids), for the check
+    that each test is in one shard."""
+    _check_compatible(shards)
+    _check_one_run(shards, records)
+    parts = [report for _, report in shards]
     snapshots = [report.snapshots for report in parts if report.snapshots is not None]
     return assemble(
-        numbered,
-        meta=_meta(reports),
+        (),
+        meta=_meta(shards),
         tests=[test for report in parts for test in report.tests],
         runs=[test for report in parts for test in report.repeated],
         once=[nodeid for report in parts for nodeid in report.once],
@@ -127,7 +135,7 @@ def _check_compatible(shards: Sequence[tuple[str, Report]]) -> None:
             )
 
 
-def _check_one_run(shards: Sequence[tuple[str, Report]]) -> None:
+def _check_one_run(shards: Sequence[tuple[str, Report]], records: Sequence[Iterable[Any]]) -> None:
     """One run (``meta.run_id``), each shard ``i/N`` once and none missing, each test in one
     shard (its assertions, its repeated runs, its relations, its pytest outcome)."""
     runs = {path: report.meta.run_id for path, report in shards}
@@ -141,22 +149,21 @@ def _check_one_run(shards: Sequence[tuple[str, Report]]) -> None:
     numbers = {path: report.meta.shard for path, report in shards}
     if any(value is not None for value in numbers.values()):
         _check_shards(numbers)
-    owners: dict[str, str] = {}
-    for path, report in shards:
-        parts: Sequence[Sequence[Any]] = (
-            report.assertions,
-            report.repeated,
-            report.tests,
-            report.relations,
-        )
-        ids = {item.nodeid for part in parts for item in part}
-        for nodeid in sorted(ids - {OUTSIDE_TEST}):
-            if owners.setdefault(nodeid, path) != path:
-                raise ReportDocumentError(
-                    f"test {nodeid!r} is in both {owners[nodeid]!r} and {path!r}: shards of one "
-                    "suite run different tests, so its counts would be added twice; merge the "
-                    "reports of one run's shards only (or compare two runs with semantix compare)"
-                )
+    seen: list[tuple[str, set[str]]] = []
+    for (path, report), held in zip(shards, records, strict=True):
+        ids = set(held) if type(held) is set else {item.nodeid for item in held}
+        parts: Sequence[Sequence[Any]] = (report.repeated, report.tests, report.relations)
+        ids.update(item.nodeid for part in parts for item in part)
+        ids.discard(OUTSIDE_TEST)
+        twice = [(min(ids & owned), owner) for owner, owned in seen if not ids.isdisjoint(owned)]
+        if twice:
+            nodeid, owner = min(twice)
+            raise ReportDocumentError(
+                f"test {nodeid!r} is in both {owner!r} and {path!r}: shards of one "
+                "suite run different tests, so its counts would be added twice; merge the "
+                "reports of one run's shards only (or compare two runs with semantix compare)"
+            )
+        seen.append((path, ids))
 
 
 def _check_shards(numbers: Mapping[str, str | None]) -> None:
