@@ -42,6 +42,7 @@ from semantix.judges._base import (
     capabilities,
     check_judge,
     judge_identity,
+    settable,
 )
 from semantix.judges._calls import ask_judge
 
@@ -171,19 +172,6 @@ class EscalatingJudge(Judge):
             reason += f": {verdict.reason}"
         return replace(verdict, judge=identity, reason=reason)
 
-    @property
-    def evaluate_support(self) -> Callable[[Sequence[JudgeRequest]], list[Verdict]] | None:
-        """The support ability when every level has it, else None (it escalates whole)."""
-        if "evaluate_support" in self.__dict__:
-            return self.__dict__["evaluate_support"]  # type: ignore[no-any-return]
-        if any(capabilities(judge).support is None for judge in self.judges):
-            return None
-        return self.evaluate_batch
-
-    @evaluate_support.setter
-    def evaluate_support(self, value: Callable[[Sequence[JudgeRequest]], list[Verdict]]) -> None:
-        self.__dict__["evaluate_support"] = value
-
     def stats(self) -> tuple[LevelStats, ...]:
         """How often each level decided (and escalated) since this judge was built."""
         with self._lock:
@@ -192,20 +180,6 @@ class EscalatingJudge(Judge):
             LevelStats(level + 1, str(judge_identity(judge)), decided[level], escalated[level])
             for level, judge in enumerate(self.judges)
         )
-
-
-def _combined(name: str, combine: Callable[[list[Capabilities]], Any]) -> property:
-    """A declared ability of the chain, derived from its levels' (read live), unless set on it."""
-
-    def get(self: EscalatingJudge) -> Any:
-        if name in self.__dict__:
-            return self.__dict__[name]
-        return combine([capabilities(judge) for judge in self.judges])
-
-    def set_(self: EscalatingJudge, value: Any) -> None:
-        self.__dict__[name] = value
-
-    return property(get, set_, doc=f"The chain's {name}, from its levels'.")
 
 
 def _joined_versions(levels: list[Capabilities]) -> str | None:
@@ -230,5 +204,25 @@ _COMBINED: dict[str, Callable[[list[Capabilities]], Any]] = {
     "prompt_version": _joined_versions,
     "secrets": lambda levels: tuple(secret for level in levels for secret in level.secrets),
 }
+
+
+def _combined(name: str, combine: Callable[[list[Capabilities]], Any]) -> property:
+    """A declared ability of the chain, derived from its levels' (read live), unless set on it."""
+    return settable(
+        name,
+        lambda chain: combine([capabilities(judge) for judge in chain.judges]),
+        f"The chain's {name}, from its levels'.",
+    )
+
+
 for _name, _combine in _COMBINED.items():
     setattr(EscalatingJudge, _name, _combined(_name, _combine))
+EscalatingJudge.evaluate_support = settable(  # type: ignore[attr-defined]
+    "evaluate_support",
+    lambda chain: (
+        None
+        if any(capabilities(judge).support is None for judge in chain.judges)
+        else chain.evaluate_batch
+    ),
+    "The support ability when every level has it, else None (it escalates whole).",
+)
