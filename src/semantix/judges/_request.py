@@ -1,15 +1,7 @@
-"""What a check asks a judge: one typed `Request`, and its one `RequestKey`.
-
-A request is the output, what is asked of it — a statement (an intent's description), support
-against sources (``Grounded``/``Contradicts``: a `SupportDescription`) or equivalence to a stored
-text (a snapshot: an `EquivalenceDescription`) — and the threshold. It *is* the
-``(output, intent_description, threshold)`` triple judges take, so a judge's ``evaluate_batch``
-receives it unchanged. What is asked is declared by the description (``asks``), read once here.
-
-`RequestKey` is what a verdict is a verdict *about*, threshold aside: the output normalised by
-`normalise_text` and the intent's fields. It is the one key of a request: the in-run memo holds
-verdicts by it, and the frozen-verdict fingerprint (`semantix.verdicts._fingerprint`) is the
-sha256 of the judge's identity with it.
+"""What a check asks a judge: one typed `Request` (the ``(output, intent_description,
+threshold)`` triple judges take; what it asks — a statement, support against sources, equivalence
+to a stored text — is declared by the description) and its one `RequestKey`, the key of the
+in-run memo and of the frozen-verdict fingerprint (docs/frozen-verdicts.md, "The fingerprint").
 """
 
 from __future__ import annotations
