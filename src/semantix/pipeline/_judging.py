@@ -48,6 +48,7 @@ from semantix.judges._base import (
 from semantix.judges._calls import aask_judge, ask_judge
 from semantix.judges._request import Request
 from semantix.pipeline._specs import check_spec, judge_from_spec
+from semantix.verdicts._judge import RecordReplayJudge, wrap_judge
 from semantix.verdicts._modes import resolve_mode
 
 if TYPE_CHECKING:
@@ -94,11 +95,10 @@ def resolve_handle(
     judge: object = None, *, mode: str | None = None, defaults: context.Defaults | None = None
 ) -> JudgeHandle:
     """The `JudgeHandle` of a check: `resolve_judge`'s judge, unwrapped from its verdict cache."""
-    from semantix.verdicts._judge import RecordReplayJudge
-
     recorder = cast("RecordReplayJudge", resolve_judge(judge, mode=mode, defaults=defaults))
     declared = capabilities(recorder.judge)
-    if recorder.__dict__.keys() & _OWN:  # set on the wrapper: the wrapper's, the judge's methods
+    # Abilities set on the wrapper are the wrapper's; the methods stay the judge's.
+    if not _OWN.isdisjoint(recorder.__dict__):
         declared = replace(capabilities(recorder), batch=declared.batch, abatch=declared.abatch)
     return JudgeHandle(recorder.judge, declared, recorder.verdicts)
 
@@ -151,8 +151,6 @@ def resolve_judge(
         ConfigurationError: an unknown spec or a bad verdict mode.
         TypeError: an object with no ``evaluate`` method, or a judge class instead of an instance.
     """
-    from semantix.verdicts._judge import RecordReplayJudge, wrap_judge  # its store on first use
-
     defaults = defaults or context.current()
     resolved_mode = verdicts_mode(mode, defaults=defaults)
     path = None
