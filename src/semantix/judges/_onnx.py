@@ -174,21 +174,16 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
             )
         return [*CANDIDATES[cls.kind], *cls.support_files], []
 
-    def _file_for(self, named: Named, directory: Path | None) -> str | None:
+    def _weights(self, named: Named, directory: Path | None) -> tuple[str | None, str | None]:
         if self.file is not None:
-            return self.file
+            return self.file, None
         if named.info is not None:
             if directory is None:
-                return named.info.onnx_files()[0]
-            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())[0]
+                return named.info.onnx_files()[0], None
+            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())
         if directory is None or not directory.is_dir():
-            return None  # an unregistered Hub repo: known once it is fetched
-        return next((c for c in CANDIDATES[self.kind] if (directory / c).is_file()), None)
-
-    def _note_for(self, named: Named, directory: Path | None) -> str | None:
-        if self.file is None and named.info is not None and directory is not None:
-            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())[1]
-        return None
+            return None, None  # an unregistered Hub repo: known once it is fetched
+        return next((c for c in CANDIDATES[self.kind] if (directory / c).is_file()), None), None
 
     def _cache_path(self) -> Path | None:
         return Path(self.cache_dir) if self.cache_dir is not None else None
@@ -208,7 +203,7 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
         where = resolved.name + (f"@{resolved.revision}" if resolved.revision else "")
         file = find_onnx(
             resolved.path,
-            self._file_for(named, resolved.path),
+            self._weights(named, resolved.path)[0],
             CANDIDATES[self.kind],
             where=f"{self.judge_label} model {where}",
             fix=self._missing_fix(resolved),
