@@ -216,7 +216,7 @@ def capabilities(judge: object) -> Capabilities:
     """
     try:
         values = [getattr(judge, name, default) for name, default in _DEFAULTS]
-        batch, abatch, equivalence, support = (getattr(judge, method, None) for method in _METHODS)
+        batch, abatch, equivalence, support = [getattr(judge, method, None) for method in _METHODS]
     except SemantixError:
         raise
     except Exception as exc:
