@@ -48,11 +48,10 @@ from semantix.judges._base import (
 from semantix.judges._calls import aask_judge, ask_judge
 from semantix.judges._request import Request
 from semantix.pipeline._specs import check_spec, judge_from_spec
-from semantix.verdicts._judge import RecordReplayJudge, wrap_judge
 from semantix.verdicts._modes import resolve_mode
 
 if TYPE_CHECKING:
-    from semantix.verdicts._judge import VerdictCache
+    from semantix.verdicts._judge import RecordReplayJudge, VerdictCache
 
 __all__ = [
     "JudgeHandle",
@@ -161,7 +160,7 @@ def resolve_judge(
         spec = config.judge_spec()
         return model_cache.get_or_create(
             ("default", spec, resolved_mode, path),
-            lambda: wrap_judge(build_default_judge(), mode=resolved_mode, path=path),
+            lambda: _wrap(build_default_judge(), resolved_mode, path),
             region="judges",
             remember_failure=True,
         )
@@ -169,10 +168,12 @@ def resolve_judge(
         spec = check_spec(target)
         return model_cache.get_or_create(
             ("spec", spec, resolved_mode, path),
-            lambda: wrap_judge(judge_from_spec(spec), mode=resolved_mode, path=path),
+            lambda: _wrap(judge_from_spec(spec), resolved_mode, path),
             region="judges",
             remember_failure=True,
         )
+    from semantix.verdicts._judge import RecordReplayJudge  # the verdict cache, on first use
+
     checked = check_judge(target)
     recorder = issubclass(type(checked), RecordReplayJudge)  # no metaclass __instancecheck__
     if recorder:
@@ -187,13 +188,18 @@ def resolve_judge(
     # like a spec); the entry holds the object, so its id stays unique while the entry lives.
     return model_cache.get_or_create(
         ("object", id(checked), resolved_mode, store),
-        lambda: wrap_judge(
-            cast("RecordReplayJudge", checked).judge if recorder else checked,
-            mode=resolved_mode,
-            path=store,  # type: ignore[arg-type]  # a VerdictStore or a path
+        lambda: _wrap(
+            cast("RecordReplayJudge", checked).judge if recorder else checked, resolved_mode, store
         ),
         region="judges",
     )
+
+
+def _wrap(judge: JudgeLike, mode: str, store: object) -> Judge:
+    """``judge`` behind the verdict cache of ``mode``, on ``store`` (a path or a store)."""
+    from semantix.verdicts._judge import wrap_judge
+
+    return wrap_judge(judge, mode=mode, path=store)  # type: ignore[arg-type]
 
 
 def _mode_unset() -> bool:
