@@ -13,6 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 from semantix._config import ModelKind, check_positive_int, default_threads
 from semantix.errors import ConfigurationError
+from semantix.judges._base import JudgeIdentity
 from semantix.judges._lazy import ModelJudge, Named, SemantixAiArguments
 from semantix.judges._model_dir import check_inputs, dynamic_int8, find_onnx
 from semantix.judges._sessions import shared_session
@@ -108,11 +109,11 @@ class OnnxModel:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """What `OnnxJudge._open` found and loaded."""
+    """What `OnnxJudge._open` found and loaded: the model directory, the judge's identity on
+    it, the ONNX file's session."""
 
-    resolved: ResolvedModel
-    named: Named
-    file: str
+    path: Path
+    identity: JudgeIdentity
     onnx: OnnxModel
 
 
@@ -213,9 +214,8 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
         threads = self.threads or default_threads()
         session = shared_session(path, threads)
         names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
-        return Opened(
-            resolved, named, file, OnnxModel(session, path, names, dynamic_int8(path), threads)
-        )
+        onnx = OnnxModel(session, path, names, dynamic_int8(path), threads)
+        return Opened(resolved.path, self.make_identity(named, resolved.path), onnx)
 
     def _missing_fix(self, resolved: ResolvedModel) -> str:
         if resolved.repo_id is not None:
