@@ -19,7 +19,7 @@ def normalise_text(text: str) -> str:
     """Text as fingerprinted: NFC, ``\\n`` newlines, no trailing spaces on lines, stripped."""
     text = unicodedata.normalize("NFC", str(text))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
+    return "\n".join(map(str.rstrip, text.split("\n"))).strip()
 
 
 def sources_digest(sources: tuple[str, ...]) -> str:
@@ -80,20 +80,18 @@ class Request(NamedTuple):
 
     def key(self) -> RequestKey:
         """The one key of this request (module docstring)."""
-        description = self.description
+        description, asks = self.description, self.asks
         hypothesis = getattr(description, "hypothesis", None)
         sources = getattr(description, "sources", None)
-        if self.asks != "support" or not isinstance(sources, tuple):
+        if asks != "support" or not isinstance(sources, tuple):
             sources = None
         return RequestKey(
             output=normalise_text(self.output),
             description=normalise_text(description),
             hypothesis=hypothesis if isinstance(hypothesis, str) else None,
-            examples=tuple(str(e) for e in getattr(description, "examples", ()) or ()),
-            counterexamples=tuple(
-                str(e) for e in getattr(description, "counterexamples", ()) or ()
-            ),
-            asks=self.asks,
+            examples=tuple(map(str, getattr(description, "examples", ()) or ())),
+            counterexamples=tuple(map(str, getattr(description, "counterexamples", ()) or ())),
+            asks=asks,
             relation=None if sources is None else str(getattr(description, "relation", "")),
             sources=None if sources is None else sources_digest(sources),
         )
