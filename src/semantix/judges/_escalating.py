@@ -18,9 +18,8 @@ assert_semantic("The parcel is late.", Apology, judge=judge, threshold=0.5)  # 0
 assert [level.decided for level in judge.stats()] == [1, 1]
 ```
 
-The rules are in docs/verdicts.md ("A judge hierarchy that escalates only what is uncertain"). A
-support check (``Grounded``, ``Contradicts``) needs every level's ``evaluate_support`` and
-escalates whole: an uncertain weakest claim sends every claim to the next level.
+The rules are in docs/verdicts.md ("A judge hierarchy that escalates only what is uncertain"),
+support checks in docs/grounded.md (every level must check support; a verdict escalates whole).
 """
 
 from __future__ import annotations
