@@ -216,7 +216,7 @@ def capabilities(judge: object) -> Capabilities:
     """
     try:
         values = [getattr(judge, name, default) for name, default in _DEFAULTS]
-        batch, abatch, equivalence, support = (getattr(judge, method, None) for method in _METHODS)
+        batch, abatch, equivalence, support = [getattr(judge, method, None) for method in _METHODS]
     except SemantixError:
         raise
     except Exception as exc:
@@ -301,25 +301,32 @@ class WrappingJudge(Judge):
         self.__dict__["_declared_identity"] = value
 
 
-def _forwarded(name: str) -> property:
-    def get(self: WrappingJudge) -> Any:
-        if name in self.__dict__:
-            return self.__dict__[name]
-        return getattr(self.judge, name, getattr(Judge, name, None))
+def settable(name: str, compute: Callable[[Any], Any], doc: str) -> property:
+    """A declared ability read from ``compute(judge)`` (live), unless set on the instance."""
 
-    def set_(self: WrappingJudge, value: Any) -> None:
+    def get(self: Any) -> Any:
+        return self.__dict__[name] if name in self.__dict__ else compute(self)
+
+    def set_(self: Any, value: Any) -> None:
         self.__dict__[name] = value
 
-    return property(get, set_, doc=f"The wrapped judge's ``{name}``, unless set on the wrapper.")
+    return property(get, set_, doc=doc)
 
 
-for _name in DECLARED:
-    setattr(WrappingJudge, _name, _forwarded(_name))
+def _forwarded(name: str) -> property:
+    default = getattr(Judge, name, None)
+    return settable(
+        name,
+        lambda wrapper: getattr(wrapper.judge, name, default),
+        f"The wrapped judge's ``{name}``, unless set on the wrapper.",
+    )
+
+
 #: The support and equivalence abilities are methods (None when the wrapped judge has none);
 #: their requests reach the wrapped judge through the wrapper's ``evaluate_batch`` (its memo, its
 #: store), like any other request.
-WrappingJudge.evaluate_support = _forwarded("evaluate_support")  # type: ignore[attr-defined]
-WrappingJudge.evaluate_equivalence = _forwarded("evaluate_equivalence")  # type: ignore[attr-defined]
+for _name in (*DECLARED, "evaluate_support", "evaluate_equivalence"):
+    setattr(WrappingJudge, _name, _forwarded(_name))
 
 
 for _public in (Judge, WrappingJudge):

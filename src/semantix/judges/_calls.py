@@ -1,15 +1,7 @@
-"""The one way semantix asks a judge and names it.
-
-Every path that asks a judge — a check's handle (after its verdict cache), the recording
-adapter, the escalating judge, calibration — goes through `ask_judge`: each typed `Request` goes
-to the ability that answers what it asks (support, equivalence, else ``evaluate_batch`` when the
-judge has one), any exception becomes a `JudgeError` (a judge error is never a pass), and what
-came back is checked against what was asked: one `Verdict` per request, a score that is a
-finite number in [0, 1], no pass below the threshold asked for, and no other threshold
-reported. Every error it lets through has the run's known secrets masked in its whole chain
-(`_masked`: every sink, the terminal and JUnit included, reads masked text).
-`judge_identity` is the one way to name a judge.
-"""
+"""The one way semantix asks a judge, `ask_judge` (docs/architecture.md, step 3 "ask"): each
+request to the ability that answers it, any exception a `JudgeError`, each verdict checked
+against what was asked (docs/custom-judges.md), the run's secrets masked in every error; and
+`judge_identity`, the one way to name a judge."""
 
 from __future__ import annotations
 

@@ -101,13 +101,12 @@ class EmbeddingJudge(OnnxJudge[_Model], SimilarityJudge):
     def _load_now(self) -> _Model:
         opened = self._open()
         files = read_model_dir(
-            opened.resolved.path,
+            opened.path,
             judge="embedding",
             fix="re-export it, or copy tokenizer.json from the model's Hugging Face repo",
         )
         output_name, pooled = embedding_output(opened.onnx.session, opened.onnx.path)
-        identity = self.make_identity(opened.named, opened.resolved.path)
-        return _Model(opened.onnx, files, output_name, pooled, identity)
+        return _Model(opened.onnx, files, output_name, pooled, opened.identity)
 
     def _embed_many(self, texts: list[str]) -> dict[str, Embedded]:
         """Each distinct text's windows, embedded in one model pass (`OnnxModel.run`)."""

@@ -18,9 +18,8 @@ assert_semantic("The parcel is late.", Apology, judge=judge, threshold=0.5)  # 0
 assert [level.decided for level in judge.stats()] == [1, 1]
 ```
 
-The rules are in docs/verdicts.md ("A judge hierarchy that escalates only what is uncertain"). A
-support check (``Grounded``, ``Contradicts``) needs every level's ``evaluate_support`` and
-escalates whole: an uncertain weakest claim sends every claim to the next level.
+The rules are in docs/verdicts.md ("A judge hierarchy that escalates only what is uncertain"),
+support checks in docs/grounded.md (every level must check support; a verdict escalates whole).
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from semantix.judges._base import (
     capabilities,
     check_judge,
     judge_identity,
+    settable,
 )
 from semantix.judges._calls import ask_judge
 
@@ -171,19 +171,6 @@ class EscalatingJudge(Judge):
             reason += f": {verdict.reason}"
         return replace(verdict, judge=identity, reason=reason)
 
-    @property
-    def evaluate_support(self) -> Callable[[Sequence[JudgeRequest]], list[Verdict]] | None:
-        """The support ability when every level has it, else None (it escalates whole)."""
-        if "evaluate_support" in self.__dict__:
-            return self.__dict__["evaluate_support"]  # type: ignore[no-any-return]
-        if any(capabilities(judge).support is None for judge in self.judges):
-            return None
-        return self.evaluate_batch
-
-    @evaluate_support.setter
-    def evaluate_support(self, value: Callable[[Sequence[JudgeRequest]], list[Verdict]]) -> None:
-        self.__dict__["evaluate_support"] = value
-
     def stats(self) -> tuple[LevelStats, ...]:
         """How often each level decided (and escalated) since this judge was built."""
         with self._lock:
@@ -192,20 +179,6 @@ class EscalatingJudge(Judge):
             LevelStats(level + 1, str(judge_identity(judge)), decided[level], escalated[level])
             for level, judge in enumerate(self.judges)
         )
-
-
-def _combined(name: str, combine: Callable[[list[Capabilities]], Any]) -> property:
-    """A declared ability of the chain, derived from its levels' (read live), unless set on it."""
-
-    def get(self: EscalatingJudge) -> Any:
-        if name in self.__dict__:
-            return self.__dict__[name]
-        return combine([capabilities(judge) for judge in self.judges])
-
-    def set_(self: EscalatingJudge, value: Any) -> None:
-        self.__dict__[name] = value
-
-    return property(get, set_, doc=f"The chain's {name}, from its levels'.")
 
 
 def _joined_versions(levels: list[Capabilities]) -> str | None:
@@ -230,5 +203,25 @@ _COMBINED: dict[str, Callable[[list[Capabilities]], Any]] = {
     "prompt_version": _joined_versions,
     "secrets": lambda levels: tuple(secret for level in levels for secret in level.secrets),
 }
+
+
+def _combined(name: str, combine: Callable[[list[Capabilities]], Any]) -> property:
+    """A declared ability of the chain, derived from its levels' (read live), unless set on it."""
+    return settable(
+        name,
+        lambda chain: combine([capabilities(judge) for judge in chain.judges]),
+        f"The chain's {name}, from its levels'.",
+    )
+
+
 for _name, _combine in _COMBINED.items():
     setattr(EscalatingJudge, _name, _combined(_name, _combine))
+EscalatingJudge.evaluate_support = settable(  # type: ignore[attr-defined]
+    "evaluate_support",
+    lambda chain: (
+        None
+        if any(capabilities(judge).support is None for judge in chain.judges)
+        else chain.evaluate_batch
+    ),
+    "The support ability when every level has it, else None (it escalates whole).",
+)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 from semantix._config import check_threshold
-from semantix.judges._base import Judge, JudgeIdentity, JudgeRequest, Verdict
+from semantix.judges._base import Judge, JudgeIdentity, Verdict
 
 __all__ = ["FakeJudge"]
 
@@ -71,9 +71,6 @@ class FakeJudge(Judge):
             threshold=threshold,
             judge=self.identity,
         )
-
-    def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
-        return [self.evaluate(*request) for request in requests]
 
     def __repr__(self) -> str:
         return f"{self.identity.name}()"

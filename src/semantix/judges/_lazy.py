@@ -162,18 +162,17 @@ class ModelJudge(Judge, LazyLoaded[T]):
             return Named(directory, None, None, None)
         return Named(None, None, str(self.model), self.revision or "main")
 
-    def _file_for(self, named: Named, directory: Path | None) -> str | None:
-        return None  # the file the judge loads from ``directory`` (None: not known yet)
-
-    def _note_for(self, named: Named, directory: Path | None) -> str | None:
-        return None
+    def _weights(self, named: Named, directory: Path | None) -> tuple[str | None, str | None]:
+        """(the file the judge loads from ``directory``, why it is not the preferred one); each
+        None when not known yet or nothing to say."""
+        return None, None
 
     def make_identity(
         self, named: Named, directory: Path | None, *, model: str | None = None
     ) -> JudgeIdentity:
         """The identity of this judge on ``directory`` (its listing decides the file; a local one
         is named by what it is, `semantix.judges._model_dir.local_identity`)."""
-        file = self._file_for(named, directory)
+        file, note = self._weights(named, directory)
         revision, location = named.revision, None
         if model is None:
             if named.repo_id is not None:
@@ -188,7 +187,7 @@ class ModelJudge(Judge, LazyLoaded[T]):
             model=model,
             revision=revision,
             file=file,
-            note=self._note_for(named, directory),
+            note=note,
             location=location,
         )
 

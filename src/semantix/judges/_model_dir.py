@@ -256,24 +256,7 @@ def embedding_marks(directory: Path) -> str | None:
 def dynamic_int8(onnx_path: Path) -> bool:
     """Whether the graph quantizes activations at run time (``DynamicQuantizeLinear``): its scale
     spans the whole batch, so the judges run such a model one text at a time."""
-    try:
-        stat = onnx_path.stat()
-    except OSError:  # onnxruntime says why when it opens the file
-        return False
-    return _scan(str(onnx_path.resolve()), stat.st_size, stat.st_mtime_ns)
-
-
-@memo(maxsize=32)
-def _scan(path: str, size: int, mtime_ns: int) -> bool:
-    del size, mtime_ns  # part of the cache key only
-    try:
-        with (
-            open(path, "rb") as handle,
-            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data,
-        ):
-            return data.find(b"DynamicQuantizeLinear") != -1
-    except (OSError, ValueError):  # empty or unreadable file: onnxruntime will say why
-        return False
+    return _read_graph(onnx_path)[0]
 
 
 #: The files besides the weights that decide what a local model computes (configs, tokenizer,
@@ -343,12 +326,8 @@ def external_data(root: Path, weights: str) -> tuple[str, ...]:
     whatever their names (``onnx.save(..., location=...)``, ``torch.onnx``), read from the graph
     without onnx. A location outside ``root`` is a `ConfigurationError`."""
     onnx_path = root / weights
-    try:
-        stat = onnx_path.stat()
-    except OSError:  # not there: onnxruntime says why when it opens the file
-        return ()
     found = []
-    for location in _locations(str(onnx_path), stat.st_size, stat.st_mtime_ns):
+    for location in _read_graph(onnx_path)[1]:
         path = (onnx_path.parent / location).resolve()
         if not path.is_relative_to(root):
             raise ConfigurationError(
@@ -359,8 +338,18 @@ def external_data(root: Path, weights: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _read_graph(onnx_path: Path) -> tuple[bool, tuple[str, ...]]:
+    """(`dynamic_int8`, the `external_data` locations) of an ONNX file, read once per version of
+    it; nothing for a file that is not there or cannot be read (onnxruntime says why)."""
+    try:
+        stat = onnx_path.stat()
+    except OSError:
+        return False, ()
+    return _scan(str(onnx_path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
 @memo(maxsize=32)
-def _locations(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
+def _scan(path: str, size: int, mtime_ns: int) -> tuple[bool, tuple[str, ...]]:
     del size, mtime_ns  # part of the cache key only
     found: set[str] = set()
     try:
@@ -368,6 +357,7 @@ def _locations(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
             open(path, "rb") as handle,
             mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data,
         ):
+            dynamic = data.find(b"DynamicQuantizeLinear") != -1
             start = data.find(_LOCATION)
             while start != -1:
                 at, length, shift = start + len(_LOCATION), 0, 0
@@ -379,6 +369,6 @@ def _locations(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
                 with contextlib.suppress(UnicodeDecodeError):
                     found.add(data[at : at + length].decode("utf-8"))
                 start = data.find(_LOCATION, at)
-    except (OSError, ValueError):  # empty or unreadable file: onnxruntime will say why
-        return ()
-    return tuple(sorted(found))
+    except (OSError, ValueError):  # an empty or unreadable file
+        return False, ()
+    return dynamic, tuple(sorted(found))

@@ -50,9 +50,9 @@ class NLIJudgeBase(ModelJudge[LoadedNLI]):
     def evaluate(self, output: str, intent_description: str, threshold: float) -> Verdict:
         """P(entailment) of the intent's hypothesis given ``output``, against ``threshold`` (a
         support request, called directly, is scored by `evaluate_support`)."""
-        if isinstance(intent_description, SupportDescription):
-            return self.evaluate_support([(output, intent_description, threshold)])[0]
-        return self.evaluate_batch([(output, intent_description, threshold)])[0]
+        support = isinstance(intent_description, SupportDescription)
+        check = support_verdicts if support else NLICore.run
+        return self._score_with([(output, intent_description, threshold)], check)[0]
 
     def evaluate_batch(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         """Judge many (output, description, threshold) requests in padded, length-sorted batches

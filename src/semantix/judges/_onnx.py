@@ -13,6 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 from semantix._config import ModelKind, check_positive_int, default_threads
 from semantix.errors import ConfigurationError
+from semantix.judges._base import JudgeIdentity
 from semantix.judges._lazy import ModelJudge, Named, SemantixAiArguments
 from semantix.judges._model_dir import check_inputs, dynamic_int8, find_onnx
 from semantix.judges._sessions import shared_session
@@ -108,11 +109,11 @@ class OnnxModel:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """What `OnnxJudge._open` found and loaded."""
+    """What `OnnxJudge._open` found and loaded: the model directory, the judge's identity on
+    it, the ONNX file's session."""
 
-    resolved: ResolvedModel
-    named: Named
-    file: str
+    path: Path
+    identity: JudgeIdentity
     onnx: OnnxModel
 
 
@@ -174,21 +175,16 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
             )
         return [*CANDIDATES[cls.kind], *cls.support_files], []
 
-    def _file_for(self, named: Named, directory: Path | None) -> str | None:
+    def _weights(self, named: Named, directory: Path | None) -> tuple[str | None, str | None]:
         if self.file is not None:
-            return self.file
+            return self.file, None
         if named.info is not None:
             if directory is None:
-                return named.info.onnx_files()[0]
-            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())[0]
+                return named.info.onnx_files()[0], None
+            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())
         if directory is None or not directory.is_dir():
-            return None  # an unregistered Hub repo: known once it is fetched
-        return next((c for c in CANDIDATES[self.kind] if (directory / c).is_file()), None)
-
-    def _note_for(self, named: Named, directory: Path | None) -> str | None:
-        if self.file is None and named.info is not None and directory is not None:
-            return choose_onnx_file(named.info, directory, cache_dir=self._cache_path())[1]
-        return None
+            return None, None  # an unregistered Hub repo: known once it is fetched
+        return next((c for c in CANDIDATES[self.kind] if (directory / c).is_file()), None), None
 
     def _cache_path(self) -> Path | None:
         return Path(self.cache_dir) if self.cache_dir is not None else None
@@ -208,7 +204,7 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
         where = resolved.name + (f"@{resolved.revision}" if resolved.revision else "")
         file = find_onnx(
             resolved.path,
-            self._file_for(named, resolved.path),
+            self._weights(named, resolved.path)[0],
             CANDIDATES[self.kind],
             where=f"{self.judge_label} model {where}",
             fix=self._missing_fix(resolved),
@@ -218,9 +214,8 @@ class OnnxJudge(SemantixAiArguments, ModelJudge[T]):
         threads = self.threads or default_threads()
         session = shared_session(path, threads)
         names = check_inputs(session, path, judge=self.judge_label, fix=self.export_fix)
-        return Opened(
-            resolved, named, file, OnnxModel(session, path, names, dynamic_int8(path), threads)
-        )
+        onnx = OnnxModel(session, path, names, dynamic_int8(path), threads)
+        return Opened(resolved.path, self.make_identity(named, resolved.path), onnx)
 
     def _missing_fix(self, resolved: ResolvedModel) -> str:
         if resolved.repo_id is not None:

@@ -44,9 +44,7 @@ class QuantizedNLIJudge(OnnxJudge[LoadedNLI], NLIJudgeBase):
 
     def _load_now(self) -> LoadedNLI:
         opened = self._open()
-        core = shared_core(opened.resolved.path)
-        identity = self.make_identity(opened.named, opened.resolved.path)
-        return LoadedNLI(core, identity, opened.onnx)
+        return LoadedNLI(shared_core(opened.path), opened.identity, opened.onnx)
 
     def _forward(self, batch: EncodedBatch, backend: OnnxModel) -> Sequence[Sequence[float]]:
         return [row for logits in backend.run(batch) for row in logits.tolist()]

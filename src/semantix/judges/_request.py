@@ -1,15 +1,7 @@
-"""What a check asks a judge: one typed `Request`, and its one `RequestKey`.
-
-A request is the output, what is asked of it — a statement (an intent's description), support
-against sources (``Grounded``/``Contradicts``: a `SupportDescription`) or equivalence to a stored
-text (a snapshot: an `EquivalenceDescription`) — and the threshold. It *is* the
-``(output, intent_description, threshold)`` triple judges take, so a judge's ``evaluate_batch``
-receives it unchanged. What is asked is declared by the description (``asks``), read once here.
-
-`RequestKey` is what a verdict is a verdict *about*, threshold aside: the output normalised by
-`normalise_text` and the intent's fields. It is the one key of a request: the in-run memo holds
-verdicts by it, and the frozen-verdict fingerprint (`semantix.verdicts._fingerprint`) is the
-sha256 of the judge's identity with it.
+"""What a check asks a judge: one typed `Request` (the ``(output, intent_description,
+threshold)`` triple judges take; what it asks — a statement, support against sources, equivalence
+to a stored text — is declared by the description) and its one `RequestKey`, the key of the
+in-run memo and of the frozen-verdict fingerprint (docs/frozen-verdicts.md, "The fingerprint").
 """
 
 from __future__ import annotations
@@ -27,7 +19,7 @@ def normalise_text(text: str) -> str:
     """Text as fingerprinted: NFC, ``\\n`` newlines, no trailing spaces on lines, stripped."""
     text = unicodedata.normalize("NFC", str(text))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
+    return "\n".join(map(str.rstrip, text.split("\n"))).strip()
 
 
 def sources_digest(sources: tuple[str, ...]) -> str:
@@ -88,20 +80,18 @@ class Request(NamedTuple):
 
     def key(self) -> RequestKey:
         """The one key of this request (module docstring)."""
-        description = self.description
+        description, asks = self.description, self.asks
         hypothesis = getattr(description, "hypothesis", None)
         sources = getattr(description, "sources", None)
-        if self.asks != "support" or not isinstance(sources, tuple):
+        if asks != "support" or not isinstance(sources, tuple):
             sources = None
         return RequestKey(
             output=normalise_text(self.output),
             description=normalise_text(description),
             hypothesis=hypothesis if isinstance(hypothesis, str) else None,
-            examples=tuple(str(e) for e in getattr(description, "examples", ()) or ()),
-            counterexamples=tuple(
-                str(e) for e in getattr(description, "counterexamples", ()) or ()
-            ),
-            asks=self.asks,
+            examples=tuple(map(str, getattr(description, "examples", ()) or ())),
+            counterexamples=tuple(map(str, getattr(description, "counterexamples", ()) or ())),
+            asks=asks,
             relation=None if sources is None else str(getattr(description, "relation", "")),
             sources=None if sources is None else sources_digest(sources),
         )

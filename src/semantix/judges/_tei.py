@@ -1,15 +1,6 @@
-"""`TEIJudge`: an NLI model served by Hugging Face's text-embeddings-inference (TEI), reached
-through its ``POST /predict`` API, so a CI fleet or a Ray cluster shares one served model
-(docs/judges/nli.md, "A served model").
-
-The hypothesis phrasing, negation, windows of long outputs and label order are the local NLI
-judges' (`semantix.judges._nli_core.NLICore.decide`); only the scoring of each (window,
-hypothesis) pair is the server's. The windows need the served model's tokenizer, so the judge
-reads ``tokenizer.json`` and ``config.json`` from a local directory (``model_dir``, default
-``SEMANTIX_MODEL_DIR``). The server answers raw logits (``raw_scores``), turned into
-probabilities by the same rule as the local judges, by label name. An HTTP error, a timeout or a
-reply that is not TEI's schema is a `JudgeError`, never a pass.
-"""
+"""`TEIJudge`: the local NLI judges' hypotheses, windows and verdicts (`NLICore.decide`), each
+pair scored by a text-embeddings-inference server's ``POST /predict`` (docs/judges/nli.md,
+"A served model")."""
 
 from __future__ import annotations
 

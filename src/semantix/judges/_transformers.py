@@ -157,8 +157,8 @@ class NLIJudge(SemantixAiArguments, NLIJudgeBase):
             model_name=model_name,
         )
 
-    def _note_for(self, named: Named, directory: Path | None) -> str | None:
-        return None if self.dtype == "float32" else f"{self.dtype} weights"
+    def _weights(self, named: Named, directory: Path | None) -> tuple[str | None, str | None]:
+        return None, None if self.dtype == "float32" else f"{self.dtype} weights"
 
     def _load_now(self) -> LoadedNLI:
         named = self._named()

@@ -51,7 +51,7 @@ from semantix.pipeline._specs import check_spec, judge_from_spec
 from semantix.verdicts._modes import resolve_mode
 
 if TYPE_CHECKING:
-    from semantix.verdicts._judge import VerdictCache
+    from semantix.verdicts._judge import RecordReplayJudge, VerdictCache
 
 __all__ = [
     "JudgeHandle",
@@ -94,11 +94,10 @@ def resolve_handle(
     judge: object = None, *, mode: str | None = None, defaults: context.Defaults | None = None
 ) -> JudgeHandle:
     """The `JudgeHandle` of a check: `resolve_judge`'s judge, unwrapped from its verdict cache."""
-    from semantix.verdicts._judge import RecordReplayJudge
-
     recorder = cast("RecordReplayJudge", resolve_judge(judge, mode=mode, defaults=defaults))
     declared = capabilities(recorder.judge)
-    if recorder.__dict__.keys() & _OWN:  # set on the wrapper: the wrapper's, the judge's methods
+    # Abilities set on the wrapper are the wrapper's; the methods stay the judge's.
+    if not _OWN.isdisjoint(recorder.__dict__):
         declared = replace(capabilities(recorder), batch=declared.batch, abatch=declared.abatch)
     return JudgeHandle(recorder.judge, declared, recorder.verdicts)
 
@@ -151,8 +150,6 @@ def resolve_judge(
         ConfigurationError: an unknown spec or a bad verdict mode.
         TypeError: an object with no ``evaluate`` method, or a judge class instead of an instance.
     """
-    from semantix.verdicts._judge import RecordReplayJudge, wrap_judge  # its store on first use
-
     defaults = defaults or context.current()
     resolved_mode = verdicts_mode(mode, defaults=defaults)
     path = None
@@ -163,7 +160,7 @@ def resolve_judge(
         spec = config.judge_spec()
         return model_cache.get_or_create(
             ("default", spec, resolved_mode, path),
-            lambda: wrap_judge(build_default_judge(), mode=resolved_mode, path=path),
+            lambda: _wrap(build_default_judge(), resolved_mode, path),
             region="judges",
             remember_failure=True,
         )
@@ -171,10 +168,12 @@ def resolve_judge(
         spec = check_spec(target)
         return model_cache.get_or_create(
             ("spec", spec, resolved_mode, path),
-            lambda: wrap_judge(judge_from_spec(spec), mode=resolved_mode, path=path),
+            lambda: _wrap(judge_from_spec(spec), resolved_mode, path),
             region="judges",
             remember_failure=True,
         )
+    from semantix.verdicts._judge import RecordReplayJudge  # the verdict cache, on first use
+
     checked = check_judge(target)
     recorder = issubclass(type(checked), RecordReplayJudge)  # no metaclass __instancecheck__
     if recorder:
@@ -189,13 +188,18 @@ def resolve_judge(
     # like a spec); the entry holds the object, so its id stays unique while the entry lives.
     return model_cache.get_or_create(
         ("object", id(checked), resolved_mode, store),
-        lambda: wrap_judge(
-            cast("RecordReplayJudge", checked).judge if recorder else checked,
-            mode=resolved_mode,
-            path=store,  # type: ignore[arg-type]  # a VerdictStore or a path
+        lambda: _wrap(
+            cast("RecordReplayJudge", checked).judge if recorder else checked, resolved_mode, store
         ),
         region="judges",
     )
+
+
+def _wrap(judge: JudgeLike, mode: str, store: object) -> Judge:
+    """``judge`` behind the verdict cache of ``mode``, on ``store`` (a path or a store)."""
+    from semantix.verdicts._judge import wrap_judge
+
+    return wrap_judge(judge, mode=mode, path=store)  # type: ignore[arg-type]
 
 
 def _mode_unset() -> bool:
