@@ -149,7 +149,9 @@ def run_on_ray(
             batch_size=batch_size,
             batch_format="numpy",
             num_cpus=_JUDGE_CPUS,
-            concurrency=workers or max(1, int(ray.cluster_resources().get("CPU", 1))),
+            compute=ray.data.ActorPoolStrategy(
+                size=workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            ),
         )
     )
     rows.write_json(str(folder), ray_remote_args=light)
