@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from semantix.report._model import CheckRecord, Summary, outcome
+from semantix.report._model import CheckRecord, Summary, outcome, summary_of
 
 __all__ = ["Counts"]
 
@@ -53,16 +53,6 @@ class Counts:
         for (check, test), count in self.outcomes.items():
             record = CheckRecord(nodeid="", intent="", outcome=check, test_outcome=test)  # type: ignore[arg-type]
             counted[outcome(record)] += count
-        return Summary(
-            total=sum(self.outcomes.values()),
-            passed=counted["passed"],
-            failed=counted["failed"],
-            errors=counted["error"],
-            xfailed=counted["xfailed"],
-            xpassed=counted["xpassed"],
-            skipped=counted["skipped"],
-            caught=counted["caught"],
-            borderline=self.borderline,
-            topical=self.topical,
-            decided_by=dict(self.deciders),
+        return summary_of(
+            counted, borderline=self.borderline, topical=self.topical, decided_by=self.deciders
         )

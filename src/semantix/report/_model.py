@@ -41,6 +41,7 @@ __all__ = [
     "outcome",
     "runs_section",
     "summarize",
+    "summary_of",
     "to_json",
 ]
 
@@ -355,15 +356,26 @@ class Summary:
 def summarize(records: Sequence[CheckRecord]) -> Summary:
     """Count each record under its `outcome`, the borderline and topical ones, and who decided
     each leaf."""
-    outcomes = Counter(outcome(record) for record in records)
     deciders = Counter(
         leaf.judge
         for record in records
         for leaf in record.leaves
         if leaf.judge and leaf.decided != NOT_JUDGED
     )
+    return summary_of(
+        Counter(outcome(record) for record in records),
+        borderline=sum(1 for record in records if record.borderline),
+        topical=sum(1 for record in records if record.topical),
+        decided_by=deciders,
+    )
+
+
+def summary_of(
+    outcomes: Counter[str], *, borderline: int, topical: int, decided_by: Mapping[str, int]
+) -> Summary:
+    """The summary of records counted by their `outcome` (``outcomes``) and the rest."""
     return Summary(
-        total=len(records),
+        total=sum(outcomes.values()),
         passed=outcomes["passed"],
         failed=outcomes["failed"],
         errors=outcomes["error"],
@@ -371,9 +383,9 @@ def summarize(records: Sequence[CheckRecord]) -> Summary:
         xpassed=outcomes["xpassed"],
         skipped=outcomes["skipped"],
         caught=outcomes["caught"],
-        borderline=sum(1 for record in records if record.borderline),
-        topical=sum(1 for record in records if record.topical),
-        decided_by=dict(deciders),
+        borderline=borderline,
+        topical=topical,
+        decided_by=dict(decided_by),
     )
 
 
