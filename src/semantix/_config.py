@@ -270,12 +270,6 @@ def ray_address() -> str | None:
     return env("RAY_ADDRESS")
 
 
-def use_threads(count: int) -> None:
-    """Make ``count`` this process's default threads per model session, unless
-    ``SEMANTIX_THREADS`` already says (a Ray worker that holds one CPU: one thread)."""
-    os.environ.setdefault("SEMANTIX_THREADS", str(count))
-
-
 def in_ci() -> bool:
     """Whether a CI service runs us (``CI`` set to anything but a false value)."""
     value = env("CI")

@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from semantix import _config as config
 from semantix._shards import Shard
 from semantix.datasets._judging import Judging
 from semantix.datasets._rows import Fields, count_rows, data_files, file_rows, to_row
@@ -85,7 +84,10 @@ class _Judge:
     """Ray's ``map_batches`` callable class: one `Judging` (one judge) per worker."""
 
     def __init__(self, judging: Judging) -> None:
-        config.use_threads(1)  # one Ray CPU, one model thread
+        # The judge's threads are the embedded default on the worker's node (its cores, or
+        # SEMANTIX_THREADS in the workers' runtime_env), not one per Ray CPU: onnxruntime's
+        # threads do not spin, and a worker also waits on Ray's reading and writing (2 workers
+        # on 2 CPUs: 56 rows/s with 2 threads each, 38 with 1; scripts/bench-eval).
         self.judging = judging
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
