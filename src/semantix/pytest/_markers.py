@@ -6,8 +6,7 @@ test's error (`MarkerSettings.error`), naming the test, the marker and where it 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from _pytest.nodes import Node
@@ -30,8 +29,7 @@ MARKER_HELP = (
 )
 
 
-@dataclass(frozen=True)
-class MarkerSettings:
+class MarkerSettings(NamedTuple):
     """A test's merged ``semantic`` markers, checked; or the error to report for them."""
 
     judge: object = None

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 import pytest
 
@@ -31,8 +31,7 @@ JUNIT_PROPERTY = "semantic_runs"
 _INSIDE = pytest.StashKey[bool]()
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(NamedTuple):
     """How one item repeats: how many runs, its floor, and whether a marker asked for it."""
 
     runs: int
