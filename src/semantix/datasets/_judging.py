@@ -98,7 +98,7 @@ class Judging:
                 continue
             slots = out[position] = [None] * len(specs)
             for slot, spec in enumerate(specs):
-                intent = self._intents.get((spec, negated)) or self.intent(spec, negated)
+                intent = self.intent(spec, negated)
                 if isinstance(intent, Exception):
                     slots[slot] = row_error(
                         row.id, row.where, intent, intent=spec, output=view.text
