@@ -298,12 +298,23 @@ def test_export_without_out_dir_needs_a_local_directory(
     )
 
 
+@pytest.fixture
+def sentence_transformer_dir(tmp_path: Path) -> Path:
+    """A sentence-transformers directory without ONNX files, built (and a copy exported) before
+    ``pytester`` snapshots ``sys.modules``: pytester drops every module a test imports, and torch
+    cannot run its distributed kernels' registration twice in one process (a later test that
+    imports transformers then fails)."""
+    model = build_tiny_sentence_transformer(tmp_path / "st")
+    export_model(str(model), tmp_path / "warm")  # the exporter's imports, before the snapshot
+    return model
+
+
 def test_semantic_matcher_on_a_sentence_transformers_directory(
-    pytester: pytest.Pytester, tmp_path: Path
+    sentence_transformer_dir: Path, pytester: pytest.Pytester
 ) -> None:
     """pytest-semantic's ``semantic_matcher(model_name=DIR)``: the error names the one command;
     after it, the same directory works."""
-    model = build_tiny_sentence_transformer(tmp_path / "st")
+    model = sentence_transformer_dir
     pytester.makepyfile(
         test_match=f"""
         def test_greeting(semantic_matcher):
