@@ -12,23 +12,23 @@ be encoded (lone surrogates such as ``"\ud800"``) are replaced once, here, with 
 
 from __future__ import annotations
 
-from semantix.outputs._api import (
-    ACCEPTED_OUTPUTS,
+from semantix._files import encodable
+from semantix.outputs._api import ACCEPTED_OUTPUTS, output_text, output_view
+from semantix.outputs._tool_errors import (
+    ToolErrorRule,
+    default_tool_error_rule,
+    set_tool_error_rule,
+)
+from semantix.outputs._view import (
     OutputView,
     Step,
     Timed,
     Timing,
     ToolCall,
-    ToolErrorRule,
     ToolResult,
     Usage,
-    default_tool_error_rule,
     describe_calls,
-    encodable,
     ended_on_calls,
-    output_text,
-    output_view,
-    set_tool_error_rule,
 )
 
 __all__ = [

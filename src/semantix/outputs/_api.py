@@ -1,4 +1,4 @@
-"""The implementation behind `semantix.outputs` (its face re-exports `__all__`)."""
+"""`output_view` and `output_text`: what the user passes as the output, read into one view."""
 
 from __future__ import annotations
 
@@ -11,10 +11,7 @@ from semantix.outputs._blocks import Read, result_text
 from semantix.outputs._messages import get, is_list, model_of, read_response, usage_of
 from semantix.outputs._spans import spans_of
 from semantix.outputs._tool_errors import (
-    ToolErrorRule,
-    default_tool_error_rule,
     is_tool_error,
-    set_tool_error_rule,
 )
 from semantix.outputs._view import (
     NO_TEXT,
@@ -22,32 +19,12 @@ from semantix.outputs._view import (
     OutputView,
     Step,
     Timed,
-    Timing,
-    ToolCall,
     ToolResult,
-    Usage,
     describe_calls,
     ended_on_calls,
 )
 
-__all__ = [
-    "ACCEPTED_OUTPUTS",
-    "OutputView",
-    "Step",
-    "Timed",
-    "Timing",
-    "ToolCall",
-    "ToolErrorRule",
-    "ToolResult",
-    "Usage",
-    "default_tool_error_rule",
-    "describe_calls",
-    "encodable",
-    "ended_on_calls",
-    "output_text",
-    "output_view",
-    "set_tool_error_rule",
-]
+__all__ = ["ACCEPTED_OUTPUTS", "output_text", "output_view"]
 
 ACCEPTED_OUTPUTS = (
     "a str, an OpenAI ChatCompletion or Responses object, an Anthropic Message, a Gemini "
