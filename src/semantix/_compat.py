@@ -69,25 +69,27 @@ def refuse_a_second_semantix() -> None:
     too (the one installed last overwrote the other's files), is installed beside us: its
     ``semantix_ai-*.dist-info`` on ``sys.path``, found without importlib.metadata (a fifth of
     the import time)."""
-    where = installed_beside_us(OTHER_DISTRIBUTIONS)
-    if where is not None:
+    found = installed_beside_us(OTHER_DISTRIBUTIONS)
+    if found is not None:
         raise ImportError(
-            f"semantix-judge and semantix-ai are both installed ({where}): both install a "
+            f"semantix-judge and semantix-ai are both installed ({found[1]}): both install a "
             "top-level 'semantix' package, so the one installed last overwrote the "
             "other's files. Keep one: pip uninstall -y semantix-ai, then reinstall "
             "semantix-judge (pip install --force-reinstall --no-deps -e . in its clone)"
         )
 
 
-def installed_beside_us(distributions: tuple[str, ...]) -> str | None:
-    """The metadata folder of the first of ``distributions`` (normalised names, e.g.
-    ``pytest_semantix``) installed on ``sys.path``, or None."""
+def installed_beside_us(distributions: tuple[str, ...]) -> tuple[str, str] | None:
+    """The first of ``distributions`` (normalised names, e.g. ``pytest_semantix``) installed on
+    ``sys.path``, with its metadata folder, or None. One pass over ``sys.path`` for them all."""
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
             continue
         for name in names:
-            if name.endswith(".dist-info") and name.split("-", 1)[0].lower() in distributions:
-                return os.path.join(entry or ".", name)
+            if name.endswith(".dist-info"):
+                distribution = name.split("-", 1)[0].lower()
+                if distribution in distributions:
+                    return distribution, os.path.join(entry or ".", name)
     return None

@@ -27,14 +27,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import functools
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -68,8 +66,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Defaults:
+class Defaults(NamedTuple):
     """What a check uses when the call does not say.
 
     Attributes:
@@ -97,27 +94,29 @@ class Defaults:
 POOL_SIZE = 32
 
 
-@dataclass
 class Verdicts:
     """What a run's recording judges did with one verdict store."""
 
-    recorded: int = 0
-    replayed: int = 0
-    judged: int = 0
-    used: set[str] = field(default_factory=set)
+    __slots__ = ("judged", "recorded", "replayed", "used")
+
+    def __init__(self) -> None:
+        self.recorded = self.replayed = self.judged = 0
+        self.used: set[str] = set()
 
 
-@dataclass(eq=False)
 class Run:
     """One run (a pytest session, or the process): its defaults layer, the verdicts its
     recording judges used, per store directory, and the worker pool it owns."""
 
-    layer: dict[str, Any] = field(default_factory=dict)
-    verdicts: dict[str, Verdicts] = field(default_factory=dict)
-    pool: ThreadPoolExecutor | None = None
+    __slots__ = ("layer", "pool", "verdicts")
+
+    def __init__(self, layer: dict[str, Any] | None = None) -> None:
+        self.layer: dict[str, Any] = layer or {}
+        self.verdicts: dict[str, Verdicts] = {}
+        self.pool: ThreadPoolExecutor | None = None
 
 
-_FIELDS = frozenset(item.name for item in dataclasses.fields(Defaults))
+_FIELDS = frozenset(Defaults._fields)
 _lock = threading.Lock()
 _process = Run()
 _runs: list[Run] = []

@@ -84,13 +84,14 @@ CLASHING_PLUGINS = {
 
 def refuse_clashing_plugins() -> None:
     """A plugin of `CLASHING_PLUGINS` installed beside us is a usage error, at once."""
-    for name, (clash, instead) in CLASHING_PLUGINS.items():
-        where = compat.installed_beside_us((name.replace("-", "_"),))
-        if where is not None:
-            raise pytest.UsageError(
-                f"{name} is installed too ({where}): {clash}. Keep one: pip uninstall -y {name} "
-                f"({instead}; see docs/coming-from-semantix-ai.md)"
-            )
+    found = compat.installed_beside_us(tuple(name.replace("-", "_") for name in CLASHING_PLUGINS))
+    if found is not None:
+        name = found[0].replace("_", "-")
+        clash, instead = CLASHING_PLUGINS[name]
+        raise pytest.UsageError(
+            f"{name} is installed too ({found[1]}): {clash}. Keep one: pip uninstall -y {name} "
+            f"({instead}; see docs/coming-from-semantix-ai.md)"
+        )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
