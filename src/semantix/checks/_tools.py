@@ -147,11 +147,13 @@ def fit(
         return None
     args: Any = check.args  # a mapping where check.texts (no cast: this is the hot path)
     found = call.arguments
-    if check.texts and found is not None and not check.exact:
+    if args is None:  # any arguments
+        unnamed: str | None = ""
+    elif check.texts and found is not None and not check.exact:
         if not args.items() <= found.items():  # str values: ``==`` is their JSON comparison
             return None
         if len(found) == len(args):
-            unnamed: str | None = ""
+            unnamed = ""
         else:
             unnamed = ", ".join([repr(key) for key in found if key not in args])
     else:

@@ -74,7 +74,9 @@ def _stopped(
 
 def _one(outcomes: list[Outcome]) -> SemanticResult:
     __tracebackhide__ = True
-    (result,) = _all(outcomes)
+    (result,) = outcomes
+    if isinstance(result, BaseException):
+        raise result
     return result
 
 

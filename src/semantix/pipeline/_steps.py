@@ -152,9 +152,10 @@ def _ask(setup: Setup) -> tuple[Asked, list[Verdict]]:
 
 def plan_requests(setup: Setup) -> Asked:
     """Thresholds (calibration may ask the judge), then what to ask, output by output."""
-    declared, shape, failures = setup.declared, setup.shape, setup.failures
+    shape, failures = setup.shape, setup.failures
     if not shape.semantic and all(view.text is not None for view in setup.views):
         return Asked({}, [{} for _ in setup.views], [], [], shape.what)  # all decided
+    declared = setup.declared
     plans: dict[type[Intent], LeafPlan] = {}
     if setup.judge is not None:
         explicit, marker = setup.options.threshold, setup.defaults.threshold
