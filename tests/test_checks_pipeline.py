@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from semantix import FakeJudge, Intent, assert_semantic, evaluate_semantic
-from semantix.checks import STRUCTURAL, CalledTool, Contains, JSONPath, Tokens
+from semantix.checks import CalledTool, Contains, JSONPath, Tokens
+from semantix.checks._base import STRUCTURAL
 from semantix.errors import SemanticAssertionError, UnenforceableCheckError
 from semantix.testing import Satisfies
 

@@ -9,7 +9,6 @@ import pytest
 
 from semantix import Intent
 from semantix.checks import (
-    STRUCTURAL,
     Contains,
     ContainsAll,
     ContainsAny,
@@ -20,6 +19,7 @@ from semantix.checks import (
     StartsWith,
     Structural,
 )
+from semantix.checks._base import STRUCTURAL
 from semantix.outputs import output_view
 
 TOOL_ONLY = {

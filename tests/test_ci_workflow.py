@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from semantix.cli import build_parser
+from semantix.cli._api import build_parser
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "ci.md"
 

@@ -16,7 +16,8 @@ import pytest
 import semantix
 from cli_helpers import SEMANTIX, fake_modules, run, run_process
 from semantix import FakeJudge
-from semantix.cli import COMMANDS, build_parser
+from semantix.cli import COMMANDS
+from semantix.cli._api import build_parser
 from semantix.cli._errors import CLI_MODEL_OPTION, error_lines, location
 from semantix.errors import ConfigurationError, JudgeError, ModelNotFoundError
 

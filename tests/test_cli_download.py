@@ -13,7 +13,7 @@ from models.fixtures import *  # session fixtures: the tiny models
 from semantix import FakeJudge, JudgeIdentity
 from semantix.errors import ModelNotFoundError
 from semantix.judges._quantized import required_files as quantized_files
-from semantix.models import default_model
+from semantix.models._api import default_model
 
 
 @dataclass

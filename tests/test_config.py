@@ -77,7 +77,8 @@ def test_a_bad_flag_is_named(monkeypatch: pytest.MonkeyPatch, value: str) -> Non
 def test_the_verdict_store_path_is_one_rule(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from semantix.verdicts import DEFAULT_PATH, VerdictStore
+    from semantix.verdicts import VerdictStore
+    from semantix.verdicts._modes import DEFAULT_PATH
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SEMANTIX_VERDICTS_PATH", raising=False)

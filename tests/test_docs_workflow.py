@@ -9,7 +9,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from semantix.cli import build_parser
+from semantix.cli._api import build_parser
 
 PAGE = Path(__file__).parent.parent / "docs" / "comparing-runs.md"
 

@@ -23,13 +23,8 @@ from models.fixtures import *  # session fixtures: the tiny models
 from semantix import ModelNotFoundError, QuantizedNLIJudge
 from semantix import _context as context
 from semantix._cache import model_cache
-from semantix.models import (
-    default_model,
-    download_model,
-    hf_cache_dir,
-    lookup_model,
-    resolve_model,
-)
+from semantix.models import download_model, resolve_model
+from semantix.models._api import default_model, hf_cache_dir, lookup_model
 from semantix.models._downloads import recent_downloads
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

@@ -37,7 +37,7 @@ from semantix._cache import model_cache
 from semantix.errors import ConfigurationError
 from semantix.judges._embedding import EmbeddingJudge
 from semantix.judges._similarity import ExampleRule
-from semantix.models import default_model
+from semantix.models._api import default_model
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "judges" / "embedding.md"

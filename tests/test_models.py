@@ -5,16 +5,15 @@ from pathlib import Path
 import pytest
 
 from semantix import ModelNotFoundError, UnknownModelError
-from semantix.models import (
+from semantix.models import list_supported_models, resolve_model
+from semantix.models._api import (
     choose_onnx_file,
     cpu_flags,
     cpu_kind,
     default_model,
     hf_cache_dir,
-    list_supported_models,
     lookup_model,
     path_reason,
-    resolve_model,
 )
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

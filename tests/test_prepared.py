@@ -3,8 +3,6 @@ each check: the next check sees a change."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from semantix import FakeJudge, Intent, evaluate_semantic, set_default_judge
@@ -73,7 +71,7 @@ def test_the_defaults_are_merged_again_when_a_layer_changes() -> None:
     context.set_defaults(timeout=7.0)
     try:
         # (the session's own run defaults, such as its verdict store's root, stay under it)
-        assert context.current() == dataclasses.replace(before, timeout=7.0)
+        assert context.current() == before._replace(timeout=7.0)
         with context.scope(timeout=3.0):
             assert context.current().timeout == 3.0
         assert context.current().timeout == 7.0

@@ -422,7 +422,7 @@ def test_permuted_labels_are_not_the_default_order() -> None:
 
 def test_required_files_fetch_only_what_the_judge_loads() -> None:
     from semantix.judges._quantized import required_files
-    from semantix.models import default_model
+    from semantix.models._api import default_model
 
     default = required_files()
     info = default_model("nli")

@@ -15,16 +15,15 @@ from semantix.relations import (
     MissingVariantsWarning,
     NotApplicable,
     Variant,
-    VariantsFile,
     VariantsFileError,
-    check_fields,
     distractor,
     format_jitter,
     order,
     paraphrase,
     relation,
 )
-from semantix.relations._variants import write_variants
+from semantix.relations._base import check_fields
+from semantix.relations._variants import VariantsFile, write_variants
 
 CASE: dict[str, Any] = {
     "id": "refund-1",

@@ -14,10 +14,10 @@ from cli_helpers import run
 from llm_server import FakeOpenAIServer, completion
 from semantix.errors import ConfigurationError, JudgeError
 from semantix.judges._llm import LLMJudge
-from semantix.relations import VariantsFile, VariantsFileError, paraphrase, read_variants
+from semantix.relations import VariantsFileError, paraphrase
 from semantix.relations import _variants as variants_module
 from semantix.relations._freeze import PROMPT, freeze_variants
-from semantix.relations._variants import variants_path, write_variants
+from semantix.relations._variants import VariantsFile, read_variants, variants_path, write_variants
 
 CASES = [
     {"id": "refund-1", "question": "How long does a refund take?"},

@@ -14,9 +14,10 @@ import pytest
 from semantix import FakeJudge, Intent, JudgeError, Verdict, evaluate_semantic
 from semantix._files import encodable, write_atomic
 from semantix.cli import main
-from semantix.report import error_record, json_document, result_record, write_json_report
+from semantix.report import error_record, json_document, result_record
 from semantix.report._html import render, write_html_report
 from semantix.report._model import to_json
+from semantix.report._records import write_json_report
 from semantix.report._schema import ReportDocumentError, check_document, load_report
 
 KEY = "sk-test-secret-0123456789abcdef"

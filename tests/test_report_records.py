@@ -8,10 +8,11 @@ import pytest
 
 from semantix import FakeJudge, Intent, Verdict, evaluate_semantic
 from semantix.checks import Contains
-from semantix.report import report_lines, result_record, summarize
+from semantix.report import result_record, summarize
 from semantix.report._model import CheckRecord
 from semantix.report._records import format_usd, outcome
 from semantix.report._schema import check_document
+from semantix.report._terminal import report_lines
 
 
 class Polite(Intent):

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from semantix import FakeJudge, Intent, JudgeError, evaluate_semantic
-from semantix.report import error_record, report_lines, result_record, sorted_records, summarize
+from semantix.report import error_record, result_record, summarize
 from semantix.report._model import CheckRecord
-from semantix.report._terminal import header_line, short_judge
+from semantix.report._records import sorted_records
+from semantix.report._terminal import header_line, report_lines, short_judge
 
 LONG_JUDGE = (
     "QuantizedNLIJudge(/home/someone/projects/models/exported/nli-deberta-v3-xsmall-int8, "

@@ -31,10 +31,10 @@ from semantix.runs import (
     RunStats,
     assert_pass_rate,
     evaluate_pass_rate,
-    raise_for_stats,
-    suite_stability,
     wilson_interval,
 )
+from semantix.runs._runner import raise_for_stats
+from semantix.runs._stats import suite_stability
 from semantix.unittest import SemanticAssertionsMixin
 
 

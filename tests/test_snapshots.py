@@ -26,8 +26,6 @@ from semantix.snapshots import (
     assert_semantic_snapshot,
     check_snapshot,
     judge_equivalence,
-    read_snapshot,
-    word_diff,
     write_snapshot,
 )
 from semantix.snapshots._compare import (
@@ -36,11 +34,12 @@ from semantix.snapshots._compare import (
     SIMILARITY_THRESHOLD,
     text_parts,
 )
-from semantix.snapshots._diff import word_opcodes
+from semantix.snapshots._diff import word_diff, word_opcodes
 from semantix.snapshots._files import (
     MAGIC,
     module_directory,
     node_basename,
+    read_snapshot,
     safe_name,
     snapshot_filename,
 )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from semantix.snapshots import read_snapshot
+from semantix.snapshots._files import read_snapshot
 
 # The three ways the plugin must work: no xdist flags, two xdist workers, xdist disabled.
 PLUGIN_ARGS = [

@@ -13,9 +13,9 @@ from semantix.snapshots import (
     DuplicateSnapshotError,
     SnapshotDriftError,
     SnapshotMissingError,
-    read_snapshot,
     write_snapshot,
 )
+from semantix.snapshots._files import read_snapshot
 from semantix.snapshots._fixture import SemanticSnapshot
 from semantix.snapshots._session import SnapshotSession, narrowed_modules
 

@@ -12,7 +12,7 @@ from models.fixtures import *  # session fixtures: the tiny models
 from models.fixtures import copy_model
 from models.tiny import build_tiny_nli_model
 from semantix import Intent, QuantizedNLIJudge, SemanticAssertionError, assert_semantic
-from semantix.models import default_model
+from semantix.models._api import default_model
 
 SENTENCES = " ".join(
     f"Sentence number {n} talks about {topic}."

@@ -32,16 +32,14 @@ from semantix import (
 from semantix.judges._base import capabilities
 from semantix.judges._llm import LLMJudge
 from semantix.verdicts import (
-    MODES,
     CachingJudge,
     RecordReplayJudge,
     StoredVerdict,
     VerdictStore,
     VerdictUsage,
-    resolve_mode,
     wrap_judge,
 )
-from semantix.verdicts._modes import policy
+from semantix.verdicts._modes import MODES, policy, resolve_mode
 from verdicts_helpers import (
     Apologetic,
     NamedJudge,

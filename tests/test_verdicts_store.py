@@ -27,14 +27,9 @@ from semantix import (
     assert_semantic,
 )
 from semantix.judges._llm import LLMJudge
-from semantix.verdicts import (
-    DEFAULT_PATH,
-    RecordReplayJudge,
-    StoredVerdict,
-    VerdictStore,
-    fingerprint,
-    normalise_text,
-)
+from semantix.verdicts import RecordReplayJudge, StoredVerdict, VerdictStore, fingerprint
+from semantix.verdicts._fingerprint import normalise_text
+from semantix.verdicts._modes import DEFAULT_PATH
 from verdicts_helpers import (
     NamedJudge,
     Plain,

@@ -25,7 +25,8 @@ from semantix.judges._base import Judge
 from semantix.pipeline import SemanticResult, judged
 from semantix.pipeline._api import without_our_frames
 from semantix.pipeline._options import read_options
-from semantix.runs import RunStats, evaluate_pass_rate, publish, raise_for_stats
+from semantix.runs import RunStats, evaluate_pass_rate
+from semantix.runs._runner import publish, raise_for_stats
 
 # Hides this module's frames from unittest tracebacks (unittest.result._is_relevant_tb_level).
 __unittest = True

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib as _importlib
 from typing import TYPE_CHECKING
 
-from semantix.checks._base import STRUCTURAL, Structural
+from semantix.checks._base import Structural
 
 if TYPE_CHECKING:
     from semantix.checks._budget import Cost, Tokens
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "STRUCTURAL",
     "CalledTool",
     "Contains",
     "ContainsAll",

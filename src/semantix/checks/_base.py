@@ -12,9 +12,11 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
+from semantix._files import encodable
 from semantix._intent import Intent, IntentDescription, IntentMeta
 from semantix.judges._base import Capabilities, JudgeIdentity, JudgeRequest, Verdict
-from semantix.outputs import OutputView, describe_calls, encodable
+from semantix.outputs import OutputView
+from semantix.outputs._view import describe_calls
 
 __all__ = [
     "STRUCTURAL",

@@ -28,7 +28,8 @@ from semantix.checks._matchers import (
     value_matches,
 )
 from semantix.judges._base import Verdict
-from semantix.outputs import OutputView, ToolCall, ToolResult, describe_calls
+from semantix.outputs import OutputView, ToolCall, ToolResult
+from semantix.outputs._view import describe_calls
 
 __all__ = [
     "CalledTool",

@@ -7,14 +7,9 @@ returns its sub-parser) and ``run(args) -> int``; adding a command is adding its
 
 from __future__ import annotations
 
-from semantix.cli._api import (
-    COMMANDS,
-    build_parser,
-    main,
-)
+from semantix.cli._api import COMMANDS, main
 
 __all__ = [
     "COMMANDS",
-    "build_parser",
     "main",
 ]

@@ -13,7 +13,8 @@ from semantix import _config as config
 from semantix.cli._common import Commands
 from semantix.cli._errors import report_error
 from semantix.judges._calls import judge_identity
-from semantix.models import download_model, lookup_model
+from semantix.models import download_model
+from semantix.models._api import lookup_model
 from semantix.pipeline._specs import judge_from_spec
 
 __all__ = ["DOWNLOAD_KINDS", "NAME", "add_parser", "run"]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from semantix import _config as config
 from semantix.cli._common import Commands, add_judge_options, cli_judge
-from semantix.datasets import ENGINES, Fields, evaluate_dataset
+from semantix.datasets import Fields, evaluate_dataset
+from semantix.datasets._runner import ENGINES
 from semantix.datasets._sidefile import side_path
 from semantix.judges._base import Judge
 from semantix.pipeline._specs import judge_from_spec

@@ -6,6 +6,6 @@ plugin's JSON report), through the one pipeline; embedded by default, on Ray Dat
 from __future__ import annotations
 
 from semantix.datasets._rows import Fields, Row
-from semantix.datasets._runner import ENGINES, DatasetResult, evaluate_dataset
+from semantix.datasets._runner import DatasetResult, evaluate_dataset
 
-__all__ = ["ENGINES", "DatasetResult", "Fields", "Row", "evaluate_dataset"]
+__all__ = ["DatasetResult", "Fields", "Row", "evaluate_dataset"]

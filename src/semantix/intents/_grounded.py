@@ -14,9 +14,9 @@ from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
 from semantix._cache import memo
+from semantix._files import encodable
 from semantix._intent import Intent, IntentDescription, SupportDescription
 from semantix.intents._factories import build_intent
-from semantix.outputs import encodable
 
 __all__ = ["Contradicts", "Grounded", "SupportDescription", "SupportIntent", "source_texts"]
 
@@ -91,7 +91,7 @@ def _support_intent(factory: str, sources: tuple[str, ...]) -> type[Intent]:
 
 def source_texts(sources: object, *, factory: str = "Grounded") -> tuple[str, ...]:
     """The texts of ``sources``, cleaned as outputs are (lone surrogates become U+FFFD:
-    `semantix.outputs.encodable`), NFC-normalised and stripped, blank ones dropped.
+    `semantix._files.encodable`), NFC-normalised and stripped, blank ones dropped.
 
     Raises:
         TypeError: ``sources`` or one of its items is neither text nor a document with a text

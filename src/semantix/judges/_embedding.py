@@ -20,7 +20,7 @@ from semantix.judges._lazy import Named
 from semantix.judges._model_dir import ModelFiles, embedding_output, read_model_dir
 from semantix.judges._onnx import OnnxJudge, OnnxModel, pad
 from semantix.judges._similarity import Embedded, ExampleRule, SimilarityJudge, Vectors, unit_rows
-from semantix.models import lookup_model
+from semantix.models._api import lookup_model
 
 __all__ = ["EmbeddingJudge", "required_files"]
 

@@ -17,7 +17,8 @@ from semantix._files import write_atomic
 from semantix.errors import ConfigurationError
 from semantix.judges._labels import label_map_from_config
 from semantix.judges._model_dir import DESCRIBING_FILES, embedding_marks, load_json
-from semantix.models import cpu_kind, resolve_model
+from semantix.models import resolve_model
+from semantix.models._api import cpu_kind
 from semantix.models._deps import require
 
 __all__ = ["EMBEDDING_FILE", "QUANTIZED_FILE", "check_out_dir", "export_model", "quantize_model"]
@@ -116,7 +117,7 @@ def quantize_model(
     weight_type: Literal["auto", "qint8", "quint8"] = "auto",
 ) -> Path:
     """Dynamic int8 quantization of ``source`` into ``target`` (activations u8 at run time);
-    "auto" weights are signed on VNNI/ARM CPUs, unsigned elsewhere (`semantix.models.cpu_kind`)."""
+    "auto" weights are signed on VNNI/ARM CPUs, unsigned elsewhere (`semantix.models._api.cpu_kind`)."""
     if weight_type not in {"auto", "qint8", "quint8"}:
         raise ValueError(f"weight_type must be 'auto', 'qint8' or 'quint8', got {weight_type!r}")
     if weight_type == "auto":

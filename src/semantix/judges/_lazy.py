@@ -14,7 +14,8 @@ from semantix._config import model_dir as configured_model_dir
 from semantix.errors import ConfigurationError
 from semantix.judges._base import Judge, JudgeIdentity, Verdict, model_argument
 from semantix.judges._model_dir import local_identity
-from semantix.models import ModelInfo, local_directory, lookup_model
+from semantix.models import ModelInfo
+from semantix.models._api import local_directory, lookup_model
 
 __all__ = ["LazyLoaded", "ModelJudge", "Named", "SemantixAiArguments"]
 

@@ -17,7 +17,8 @@ from semantix.judges._base import JudgeIdentity
 from semantix.judges._lazy import ModelJudge, Named, SemantixAiArguments
 from semantix.judges._model_dir import check_inputs, dynamic_int8, find_onnx
 from semantix.judges._sessions import shared_session
-from semantix.models import ResolvedModel, choose_onnx_file, resolve_model
+from semantix.models import ResolvedModel, resolve_model
+from semantix.models._api import choose_onnx_file
 
 __all__ = ["CANDIDATES", "EncodedBatch", "OnnxJudge", "OnnxModel", "Opened", "pad"]
 

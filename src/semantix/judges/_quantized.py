@@ -9,8 +9,7 @@ from semantix.judges._lazy import Named
 from semantix.judges._nli import LoadedNLI, NLIJudgeBase
 from semantix.judges._nli_core import shared_core
 from semantix.judges._onnx import EncodedBatch, OnnxJudge, OnnxModel
-from semantix.models import lookup_model
-from semantix.models._api import NLI_SUPPORT_FILES
+from semantix.models._api import NLI_SUPPORT_FILES, lookup_model
 from semantix.models._deps import ensure_installed
 
 ensure_installed(("onnxruntime", "tokenizers", "numpy"), extra="onnx", feature="QuantizedNLIJudge")

@@ -19,7 +19,7 @@ from semantix._cache import model_cache
 from semantix._config import cache_path, ort_cache_enabled
 from semantix._files import replace, write_atomic
 from semantix.errors import ConfigurationError
-from semantix.models import cpu_flags
+from semantix.models._api import cpu_flags
 
 if TYPE_CHECKING:
     import onnxruntime

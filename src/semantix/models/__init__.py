@@ -6,8 +6,8 @@ Face cache, then downloaded once at the pinned revision (docs/offline.md gives t
 
 The int8 NLI files come in variants: a portable file (unsigned weights, loads on every CPU) and,
 in some repositories, files with signed weights for CPUs with fast u8 x s8 kernels (VNNI, ARM).
-`ModelInfo.onnx_files` lists them in order of preference for this CPU (`cpu_kind`) and
-`choose_onnx_file` picks the first one present, saying why when it falls back.
+`ModelInfo.onnx_files` lists them in order of preference for this CPU, and the judge picks the
+first one present, saying why when it falls back.
 """
 
 from __future__ import annotations
@@ -15,31 +15,15 @@ from __future__ import annotations
 from semantix.models._api import (
     ModelInfo,
     ResolvedModel,
-    choose_onnx_file,
-    cpu_flags,
-    cpu_kind,
-    default_model,
     download_model,
-    hf_cache_dir,
     list_supported_models,
-    local_directory,
-    lookup_model,
-    path_reason,
     resolve_model,
 )
 
 __all__ = [
     "ModelInfo",
     "ResolvedModel",
-    "choose_onnx_file",
-    "cpu_flags",
-    "cpu_kind",
-    "default_model",
     "download_model",
-    "hf_cache_dir",
     "list_supported_models",
-    "local_directory",
-    "lookup_model",
-    "path_reason",
     "resolve_model",
 ]

@@ -1,6 +1,6 @@
 """Turn whatever the user passes as "the output" into one typed view, without importing any SDK.
 
-Accepted: see `ACCEPTED_OUTPUTS`; objects are recognised by shape (duck typing), never by import,
+Accepted: see `semantix.outputs._api.ACCEPTED_OUTPUTS` (every error names them); objects are recognised by shape (duck typing), never by import,
 transcripts are read by `semantix.outputs._transcripts` and recorded streams assembled by
 `semantix.outputs._streams`. `output_view` gives the text, the tool calls (arguments parsed from
 JSON), the token usage and the model name; for a transcript also its steps, where the text is
@@ -12,27 +12,15 @@ be encoded (lone surrogates such as ``"\ud800"``) are replaced once, here, with 
 
 from __future__ import annotations
 
-from semantix._files import encodable
-from semantix.outputs._api import ACCEPTED_OUTPUTS, output_text, output_view
+from semantix.outputs._api import output_text, output_view
 from semantix.outputs._tool_errors import (
     ToolErrorRule,
     default_tool_error_rule,
     set_tool_error_rule,
 )
-from semantix.outputs._view import (
-    OutputView,
-    Step,
-    Timed,
-    Timing,
-    ToolCall,
-    ToolResult,
-    Usage,
-    describe_calls,
-    ended_on_calls,
-)
+from semantix.outputs._view import OutputView, Step, Timed, Timing, ToolCall, ToolResult, Usage
 
 __all__ = [
-    "ACCEPTED_OUTPUTS",
     "OutputView",
     "Step",
     "Timed",
@@ -42,9 +30,6 @@ __all__ = [
     "ToolResult",
     "Usage",
     "default_tool_error_rule",
-    "describe_calls",
-    "encodable",
-    "ended_on_calls",
     "output_text",
     "output_view",
     "set_tool_error_rule",

@@ -26,7 +26,8 @@ from semantix.errors import JudgeTimeoutError, SemantixError
 from semantix.judges._base import Capabilities, Verdict
 from semantix.judges._deadline import run_with_deadline
 from semantix.judges._request import Request
-from semantix.outputs import OutputView, describe_calls, output_view
+from semantix.outputs import OutputView, output_view
+from semantix.outputs._view import describe_calls
 from semantix.pipeline._judging import JudgeHandle, resolve_handle
 from semantix.pipeline._options import Options
 from semantix.pipeline._plans import LeafPlan, plan_leaves

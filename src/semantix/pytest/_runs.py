@@ -93,7 +93,8 @@ class RepeatedTests:
         plan = self.plan(item)
         if not isinstance(plan, _Plan):
             return None
-        from semantix.runs import RunResult, RunStats, raise_for_stats
+        from semantix.runs import RunResult, RunStats
+        from semantix.runs._runner import raise_for_stats
 
         collected: list[SemanticResult] = []
         results: list[RunResult] = []

@@ -407,7 +407,7 @@ class SemanticSession:
         document = self.report_document()  # once: the page renders exactly what the JSON holds
         document = self.baseline.compare(document)
         if report_json is not None:
-            from semantix.report import write_json_report
+            from semantix.report._records import write_json_report
 
             write_json_report(report_json, document)
         if report_html is not None:
@@ -419,11 +419,10 @@ class SemanticSession:
         """The report of this session (`semantix.report._merge.assemble`)."""
         from datetime import datetime, timezone
 
-        from semantix.report import sorted_records
         from semantix.report._costs import judge_cost, record_judge_cost
         from semantix.report._merge import assemble
         from semantix.report._model import Meta
-        from semantix.report._records import with_test_outcomes
+        from semantix.report._records import sorted_records, with_test_outcomes
         from semantix.report._snapshots import snapshot_section
 
         by_test = self.test_records()

@@ -258,8 +258,8 @@ class _Given(NamedTuple):
 
     def local_model(self, config: pytest.Config, model: str) -> Path | None:
         """``model`` as an absolute directory when it is one, or reads as a path
-        (`semantix.models.path_reason`: the judge then says it is missing); else None."""
-        from semantix.models import path_reason  # a model option given
+        (`semantix.models._api.path_reason`: the judge then says it is missing); else None."""
+        from semantix.models._api import path_reason
 
         directory = self.path(config, model)
         local = directory.is_dir() or path_reason(model, self.base(config)) is not None
@@ -390,7 +390,7 @@ def _fraction(given: _Given | None, default: float) -> float:
 
 def _model(config: pytest.Config, given: _Given | None) -> str | None:
     """A model name, repo id or directory; a directory relative to the ini file, as paths are
-    (one that reads as a path, `semantix.models.path_reason`, even when it is not there: the
+    (one that reads as a path, `semantix.models._api.path_reason`, even when it is not there: the
     judge then says so)."""
     if given is None:
         return None

@@ -27,9 +27,9 @@ def write_report(
     """The semantic report: every assertion with its test's outcome, and what judging cost."""
     if not records:
         return
-    from semantix.report import header_line, report_lines, sorted_records
     from semantix.report._costs import judge_cost, judge_cost_lines
-    from semantix.report._records import with_test_outcomes
+    from semantix.report._records import sorted_records, with_test_outcomes
+    from semantix.report._terminal import header_line, report_lines
 
     shown = with_test_outcomes(sorted_records(records), tests)
     terminalreporter.write_sep("-", "semantic report")

@@ -6,9 +6,8 @@ docs/relations.md is the manual: an example, the built-in relations (`order`, `d
 
 from __future__ import annotations
 
-from semantix.relations._base import NotApplicable, Relation, Variant, check_fields, relation
+from semantix.relations._base import NotApplicable, Relation, Variant, relation
 from semantix.relations._builtin import (
-    JITTERS,
     Distractor,
     FormatJitter,
     MissingVariantsWarning,
@@ -35,10 +34,9 @@ from semantix.relations._results import (
     summarize,
     violation,
 )
-from semantix.relations._variants import VariantsFile, VariantsFileError, read_variants
+from semantix.relations._variants import VariantsFileError
 
 __all__ = [
-    "JITTERS",
     "Distractor",
     "FormatJitter",
     "MissingVariantsWarning",
@@ -52,9 +50,7 @@ __all__ = [
     "RelationViolationError",
     "Variant",
     "VariantResult",
-    "VariantsFile",
     "VariantsFileError",
-    "check_fields",
     "distractor",
     "distractor_robust",
     "evaluate_relations",
@@ -65,7 +61,6 @@ __all__ = [
     "order_invariant",
     "paraphrase",
     "paraphrase_invariant",
-    "read_variants",
     "relation",
     "summarize",
     "violation",

@@ -25,7 +25,8 @@ from semantix.relations._evaluate import (
     judge_relation,
     raise_for_ceiling,
 )
-from semantix.runs import RunResult, RunStats, check_runs
+from semantix.runs import RunResult, RunStats
+from semantix.runs._stats import check_runs
 
 __all__ = [
     "distractor_robust",

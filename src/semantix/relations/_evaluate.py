@@ -21,7 +21,8 @@ from semantix.relations._base import (
     get_field,
 )
 from semantix.relations._results import RelationResult, VariantResult, raise_for_errors, violation
-from semantix.runs import RunStats, check_runs, evaluate_pass_rate
+from semantix.runs import RunStats, evaluate_pass_rate
+from semantix.runs._stats import check_runs
 
 __all__ = [
     "RelationViolationError",

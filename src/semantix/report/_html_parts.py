@@ -24,7 +24,7 @@ from semantix.report._model import (
 from semantix.report._records import format_usd
 from semantix.report._runs import _counted, _verdict
 from semantix.report._terminal import short_judge
-from semantix.runs import suite_stability
+from semantix.runs._stats import suite_stability
 
 __all__ = ["PREVIEW_CHARS", "judge_cost", "page", "plots", "readable", "runs"]
 

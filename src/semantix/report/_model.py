@@ -447,7 +447,7 @@ def runs_section(tests: Sequence[RepeatedTest], once: Sequence[str] = ()) -> dic
     """The JSON report's ``runs`` section: every repeated test, the stability score, how many have
     not proven their floor, how many were left out (xfailed or skipped), and the tests
     ``--semantic-runs`` ran once."""
-    from semantix.runs import suite_stability
+    from semantix.runs._stats import suite_stability
 
     counted = [test for test in tests if test.test_outcome not in ("xfailed", "skipped")]
     score, below = suite_stability(counted)

@@ -12,7 +12,8 @@ from semantix.report._json import build
 from semantix.report._model import RepeatedTest, runs_section
 from semantix.report._records import OUTCOME_WORDS
 from semantix.report._terminal import Line, render_row
-from semantix.runs import RunStats, suite_stability
+from semantix.runs import RunStats
+from semantix.runs._stats import suite_stability
 
 __all__ = [
     "corrected_lines",

@@ -30,21 +30,10 @@ from semantix.runs._runner import (
     aevaluate_pass_rate,
     assert_pass_rate,
     evaluate_pass_rate,
-    publish,
-    raise_for_stats,
 )
-from semantix.runs._stats import (
-    Z_95,
-    RunResult,
-    RunStats,
-    check_floor,
-    check_runs,
-    suite_stability,
-    wilson_interval,
-)
+from semantix.runs._stats import RunResult, RunStats, wilson_interval
 
 __all__ = [
-    "Z_95",
     "PassRateError",
     "RunOptions",
     "RunResult",
@@ -52,11 +41,6 @@ __all__ = [
     "aassert_pass_rate",
     "aevaluate_pass_rate",
     "assert_pass_rate",
-    "check_floor",
-    "check_runs",
     "evaluate_pass_rate",
-    "publish",
-    "raise_for_stats",
-    "suite_stability",
     "wilson_interval",
 ]

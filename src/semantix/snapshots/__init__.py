@@ -15,28 +15,23 @@ from __future__ import annotations
 
 from semantix.snapshots._assertion import SnapshotResult, assert_semantic_snapshot, check_snapshot
 from semantix.snapshots._compare import Equivalence, judge_equivalence
-from semantix.snapshots._diff import WordDiff, word_diff
 from semantix.snapshots._errors import (
     DuplicateSnapshotError,
     SnapshotDriftError,
     SnapshotFileError,
     SnapshotMissingError,
 )
-from semantix.snapshots._files import SnapshotFile, read_snapshot, write_snapshot
+from semantix.snapshots._files import write_snapshot
 
 __all__ = [
     "DuplicateSnapshotError",
     "Equivalence",
     "SnapshotDriftError",
-    "SnapshotFile",
     "SnapshotFileError",
     "SnapshotMissingError",
     "SnapshotResult",
-    "WordDiff",
     "assert_semantic_snapshot",
     "check_snapshot",
     "judge_equivalence",
-    "read_snapshot",
-    "word_diff",
     "write_snapshot",
 ]

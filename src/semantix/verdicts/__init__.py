@@ -23,47 +23,34 @@ from typing import TYPE_CHECKING
 
 from semantix import _compat as compat
 
-# Eager: the function ``fingerprint`` and its module share a name (a lazy attribute would be
-# shadowed by the module once anything imports it).
-from semantix.verdicts._fingerprint import FORMAT_VERSION, fingerprint, normalise_text
-
 if TYPE_CHECKING:
+    from semantix.verdicts._fingerprint import fingerprint
     from semantix.verdicts._judge import (
         RecordReplayJudge,
         VerdictStats,
         VerdictUsage,
         wrap_judge,
     )
-    from semantix.verdicts._memo import DEFAULT_MEMO_SIZE
-    from semantix.verdicts._modes import DEFAULT_PATH, MODES, resolve_mode
-    from semantix.verdicts._record import PREVIEW_CHARS, StoredVerdict
+    from semantix.verdicts._record import StoredVerdict
     from semantix.verdicts._store import VerdictStore
 
 __all__ = [
-    "DEFAULT_MEMO_SIZE",
-    "DEFAULT_PATH",
-    "FORMAT_VERSION",
-    "MODES",
-    "PREVIEW_CHARS",
     "RecordReplayJudge",
     "StoredVerdict",
     "VerdictStats",
     "VerdictStore",
     "VerdictUsage",
     "fingerprint",
-    "normalise_text",
-    "resolve_mode",
     "wrap_judge",
 ]
 
 #: Where each name lives, imported on first use: the pipeline resolves a judge without loading
-#: the store, the record schema or the memo until a check needs them.
+#: the store or the record schema until a check needs them.
 _LAZY = {
     **dict.fromkeys(("RecordReplayJudge", "VerdictStats", "VerdictUsage", "wrap_judge"), "judge"),
-    "DEFAULT_MEMO_SIZE": "memo",
-    **dict.fromkeys(("DEFAULT_PATH", "MODES", "resolve_mode"), "modes"),
-    **dict.fromkeys(("PREVIEW_CHARS", "StoredVerdict"), "record"),
+    "StoredVerdict": "record",
     "VerdictStore": "store",
+    "fingerprint": "fingerprint",
 }
 
 
