@@ -84,11 +84,7 @@ class ToolCallsCheck(Structural, abstract=True):
                 if results is None
                 else [fit(slot, call, results) for slot, call in zip(slots, calls, strict=True)]
             )
-            if None not in named and (
-                max(map(len, [step.tool_calls for step in view.steps])) < 2
-                if view.steps
-                else len(calls) < 2
-            ):
+            if None not in named and _one_call_a_step(view):
                 return verdict(True, _summary(cls, zip(calls, named, strict=True)))
         steps = [index for index, step in enumerate(view.steps) for _ in step.tool_calls]
         steps = steps or [0] * len(calls)  # a single response: one step
@@ -221,6 +217,16 @@ def expected_item(item: object, factory: str) -> Expected:
         f"{factory}() takes CalledTool(...) leaves{groups}, got {item!r:.80}; e.g. "
         f"{factory}(CalledTool('lookup_order'), CalledTool('issue_refund'))"
     )
+
+
+def _one_call_a_step(view: OutputView) -> bool:
+    """No step of ``view`` made two calls or more (a single response: at most one call)."""
+    if not view.steps:
+        return len(view.tool_calls) < 2
+    for step in view.steps:  # a plain loop: this is on every passing trajectory's path
+        if len(step.tool_calls) > 1:
+            return False
+    return True
 
 
 def _summary(
