@@ -153,9 +153,10 @@ def _taken_apart(path: str, text: str, size: int) -> _Shard:
     ascii_ = text.isascii()  # then the text's places are the file's
     shard = _Shard(path, None, size if ascii_ else 0)
     others: list[tuple[int, Any]] = []
+    form = _record_form()
 
     def take(index: int, record: Any, start: int, end: int) -> None:
-        if not _plain(record, _RECORD):
+        if not _plain(record, form):
             others.append((index, record))
             shard.nodeids.append("")  # its place, filled once it is read
             shard.pieces.append(b"")
@@ -279,15 +280,22 @@ _Shapes = dict[tuple[tuple[str, ...], tuple[type, ...]], "_Checks | None"]
 
 @dataclass
 class _Form:
-    """The writer's form of a model class's objects, by shape (`_shape`, decided once each)."""
+    """The writer's form of a model class's objects, by shape (`_shape`, decided once each per
+    shard), and the forms of the objects they nest, by their fields' annotations."""
 
     cls: type
+    nested: dict[str, _Form]
     shapes: _Shapes = field(default_factory=dict)
 
 
-_LEAF, _USAGE = _Form(Leaf), _Form(TokenUsage)
-_RECORD = _Form(CheckRecord)
-_NESTED: dict[str, _Form] = {"tuple[Leaf, ...]": _LEAF, "TokenUsage | None": _USAGE}
+def _record_form() -> _Form:
+    """A record's form, new for each shard: nothing a merge learns outlives it."""
+    nested: dict[str, _Form] = {}
+    nested["tuple[Leaf, ...]"] = _Form(Leaf, nested)
+    nested["TokenUsage | None"] = _Form(TokenUsage, nested)
+    return _Form(CheckRecord, nested)
+
+
 _UNSEEN: Any = object()
 
 
@@ -302,7 +310,7 @@ def _plain(value: Any, form: _Form) -> bool:
     if checks is _UNSEEN:
         if len(form.shapes) > 4096:  # shapes of unusual records: bounded
             form.shapes.clear()
-        checks = form.shapes[key] = _shape(form.cls, *key)
+        checks = form.shapes[key] = _shape(form, *key)
     if checks is None:
         return False
     for kind, name, test in checks:
@@ -319,9 +327,10 @@ def _plain(value: Any, form: _Form) -> bool:
     return True
 
 
-def _shape(cls: type, keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Checks | None:
-    """The checks of each value of an object of ``cls`` with these keys holding values of these
+def _shape(form: _Form, keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Checks | None:
+    """The checks of each value of an object of ``form`` with these keys holding values of these
     types, or None when it is not the writer's form (then the one reader reads it)."""
+    cls = form.cls
     names, _, _, optional = _plan(cls)
     if keys != tuple(name for name in names if name in keys) or not set(names) - set(
         optional
@@ -331,12 +340,12 @@ def _shape(cls: type, keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Checks
     checks: list[tuple[int, str, Any]] = []
     for name, kind in zip(keys, kinds, strict=True):
         annotation = types[name]
-        if annotation in _NESTED:
+        if annotation in form.nested:
             many = annotation.startswith("tuple")
             if kind is not (list if many else dict) and not (kind is type(None) and not many):
                 return None
             if kind is not type(None):  # null: nothing more to check
-                checks.append((_MANY if many else _ONE, name, _NESTED[annotation]))
+                checks.append((_MANY if many else _ONE, name, form.nested[annotation]))
             continue
         expected = _BY_TYPE.get(annotation)
         if expected is None or kind not in expected[1]:
