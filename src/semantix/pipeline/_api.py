@@ -74,9 +74,7 @@ def _stopped(
 
 def _one(outcomes: list[Outcome]) -> SemanticResult:
     __tracebackhide__ = True
-    (result,) = outcomes
-    if isinstance(result, BaseException):
-        raise result
+    (result,) = _all(outcomes)
     return result
 
 
