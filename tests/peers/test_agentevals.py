@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
+from recorded import recorded_cases
 
 from semantix import evaluate_semantic
 from semantix.agents import AnyOrder, ToolCalls
 from semantix.checks import CalledTool
 
-DATA = json.loads(
-    (Path(__file__).parent / "data" / "agentevals_trajectory.json").read_text("utf-8")
-)
-CASES: list[dict[str, Any]] = DATA["cases"]
+CASES = recorded_cases("agentevals_trajectory")
 
 Args = dict[str, Any]
 

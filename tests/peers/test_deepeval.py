@@ -9,19 +9,16 @@ states ("Compared with other tools"). Sources: tests/peers/README.md.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from recorded import recorded_cases
 
 from semantix import evaluate_semantic
 from semantix.agents import ToolCalls, ToolCallScore
 from semantix.checks import CalledTool
 
-DATA = json.loads(
-    (Path(__file__).parent / "data" / "deepeval_tool_correctness.json").read_text("utf-8")
-)
-CASES: list[dict[str, Any]] = DATA["cases"]
+CASES = recorded_cases("deepeval_tool_correctness")
 
 
 def run(called: list[dict[str, Any]]) -> list[dict[str, Any]]:

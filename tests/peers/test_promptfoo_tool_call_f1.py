@@ -8,19 +8,16 @@ differences docs/agents.md states ("Compared with other tools"). Sources: tests/
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from recorded import recorded_cases
 
 from semantix import evaluate_semantic
 from semantix.agents import ToolCallScore
 from semantix.checks import CalledTool
 
-DATA = json.loads(
-    (Path(__file__).parent / "data" / "promptfoo_tool_call_f1.json").read_text("utf-8")
-)
-CASES: list[dict[str, Any]] = DATA["cases"]
+CASES = recorded_cases("promptfoo_tool_call_f1")
 
 TEXT = "semantix reads calls from what the SDK returned, never from JSON written in a reply's text"
 LIMIT = "promptfoo fails when its text parser gives up; semantix parses no calls from text"

@@ -8,17 +8,16 @@ differences docs/agents.md states ("Compared with other tools"). Sources: tests/
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from recorded import recorded_cases
 
 from semantix import evaluate_semantic
 from semantix.agents import CallCount, ToolCalls
 from semantix.checks import CalledTool
 
-DATA = json.loads((Path(__file__).parent / "data" / "promptfoo_trajectory.json").read_text("utf-8"))
-CASES: list[dict[str, Any]] = DATA["cases"]
+CASES = recorded_cases("promptfoo_trajectory")
 
 _ARGS = (
     "semantix compares arguments as given: no defaults= (ignore= drops a key whatever its value)"

@@ -9,8 +9,6 @@ differences docs/agents.md states ("Compared with other tools"). Sources: tests/
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,15 +21,13 @@ from pydantic_ai.messages import (
     ToolReturnPart,
     UserPromptPart,
 )
+from recorded import recorded_cases
 
 from semantix import evaluate_semantic
 from semantix.agents import Call, CallCount, Steps, ToolCalls, ToolCallScore
 from semantix.checks import CalledTool
 
-DATA = json.loads(
-    (Path(__file__).parent / "data" / "pydantic_evals_agentic.json").read_text("utf-8")
-)
-CASES: list[dict[str, Any]] = DATA["cases"]
+CASES = recorded_cases("pydantic_evals_agentic")
 
 MADE = (
     "a call the model made counts: a failed attempt, a deferred call and an output tool are calls"
